@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nbody-sandbox builds and tests with, when any are missing.
+# Usage: scripts/install-deps.sh   (as root, or with sudo available)
+set -euo pipefail
+pkgs=(
+  build-essential cmake ninja-build pkg-config
+  libglfw3-dev python3-glad libimgui-dev libglm-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libstb-dev
+  libgtest-dev xvfb xauth
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

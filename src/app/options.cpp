@@ -1,0 +1,84 @@
+#include "app/options.hpp"
+
+#include <filesystem>
+
+#include <CLI/CLI.hpp>
+
+#include "core/errors.hpp"
+#include "scene/scene_file.hpp"
+
+namespace nbody {
+
+namespace fs = std::filesystem;
+
+std::string default_scene_path() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    for (const fs::path& dir : {exe.parent_path() / "scenes", exe.parent_path() / "../share/nbody-sandbox/scenes",
+                                fs::path(NBODY_SOURCE_DIR) / "scenes"}) {
+        if (fs::exists(dir / "plummer.toml", ec)) return (dir / "plummer.toml").string();
+    }
+    return (fs::path(NBODY_SOURCE_DIR) / "scenes" / "plummer.toml").string();
+}
+
+std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
+    AppOptions o;
+    CLI::App app{"nbody-sandbox: direct-summation gravity (Plummer softening, G = 1 N-body units, leap-frog KDK)"};
+    app.add_option("scene", o.scene_path, "Scene file (TOML); default: scenes/plummer.toml")->check(CLI::ExistingFile);
+    app.add_flag("--headless", o.headless, "Run without a window and print a summary");
+    app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")->check(CLI::Range(1LL, 1000000000LL));
+    app.add_option("--bodies", o.bodies, "Override the scene's particle count (components scale in proportion)")
+        ->check(CLI::Range(1LL, 1LL << 26));
+    app.add_option("--dt", o.dt, "Time step (> 0)")->check(CLI::PositiveNumber);
+    app.add_option("--eps", o.eps, "Plummer softening length (>= 0)")->check(CLI::NonNegativeNumber);
+    app.add_option("--G", o.G, "Gravitational constant (> 0)")->check(CLI::PositiveNumber);
+    app.add_option("--seed", o.seed, "Override the scene's random seed");
+    app.add_option("--backend", o.backend, "cpu, cuda or auto (CUDA when a device is usable)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    app.add_option("--variant", o.variant, "CUDA kernel: none, i-unrolled (i), ij-unrolled (ij)")
+        ->check(CLI::IsMember({"none", "i", "ij", "i-unrolled", "ij-unrolled"}));
+    app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)");
+    app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8)");
+    app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)");
+    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two)");
+    app.add_option("--threads", o.threads, "CPU threads (0 = all)")->check(CLI::Range(0, 1024));
+    app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");
+    app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
+    app.add_flag("--quiet", o.quiet, "No progress line");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    return o;
+}
+
+RunSetup prepare_run(const AppOptions& o) {
+    RunSetup r;
+    r.scene = load_scene_file(o.scene_path.empty() ? default_scene_path() : o.scene_path);
+    if (o.bodies) rescale_bodies(r.scene, static_cast<std::size_t>(*o.bodies));
+    if (o.dt) r.scene.dt = *o.dt;
+    if (o.eps) r.scene.eps = *o.eps;
+    if (o.G) r.scene.G = *o.G;
+    if (o.seed) r.scene.seed = *o.seed;
+    SimParams p = r.scene.apply_to({});
+    p.backend = *parse_backend_kind(o.backend);
+    if (!o.variant.empty()) {
+        p.variant = *parse_variant(o.variant);
+        p.shape = variant_info(p.variant).default_shape;
+    }
+    if (o.k) p.shape.k = *o.k;
+    if (o.u) p.shape.u = *o.u;
+    if (o.block) p.shape.block = *o.block;
+    if (o.q) p.shape.q = *o.q;
+    p.cpu_threads = o.threads;
+    try {
+        validate(p);
+    } catch (const ParamError& e) {
+        throw ParamError("--" + e.field, std::string(e.what()).substr(e.field.size() + 2));
+    }
+    r.params = p;
+    return r;
+}
+
+}  // namespace nbody

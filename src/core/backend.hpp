@@ -1,0 +1,51 @@
+#pragma once
+// The one interface every simulation backend implements: the CPU backend (the numerical reference and the
+// fallback) and the CUDA backend (the fast path). A backend owns the particle state between steps.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/sim_params.hpp"
+#include "core/state.hpp"
+
+namespace nbody {
+
+struct BackendCaps {
+    bool gpu = false;              // runs on a GPU
+    bool kernel_variants = false;  // honours SimParams::variant and shape
+    bool external_positions = false;  // can write positions into a caller's device buffer (GL interop)
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    // Short human-readable description: "cpu (2 threads, avx512f)", "cuda (NVIDIA H200)".
+    virtual std::string name() const = 0;
+    virtual BackendCaps caps() const = 0;
+
+    // Replaces the state and parameters and evaluates the accelerations at the new positions (one force
+    // evaluation), so the first step can start with a kick. Throws ParamError or BackendError.
+    virtual void reset(const State& s, const SimParams& p) = 0;
+
+    // Applies new parameters at a step boundary, keeping the particles; re-evaluates the accelerations
+    // when eps or G changed, since the stored ones would be stale.
+    virtual void set_params(const SimParams& p) = 0;
+    virtual const SimParams& params() const = 0;
+
+    // Advances k kick-drift-kick steps (one force evaluation per step).
+    virtual void step(int k) = 0;
+
+    // Copies the current state out (synchronises with the device).
+    virtual void read_state(State& out) = 0;
+
+    // The accelerations at the current positions, G included (x, y, z; w unused).
+    virtual void read_accelerations(std::vector<Float4>& out) = 0;
+
+    virtual std::size_t size() const = 0;
+    virtual double time() const = 0;
+    virtual long long steps_taken() const = 0;
+};
+
+}  // namespace nbody

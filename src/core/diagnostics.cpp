@@ -1,0 +1,73 @@
+#include "core/diagnostics.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "core/parallel.hpp"
+
+namespace nbody {
+
+namespace {
+
+// -1/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), without G. Each thread sums its rows into its own slot,
+// so the result does not depend on scheduling beyond the final (ordered) sum.
+double pair_potential(const State& s, double eps2, int threads) {
+    const std::size_t n = s.size();
+    std::vector<double> row(n, 0.0);
+    parallel_for(n, resolve_threads(threads), [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+            const Float4 pi = s.pos_mass[i];
+            double sum = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (j == i) continue;
+                const Float4 pj = s.pos_mass[j];
+                double dx = double(pj.x) - pi.x, dy = double(pj.y) - pi.y, dz = double(pj.z) - pi.z;
+                double r2 = dx * dx + dy * dy + dz * dz + eps2;
+                if (r2 > 0) sum += double(pj.w) / std::sqrt(r2);
+            }
+            row[i] = double(pi.w) * sum;
+        }
+    }, 16);
+    double w = 0;
+    for (double r : row) w += r;
+    return -0.5 * w;
+}
+
+}  // namespace
+
+Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads) {
+    Diagnostics d;
+    Double3 mx;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const double m = s.pos_mass[i].w;
+        const Double3 x{s.pos_mass[i].x, s.pos_mass[i].y, s.pos_mass[i].z};
+        const Double3 v{s.vel[i].x, s.vel[i].y, s.vel[i].z};
+        d.mass += m;
+        d.kinetic += 0.5 * m * dot(v, v);
+        d.momentum = d.momentum + m * v;
+        d.angular_momentum = d.angular_momentum + m * cross(x, v);
+        d.momentum_scale += m * std::sqrt(dot(v, v));
+        mx = mx + m * x;
+    }
+    if (d.mass > 0) {
+        d.com_position = (1.0 / d.mass) * mx;
+        d.com_velocity = (1.0 / d.mass) * d.momentum;
+    }
+    d.potential = G * pair_potential(s, eps * eps, threads);
+    d.total = d.kinetic + d.potential;
+    d.virial_ratio = d.potential != 0 ? 2.0 * d.kinetic / std::fabs(d.potential) : 0.0;
+    return d;
+}
+
+double relative_energy_error(const Diagnostics& start, const Diagnostics& now) {
+    const double de = std::fabs(now.total - start.total);
+    return start.total != 0 ? de / std::fabs(start.total) : de;
+}
+
+double momentum_drift(const Diagnostics& start, const Diagnostics& now) {
+    const Double3 dp = now.momentum - start.momentum;
+    const double scale = start.momentum_scale > 0 ? start.momentum_scale : 1.0;
+    return std::sqrt(dot(dp, dp)) / scale;
+}
+
+}  // namespace nbody

@@ -1,0 +1,43 @@
+#pragma once
+// The CUDA kernel's variant and shape, kept in core so SimParams, the command line, the UI and the
+// benchmark all edit the same thing without seeing CUDA.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nbody {
+
+// The RV770 paper's Figures 2-4, in CUDA.
+enum class KernelVariant {
+    None,        // one i-body per thread, j loop not unrolled
+    IUnrolled,   // k i-bodies per thread: one shared-memory load serves k interactions
+    IJUnrolled,  // k i-bodies x u j-bodies per inner iteration
+};
+
+struct KernelShape {
+    int k = 4;       // i-bodies per thread (1 for None; 2, 4, 8 otherwise)
+    int u = 4;       // j-bodies per inner iteration (IJUnrolled: 2, 4, 8; 1 otherwise)
+    int block = 256; // threads per block, 64 to 1024, a multiple of 32
+    int q = 0;       // threads sharing one i-group's j range (j-split); 0 = chosen from N and the SM count
+};
+
+struct VariantInfo {
+    KernelVariant variant;
+    std::string_view name;         // as typed on the command line and shown in the UI
+    std::string_view description;
+    std::array<int, 3> allowed_k;  // 0 entries unused
+    std::array<int, 3> allowed_u;
+    KernelShape default_shape;
+};
+
+// The table every front end lists variants from.
+const std::array<VariantInfo, 3>& variant_table();
+const VariantInfo& variant_info(KernelVariant v);
+std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij" and long names
+std::string_view variant_name(KernelVariant v);
+
+// Throws ParamError naming k, u, block or q with the allowed values for this variant.
+void validate_shape(KernelVariant v, const KernelShape& s);
+
+}  // namespace nbody

@@ -1,0 +1,24 @@
+#pragma once
+// The float64 reference force every fast path is checked against.
+#include <vector>
+
+#include "core/float4.hpp"
+#include "core/state.hpp"
+
+namespace nbody {
+
+// a_i = G sum_{j != i} m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2) in double, over `threads` (0 = all).
+// Pairs at zero separation with eps = 0 are skipped rather than divided by zero.
+std::vector<Double3> reference_accelerations(const State& s, double eps, double G, int threads = 0);
+
+struct ForceError {
+    double max_rel = 0;     // max_i |a_i - ref_i| / |ref_i|
+    double median_rel = 0;
+    long worst_index = -1;
+};
+
+// Relative error of `acc` (x, y, z used) against `ref`, per particle, as the Chamomile paper's Table 2.
+// Particles whose reference acceleration is exactly zero are skipped.
+ForceError compare_forces(const std::vector<Float4>& acc, const std::vector<Double3>& ref);
+
+}  // namespace nbody

@@ -1,0 +1,76 @@
+#include "io/run_summary.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+
+namespace nbody {
+
+std::string summary_text(const RunSummary& s) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "scene             %s\n"
+                  "backend           %s\n"
+                  "kernel            %s\n"
+                  "N                 %zu\n"
+                  "steps             %lld (dt %g, eps %g, G %g; t = %.6g)\n"
+                  "wall time         %.3f s\n"
+                  "interactions/s    %.4g\n"
+                  "Gflop/s           %.1f at 20 flops/interaction, %.1f at 38\n"
+                  "steps/s           %.4g\n",
+                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.n, s.steps, s.dt, s.eps, s.G,
+                  s.sim_time, s.wall_seconds, s.rate.interactions_per_s, s.rate.gflops20, s.rate.gflops38,
+                  s.rate.steps_per_s);
+    std::string out = buf;
+    if (s.diagnostics) {
+        std::snprintf(buf, sizeof buf,
+                      "energy            %.10g -> %.10g\n"
+                      "rel. energy error %.3e\n"
+                      "momentum drift    %.3e (|dP| / sum m|v|)\n"
+                      "virial 2T/|W|     %.4f\n",
+                      s.energy_start, s.energy_end, s.rel_energy_error, s.momentum_drift, s.virial_ratio_end);
+        out += buf;
+    } else {
+        out += "diagnostics       skipped (--no-diagnostics)\n";
+    }
+    return out;
+}
+
+std::string summary_json(const RunSummary& s) {
+    nlohmann::json j = {
+        {"scene", s.scene},
+        {"backend", s.backend},
+        {"variant", s.variant},
+        {"n", s.n},
+        {"steps", s.steps},
+        {"dt", s.dt},
+        {"eps", s.eps},
+        {"G", s.G},
+        {"sim_time", s.sim_time},
+        {"wall_seconds", s.wall_seconds},
+        {"interactions_per_s", s.rate.interactions_per_s},
+        {"gflops_20", s.rate.gflops20},
+        {"gflops_38", s.rate.gflops38},
+        {"steps_per_s", s.rate.steps_per_s},
+    };
+    if (s.diagnostics) {
+        j["energy_start"] = s.energy_start;
+        j["energy_end"] = s.energy_end;
+        j["rel_energy_error"] = s.rel_energy_error;
+        j["momentum_drift"] = s.momentum_drift;
+        j["virial_ratio_end"] = s.virial_ratio_end;
+    }
+    return j.dump(2);
+}
+
+void write_summary_json(const RunSummary& s, const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw Error("--json " + path + ": cannot open for writing");
+    out << summary_json(s) << "\n";
+    if (!out) throw Error("--json " + path + ": write failed");
+}
+
+}  // namespace nbody

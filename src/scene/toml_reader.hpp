@@ -1,0 +1,49 @@
+#pragma once
+// Reads one TOML table field by field with range checks, remembering which keys it was asked for so
+// finish() can reject unknown keys with a did-you-mean. Every error is a SceneError at file:line:column.
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <toml++/toml.h>
+
+#include "core/float4.hpp"
+
+namespace nbody {
+
+class TomlReader {
+public:
+    // `prefix` qualifies field names in messages ("" for the top level, "component[2]." in an array).
+    TomlReader(const toml::table& table, std::string file, std::string prefix);
+
+    double number(std::string_view key, double def, double lo, double hi);
+    // Like number() but the lower bound is exclusive (value must be > lo).
+    double positive(std::string_view key, double def, double hi = 1e30);
+    long long integer(std::string_view key, long long def, long long lo, long long hi);
+    long long required_integer(std::string_view key, long long lo, long long hi);
+    std::string string(std::string_view key, std::string def);
+    std::string required_string(std::string_view key);
+    Double3 vec3(std::string_view key, Double3 def);
+    bool has(std::string_view key) const { return m_table.contains(key); }
+    // The raw node (or null), for fields with a shape of their own; marks the key as known.
+    const toml::node* node(std::string_view key) { return get(key); }
+
+    // Throws for the first key never asked for: "unknown key 'epss' (did you mean 'eps'?)".
+    void finish() const;
+
+    [[noreturn]] void fail(const toml::source_region& where, std::string_view key, const std::string& why) const;
+    [[noreturn]] void fail_table(const std::string& why) const;
+
+private:
+    const toml::node* get(std::string_view key);
+
+    const toml::table& m_table;
+    std::string m_file, m_prefix;
+    std::set<std::string, std::less<>> m_asked;
+};
+
+// Closest of `options` to `word` by edit distance, or empty when none is within 2 edits.
+std::string did_you_mean(std::string_view word, const std::set<std::string, std::less<>>& options);
+
+}  // namespace nbody

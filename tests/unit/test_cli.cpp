@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "app/options.hpp"
+#include "core/errors.hpp"
+
+using namespace nbody;
+
+namespace {
+std::variant<AppOptions, int> parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "nbody-sandbox");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+}  // namespace
+
+TEST(CommandLine, ParsesHeadlessRun) {
+    auto r = parse({"--headless", "--steps", "10", "--bodies", "500", "--dt", "0.001", "--backend", "cpu",
+                    NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    const AppOptions& o = std::get<AppOptions>(r);
+    EXPECT_TRUE(o.headless);
+    EXPECT_EQ(o.steps, 10);
+    const RunSetup s = prepare_run(o);
+    EXPECT_EQ(s.scene.total_bodies(), 500u);
+    EXPECT_DOUBLE_EQ(s.params.dt, 0.001);
+    EXPECT_EQ(s.params.backend, BackendKind::Cpu);
+}
+
+TEST(CommandLine, BadFlagsAndValuesExitNonZero) {
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    auto r1 = parse({"--dt", "-0.1"});
+    auto r2 = parse({"--no-such-flag"});
+    auto r3 = parse({"--backend", "gpu"});
+    auto r4 = parse({"--steps", "abc"});
+    auto r5 = parse({"/no/such/scene.toml"});
+    auto help = parse({"--help"});
+    const std::string out = testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
+    for (auto* r : {&r1, &r2, &r3, &r4, &r5}) {
+        ASSERT_TRUE(std::holds_alternative<int>(*r));
+        EXPECT_NE(std::get<int>(*r), 0);
+    }
+    EXPECT_EQ(std::get<int>(help), 0);
+    EXPECT_NE(out.find("--dt"), std::string::npos);
+    EXPECT_NE(out.find("--no-such-flag"), std::string::npos);
+}
+
+TEST(CommandLine, BadKernelShapeNamesTheFlag) {
+    auto r = parse({"--variant", "ij", "--k", "3", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    try {
+        prepare_run(std::get<AppOptions>(r));
+        FAIL();
+    } catch (const ParamError& e) {
+        EXPECT_EQ(std::string(e.what()), "--k: variant ij-unrolled allows k in {2, 4, 8} (got 3)");
+    }
+}

@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/errors.hpp"
+#include "core/sim_params.hpp"
+
+using namespace nbody;
+
+namespace {
+std::string error_of(const SimParams& p) {
+    try {
+        validate(p);
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(SimParams, DefaultsAreValid) { EXPECT_EQ(error_of(SimParams{}), ""); }
+
+TEST(SimParams, BadValuesNameFieldAndRange) {
+    SimParams p;
+    p.dt = -0.1;
+    EXPECT_EQ(error_of(p), "dt: must be > 0 and finite (got -0.10000000000000001)");
+    p.dt = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NE(error_of(p).find("dt: must be > 0 and finite"), std::string::npos);
+    p = {};
+    p.eps = -1;
+    EXPECT_NE(error_of(p).find("eps: must be >= 0"), std::string::npos);
+    p = {};
+    p.G = 0;
+    EXPECT_NE(error_of(p).find("G: must be > 0"), std::string::npos);
+    p = {};
+    p.steps_per_frame = 0;
+    EXPECT_NE(error_of(p).find("steps_per_frame: must be from 1 to 10000"), std::string::npos);
+}
+
+TEST(KernelShape, VariantTableIsConsistent) {
+    for (const auto& info : variant_table()) {
+        EXPECT_EQ(variant_info(info.variant).name, info.name);
+        EXPECT_EQ(parse_variant(info.name), info.variant);
+        EXPECT_NO_THROW(validate_shape(info.variant, info.default_shape)) << info.name;
+    }
+    EXPECT_EQ(parse_variant("ij"), KernelVariant::IJUnrolled);
+    EXPECT_EQ(parse_variant("bogus"), std::nullopt);
+}
+
+TEST(KernelShape, BadShapesNameTheField) {
+    auto msg = [](KernelVariant v, KernelShape s) {
+        try {
+            validate_shape(v, s);
+        } catch (const ParamError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(msg(KernelVariant::None, {2, 1, 256, 0}), "k: variant none allows k in {1} (got 2)");
+    EXPECT_EQ(msg(KernelVariant::IUnrolled, {3, 1, 256, 0}), "k: variant i-unrolled allows k in {2, 4, 8} (got 3)");
+    EXPECT_EQ(msg(KernelVariant::IJUnrolled, {4, 16, 256, 0}), "u: variant ij-unrolled allows u in {2, 4, 8} (got 16)");
+    EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 100, 0}).find("block: must be a multiple of 32"), std::string::npos);
+    EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 2048, 0}).find("block"), std::string::npos);
+    EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 256, 3}).find("q: threads per body"), std::string::npos);
+    EXPECT_EQ(msg(KernelVariant::IJUnrolled, {8, 8, 1024, 32}), "");
+}

@@ -1,0 +1,56 @@
+// A Plummer sphere of 1024 bodies in Henon units (crossing time 2 sqrt(2) = 2.83) run for one crossing time.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "core/diagnostics.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "test_util.hpp"
+
+using namespace nbody;
+
+TEST(Plummer, VirialRatioNearOneAtStart) {
+    const State s = test::plummer_state(1024);
+    const Diagnostics d = compute_diagnostics(s, 0.0, 1.0);
+    // Sampling noise of 2T/|W| is about 1/sqrt(N) = 0.03 at N = 1024.
+    EXPECT_NEAR(d.virial_ratio, 1.0, 0.1);
+    // Henon units: E = -1/4 (within sampling noise), centre of mass at rest at the origin.
+    EXPECT_NEAR(d.total, -0.25, 0.025);
+    EXPECT_NEAR(std::sqrt(dot(d.com_position, d.com_position)), 0.0, 1e-6);
+    EXPECT_NEAR(std::sqrt(dot(d.momentum, d.momentum)), 0.0, 1e-6);
+}
+
+// eps = 0.05, dt = 1/256: the cluster's dynamical time is about 1, so KDK's global error is of order
+// (dt / t_dyn)^2 = 1.5e-5; the closest pairs (separation ~eps, m = 1/1024) carry too little energy to
+// matter. Bound 1e-4 leaves room for noise and fails for dt ten times larger or a first-order integrator.
+// Momentum: pairwise forces are equal and opposite up to float32 rounding of the sums, so the drift
+// relative to sum m|v| stays at round-off (PHYSICS.md: ~1e-5 in float32 state).
+TEST(Plummer, ConservesEnergyAndMomentumOverOneCrossingTime) {
+    const State s0 = test::plummer_state(1024);
+    SimParams p;
+    p.eps = 0.05;
+    p.dt = 1.0 / 256.0;
+    CpuBackend b;
+    b.reset(s0, p);
+    const int steps = static_cast<int>(std::ceil(2.0 * std::sqrt(2.0) / p.dt));
+    b.step(steps);
+    State s1;
+    b.read_state(s1);
+    const Diagnostics d0 = compute_diagnostics(s0, p.eps, 1.0), d1 = compute_diagnostics(s1, p.eps, 1.0);
+    const double de = relative_energy_error(d0, d1), dp = momentum_drift(d0, d1);
+    RecordProperty("energy_error", std::to_string(de));
+    RecordProperty("momentum_drift", std::to_string(dp));
+    EXPECT_LT(de, 1e-4);
+    EXPECT_LT(dp, 1e-5);
+    const Double3 dl = d1.angular_momentum - d0.angular_momentum;
+    EXPECT_LT(std::sqrt(dot(dl, dl)), 1e-5);
+}
+
+TEST(Plummer, SameSeedSameStateBitForBit) {
+    const State a = test::plummer_state(999, 42), b = test::plummer_state(999, 42), c = test::plummer_state(999, 43);
+    ASSERT_EQ(a.size(), 999u);
+    EXPECT_EQ(0, std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Float4)));
+    EXPECT_EQ(0, std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Float4)));
+    EXPECT_NE(0, std::memcmp(a.pos_mass.data(), c.pos_mass.data(), a.size() * sizeof(Float4)));
+}
