@@ -43,6 +43,14 @@ public:
     // The accelerations at the current positions, G included (x, y, z; w unused).
     virtual void read_accelerations(std::vector<Float4>& out) = 0;
 
+    // Positions and masses for drawing, N float4 into host memory (the host-copy path: CPU backend, or a
+    // GPU backend whose buffer could not be registered with GL).
+    virtual void copy_positions_to_host(Float4* dst) = 0;
+
+    // GPU backends with caps().external_positions: writes the current positions and masses (N float4) into
+    // a device pointer, such as a mapped CUDA-GL interop buffer, without a host round trip. Others throw.
+    virtual void write_positions_to_device(void* device_dst);
+
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;
     virtual long long steps_taken() const = 0;

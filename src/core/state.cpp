@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
 
 namespace nbody {
@@ -30,6 +31,10 @@ void check_state_finite(const State& s) {
         if (s.pos_mass[i].w < 0)
             throw Error("state: body " + std::to_string(i) + " has negative mass " +
                         std::to_string(s.pos_mass[i].w));
+}
+
+void Backend::write_positions_to_device(void*) {
+    throw BackendError(name() + ": cannot write positions to device memory (no GPU backend)");
 }
 
 }  // namespace nbody

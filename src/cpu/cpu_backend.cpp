@@ -76,6 +76,10 @@ void CpuBackend::read_state(State& out) {
     out.time = m_time;
 }
 
+void CpuBackend::copy_positions_to_host(Float4* dst) {
+    for (std::size_t i = 0; i < m_x.size(); ++i) dst[i] = {m_x[i], m_y[i], m_z[i], m_m[i]};
+}
+
 void CpuBackend::read_accelerations(std::vector<Float4>& out) {
     out.resize(m_x.size());
     for (std::size_t i = 0; i < m_x.size(); ++i) out[i] = {m_ax[i], m_ay[i], m_az[i], 0.f};
