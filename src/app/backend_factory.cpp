@@ -28,7 +28,7 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
     std::string why;
     if (auto b = try_make_cuda_backend(&why)) {
         say("CUDA backend: " + b->name());
-        return b;
+        return std::unique_ptr<Backend>(std::move(b));
     }
     if (p.backend == BackendKind::Cuda) throw BackendError("--backend cuda: " + why);
     say("no usable CUDA device (" + why + "); falling back to the CPU backend");

@@ -57,4 +57,31 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
                                   std::to_string(s.q) + ")");
 }
 
+namespace {
+long long blocks_for(std::size_t n, int block, int q, int k) {
+    const long long per_block = static_cast<long long>(block / q) * k;
+    return (static_cast<long long>(n) + per_block - 1) / per_block;
+}
+}  // namespace
+
+LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm) {
+    validate_shape(v, shape);
+    LaunchPlan p{shape.k, shape.u, shape.block, shape.q, 0};
+    if (shape.q > 0) {
+        if (shape.block % (shape.q * shape.u) != 0)
+            throw ParamError("q", "threads per body " + std::to_string(shape.q) + " times u " +
+                                      std::to_string(shape.u) + " must divide the block size " +
+                                      std::to_string(shape.block));
+    } else {
+        const long long target = static_cast<long long>(sm_count) * threads_per_sm;
+        p.q = 1;
+        for (int q = 1; q <= 32 && shape.block % (q * shape.u) == 0; q *= 2) {
+            p.q = q;
+            if (blocks_for(n, shape.block, q, shape.k) * shape.block >= target) break;
+        }
+    }
+    p.blocks = blocks_for(n, p.block, p.q, p.k);
+    return p;
+}
+
 }  // namespace nbody

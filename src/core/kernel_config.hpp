@@ -2,6 +2,7 @@
 // The CUDA kernel's variant and shape, kept in core so SimParams, the command line, the UI and the
 // benchmark all edit the same thing without seeing CUDA.
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,5 +40,19 @@ std::string_view variant_name(KernelVariant v);
 
 // Throws ParamError naming k, u, block or q with the allowed values for this variant.
 void validate_shape(KernelVariant v, const KernelShape& s);
+
+// How one step launches: the shape with q resolved and the grid size.
+struct LaunchPlan {
+    int k = 1, u = 1, block = 256, q = 1;
+    long long blocks = 0;  // ceil(n / (block / q * k))
+};
+
+// Resolves the j-split q for n bodies on a GPU with `sm_count` multiprocessors. Automatic (shape.q == 0):
+// the smallest q whose grid fills every SM with at least `threads_per_sm` threads, since small N leaves
+// most of the GPU idle otherwise (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the
+// largest allowed when none does. q must divide block / u, so a slice's share of a tile unrolls evenly.
+// Throws ParamError for a fixed q that does not fit the block.
+LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count,
+                       int threads_per_sm = 1024);
 
 }  // namespace nbody

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
+#   scripts/device-run.sh [tests] [sanitize] [sass] [bench "ARGS"] [paper] [sandbox "ARGS"]
+# Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
+# release configuration with CUDA for sm_90, then does each task named, writing logs and results under
+# $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
+set -uo pipefail
+OUT=${OUT:-/tmp/nbody-out}
+mkdir -p "$OUT"
+P=/tmp/pfx
+if [ ! -d "$P/usr" ]; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  mkdir -p "$P"
+  for f in .devdeps/*.deb .gl/*.deb; do dpkg -x "$f" "$P"; done
+fi
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+export LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export PYTHONPATH=$P/usr/lib/python3/dist-packages:${PYTHONPATH:-}
+export PATH=/usr/local/cuda/bin:$PATH
+B=build/device
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
+cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
+  -DNBODY_PTXAS_VERBOSE=ON > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
+grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5
+echo "== built"
+
+rc=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    tests)
+      (cd $B && ctest -L gpu --output-on-failure) > "$OUT/gpu-tests.log" 2>&1 || rc=1
+      tail -15 "$OUT/gpu-tests.log"
+      (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
+      tail -3 "$OUT/unit-tests.log" ;;
+    sanitize)
+      f='CudaKernels.*'
+      for tool in memcheck racecheck; do
+        NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/nbody_gpu_tests --gtest_filter="$f" \
+          > "$OUT/sanitizer-$tool.log" 2>&1 || rc=1
+        echo "compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tail -1))"
+      done ;;
+    sass)
+      cuobjdump --dump-sass $B/cuda/libnbody_cuda.a > "$OUT/sass.txt" 2>&1
+      python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt" ;;
+    bench)
+      shift
+      # shellcheck disable=SC2086
+      $B/nbody-bench $1 --json "$OUT/bench.json" 2>"$OUT/bench.err" | tee "$OUT/bench.txt" || rc=1 ;;
+    paper)
+      $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
+    sandbox)
+      shift
+      # shellcheck disable=SC2086
+      $B/nbody-sandbox $1 2>&1 | tee "$OUT/sandbox.txt" || rc=1 ;;
+    *) echo "device-run: unknown task '$1'"; rc=2 ;;
+  esac
+  shift
+done
+exit $rc

@@ -1,0 +1,174 @@
+// nbody-bench: measures every kernel variant (and the CPU backend on request) over a list of N.
+// Interactions/s first; Gflop/s at 20 and 38 flops per interaction; force error against float64.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/bench_output.hpp"
+#include "bench/paper_mode.hpp"
+#include "core/errors.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "scene/scene.hpp"
+#include "scene/scene_file.hpp"
+#ifdef NBODY_HAVE_CUDA
+#include "cuda_backend.hpp"
+#endif
+
+namespace nbody {
+namespace {
+
+struct BenchOptions {
+    std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
+    std::vector<std::string> variants{"none", "i-unrolled", "ij-unrolled"};
+    std::vector<int> ks, us, blocks, qs;
+    bool sweep = false, cpu = false, paper = false, accuracy = true;
+    std::string scene, json;
+    double eps = 0.01;
+    BenchTiming timing;
+};
+
+std::string utc_now() {
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+std::vector<int> or_default(const std::vector<int>& given, const std::vector<int>& all, int def, bool sweep) {
+    if (!given.empty()) return given;
+    return sweep ? all : std::vector<int>{def};
+}
+
+// The shapes to run for one variant: the cartesian product of the k, u, block and q lists, keeping
+// those valid for the variant.
+std::vector<KernelShape> shapes_for(KernelVariant v, const BenchOptions& o) {
+    const VariantInfo& info = variant_info(v);
+    std::vector<int> all_k, all_u;
+    for (int k : info.allowed_k) if (k) all_k.push_back(k);
+    for (int u : info.allowed_u) if (u) all_u.push_back(u);
+    std::vector<KernelShape> out;
+    for (int k : or_default(o.ks, all_k, info.default_shape.k, o.sweep))
+        for (int u : or_default(o.us, all_u, info.default_shape.u, o.sweep))
+            for (int b : or_default(o.blocks, {}, info.default_shape.block, false))
+                for (int q : or_default(o.qs, {}, 0, false)) {
+                    const KernelShape s{k, u, b, q};
+                    try {
+                        validate_shape(v, s);
+                        out.push_back(s);
+                    } catch (const ParamError&) {
+                        // combinations the variant does not allow are skipped (k = 2 for 'none', ...)
+                    }
+                }
+    return out;
+}
+
+void run_table(const BenchOptions& o, const std::string& command) {
+    std::vector<BenchRow> rows;
+    BenchMeta meta{"", utc_now(), command};
+    CpuBackend cpu;
+    const StepTimer cpu_timer = [](Backend& b, int k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        b.step(k);
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+#ifdef NBODY_HAVE_CUDA
+    std::string why;
+    auto gpu = try_make_cuda_backend(&why);
+    if (!gpu) std::fprintf(stderr, "nbody-bench: no CUDA backend (%s); CPU rows only\n", why.c_str());
+    const StepTimer gpu_timer = [](Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); };
+    if (gpu) meta.device = gpu->name();
+#else
+    std::fprintf(stderr, "nbody-bench: built without CUDA; CPU rows only\n");
+#endif
+    if (meta.device.empty()) meta.device = cpu.name();
+    std::printf("# %s, %s\n", meta.device.c_str(), meta.date.c_str());
+    print_table_header();
+    for (long long n : o.sizes) {
+        const State state = bench_state(static_cast<std::size_t>(n), o.scene);
+        const double eps = o.scene.empty() ? o.eps : load_scene_file(o.scene).eps;
+        std::fprintf(stderr, "N = %lld: %s\n", n, o.accuracy ? "float64 reference force..." : "");
+        const std::vector<Double3> ref = o.accuracy ? reference_accelerations(state, eps, 1.0) : std::vector<Double3>{};
+        SimParams p;
+        p.eps = eps;
+        p.dt = 1e-4;  // small: the state barely moves while being timed, so every repeat does the same work
+#ifdef NBODY_HAVE_CUDA
+        const bool want_cpu = o.cpu || !gpu;
+#else
+        const bool want_cpu = true;
+#endif
+        if (want_cpu) {
+            BenchRow r = measure(cpu, cpu_timer, state, p, ref, o.timing);
+            r.backend = "cpu", r.variant = "cpu";
+            print_row(r);
+            rows.push_back(r);
+        }
+#ifdef NBODY_HAVE_CUDA
+        if (!gpu) continue;
+        for (const std::string& vname : o.variants) {
+            p.variant = *parse_variant(vname);
+            for (const KernelShape& s : shapes_for(p.variant, o)) {
+                p.shape = s;
+                try {
+                    BenchRow r = measure(*gpu, gpu_timer, state, p, ref, o.timing);
+                    const LaunchPlan& plan = gpu->plan();
+                    r.backend = "cuda", r.variant = std::string(variant_name(p.variant));
+                    r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q;
+                    r.registers = gpu->kernel_resources().registers;
+                    print_row(r);
+                    rows.push_back(r);
+                } catch (const ParamError& e) {
+                    std::fprintf(stderr, "skipped %s k %d u %d block %d q %d: %s\n", vname.c_str(), s.k, s.u,
+                                 s.block, s.q, e.what());
+                }
+            }
+        }
+#endif
+    }
+    if (!o.json.empty()) write_bench_json(o.json, meta, rows);
+}
+
+}  // namespace
+}  // namespace nbody
+
+int main(int argc, char** argv) {
+    using namespace nbody;
+    BenchOptions o;
+    CLI::App app{"nbody-bench: interactions/s and Gflop/s of every kernel variant, with force error vs float64"};
+    app.add_option("--sizes", o.sizes, "Comma-separated N list")->delimiter(',')->check(CLI::Range(1LL, 1LL << 24));
+    app.add_option("--variants", o.variants, "none, i-unrolled (i), ij-unrolled (ij)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"none", "i", "ij", "i-unrolled", "ij-unrolled"}));
+    app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
+    app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
+    app.add_option("--block", o.blocks, "block size list")->delimiter(',');
+    app.add_option("--q", o.qs, "threads per body list (0 = automatic)")->delimiter(',');
+    app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
+    app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
+    app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
+    app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
+    app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(CLI::NonNegativeNumber);
+    app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")->check(CLI::Range(0.001, 60.0));
+    app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")->check(CLI::Range(1, 1000));
+    app.add_option("--json", o.json, "Write the rows as JSON");
+    CLI11_PARSE(app, argc, argv);
+    for (auto& v : o.variants) v = std::string(variant_name(*parse_variant(v)));
+    std::string command = "nbody-bench";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    try {
+        if (o.paper)
+            run_paper_mode(o.json, command, o.timing);
+        else
+            run_table(o, command);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nbody-bench: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

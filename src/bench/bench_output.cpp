@@ -1,0 +1,66 @@
+#include "bench/bench_output.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+
+namespace nbody {
+
+void print_table_header() {
+    std::printf("%9s %-12s %2s %2s %5s %3s %4s %12s %9s %9s %11s %10s %9s %9s\n", "N", "variant", "k", "u", "block",
+                "q", "regs", "interact/s", "Gflop20", "Gflop38", "steps/s", "ms/step", "max_err", "med_err");
+}
+
+void print_row(const BenchRow& r) {
+    char err[2][16] = {"-", "-"};
+    if (r.error.max_rel >= 0) {
+        std::snprintf(err[0], sizeof err[0], "%.2e", r.error.max_rel);
+        std::snprintf(err[1], sizeof err[1], "%.2e", r.error.median_rel);
+    }
+    std::printf("%9zu %-12s %2d %2d %5d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s\n", r.n, r.variant.c_str(),
+                r.k, r.u, r.block, r.q, r.registers, r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38,
+                r.rate.steps_per_s, r.ms_per_step, err[0], err[1]);
+    std::fflush(stdout);
+}
+
+void write_bench_json(const std::string& path, const BenchMeta& meta, const std::vector<BenchRow>& rows) {
+    nlohmann::json j;
+    j["device"] = meta.device;
+    j["date"] = meta.date;
+    j["command"] = meta.command;
+    j["flops_per_interaction"] = {{"gflops_20", 20}, {"gflops_38", 38}};
+    j["interactions_per_step"] = "N^2";
+    for (const BenchRow& r : rows) {
+        nlohmann::json o = {
+            {"n", r.n},
+            {"interactions_per_s", r.rate.interactions_per_s},
+            {"backend", r.backend},
+            {"variant", r.variant},
+            {"k", r.k},
+            {"u", r.u},
+            {"block", r.block},
+            {"q", r.q},
+            {"registers", r.registers},
+            {"gflops_20", r.rate.gflops20},
+            {"gflops_38", r.rate.gflops38},
+            {"steps_per_s", r.rate.steps_per_s},
+            {"ms_per_step", r.ms_per_step},
+            {"repeat_spread", r.ms_spread},
+            {"steps_per_repeat", r.steps_per_repeat},
+            {"repeats", r.repeats},
+        };
+        if (r.error.max_rel >= 0) {
+            o["max_rel_force_error"] = r.error.max_rel;
+            o["median_rel_force_error"] = r.error.median_rel;
+        }
+        j["rows"].push_back(o);
+    }
+    std::ofstream out(path);
+    if (!out) throw Error("--json " + path + ": cannot open for writing");
+    out << j.dump(2) << "\n";
+}
+
+}  // namespace nbody

@@ -1,0 +1,45 @@
+#include "bench/bench_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nbody {
+
+BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
+                 const std::vector<Double3>& reference, const BenchTiming& timing) {
+    BenchRow row;
+    row.n = state.size();
+    backend.reset(state, params);
+    if (!reference.empty()) {
+        std::vector<Float4> acc;
+        backend.read_accelerations(acc);
+        row.error = compare_forces(acc, reference);
+    } else {
+        row.error.max_rel = -1;
+    }
+
+    // Warm-up: grow the batch until it takes warmup_seconds; that also estimates the time per step.
+    long long k = 1;
+    double ms = timer(backend, 1);
+    while (ms < timing.warmup_seconds * 1e3 && k < (1 << 22)) {
+        k *= 4;
+        ms = timer(backend, static_cast<int>(k));
+    }
+    const double est = ms / static_cast<double>(k);
+    // Even batch sizes of at least 32 let the CUDA backend replay its graph for every step.
+    long long steps = std::max<long long>(1, std::llround(timing.seconds_per_repeat * 1e3 / std::max(est, 1e-6)));
+    if (steps >= 32) steps = (steps + 31) / 32 * 32;
+
+    std::vector<double> per_step;
+    for (int r = 0; r < timing.repeats; ++r)
+        per_step.push_back(timer(backend, static_cast<int>(steps)) / static_cast<double>(steps));
+    std::sort(per_step.begin(), per_step.end());
+    row.ms_per_step = per_step[per_step.size() / 2];
+    row.ms_spread = (per_step.back() - per_step.front()) / row.ms_per_step;
+    row.steps_per_repeat = steps;
+    row.repeats = timing.repeats;
+    row.rate = throughput(row.n, 1, row.ms_per_step * 1e-3);
+    return row;
+}
+
+}  // namespace nbody

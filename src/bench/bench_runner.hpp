@@ -1,0 +1,49 @@
+#pragma once
+// Measures one backend configuration: throughput (median of repeats after a warm-up) and the force error
+// of its first evaluation against the float64 reference.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/counters.hpp"
+#include "core/float4.hpp"
+#include "cpu/reference_force.hpp"
+
+namespace nbody {
+
+struct BenchConfig {
+    SimParams params;
+    bool cpu = false;  // the CPU backend instead of CUDA
+};
+
+struct BenchRow {
+    std::size_t n = 0;
+    std::string backend;  // "cuda" or "cpu"
+    std::string variant;  // variant name, "cpu" for the CPU backend
+    int k = 0, u = 0, block = 0, q = 0;
+    int registers = 0;
+    long long steps_per_repeat = 0;
+    int repeats = 0;
+    double ms_per_step = 0;  // median over repeats
+    double ms_spread = 0;    // (max - min) / median of the repeats
+    Throughput rate;
+    ForceError error;  // against the float64 reference; max_rel < 0 when not measured
+};
+
+struct BenchTiming {
+    double seconds_per_repeat = 0.25;
+    int repeats = 5;
+    double warmup_seconds = 0.1;
+};
+
+// Times k steps of `backend` and returns milliseconds: CUDA events for the GPU, a steady clock after the
+// steps (the CPU backend is synchronous) for the CPU.
+using StepTimer = std::function<double(Backend&, int)>;
+
+// Resets `backend` to `state` with the config's params, measures, and fills a row. `reference` may be
+// empty (no accuracy column).
+BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
+                 const std::vector<Double3>& reference, const BenchTiming& timing);
+
+}  // namespace nbody

@@ -1,0 +1,123 @@
+#include "bench/paper_mode.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "scene/scene.hpp"
+#include "scene/scene_file.hpp"
+#ifdef NBODY_HAVE_CUDA
+#include "cuda_backend.hpp"
+#endif
+
+namespace nbody {
+
+State bench_state(std::size_t n, const std::string& scene_path) {
+    SceneSpec s;
+    if (!scene_path.empty()) {
+        s = load_scene_file(scene_path);
+        rescale_bodies(s, n);
+    } else {
+        s.seed = 20081;
+        ComponentSpec c;
+        c.type = ComponentType::Plummer;
+        c.n = n;
+        c.scale = 3.0 * 3.14159265358979323846 / 16.0;
+        s.components.push_back(c);
+    }
+    return build_scene(s);
+}
+
+namespace {
+
+struct PaperCase {
+    std::size_t n;
+    const char* scene;  // file under scenes/, used when present
+};
+constexpr PaperCase kCases[] = {
+    {7500, "figure8-3.toml"}, {10000, "figure8-4.toml"}, {18000, "cartwheel.toml"}, {100000, "random-100k.toml"}};
+
+double wall_ms(Backend& b, int k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    b.step(k);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct PaperRow {
+    std::size_t n;
+    std::string scene, variant;
+    double one_step_ms = 0, hundred_steps_ms = 0;
+    bool extrapolated = false;  // 100-step time from fewer measured steps (the CPU at large N)
+};
+
+}  // namespace
+
+void run_paper_mode(const std::string& json_path, const std::string& command, const BenchTiming& timing) {
+    std::vector<PaperRow> rows;
+    CpuBackend cpu;
+#ifdef NBODY_HAVE_CUDA
+    std::string why;
+    auto gpu = try_make_cuda_backend(&why);
+    if (!gpu) std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n", why.c_str());
+#endif
+    for (const PaperCase& c : kCases) {
+        const std::filesystem::path path = std::filesystem::path(NBODY_SOURCE_DIR) / "scenes" / c.scene;
+        const bool have_scene = std::filesystem::exists(path);
+        const State state = bench_state(c.n, have_scene ? path.string() : "");
+        SimParams p = have_scene ? load_scene_file(path.string()).apply_to({}) : SimParams{};
+        const std::string scene = have_scene ? c.scene : "plummer (scene file not shipped yet)";
+        std::fprintf(stderr, "N = %zu (%s): cpu...\n", c.n, scene.c_str());
+
+        PaperRow cr{c.n, scene, "cpu-only"};
+        cpu.reset(state, p);
+        cr.one_step_ms = wall_ms(cpu, 1);
+        const int cpu_steps = c.n <= 20000 ? 100 : 3;
+        cpu.reset(state, p);
+        cr.hundred_steps_ms = wall_ms(cpu, cpu_steps) * 100.0 / cpu_steps;
+        cr.extrapolated = cpu_steps != 100;
+        rows.push_back(cr);
+#ifdef NBODY_HAVE_CUDA
+        if (!gpu) continue;
+        for (const VariantInfo& v : variant_table()) {
+            p.variant = v.variant;
+            p.shape = v.default_shape;
+            const StepTimer timer = [](Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); };
+            const BenchRow one = measure(*gpu, timer, state, p, {}, timing);
+            std::vector<double> hundred;
+            for (int r = 0; r < timing.repeats; ++r) {
+                gpu->reset(state, p);
+                hundred.push_back(gpu->timed_steps(100));
+            }
+            std::sort(hundred.begin(), hundred.end());
+            rows.push_back({c.n, scene, std::string(v.name), one.ms_per_step, hundred[hundred.size() / 2], false});
+        }
+#endif
+    }
+
+    std::printf("\nTable II: time of one step (ms)            Table III: time of 100 steps (s)\n");
+    std::printf("%8s %-14s %12s %12s\n", "N", "code", "1 step ms", "100 steps s");
+    for (const PaperRow& r : rows)
+        std::printf("%8zu %-14s %12.4f %12.5f%s   [%s]\n", r.n, r.variant.c_str(), r.one_step_ms,
+                    r.hundred_steps_ms * 1e-3, r.extrapolated ? " (extrapolated from 3 steps)" : "", r.scene.c_str());
+    if (json_path.empty()) return;
+    nlohmann::json j;
+    j["command"] = command;
+    j["device"] = cpu.name();
+#ifdef NBODY_HAVE_CUDA
+    if (gpu) j["device"] = gpu->name();
+#endif
+    for (const PaperRow& r : rows)
+        j["rows"].push_back({{"n", r.n}, {"code", r.variant}, {"scene", r.scene}, {"one_step_ms", r.one_step_ms},
+                             {"hundred_steps_s", r.hundred_steps_ms * 1e-3}, {"extrapolated", r.extrapolated}});
+    std::ofstream out(json_path);
+    if (!out) throw Error("--json " + json_path + ": cannot open for writing");
+    out << j.dump(2) << "\n";
+}
+
+}  // namespace nbody
