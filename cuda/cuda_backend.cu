@@ -105,6 +105,7 @@ struct CudaBackend::Impl {
         a.acc = acc;
         a.n = static_cast<int>(n);
         a.q = plan.q;
+        a.tile = plan.tile;
         a.soft2 = static_cast<float>(params.eps * params.eps) + kSelfInteractionFloor;
         a.G = static_cast<float>(params.G);
         a.half_dt = static_cast<float>(0.5 * params.dt);
@@ -116,7 +117,7 @@ struct CudaBackend::Impl {
     void launch(bool prime) {
         if (n == 0) return;
         const dim3 grid(static_cast<unsigned>(plan.blocks)), block(static_cast<unsigned>(plan.block));
-        kernel->launch(grid, block, plan.block * sizeof(float4), stream, args(prime));
+        kernel->launch(grid, block, plan.tile * sizeof(float4), stream, args(prime));
         NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         if (!prime) cur = 1 - cur;
     }

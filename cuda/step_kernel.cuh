@@ -23,6 +23,7 @@ struct StepArgs {
     float4* __restrict__ acc;           // a in, a out, G included (N)
     int n;
     int q;             // threads per i-group (j-split), a power of two dividing 32
+    int tile;          // j-bodies per shared-memory tile: a multiple of blockDim.x and of q * U
     float soft2;       // eps^2 + self-interaction floor (length^2)
     float G;
     float half_dt;     // h = dt / 2
@@ -51,7 +52,9 @@ __device__ __forceinline__ void interact(float xi, float yi, float zi, float4 bj
 // Block layout: thread t serves i-lane t / q and j-slice t % q, so the q slices of a lane sit in one warp
 // and reduce with shuffles. Slice s reads tile entries s, s + q, s + 2q, ...: the q slices of a lane read
 // neighbouring float4s (conflict-free for q <= 8), and lanes in a warp with the same slice read the same
-// address (a broadcast). Requires blockDim.x % (q * U) == 0 (checked on the host).
+// address (a broadcast). A tile holds `tile` bodies (blockDim.x times a small factor, so each slice gets
+// at least 32 j-bodies between two barriers even at q = 32); the last tile is cut to the bodies left.
+// Requires tile % (q * U) == 0 and blockDim.x % q == 0 (checked on the host).
 template <int K, int U, bool ROLLED>
 __global__ void step_kernel(StepArgs a) {
     extern __shared__ float4 tile[];
@@ -69,12 +72,16 @@ __global__ void step_kernel(StepArgs a) {
         ax[k] = ay[k] = az[k] = 0.f;
     }
 
-    const int per_slice = blockDim.x / q;  // tile entries each slice reads
-    for (int base = 0; base < a.n; base += blockDim.x) {
-        const int j = base + threadIdx.x;
+    for (int base = 0; base < a.n; base += a.tile) {
         // Bodies past N load as zero mass: they add exactly 0 (soft2 > 0 keeps r2 finite).
-        tile[threadIdx.x] = j < a.n ? a.pos_in[j] : make_float4(0.f, 0.f, 0.f, 0.f);
+        for (int t = threadIdx.x; t < a.tile; t += blockDim.x) {
+            const int j = base + t;
+            tile[t] = j < a.n ? a.pos_in[j] : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
         __syncthreads();
+        // Entries this slice must read: ceil(bodies left / q), rounded up to a whole U group.
+        const int left = min(a.tile, a.n - base);
+        const int per_slice = ((left + q - 1) / q + U - 1) / U * U;
         if constexpr (ROLLED) {
 #pragma unroll 1
             for (int jj = 0; jj < per_slice; ++jj) {

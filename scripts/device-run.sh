@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [bench "ARGS"] [paper] [sandbox "ARGS"]
+#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [paper] [sandbox "ARGS"]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
@@ -45,9 +45,9 @@ while [ $# -gt 0 ]; do
       cuobjdump --dump-sass $B/cuda/libnbody_cuda.a > "$OUT/sass.txt" 2>&1
       python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt" ;;
     bench)
-      shift
+      name=$2; shift 2
       # shellcheck disable=SC2086
-      $B/nbody-bench $1 --json "$OUT/bench.json" 2>"$OUT/bench.err" | tee "$OUT/bench.txt" || rc=1 ;;
+      $B/nbody-bench $1 --json "$OUT/bench-$name.json" 2>"$OUT/bench-$name.err" | tee "$OUT/bench-$name.txt" || rc=1 ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
     sandbox)

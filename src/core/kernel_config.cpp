@@ -66,7 +66,7 @@ long long blocks_for(std::size_t n, int block, int q, int k) {
 
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm) {
     validate_shape(v, shape);
-    LaunchPlan p{shape.k, shape.u, shape.block, shape.q, 0};
+    LaunchPlan p{shape.k, shape.u, shape.block, shape.q, shape.block, 0};
     if (shape.q > 0) {
         if (shape.block % (shape.q * shape.u) != 0)
             throw ParamError("q", "threads per body " + std::to_string(shape.q) + " times u " +
@@ -81,6 +81,8 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
         }
     }
     p.blocks = blocks_for(n, p.block, p.q, p.k);
+    // Each slice reads tile / q bodies between two barriers: keep that >= 32 (tile <= 1024 bodies, 16 KiB).
+    p.tile = p.block * std::clamp(32 * p.q / p.block, 1, 8);
     return p;
 }
 

@@ -65,3 +65,29 @@ TEST(KernelShape, BadShapesNameTheField) {
     EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 256, 3}).find("q: threads per body"), std::string::npos);
     EXPECT_EQ(msg(KernelVariant::IJUnrolled, {8, 8, 1024, 32}), "");
 }
+
+// The automatic j-split fills the GPU at small N and stays out of the way at large N (132 SMs, H200).
+TEST(LaunchPlan, AutomaticQFollowsN) {
+    const KernelShape ij = variant_info(KernelVariant::IJUnrolled).default_shape;  // k 4, u 4, block 256
+    const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132);
+    EXPECT_EQ(small.q, 32);          // even q = 32 gives only 235 blocks of 256 threads
+    EXPECT_EQ(small.blocks, 235);    // ceil(7500 / (256 / 32 * 4))
+    EXPECT_EQ(small.tile / small.q, 32);  // each slice reads 32 bodies between barriers
+    const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, ij, 131072, 132);
+    EXPECT_EQ(large.q, 8);           // q = 4 gives 131072 threads, just short of 132 x 1024
+    EXPECT_EQ(large.blocks, 1024);
+    EXPECT_EQ(large.tile, 256);
+    const LaunchPlan one = plan_launch(KernelVariant::None, {1, 1, 64, 0}, 1, 132);
+    EXPECT_EQ(one.blocks, 1);
+    EXPECT_EQ(one.tile % (one.q * one.u), 0);
+}
+
+TEST(LaunchPlan, FixedQMustDivideTheBlock) {
+    try {
+        plan_launch(KernelVariant::IJUnrolled, {4, 8, 96, 32}, 1000, 132);
+        FAIL();
+    } catch (const ParamError& e) {
+        EXPECT_EQ(std::string(e.what()), "q: threads per body 32 times u 8 must divide the block size 96");
+    }
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
+}
