@@ -2,6 +2,7 @@
 // output. The kernels themselves are in step_kernel.cuh.
 #include "cuda_backend.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -80,11 +81,18 @@ struct CudaBackend::Impl {
 
     // Picks the kernel instance and launch shape for the current params and N.
     void configure() {
-        const LaunchPlan p = plan_launch(params.variant, params.shape, n, info.sm_count);
-        const kernels::KernelEntry* e = kernels::find_kernel(params.variant, p.k, p.u);
-        if (!e) throw ParamError("k", "no kernel compiled for this variant with k " + std::to_string(p.k) +
-                                          ", u " + std::to_string(p.u));
+        const kernels::KernelEntry* e = kernels::find_kernel(params.variant, params.shape.k, params.shape.u);
+        if (!e) throw ParamError("k", "no kernel compiled for this variant with k " + std::to_string(params.shape.k) +
+                                          ", u " + std::to_string(params.shape.u));
         const KernelResources r = resources(*e);
+        // Automatic q aims at one full wave: as many threads as the SMs can hold at once with this
+        // kernel's registers and shared memory.
+        int resident = 1;
+        if (params.shape.block <= r.max_block)
+            NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &resident, e->function, params.shape.block, 2 * params.shape.block * sizeof(float4)));
+        const LaunchPlan p =
+            plan_launch(params.variant, params.shape, n, info.sm_count, std::max(1, resident) * params.shape.block);
         if (p.block > r.max_block)
             throw ParamError("block", "at most " + std::to_string(r.max_block) + " for " +
                                           std::string(variant_name(params.variant)) + " k " + std::to_string(p.k) +
@@ -117,7 +125,7 @@ struct CudaBackend::Impl {
     void launch(bool prime) {
         if (n == 0) return;
         const dim3 grid(static_cast<unsigned>(plan.blocks)), block(static_cast<unsigned>(plan.block));
-        kernel->launch(grid, block, plan.tile * sizeof(float4), stream, args(prime));
+        kernel->launch(grid, block, 2 * plan.tile * sizeof(float4), stream, args(prime));  // double-buffered tiles
         NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         if (!prime) cur = 1 - cur;
     }

@@ -46,8 +46,16 @@ while [ $# -gt 0 ]; do
       python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt" ;;
     bench)
       name=$2; shift 2
+      # SM clock and power every 200 ms while it runs: the arithmetic limit scales with the real clock.
+      nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 \
+        > "$OUT/clocks-$name.csv" 2>&1 &
+      smi=$!
       # shellcheck disable=SC2086
-      $B/nbody-bench $1 --json "$OUT/bench-$name.json" 2>"$OUT/bench-$name.err" | tee "$OUT/bench-$name.txt" || rc=1 ;;
+      $B/nbody-bench $1 --json "$OUT/bench-$name.json" 2>"$OUT/bench-$name.err" | tee "$OUT/bench-$name.txt" || rc=1
+      kill $smi 2>/dev/null
+      awk -F', ' '{gsub(/ MHz/,"",$2); if ($2 > 1000) {s += $2; n++; if (min == "" || $2 < min) min = $2}}
+        END {if (n) printf "SM clock under load: mean %.0f MHz, min %d MHz over %d samples\n", s/n, min, n}' \
+        "$OUT/clocks-$name.csv" | tee -a "$OUT/bench-$name.txt" ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
     sandbox)

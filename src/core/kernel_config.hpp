@@ -49,9 +49,9 @@ struct LaunchPlan {
 };
 
 // Resolves the j-split q for n bodies on a GPU with `sm_count` multiprocessors. Automatic (shape.q == 0):
-// the smallest q whose grid fills every SM with at least `threads_per_sm` threads, since small N leaves
-// most of the GPU idle otherwise (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the
-// largest allowed when none does. q must divide block / u, so a slice's share of a tile unrolls evenly.
+// the smallest q whose grid fills every SM with at least `threads_per_sm` threads (the backend passes what
+// one SM can hold of this kernel: one full wave), since small N leaves most of the GPU idle otherwise
+// (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the largest allowed when none does. q must divide block / u, so a slice's share of a tile unrolls evenly.
 // Throws ParamError for a fixed q that does not fit the block.
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count,
                        int threads_per_sm = 1024);
