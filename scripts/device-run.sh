@@ -66,4 +66,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# The device tool brings back at most 8 files: keep the results (JSON, tables) loose, pack the logs.
+(cd "$OUT" && tar czf logs.tgz --exclude='*.json' --exclude='bench-*.txt' --exclude='paper.txt' \
+   --exclude=logs.tgz . && find . -maxdepth 1 -type f ! -name '*.json' ! -name 'bench-*.txt' ! -name 'paper.txt' \
+   ! -name logs.tgz -delete)
 exit $rc
