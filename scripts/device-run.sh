@@ -38,8 +38,10 @@ while [ $# -gt 0 ]; do
       f='CudaKernels.*'
       for tool in memcheck racecheck; do
         NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/nbody_gpu_tests --gtest_filter="$f" \
-          > "$OUT/sanitizer-$tool.log" 2>&1 || rc=1
-        echo "compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tail -1))"
+          > "$OUT/sanitizer-$tool.log" 2>&1
+        st=$?
+        [ $st -eq 0 ] || rc=1
+        echo "compute-sanitizer --tool $tool: exit $st; $(grep -E 'SUMMARY|PASSED|FAILED' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')"
       done ;;
     sass)
       cuobjdump --dump-sass $B/cuda/libnbody_cuda.a > "$OUT/sass.txt" 2>&1
@@ -67,7 +69,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 # The device tool brings back at most 8 files: keep the results (JSON, tables) loose, pack the logs.
-(cd "$OUT" && tar czf logs.tgz --exclude='*.json' --exclude='bench-*.txt' --exclude='paper.txt' \
-   --exclude=logs.tgz . && find . -maxdepth 1 -type f ! -name '*.json' ! -name 'bench-*.txt' ! -name 'paper.txt' \
-   ! -name logs.tgz -delete)
+(cd "$OUT" && tar czf /tmp/logs.tgz --exclude='*.json' --exclude='bench-*.txt' --exclude='paper.txt' \
+   --exclude='*.png' . ; find . -maxdepth 1 -type f ! -name '*.json' ! -name 'bench-*.txt' ! -name 'paper.txt' \
+   ! -name '*.png' -delete; mv /tmp/logs.tgz .)
 exit $rc
