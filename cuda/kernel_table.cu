@@ -5,15 +5,14 @@
 namespace nbody::kernels {
 
 namespace {
-template <int K, int U, bool ROLLED, int MAX_REGS>
+template <int K, int U, bool ROLLED>
 void launch(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
-    step_kernel<K, U, ROLLED, MAX_REGS><<<grid, block, smem, stream>>>(args);
+    step_kernel<K, U, ROLLED><<<grid, block, smem, stream>>>(args);
 }
 
-template <int K, int U, bool ROLLED, int MAX_REGS = 255>
+template <int K, int U, bool ROLLED>
 KernelEntry entry(KernelVariant v) {
-    return {v, K, U, reinterpret_cast<const void*>(&step_kernel<K, U, ROLLED, MAX_REGS>),
-            &launch<K, U, ROLLED, MAX_REGS>};
+    return {v, K, U, reinterpret_cast<const void*>(&step_kernel<K, U, ROLLED>), &launch<K, U, ROLLED>};
 }
 
 using V = KernelVariant;
@@ -23,7 +22,7 @@ const std::array<KernelEntry, 13> kTable = {{
     entry<4, 1, true>(V::IUnrolled),
     entry<8, 1, true>(V::IUnrolled),
     entry<2, 2, false>(V::IJUnrolled),
-    entry<2, 4, false, 40>(V::IJUnrolled),  // 48 -> 40 registers, no spill: 6 blocks of 256 per SM, not 5
+    entry<2, 4, false>(V::IJUnrolled),
     entry<2, 8, false>(V::IJUnrolled),
     entry<4, 2, false>(V::IJUnrolled),
     entry<4, 4, false>(V::IJUnrolled),

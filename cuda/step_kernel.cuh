@@ -56,10 +56,8 @@ __device__ __forceinline__ void interact(float xi, float yi, float zi, float4 bj
 // address (a broadcast). A tile holds `tile` bodies (blockDim.x times a small factor, so each slice gets
 // at least 32 j-bodies between two barriers even at q = 32); the last tile is cut to the bodies left.
 // Requires tile % (q * U) == 0 and blockDim.x % q == 0 (checked on the host).
-// MAX_REGS caps the registers of one instance (255: no cap) where a lower count buys another resident
-// block per SM without spilling; kernel_table.cu says which.
-template <int K, int U, bool ROLLED, int MAX_REGS = 255>
-__global__ void __maxnreg__(MAX_REGS) step_kernel(StepArgs a) {
+template <int K, int U, bool ROLLED>
+__global__ void step_kernel(StepArgs a) {
     extern __shared__ float4 tile[];
     const int q = a.q;
     const int lanes = blockDim.x / q;
