@@ -19,18 +19,9 @@
 namespace nbody {
 
 State bench_state(std::size_t n, const std::string& scene_path) {
-    SceneSpec s;
-    if (!scene_path.empty()) {
-        s = load_scene_file(scene_path);
-        rescale_bodies(s, n);
-    } else {
-        s.seed = 20081;
-        ComponentSpec c;
-        c.type = ComponentType::Plummer;
-        c.n = n;
-        c.scale = 3.0 * 3.14159265358979323846 / 16.0;
-        s.components.push_back(c);
-    }
+    if (scene_path.empty()) return build_scene(henon_plummer_scene(n, 20081));
+    SceneSpec s = load_scene_file(scene_path);
+    rescale_bodies(s, n);
     return build_scene(s);
 }
 

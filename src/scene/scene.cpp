@@ -21,6 +21,18 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     return p;
 }
 
+SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed) {
+    SceneSpec s;
+    s.name = "Plummer sphere (Henon units)";
+    s.seed = seed;
+    ComponentSpec c;
+    c.type = ComponentType::Plummer;
+    c.n = n;
+    c.scale = 3.0 * 3.14159265358979323846 / 16.0;
+    s.components.push_back(c);
+    return s;
+}
+
 void rescale_bodies(SceneSpec& scene, std::size_t total) {
     const std::size_t k = scene.components.size();
     if (k == 0) return;

@@ -41,6 +41,10 @@ struct SceneSpec {
     SimParams apply_to(SimParams p) const;
 };
 
+// A single Plummer sphere of n bodies in Henon units (G = M = 1, a = 3 pi / 16, E = -1/4): the standard
+// test and benchmark cluster.
+SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed);
+
 // Scales every component's N in proportion so they add up to `total` (each keeps at least one body).
 // Throws ParamError when total is smaller than the number of components.
 void rescale_bodies(SceneSpec& scene, std::size_t total);
