@@ -81,8 +81,9 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
         }
     }
     p.blocks = blocks_for(n, p.block, p.q, p.k);
-    // Each slice reads tile / q bodies between two barriers: keep that >= 32 (tile <= 1024 bodies, 16 KiB).
-    p.tile = p.block * std::clamp(32 * p.q / p.block, 1, 8);
+    // Each slice reads tile / q bodies between two barriers: aim for 128, within 1024 bodies per tile
+    // (2 x 16 KiB double-buffered, under the 48 KiB a block gets without opting in).
+    p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, 1024 / p.block));
     return p;
 }
 

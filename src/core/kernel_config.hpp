@@ -44,7 +44,7 @@ void validate_shape(KernelVariant v, const KernelShape& s);
 // How one step launches: the shape with q resolved and the grid size.
 struct LaunchPlan {
     int k = 1, u = 1, block = 256, q = 1;
-    int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice >= 32
+    int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128
     long long blocks = 0;  // ceil(n / (block / q * k))
 };
 

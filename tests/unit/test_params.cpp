@@ -72,11 +72,11 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132);
     EXPECT_EQ(small.q, 32);          // even q = 32 gives only 235 blocks of 256 threads
     EXPECT_EQ(small.blocks, 235);    // ceil(7500 / (256 / 32 * 4))
-    EXPECT_EQ(small.tile / small.q, 32);  // each slice reads 32 bodies between barriers
+    EXPECT_EQ(small.tile, 1024);     // the largest tile: each of the 32 slices reads 32 bodies per barrier
     const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, ij, 131072, 132);
     EXPECT_EQ(large.q, 8);           // q = 4 gives 131072 threads, just short of 132 x 1024
     EXPECT_EQ(large.blocks, 1024);
-    EXPECT_EQ(large.tile, 256);
+    EXPECT_EQ(large.tile, 1024);     // 128 bodies per slice between barriers
     const LaunchPlan one = plan_launch(KernelVariant::None, {1, 1, 64, 0}, 1, 132);
     EXPECT_EQ(one.blocks, 1);
     EXPECT_EQ(one.tile % (one.q * one.u), 0);
