@@ -1,0 +1,188 @@
+#include "scene/disk_galaxy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "scene/rng.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Enclosed-mass fraction of the untruncated profile at radius r, its inverse, and the density shape
+// (any normalisation: only ratios of it enter the Jeans equation).
+double halo_fraction(const HaloSpec& h, double r) {
+    const double a = h.scale;
+    if (h.profile == HaloProfile::Plummer) return r * r * r / std::pow(r * r + a * a, 1.5);
+    return r * r / ((r + a) * (r + a));
+}
+
+double halo_radius_at(const HaloSpec& h, double x) {
+    if (h.profile == HaloProfile::Plummer) return h.scale / std::sqrt(std::pow(x, -2.0 / 3.0) - 1.0);
+    const double s = std::sqrt(x);
+    return h.scale * s / (1.0 - s);
+}
+
+double halo_density_shape(const HaloSpec& h, double r) {
+    const double q = r / h.scale;
+    if (h.profile == HaloProfile::Plummer) return std::pow(1.0 + q * q, -2.5);
+    return 1.0 / (q * (1.0 + q) * (1.0 + q) * (1.0 + q));
+}
+
+// The pieces of the galaxy's mass model the velocities are drawn from.
+struct MassModel {
+    HaloSpec halo;
+    DiskSpec disk;
+    double halo_mass, disk_mass, eps, G;
+    double disk_mass_untruncated;  // mass of the exponential disk with the same Sigma_0 but no cutoff
+
+    double halo_enclosed(double r) const {
+        return halo_mass * std::min(halo_fraction(halo, r), halo.mass_cut) / halo.mass_cut;
+    }
+    // Disk mass inside cylindrical radius R, used as if spherical for the halo's Jeans equation.
+    double disk_enclosed(double r) const {
+        const double x = r / disk.scale_length;
+        return std::min(disk_mass, disk_mass_untruncated * (1.0 - (1.0 + x) * std::exp(-x)));
+    }
+    // Softened radial pull of an enclosed mass m at radius r: G m r / (r^2 + eps^2)^(3/2).
+    double pull(double m, double r) const { return G * m * r / std::pow(r * r + eps * eps, 1.5); }
+
+    double surface_density(double R) const {
+        const double h = disk.scale_length;
+        return disk_mass_untruncated / (2.0 * kPi * h * h) * std::exp(-R / h);
+    }
+    // Circular speed squared in the disk plane: softened spherical halo plus Freeman's thin exponential disk.
+    double vc2(double R) const {
+        const double h = disk.scale_length, y = std::max(R, 1e-6 * h) / (2.0 * h);
+        const double freeman = 2.0 * G * disk_mass_untruncated / h * y * y *
+                               (std::cyl_bessel_i(0.0, y) * std::cyl_bessel_k(0.0, y) -
+                                std::cyl_bessel_i(1.0, y) * std::cyl_bessel_k(1.0, y));
+        return R * pull(halo_enclosed(R), R) + freeman;
+    }
+};
+
+// sigma^2(r) and the potential Phi(r) of the halo, tabulated on a log grid out to the truncation radius:
+// sigma^2 rho = int_r^rmax rho(r') g(r') dr' with g the softened pull of halo plus disk.
+class HaloJeans {
+public:
+    explicit HaloJeans(const MassModel& m) {
+        const double rmax = halo_radius(m.halo);
+        m_lo = std::log(rmax * 1e-5);
+        m_step = (std::log(rmax) - m_lo) / (kGrid - 1);
+        std::vector<double> r(kGrid), f(kGrid), g(kGrid);
+        for (int i = 0; i < kGrid; ++i) {
+            r[i] = std::exp(m_lo + m_step * i);
+            g[i] = m.pull(m.halo_enclosed(r[i]) + m.disk_enclosed(r[i]), r[i]);
+            f[i] = halo_density_shape(m.halo, r[i]) * g[i];
+        }
+        m_sigma2.assign(kGrid, 0.0);
+        m_phi.assign(kGrid, 0.0);
+        const double total = m.halo_mass + m.disk_mass;
+        m_phi[kGrid - 1] = -m.G * total / std::sqrt(rmax * rmax + m.eps * m.eps);
+        double integral = 0;  // trapezoid in ln r: int f dr = int f r dln r
+        for (int i = kGrid - 2; i >= 0; --i) {
+            integral += 0.5 * m_step * (f[i] * r[i] + f[i + 1] * r[i + 1]);
+            m_sigma2[i] = integral / halo_density_shape(m.halo, r[i]);
+            m_phi[i] = m_phi[i + 1] - 0.5 * m_step * (g[i] * r[i] + g[i + 1] * r[i + 1]);
+        }
+    }
+    double sigma2(double r) const { return interpolate(m_sigma2, r); }
+    double phi(double r) const { return interpolate(m_phi, r); }
+
+private:
+    static constexpr int kGrid = 600;
+    double interpolate(const std::vector<double>& t, double r) const {
+        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
+        const int i = std::min(static_cast<int>(u), kGrid - 2);
+        return t[i] + (u - i) * (t[i + 1] - t[i]);
+    }
+    double m_lo = 0, m_step = 1;
+    std::vector<double> m_sigma2, m_phi;
+};
+
+void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+    const HaloJeans jeans(m);
+    for (std::size_t i = 0; i < count; ++i) {
+        Body b;
+        b.m = m.halo_mass / double(count);
+        double x;
+        do x = rng.uniform() * m.halo.mass_cut;
+        while (x <= 0);
+        const double r = halo_radius_at(m.halo, x);
+        b.x = r * rng.unit_vector();
+        const double sigma = std::sqrt(std::max(0.0, jeans.sigma2(r)));
+        const double vmax2 = 0.95 * 0.95 * 2.0 * std::max(0.0, -jeans.phi(r));
+        // Redraw the tail above the escape speed; after many misses (never seen) shrink the draw instead.
+        for (int tries = 0;; ++tries) {
+            b.v = sigma * Double3{rng.normal(), rng.normal(), rng.normal()};
+            const double v2 = dot(b.v, b.v);
+            if (v2 < vmax2) break;
+            if (tries > 100) {
+                b.v = std::sqrt(0.5 * vmax2 / v2) * b.v;
+                break;
+            }
+        }
+        out.push_back(b);
+    }
+}
+
+void sample_disk(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+    const DiskSpec& d = m.disk;
+    for (std::size_t i = 0; i < count; ++i) {
+        Body b;
+        b.m = m.disk_mass / double(count);
+        double R;
+        do R = -d.scale_length * std::log((1.0 - rng.uniform()) * (1.0 - rng.uniform()));
+        while (R > d.cutoff);
+        const double phi = rng.uniform(0.0, 2.0 * kPi);
+        const double z = d.scale_height * std::atanh(std::clamp(2.0 * rng.uniform() - 1.0, -1 + 1e-12, 1 - 1e-12));
+        const double c = std::cos(phi), s = std::sin(phi);
+        b.x = {R * c, R * s, z};
+
+        const double Rs = std::max(R, 1e-3 * d.scale_length);  // the centre itself is a removable singularity
+        const double omega2 = m.vc2(Rs) / (Rs * Rs);
+        const double dR = 1e-3 * Rs;
+        const double domega2 = (m.vc2(Rs + dR) / ((Rs + dR) * (Rs + dR)) - m.vc2(Rs - dR) / ((Rs - dR) * (Rs - dR))) /
+                               (2.0 * dR);
+        const double kappa2 = std::max(Rs * domega2 + 4.0 * omega2, 1e-3 * omega2);
+        const double kappa = std::sqrt(kappa2), sigma_scale = m.G * m.surface_density(R);
+        const double sigma_r = d.toomre_q * 3.36 * sigma_scale / kappa;
+        const double sigma_phi = sigma_r * kappa / (2.0 * std::sqrt(omega2));
+        const double sigma_z = std::sqrt(kPi * sigma_scale * d.scale_height);
+        const double drift = 1.0 - kappa2 / (4.0 * omega2) - 2.0 * R / d.scale_length;
+        const double vphi_mean = std::sqrt(std::max(0.0, m.vc2(Rs) + sigma_r * sigma_r * drift));
+        const double vr = sigma_r * rng.normal(), vphi = vphi_mean + sigma_phi * rng.normal();
+        b.v = {vr * c - vphi * s, vr * s + vphi * c, sigma_z * rng.normal()};
+        out.push_back(b);
+    }
+}
+
+}  // namespace
+
+double halo_radius(const HaloSpec& h) { return halo_radius_at(h, h.mass_cut); }
+
+std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
+    if (n < 2) return 0;
+    const auto disk_n = static_cast<std::size_t>(std::llround(disk.body_fraction * double(n)));
+    return n - std::clamp<std::size_t>(disk_n, 1, n - 1);
+}
+
+std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed) {
+    Rng rng(seed);
+    MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
+    const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
+    if (halo_n == 0) m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
+    const double c = p.disk.cutoff / p.disk.scale_length;
+    m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
+    std::vector<Body> out;
+    out.reserve(p.n);
+    sample_halo(m, halo_n, rng, out);
+    sample_disk(m, p.n - halo_n, rng, out);
+    remove_center_of_mass(out);
+    return out;
+}
+
+}  // namespace nbody
