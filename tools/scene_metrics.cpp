@@ -74,16 +74,16 @@ int main(int argc, char** argv) {
             const RingTracker ring(build_scene(scene), a.group, {0, 0, 1}, a.r_max, a.bins, a.r_min);
             run(a, scene, a.until > 0 ? a.until : 4.0, [&](const State& s) {
                 const RingSample r = ring.measure(s);
-                return fmt("ring R %.3f contrast %.2f local_max %.0f", r.radius, r.contrast, r.local_max ? 1 : 0);
+                return fmt("peak R %.3f contrast %.2f  excess R %.3f", r.radius, r.contrast, r.excess_radius);
             });
         } else if (a.mode == "eight") {
             ChoreographyTracker eight(scene, 0);
             std::printf("# period %.4f, orbit size %.4f\n", eight.period(), eight.size());
-            double worst = 0;
+            double worst = 0, worst_path = 0;
             run(a, scene, a.until > 0 ? a.until : eight.period(), [&](const State& s) {
-                const double d = eight.deviation(s);
-                worst = std::max(worst, d);
-                return fmt("deviation %.4f  max so far %.4f", d, worst);
+                const double d = eight.deviation(s), dp = eight.path_deviation(s);
+                worst = std::max(worst, d), worst_path = std::max(worst_path, dp);
+                return fmt("same-time %.4f (max %.4f)  path %.4f (max %.4f)", d, worst, dp, worst_path);
             });
         } else {
             const State s0 = build_scene(scene);

@@ -85,8 +85,8 @@ double virial_ratio(const State& s, std::span<const std::size_t> idx, double eps
     remove_center_of_mass(bodies);
     double kin = 0;
     for (const Body& b : bodies) kin += 0.5 * b.m * dot(b.v, b.v);
-    const double w = potential_energy(bodies, eps, G, bodies.size());
-    return w < 0 ? 2.0 * kin / -w : 0.0;
+    const double v = clausius_virial(bodies, eps, G, bodies.size());
+    return v < 0 ? 2.0 * kin / -v : 0.0;
 }
 
 std::vector<PointOrbitState> integrate_point_masses(std::vector<PointOrbitState> b, std::span<const double> m,

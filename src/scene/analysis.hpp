@@ -31,7 +31,8 @@ std::vector<double> lagrangian_radii(const State& s, std::span<const std::size_t
 std::vector<double> surface_density(const State& s, std::span<const std::size_t> idx, Double3 c, Double3 axis,
                                     double r_max, int bins);
 
-// 2T/|W| of the bodies `idx` in their own centre-of-mass frame (their own softened potential).
+// 2T / -V of the bodies `idx` in their own centre-of-mass frame, V the Clausius virial of their own softened
+// forces (generators.hpp): 1 in equilibrium, and equal to 2T/|W| when eps is small against the system.
 double virial_ratio(const State& s, std::span<const std::size_t> idx, double eps, double G);
 
 // Point masses advanced by float64 kick-drift-kick with eps = 0, for reference orbits: n steps of dt.

@@ -64,43 +64,57 @@ struct MassModel {
     }
 };
 
-// sigma^2(r) and the potential Phi(r) of the halo, tabulated on a log grid out to the truncation radius:
-// sigma^2 rho = int_r^rmax rho(r') g(r') dr' with g the softened pull of halo plus disk.
+// sigma^2(r) of the halo, tabulated on a log grid out to the truncation radius: the isotropic Jeans
+// equation sigma^2 rho = int_r^rmax rho(r') g(r') dr', with g the radial pull of halo plus disk under the
+// Plummer-softened force. Softening a spread-out mass weakens its pull much less than softening a point
+// at the centre would (at r = a = 2.5 eps the point formula is 20% weak), so the potential is summed over
+// spherical shells, each with its exact softened potential -2 G dm / (A + B),
+// A = sqrt((r + s)^2 + eps^2), B = sqrt((r - s)^2 + eps^2) (-G dm / max(r, s) for eps = 0).
 class HaloJeans {
 public:
-    HaloJeans(const MassModel& m, bool with_disk) {
-        const double rmax = halo_radius(m.halo);
-        m_lo = std::log(rmax * 1e-5);
+    explicit HaloJeans(const MassModel& m) {
+        const double rmax = halo_radius(m.halo), eps2 = m.eps * m.eps;
+        m_lo = std::log(std::min(rmax * 1e-5, m.halo.scale * 1e-4));
         m_step = (std::log(rmax) - m_lo) / (kGrid - 1);
-        std::vector<double> r(kGrid), f(kGrid), g(kGrid);
+        std::vector<double> r(kGrid), dm(kGrid), phi(kGrid, 0.0);
+        double inside = 0;
         for (int i = 0; i < kGrid; ++i) {
             r[i] = std::exp(m_lo + m_step * i);
-            g[i] = m.pull(m.halo_enclosed(r[i]) + (with_disk ? m.disk_enclosed(r[i]) : 0.0), r[i]);
-            f[i] = halo_density_shape(m.halo, r[i]) * g[i];
+            const double enclosed = m.halo_enclosed(r[i]) + m.disk_enclosed(r[i]);
+            dm[i] = enclosed - inside;
+            inside = enclosed;
+        }
+        const double mid = std::exp(-0.5 * m_step);  // shell j, between r[j-1] and r[j], sits at r[j] * mid
+        for (int i = 0; i < kGrid; ++i)
+            for (int j = 0; j < kGrid; ++j) {
+                const double s = r[j] * mid;
+                const double a = std::sqrt((r[i] + s) * (r[i] + s) + eps2);
+                const double b = std::sqrt((r[i] - s) * (r[i] - s) + eps2);
+                phi[i] -= 2.0 * m.G * dm[j] / (a + b);
+            }
+        std::vector<double> f(kGrid);  // rho g r: the integrand in ln r
+        for (int i = 0; i < kGrid; ++i) {
+            const int lo = std::max(i - 1, 0), hi = std::min(i + 1, kGrid - 1);
+            const double g = (phi[hi] - phi[lo]) / (r[i] * m_step * (hi - lo));  // dPhi/dr
+            f[i] = halo_density_shape(m.halo, r[i]) * g * r[i];
         }
         m_sigma2.assign(kGrid, 0.0);
-        m_phi.assign(kGrid, 0.0);
-        const double total = m.halo_mass + (with_disk ? m.disk_mass : 0.0);
-        m_phi[kGrid - 1] = -m.G * total / std::sqrt(rmax * rmax + m.eps * m.eps);
-        double integral = 0;  // trapezoid in ln r: int f dr = int f r dln r
+        double integral = 0;  // trapezoid in ln r
         for (int i = kGrid - 2; i >= 0; --i) {
-            integral += 0.5 * m_step * (f[i] * r[i] + f[i + 1] * r[i + 1]);
+            integral += 0.5 * m_step * (f[i] + f[i + 1]);
             m_sigma2[i] = integral / halo_density_shape(m.halo, r[i]);
-            m_phi[i] = m_phi[i + 1] - 0.5 * m_step * (g[i] * r[i] + g[i + 1] * r[i + 1]);
         }
     }
-    double sigma2(double r) const { return interpolate(m_sigma2, r); }
-    double phi(double r) const { return interpolate(m_phi, r); }
+    double sigma2(double r) const {
+        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
+        const int i = std::min(static_cast<int>(u), kGrid - 2);
+        return m_sigma2[i] + (u - i) * (m_sigma2[i + 1] - m_sigma2[i]);
+    }
 
 private:
     static constexpr int kGrid = 600;
-    double interpolate(const std::vector<double>& t, double r) const {
-        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
-        const int i = std::min(static_cast<int>(u), kGrid - 2);
-        return t[i] + (u - i) * (t[i + 1] - t[i]);
-    }
     double m_lo = 0, m_step = 1;
-    std::vector<double> m_sigma2, m_phi;
+    std::vector<double> m_sigma2;
 };
 
 // Speed in units of the local escape speed of the halo alone, from the isotropic distribution function
@@ -128,13 +142,19 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
     return q;
 }
 
-// The halo's own distribution function gives its speeds in isolation; the disk deepens the potential, so
-// speeds are scaled by sqrt(sigma^2 with the disk / sigma^2 without), both from the Jeans equation. (A
-// local Maxwellian with the Jeans sigma instead puts too many slow stars in the core, which contracts by
+// The halo's own distribution function gives its speeds as an untruncated, unsoftened model in isolation;
+// speeds are then scaled by sqrt(sigma^2 of the real model / sigma^2 of that ideal one), both from the
+// Jeans equation, so the halo also holds up against the disk's pull, has no pressure at its truncation
+// radius (untruncated speeds there would make the outskirts expand) and feels softened forces. (A local
+// Maxwellian with the Jeans sigma instead puts too many slow stars in the core, which then contracts by
 // 15% in a few crossing times: Kazantzidis, Magorrian & Moore 2004.)
 void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
-    const HaloJeans with_disk(m, true), alone(m, false);
-    const double a = m.halo.scale;
+    MassModel ideal = m;
+    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = 0;
+    ideal.halo.mass_cut = 0.99999;
+    ideal.halo_mass = m.halo_mass / m.halo.mass_cut * ideal.halo.mass_cut;
+    const HaloJeans real(m), bare(ideal);
+    const double a = m.halo.scale, untruncated_mass = m.halo_mass / m.halo.mass_cut;
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
         b.m = m.halo_mass / double(count);
@@ -143,11 +163,11 @@ void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Bo
         while (x <= 0);
         const double r = halo_radius_at(m.halo, x);
         b.x = r * rng.unit_vector();
-        const double psi = m.G * m.halo_mass / m.halo.mass_cut /
-                           (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
-        const double s2 = alone.sigma2(r);
-        const double boost = s2 > 0 ? std::sqrt(std::max(1.0, with_disk.sigma2(r) / s2)) : 1.0;
-        b.v = (boost * halo_speed_fraction(m.halo, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
+        const double psi =
+            m.G * untruncated_mass / (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
+        const double s2 = bare.sigma2(r);
+        const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
+        b.v = (scale * halo_speed_fraction(m.halo, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
         out.push_back(b);
     }
 }

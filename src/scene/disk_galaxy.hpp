@@ -7,8 +7,8 @@
 //         sigma_phi = sigma_R kappa / (2 Omega), sigma_z = sqrt(pi G Sigma z0), and the mean rotation from
 //         the asymmetric drift <v_phi>^2 = v_c^2 + sigma_R^2 (1 - kappa^2 / (4 Omega^2) - 2 R / h);
 //   halo: radii from the Plummer or Hernquist enclosed mass, truncated at mass_cut; isotropic speeds from
-//         the profile's own distribution function, scaled by the ratio of the Jeans dispersions with and
-//         without the disk (the disk taken as spherical) so the halo holds up against the disk's pull too.
+//         the profile's own distribution function, scaled by the ratio of the Jeans dispersion of the real
+//         model (truncated, softened, with the disk taken as spherical) to that of the ideal one.
 // The galaxy is generated with its spin axis along +z, centred and at rest (the scene builder turns it).
 #include <cstdint>
 #include <vector>

@@ -23,25 +23,39 @@ void remove_center_of_mass(std::vector<Body>& bodies) {
     }
 }
 
-double potential_energy(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact) {
+namespace {
+// -G sum over pairs of m_i m_j kernel(r^2 + eps^2, r^2), over all pairs of the first max_exact bodies and
+// scaled to all n (n - 1) / 2 pairs (an unbiased estimate: the bodies are independent draws).
+template <class Kernel>
+double pair_sum(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact, Kernel kernel) {
     const std::size_t n = bodies.size(), k = std::min(n, max_exact);
     if (k < 2) return 0.0;
-    double sum = 0;  // sum over pairs i < j < k of m_i m_j / r_ij
+    double sum = 0;
     for (std::size_t i = 0; i < k; ++i)
         for (std::size_t j = i + 1; j < k; ++j) {
             const Double3 d = bodies[j].x - bodies[i].x;
-            sum += bodies[i].m * bodies[j].m / std::sqrt(dot(d, d) + eps * eps);
+            const double r2 = dot(d, d);
+            sum += bodies[i].m * bodies[j].m * kernel(r2 + eps * eps, r2);
         }
     const double pairs_all = 0.5 * double(n) * double(n - 1), pairs_used = 0.5 * double(k) * double(k - 1);
     return -G * sum * pairs_all / pairs_used;
+}
+}  // namespace
+
+double potential_energy(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact) {
+    return pair_sum(bodies, eps, G, max_exact, [](double s2, double) { return 1.0 / std::sqrt(s2); });
+}
+
+double clausius_virial(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact) {
+    return pair_sum(bodies, eps, G, max_exact, [](double s2, double r2) { return r2 / (s2 * std::sqrt(s2)); });
 }
 
 void virialize(std::vector<Body>& bodies, double eps, double G) {
     double kin = 0;
     for (const Body& b : bodies) kin += 0.5 * b.m * dot(b.v, b.v);
-    const double w = potential_energy(bodies, eps, G);
-    if (kin <= 0 || w >= 0) return;
-    const double s = std::sqrt(-0.5 * w / kin);
+    const double v = clausius_virial(bodies, eps, G);
+    if (kin <= 0 || v >= 0) return;
+    const double s = std::sqrt(-0.5 * v / kin);
     for (Body& b : bodies) b.v = s * b.v;
 }
 

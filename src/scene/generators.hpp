@@ -47,8 +47,14 @@ void remove_center_of_mass(std::vector<Body>& bodies);
 // is an unbiased estimate) and scales to all n(n-1)/2 pairs: O(max_exact^2) work for any N.
 double potential_energy(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact = 4096);
 
-// Rescales all speeds so that 2T/|W| = 1 with the softened W: the equilibrium speeds of a truncated model
-// are lower than the untruncated distribution function gives (PHYSICS.md, galaxies on the eight).
+// The Clausius virial V = sum_i m_i x_i . a_i = -G sum_{i<j} m_i m_j r^2 / (r^2 + eps^2)^(3/2), sampled the
+// same way. In equilibrium 2T = -V; with eps = 0, V = W. With Plummer softening |V| < |W|, and by more the
+// closer eps is to the system's size (a truncated a = 0.25 Plummer sphere at eps = 0.1 has V = 0.82 W), so
+// 2T/|W| = 1 would make such a system hot: it would expand.
+double clausius_virial(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact = 4096);
+
+// Rescales all speeds so that 2T = -V (the softened virial equilibrium): the equilibrium speeds of a
+// truncated model are lower than the untruncated distribution function gives (PHYSICS.md).
 void virialize(std::vector<Body>& bodies, double eps, double G);
 
 // The rotation taking the z axis onto the unit vector along `axis` by the shortest arc (identity for +z,

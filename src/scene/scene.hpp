@@ -46,7 +46,7 @@ struct ComponentSpec {
     Double3 axis{0, 0, 1};       // orientation: the generator's z axis (a disk's spin axis) is turned onto this
     double scale = 1.0;          // plummer: Plummer radius a; uniform_sphere: radius
     double mass_cut = 0.999;     // plummer: enclosed-mass fraction sampled (truncation)
-    bool virialize = false;      // plummer: rescale speeds to 2T/|W| = 1 (softened W) after truncation
+    bool virialize = false;      // plummer: rescale speeds to the softened virial equilibrium after truncation
     double virial_ratio = 0.0;   // uniform_sphere: 2T/|W| of the random velocities
     uint32_t group = 0;          // colour group (defaults to the component's index)
     DiskSpec disk;               // disk_galaxy only
