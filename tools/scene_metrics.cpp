@@ -56,7 +56,9 @@ std::string fmt(const char* f, double x, double y = 0, double z = 0, double w = 
 int main(int argc, char** argv) {
     Args a;
     CLI::App app{"Measure a shipped scene (CPU backend) for docs/scenes.md"};
-    app.add_option("mode", a.mode, "ring | eight | isolation")->required()->check(CLI::IsMember({"ring", "eight", "isolation"}));
+    app.add_option("mode", a.mode, "ring | eight | isolation")
+        ->required()
+        ->check(CLI::IsMember({"ring", "eight", "isolation"}));
     app.add_option("scene", a.scene, "Scene file")->required()->check(CLI::ExistingFile);
     app.add_option("--bodies", a.bodies, "Total N (components scale in proportion)");
     app.add_option("--until", a.until, "Simulated time to run to (ring: 4; eight: one period; isolation: 5)");

@@ -111,10 +111,14 @@ Snapshot parse_snapshot_csv(const std::string& text, const std::string& name) {
         for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
         const std::size_t want = with_group ? 9 : 8;
         if (f.size() != want)
-            fail(name, line_no, "expected " + std::to_string(want) + " comma-separated values, got " + std::to_string(f.size()));
+            fail(name, line_no,
+                 "expected " + std::to_string(want) + " comma-separated values, got " +
+                     std::to_string(f.size()));
         const std::size_t i = out.state.size();
         if (number<double>(f[0], name, line_no, "id") != double(i))
-            fail(name, line_no, "column 'id': expected " + std::to_string(i) + " (bodies in order), got '" + trim(f[0]) + "'");
+            fail(name, line_no,
+                 "column 'id': expected " + std::to_string(i) + " (bodies in order), got '" + trim(f[0]) +
+                     "'");
         std::size_t c = 1;
         double group = 0;
         if (with_group) {

@@ -48,7 +48,8 @@ void read_halo(TomlReader& parent, ComponentSpec& c) {
 std::size_t read_count(TomlReader& r, const toml::table& t, ComponentType type, std::optional<long long> bodies) {
     if (type == ComponentType::PointMass) {
         for (const char* key : {"n", "fraction"})
-            if (const toml::node* n = t.get(key)) r.fail(n->source(), key, "a point_mass is exactly one body; remove it");
+            if (const toml::node* n = t.get(key))
+                r.fail(n->source(), key, "a point_mass is exactly one body; remove it");
         return 1;
     }
     if (!t.contains("fraction")) return static_cast<std::size_t>(r.required_integer("n", 1, kMaxBodies));

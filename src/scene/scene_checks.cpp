@@ -16,7 +16,8 @@ RingTracker::RingTracker(const State& initial, uint32_t disk_group, Double3 axis
     // bodies per annulus = Sigma * area / body mass (the disk's bodies share one mass)
     const double m = idx.empty() ? 1.0 : initial.pos_mass[idx[0]].w, w = r_max / bins;
     for (int b = 0; b < bins; ++b)
-        m_count0.push_back(static_cast<std::size_t>(std::llround(m_sigma0[b] * 3.141592653589793 * w * w * (2 * b + 1) / m)));
+        m_count0.push_back(static_cast<std::size_t>(
+            std::llround(m_sigma0[b] * 3.141592653589793 * w * w * (2 * b + 1) / m)));
 }
 
 RingSample RingTracker::measure(const State& s) const {
@@ -42,7 +43,8 @@ RingSample RingTracker::measure(const State& s) const {
 }
 
 ChoreographyTracker::ChoreographyTracker(const SceneSpec& scene, std::size_t orbit_index) : m_G(scene.G) {
-    if (orbit_index >= scene.orbits.size()) throw ParamError("orbit", "the scene has no orbit " + std::to_string(orbit_index));
+    if (orbit_index >= scene.orbits.size())
+        throw ParamError("orbit", "the scene has no orbit " + std::to_string(orbit_index));
     const OrbitSpec& o = scene.orbits[orbit_index];
     std::vector<ComponentSpec> comps = scene.components;
     apply_orbits(comps, scene.orbits, scene.G);

@@ -1,5 +1,6 @@
 #include "scene/scene_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -44,6 +45,8 @@ std::vector<std::size_t> read_members(TomlReader& r, const toml::table& t, Orbit
     for (const auto& [k, v] : idx.by_name) known.insert(k);
     std::vector<std::size_t> out;
     for (std::size_t k = 0; k < names.size(); ++k) {
+        if (std::count(names.begin(), names.begin() + static_cast<long>(k), names[k]))
+            r.fail(node->source(), "components", "names component '" + names[k] + "' twice");
         const auto it = idx.by_name.find(names[k]);
         if (it == idx.by_name.end()) {
             std::string why = "no component named '" + names[k] + "'";

@@ -41,8 +41,9 @@ double return_error(const SceneSpec& scene, double period, int steps) {
     b.read_state(s);
     double worst = 0;
     for (std::size_t i = 0; i < s.size(); ++i)
-        worst = std::max(worst, std::hypot(double(s.pos_mass[i].x) - s0.pos_mass[i].x, s.pos_mass[i].y - s0.pos_mass[i].y,
-                                           s.pos_mass[i].z - s0.pos_mass[i].z));
+        worst = std::max(
+            worst, std::hypot(double(s.pos_mass[i].x) - s0.pos_mass[i].x, s.pos_mass[i].y - s0.pos_mass[i].y,
+                              s.pos_mass[i].z - s0.pos_mass[i].z));
     return worst;
 }
 

@@ -237,7 +237,8 @@ TEST(SceneFile, ParsesTheExtendedFormat) {
     double y2 = 0, x2 = 0;
     int disk = 0;
     for (std::size_t i = 0; i < st.size(); ++i)
-        if (st.group[i] == 4) y2 += st.pos_mass[i].y * st.pos_mass[i].y, x2 += std::pow(st.pos_mass[i].x - 1.0, 2), ++disk;
+        if (st.group[i] == 4)
+            y2 += st.pos_mass[i].y * st.pos_mass[i].y, x2 += std::pow(st.pos_mass[i].x - 1.0, 2), ++disk;
     EXPECT_EQ(disk, 400);
     EXPECT_LT(y2, 0.05 * x2);
     // zero_momentum: the whole system's momentum is zero.

@@ -64,7 +64,8 @@ TEST(Snapshot, RoundTripsBitForBitAndStepsIdentically) {
 }
 
 TEST(Snapshot, ReadsTheCommonFormatWithoutGroups) {
-    const Snapshot s = parse_snapshot_csv("# time = 1.5\nid,mass,x,y,z,vx,vy,vz\n0,1,2,3,4,5,6,7\n1,0.5,0,0,0,0,0,0\n", "s");
+    const Snapshot s =
+        parse_snapshot_csv("# time = 1.5\nid,mass,x,y,z,vx,vy,vz\n0,1,2,3,4,5,6,7\n1,0.5,0,0,0,0,0,0\n", "s");
     ASSERT_EQ(s.state.size(), 2u);
     EXPECT_EQ(s.state.time, 1.5);
     EXPECT_EQ(s.state.pos_mass[0].z, 4.f);
