@@ -13,11 +13,18 @@ constexpr double kHenonScale = 3.0 * std::numbers::pi / 16.0;
 
 uint32_t read_group(TomlReader& r, uint32_t def) { return static_cast<uint32_t>(r.integer("group", def, 0, 255)); }
 
+// A reader for sub-table `key` ([component.disk]), or none when the table is absent.
+std::optional<TomlReader> sub_table(TomlReader& parent, std::string_view key) {
+    const toml::table* t = parent.table(key);
+    if (!t) return std::nullopt;
+    return std::optional<TomlReader>(std::in_place, *t, parent.file(), parent.child_prefix(key));
+}
+
 void read_disk(TomlReader& parent, ComponentSpec& c) {
     c.disk.group = c.group;
-    const toml::table* t = parent.table("disk");
-    if (!t) return;
-    TomlReader r(*t, parent.file(), parent.child_prefix("disk"));
+    auto sub = sub_table(parent, "disk");
+    if (!sub) return;
+    TomlReader& r = *sub;
     DiskSpec& d = c.disk;
     d.mass_fraction = r.number("mass_fraction", d.mass_fraction, 0.01, 0.99);
     d.body_fraction = r.number("body_fraction", d.body_fraction, 0.01, 0.99);
@@ -31,9 +38,9 @@ void read_disk(TomlReader& parent, ComponentSpec& c) {
 
 void read_halo(TomlReader& parent, ComponentSpec& c) {
     c.halo.group = c.group;
-    const toml::table* t = parent.table("halo");
-    if (!t) return;
-    TomlReader r(*t, parent.file(), parent.child_prefix("halo"));
+    auto sub = sub_table(parent, "halo");
+    if (!sub) return;
+    TomlReader& r = *sub;
     HaloSpec& h = c.halo;
     h.profile = r.choice("profile", "plummer", {"plummer", "hernquist"}, "halo profile") == "plummer"
                     ? HaloProfile::Plummer

@@ -47,6 +47,20 @@ double return_error(const SceneSpec& scene, double period, int steps) {
     return worst;
 }
 
+// Runs the choreography for one period at n and 2n steps: the return error at n steps must be below
+// `bound` and shrink 3 to 5 times at 2n (KDK is second order: 4); the initial state must carry the
+// orbit's energy and angular momentum (float32 initial state: 1e-5).
+void check_return(const SceneSpec& s, double period, int n, double bound, double energy, double lz) {
+    const double coarse = return_error(s, period, n), fine = return_error(s, period, 2 * n);
+    testing::Test::RecordProperty("return_error", std::to_string(coarse));
+    EXPECT_LT(coarse, bound);
+    EXPECT_GT(coarse / fine, 3.0);
+    EXPECT_LT(coarse / fine, 5.0);
+    const Diagnostics d = compute_diagnostics(build_scene(s), 0.0, 1.0);
+    EXPECT_NEAR(d.total, energy, 1e-5);
+    EXPECT_NEAR(d.angular_momentum.z, lz, 1e-5);
+}
+
 }  // namespace
 
 // PHYSICS.md: at dt = 1/64 (405 steps per period) the eight closes within about 2e-3; KDK is second
@@ -54,16 +68,8 @@ double return_error(const SceneSpec& scene, double period, int steps) {
 // PHYSICS.md) and a ratio from 3 to 5: a first-order scheme (ratio 2), a wrong period or wrong initial
 // velocities (error of order 0.1 or more) all fail.
 TEST(Choreography, ThreeBodyEightReturnsAfterOnePeriod) {
-    const SceneSpec s = point_choreography("figure8", 3, 1.0, 1.0);
-    const double coarse = return_error(s, kFigure8Period, 405), fine = return_error(s, kFigure8Period, 810);
-    RecordProperty("return_error_dt_1_64", std::to_string(coarse));
-    EXPECT_LT(coarse, 5e-3);
-    EXPECT_GT(coarse / fine, 3.0);
-    EXPECT_LT(coarse / fine, 5.0);
-    // Energy and angular momentum of Simo's values: E = -1.287141995632, L = 0 (float32 initial state).
-    const Diagnostics d = compute_diagnostics(build_scene(s), 0.0, 1.0);
-    EXPECT_NEAR(d.total, -1.287141995632, 1e-6);
-    EXPECT_NEAR(d.angular_momentum.z, 0.0, 1e-6);
+    // Simo's values: E = -1.287141995632, L = 0.
+    check_return(point_choreography("figure8", 3, 1.0, 1.0), kFigure8Period, 405, 5e-3, -1.287141995632, 0.0);
 }
 
 // Scaling: positions x lambda, masses m, velocities x sqrt(m / lambda), period T lambda^1.5 / sqrt(m). The
@@ -84,13 +90,6 @@ TEST(Choreography, ScaledEightKeepsItsShapeAndPeriod) {
 // steps the float32 state's rounding, amplified by the instability, takes over near 1e-4, so 1024 and 2048
 // steps are where the step-size error can be seen. Bound 1e-2 at 1024 steps and a ratio from 3 to 5.
 TEST(Choreography, FourBodyEightReturnsAfterTwoPi) {
-    const SceneSpec s = point_choreography("figure8_4", 4, 1.0, 1.0);
-    const double coarse = return_error(s, kFigure8FourPeriod, 1024), fine = return_error(s, kFigure8FourPeriod, 2048);
-    RecordProperty("return_error", std::to_string(coarse));
-    EXPECT_LT(coarse, 1e-2);
-    EXPECT_GT(coarse / fine, 3.0);
-    EXPECT_LT(coarse / fine, 5.0);
-    const Diagnostics d = compute_diagnostics(build_scene(s), 0.0, 1.0);
-    EXPECT_NEAR(d.total, -2.357503064609, 1e-5);
-    EXPECT_NEAR(d.angular_momentum.z, 1.493986653926, 1e-5);
+    check_return(point_choreography("figure8_4", 4, 1.0, 1.0), kFigure8FourPeriod, 1024, 1e-2, -2.357503064609,
+                 1.493986653926);
 }
