@@ -1,8 +1,11 @@
 #include "scene/component_reader.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
+#include "core/errors.hpp"
+#include "io/tipsy.hpp"
 #include "scene/toml_reader.hpp"
 
 namespace nbody {
@@ -51,12 +54,26 @@ void read_halo(TomlReader& parent, ComponentSpec& c) {
     r.finish();
 }
 
+// The tipsy file, relative to the scene file's folder; its header must read (errors give the byte offset).
+std::string read_tipsy_file(TomlReader& r, const toml::table& t) {
+    const std::string name = r.required_string("file");
+    const std::filesystem::path p = std::filesystem::path(r.file()).parent_path() / name;
+    try {
+        read_tipsy_header(p.string());
+    } catch (const Error& e) {
+        r.fail(t.get("file")->source(), "file", e.what());
+    }
+    return p.string();
+}
+
 // n, or a fraction of the scene's `bodies`; a point mass is always one body.
 std::size_t read_count(TomlReader& r, const toml::table& t, ComponentType type, std::optional<long long> bodies) {
-    if (type == ComponentType::PointMass) {
+    if (type == ComponentType::PointMass || type == ComponentType::Tipsy) {
         for (const char* key : {"n", "fraction"})
             if (const toml::node* n = t.get(key))
-                r.fail(n->source(), key, "a point_mass is exactly one body; remove it");
+                r.fail(n->source(), key,
+                       type == ComponentType::PointMass ? "a point_mass is exactly one body; remove it"
+                                                        : "a tipsy component has its file's bodies; remove it");
         return 1;
     }
     if (!t.contains("fraction")) return static_cast<std::size_t>(r.required_integer("n", 1, kMaxBodies));
@@ -74,12 +91,13 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
     TomlReader r(t, file, "component[" + std::to_string(index) + "].");
     ParsedComponent out;
     ComponentSpec& c = out.spec;
-    static const std::vector<std::string> kTypes{"plummer", "uniform_sphere", "disk_galaxy", "point_mass"};
+    static const std::vector<std::string> kTypes{"plummer", "uniform_sphere", "disk_galaxy", "point_mass", "tipsy"};
     const std::string type = r.required_choice("type", kTypes, "component type");
     c.type = type == "plummer"          ? ComponentType::Plummer
              : type == "uniform_sphere" ? ComponentType::UniformSphere
              : type == "disk_galaxy"    ? ComponentType::DiskGalaxy
-                                        : ComponentType::PointMass;
+             : type == "point_mass"     ? ComponentType::PointMass
+                                        : ComponentType::Tipsy;
     c.name = r.string("name", "");
     c.group = read_group(r, static_cast<uint32_t>(std::min<std::size_t>(index, 255)));
     switch (c.type) {
@@ -97,8 +115,13 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
             read_halo(r, c);
             break;
         case ComponentType::PointMass: break;
+        case ComponentType::Tipsy: c.file = read_tipsy_file(r, t); break;
     }
     c.n = read_count(r, t, c.type, bodies);
+    if (c.type == ComponentType::Tipsy) {
+        c.n = read_tipsy_header(c.file).bodies();
+        if (c.n == 0) r.fail(t.get("file")->source(), "file", "the tipsy file holds no bodies");
+    }
     c.mass = r.positive("mass", 1.0, 3e8);
     c.position = r.vec3("position", {});
     c.velocity = r.vec3("velocity", {});

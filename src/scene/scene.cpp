@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "io/tipsy.hpp"
 #include "scene/disk_galaxy.hpp"
 #include "scene/generators.hpp"
 #include "scene/orbits.hpp"
@@ -29,7 +30,7 @@ void rescale_bodies(SceneSpec& scene, std::size_t total) {
     std::vector<ComponentSpec*> scaled;
     std::size_t fixed = 0;
     for (auto& c : scene.components) {
-        if (c.type == ComponentType::PointMass) fixed += c.n;
+        if (c.type == ComponentType::PointMass || c.type == ComponentType::Tipsy) fixed += c.n;
         else scaled.push_back(&c);
     }
     const std::size_t k = scaled.size();
@@ -55,6 +56,24 @@ void rescale_bodies(SceneSpec& scene, std::size_t total) {
 }
 
 namespace {
+// A tipsy file's bodies, centred and at rest like every generator's, masses scaled to the component's mass.
+std::vector<Body> read_tipsy_bodies(const ComponentSpec& c) {
+    const State s = read_tipsy(c.file);
+    if (s.size() != c.n)
+        throw Error(c.file + ": has " + std::to_string(s.size()) + " bodies now, " + std::to_string(c.n) +
+                    " when the scene was read");
+    std::vector<Body> out(s.size());
+    double m = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const Float4 p = s.pos_mass[i], v = s.vel[i];
+        out[i] = {{p.x, p.y, p.z}, {v.x, v.y, v.z}, p.w};
+        m += p.w;
+    }
+    for (Body& b : out) b.m *= m > 0 ? c.mass / m : 0.0;
+    remove_center_of_mass(out);
+    return out;
+}
+
 std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint64_t seed) {
     switch (c.type) {
         case ComponentType::Plummer: {
@@ -72,6 +91,7 @@ std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint6
             return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G}, seed);
         case ComponentType::PointMass:
             return std::vector<Body>(c.n, Body{{}, {}, c.mass / double(std::max<std::size_t>(1, c.n))});
+        case ComponentType::Tipsy: return read_tipsy_bodies(c);
     }
     return {};
 }

@@ -14,7 +14,7 @@
 
 namespace nbody {
 
-enum class ComponentType { Plummer, UniformSphere, DiskGalaxy, PointMass };
+enum class ComponentType { Plummer, UniformSphere, DiskGalaxy, PointMass, Tipsy };
 enum class HaloProfile { Plummer, Hernquist };
 
 // The exponential disk of a disk_galaxy (Freeman 1970 rotation curve plus the halo's; PHYSICS.md recipe).
@@ -51,6 +51,7 @@ struct ComponentSpec {
     uint32_t group = 0;          // colour group (defaults to the component's index)
     DiskSpec disk;               // disk_galaxy only
     HaloSpec halo;               // disk_galaxy only
+    std::string file;            // tipsy: the snapshot to read (its body count is fixed)
     bool placed_by_orbit = false;  // position and velocity come from an orbit helper
 };
 
@@ -99,7 +100,7 @@ struct SceneSpec {
 };
 
 // Scales every component's N in proportion so they add up to `total` (each keeps at least one body; a
-// point_mass always has exactly one). Throws ParamError when total is too small for that.
+// point_mass always has exactly one, a tipsy component its file's count). Throws ParamError when total is too small for that.
 void rescale_bodies(SceneSpec& scene, std::size_t total);
 
 // Generates the bodies; deterministic for a given spec (each component's stream is seeded from the scene
