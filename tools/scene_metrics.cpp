@@ -2,6 +2,8 @@
 //   ring SCENE       the Cartwheel's ring: radius and contrast of Sigma(R, t) / Sigma(R, 0) against time
 //   eight SCENE      figure-eight galaxies: density-centre deviation from the ideal orbit / orbit size
 //   isolation SCENE  per colour group: virial ratio and 10/50/90% Lagrangian radii against time
+//   tails SCENE      fraction of a disk's bodies (--group) beyond --radius from the density centre of its
+//                    halo (--around): stars pulled out into tidal tails and bridges
 // Every row also carries the relative energy error (float64 diagnostics) since the start.
 #include <cstdio>
 #include <string>
@@ -22,7 +24,8 @@ struct Args {
     long long bodies = 0;
     double until = 0;  // simulated time; 0: mode default
     long every = 64;   // steps between rows
-    unsigned group = 0;
+    unsigned group = 0, around = 1;
+    double radius = 2.5;
     double r_max = 1.5, r_min = 0.2;
     int bins = 30;
 };
@@ -58,12 +61,14 @@ int main(int argc, char** argv) {
     CLI::App app{"Measure a shipped scene (CPU backend) for docs/scenes.md"};
     app.add_option("mode", a.mode, "ring | eight | isolation")
         ->required()
-        ->check(CLI::IsMember({"ring", "eight", "isolation"}));
+        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails"}));
     app.add_option("scene", a.scene, "Scene file")->required()->check(CLI::ExistingFile);
     app.add_option("--bodies", a.bodies, "Total N (components scale in proportion)");
-    app.add_option("--until", a.until, "Simulated time to run to (ring: 4; eight: one period; isolation: 5)");
+    app.add_option("--until", a.until, "Simulated time to run to (ring: 4; eight: one period; isolation: 5; tails: 12.5)");
     app.add_option("--every", a.every, "Steps between rows")->check(CLI::PositiveNumber);
-    app.add_option("--group", a.group, "ring: colour group of the disk");
+    app.add_option("--group", a.group, "ring, tails: colour group of the disk");
+    app.add_option("--around", a.around, "tails: colour group whose density centre is the galaxy's centre");
+    app.add_option("--radius", a.radius, "tails: count disk bodies farther than this from that centre");
     app.add_option("--rmax", a.r_max, "ring: outer radius of the annuli");
     app.add_option("--rmin", a.r_min, "ring: ignore annuli inside this radius");
     app.add_option("--bins", a.bins, "ring: number of annuli");
@@ -86,6 +91,17 @@ int main(int argc, char** argv) {
                 const double d = eight.deviation(s), dp = eight.path_deviation(s);
                 worst = std::max(worst, d), worst_path = std::max(worst_path, dp);
                 return fmt("same-time %.4f (max %.4f)  path %.4f (max %.4f)", d, worst, dp, worst_path);
+            });
+        } else if (a.mode == "tails") {
+            run(a, scene, a.until > 0 ? a.until : 12.5, [&](const State& s) {
+                const auto disk = bodies_in_group(s, a.group), halo = bodies_in_group(s, a.around);
+                const Double3 c = density_center(s, halo);
+                std::size_t far = 0;
+                for (std::size_t i : disk) {
+                    const Double3 d = Double3{s.pos_mass[i].x, s.pos_mass[i].y, s.pos_mass[i].z} - c;
+                    far += dot(d, d) > a.radius * a.radius;
+                }
+                return fmt("beyond R %.2f: %.3f of the disk", a.radius, double(far) / double(std::max<std::size_t>(1, disk.size())));
             });
         } else {
             const State s0 = build_scene(scene);
