@@ -16,42 +16,38 @@ constexpr double kHenonScale = 3.0 * std::numbers::pi / 16.0;
 
 uint32_t read_group(TomlReader& r, uint32_t def) { return static_cast<uint32_t>(r.integer("group", def, 0, 255)); }
 
-// A reader for sub-table `key` ([component.disk]), or none when the table is absent.
-std::optional<TomlReader> sub_table(TomlReader& parent, std::string_view key) {
+// Calls read(reader) for sub-table `key` ([component.disk]) when it is there, then rejects unknown keys in it.
+template <class Read>
+void read_sub_table(TomlReader& parent, std::string_view key, Read&& read) {
     const toml::table* t = parent.table(key);
-    if (!t) return std::nullopt;
-    return std::optional<TomlReader>(std::in_place, *t, parent.file(), parent.child_prefix(key));
-}
-
-void read_disk(TomlReader& parent, ComponentSpec& c) {
-    c.disk.group = c.group;
-    auto sub = sub_table(parent, "disk");
-    if (!sub) return;
-    TomlReader& r = *sub;
-    DiskSpec& d = c.disk;
-    d.mass_fraction = r.number("mass_fraction", d.mass_fraction, 0.01, 0.99);
-    d.body_fraction = r.number("body_fraction", d.body_fraction, 0.01, 0.99);
-    d.scale_length = r.positive("scale_length", d.scale_length, 1e6);
-    d.cutoff = r.positive("cutoff", 5.0 * d.scale_length, 1e6);
-    d.scale_height = r.positive("scale_height", 0.08 * d.scale_length, 1e6);
-    d.toomre_q = r.number("toomre_q", d.toomre_q, 0.5, 10.0);
-    d.group = read_group(r, c.group);
+    if (!t) return;
+    TomlReader r(*t, parent.file(), parent.child_prefix(key));
+    read(r);
     r.finish();
 }
 
-void read_halo(TomlReader& parent, ComponentSpec& c) {
-    c.halo.group = c.group;
-    auto sub = sub_table(parent, "halo");
-    if (!sub) return;
-    TomlReader& r = *sub;
-    HaloSpec& h = c.halo;
-    h.profile = r.choice("profile", "plummer", {"plummer", "hernquist"}, "halo profile") == "plummer"
-                    ? HaloProfile::Plummer
-                    : HaloProfile::Hernquist;
-    h.scale = r.positive("scale", h.scale, 1e6);
-    h.mass_cut = r.number("mass_cut", h.mass_cut, 0.05, 0.9999);
-    h.group = read_group(r, c.group);
-    r.finish();
+// [component.disk] and [component.halo] of a disk_galaxy; each part's group defaults to the component's.
+void read_disk_and_halo(TomlReader& parent, ComponentSpec& c) {
+    c.disk.group = c.halo.group = c.group;
+    read_sub_table(parent, "disk", [&c](TomlReader& r) {
+        DiskSpec& d = c.disk;
+        d.mass_fraction = r.number("mass_fraction", d.mass_fraction, 0.01, 0.99);
+        d.body_fraction = r.number("body_fraction", d.body_fraction, 0.01, 0.99);
+        d.scale_length = r.positive("scale_length", d.scale_length, 1e6);
+        d.cutoff = r.positive("cutoff", 5.0 * d.scale_length, 1e6);
+        d.scale_height = r.positive("scale_height", 0.08 * d.scale_length, 1e6);
+        d.toomre_q = r.number("toomre_q", d.toomre_q, 0.5, 10.0);
+        d.group = read_group(r, c.group);
+    });
+    read_sub_table(parent, "halo", [&c](TomlReader& r) {
+        HaloSpec& h = c.halo;
+        h.profile = r.choice("profile", "plummer", {"plummer", "hernquist"}, "halo profile") == "plummer"
+                        ? HaloProfile::Plummer
+                        : HaloProfile::Hernquist;
+        h.scale = r.positive("scale", h.scale, 1e6);
+        h.mass_cut = r.number("mass_cut", h.mass_cut, 0.05, 0.9999);
+        h.group = read_group(r, c.group);
+    });
 }
 
 // The tipsy file, relative to the scene file's folder; its header must read (errors give the byte offset).
@@ -110,10 +106,7 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
             c.scale = r.positive("radius", 1.0);
             c.virial_ratio = r.number("virial_ratio", 0.0, 0.0, 10.0);
             break;
-        case ComponentType::DiskGalaxy:
-            read_disk(r, c);
-            read_halo(r, c);
-            break;
+        case ComponentType::DiskGalaxy: read_disk_and_halo(r, c); break;
         case ComponentType::PointMass: break;
         case ComponentType::Tipsy: c.file = read_tipsy_file(r, t); break;
     }
