@@ -8,6 +8,7 @@
 
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "io/snapshot.hpp"
 
 namespace nbody {
 
@@ -81,6 +82,8 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
         progress.update(done, backend.time(), stepping, throughput(s.n, done, stepping).interactions_per_s);
         if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
     }
+    if (!o.save_path.empty())
+        write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
     s.steps = done;
     s.sim_time = backend.time();
     s.wall_seconds = stepping;

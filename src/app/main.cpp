@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
         if (!o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
         if (!o.headless && !o.quiet)
             std::fprintf(stderr, "the interactive window is not part of this build yet: running headless\n");
-        backend->reset(build_scene(setup.scene), setup.params);
+        backend->reset(initial_state(setup), setup.params);
         const RunSummary s = run_headless(*backend, setup, o);
         std::printf("%s", summary_text(s).c_str());
         if (!o.json_path.empty()) write_summary_json(s, o.json_path);

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "io/snapshot.hpp"
 #include "scene/scene_file.hpp"
 
 namespace nbody {
@@ -45,6 +46,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");
     app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
     app.add_flag("--quiet", o.quiet, "No progress line");
+    app.add_option("--save", o.save_path, "Headless: write the final state to this CSV snapshot");
+    app.add_option("--load-snapshot", o.snapshot_path, "Resume from a CSV snapshot (its dt, eps, G unless given)")
+        ->check(CLI::ExistingFile);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -53,9 +57,25 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     return o;
 }
 
+namespace {
+// The scene a snapshot stands for: its name and the dt, eps and G it was saved with.
+void adopt_snapshot(RunSetup& r, const AppOptions& o) {
+    Snapshot snap = read_snapshot_csv(o.snapshot_path);
+    if (o.bodies) throw ParamError("--bodies", "cannot change the number of bodies of a snapshot");
+    if (!snap.info.scene.empty()) r.scene.name = snap.info.scene;
+    r.scene.dt = snap.info.dt.value_or(r.scene.dt);
+    r.scene.eps = snap.info.eps.value_or(r.scene.eps);
+    r.scene.G = snap.info.G.value_or(r.scene.G);
+    r.snapshot = std::move(snap.state);
+}
+}  // namespace
+
+State initial_state(const RunSetup& setup) { return setup.snapshot ? *setup.snapshot : build_scene(setup.scene); }
+
 RunSetup prepare_run(const AppOptions& o) {
     RunSetup r;
     r.scene = load_scene_file(o.scene_path.empty() ? default_scene_path() : o.scene_path);
+    if (!o.snapshot_path.empty()) adopt_snapshot(r, o);
     if (o.bodies) rescale_bodies(r.scene, static_cast<std::size_t>(*o.bodies));
     if (o.dt) r.scene.dt = *o.dt;
     if (o.eps) r.scene.eps = *o.eps;

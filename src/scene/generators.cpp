@@ -1,5 +1,6 @@
 #include "scene/generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "scene/rng.hpp"
@@ -20,6 +21,74 @@ void remove_center_of_mass(std::vector<Body>& bodies) {
         b.x = b.x - cx;
         b.v = b.v - cv;
     }
+}
+
+namespace {
+// -G sum over pairs of m_i m_j kernel(r^2 + eps^2, r^2), over all pairs of the first max_exact bodies and
+// scaled to all n (n - 1) / 2 pairs (an unbiased estimate: the bodies are independent draws).
+template <class Kernel>
+double pair_sum(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact, Kernel kernel) {
+    const std::size_t n = bodies.size(), k = std::min(n, max_exact);
+    if (k < 2) return 0.0;
+    double sum = 0;
+    for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t j = i + 1; j < k; ++j) {
+            const Double3 d = bodies[j].x - bodies[i].x;
+            const double r2 = dot(d, d);
+            sum += bodies[i].m * bodies[j].m * kernel(r2 + eps * eps, r2);
+        }
+    const double pairs_all = 0.5 * double(n) * double(n - 1), pairs_used = 0.5 * double(k) * double(k - 1);
+    return -G * sum * pairs_all / pairs_used;
+}
+}  // namespace
+
+double potential_energy(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact) {
+    return pair_sum(bodies, eps, G, max_exact, [](double s2, double) { return 1.0 / std::sqrt(s2); });
+}
+
+double clausius_virial(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact) {
+    return pair_sum(bodies, eps, G, max_exact, [](double s2, double r2) { return r2 / (s2 * std::sqrt(s2)); });
+}
+
+void virialize(std::vector<Body>& bodies, double eps, double G) {
+    double kin = 0;
+    for (const Body& b : bodies) kin += 0.5 * b.m * dot(b.v, b.v);
+    const double v = clausius_virial(bodies, eps, G);
+    if (kin <= 0 || v >= 0) return;
+    const double s = std::sqrt(-0.5 * v / kin);
+    for (Body& b : bodies) b.v = s * b.v;
+}
+
+Double3 normalized(Double3 v) {
+    const double r = std::sqrt(dot(v, v));
+    return r > 0 ? (1.0 / r) * v : Double3{0, 0, 1};
+}
+
+Rotation Rotation::z_onto(Double3 axis) {
+    const Double3 a = normalized(axis);
+    Rotation r;
+    if (a.z > 1.0 - 1e-15) return r;
+    if (a.z < -1.0 + 1e-15) {  // half turn about x: y -> -y, z -> -z
+        r.m[1][1] = r.m[2][2] = -1;
+        return r;
+    }
+    // Rodrigues for the unit rotation axis k = z x a / |z x a| and angle acos(a.z):
+    // R = I + sin K + (1 - cos) K^2, with K the cross-product matrix of k.
+    const Double3 k = normalized(cross({0, 0, 1}, a));
+    const double c = a.z, s = std::sqrt(1.0 - c * c);
+    const double kk[3][3] = {{0, -k.z, k.y}, {k.z, 0, -k.x}, {-k.y, k.x, 0}};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double k2 = 0;
+            for (int l = 0; l < 3; ++l) k2 += kk[i][l] * kk[l][j];
+            r.m[i][j] = (i == j ? 1.0 : 0.0) + s * kk[i][j] + (1.0 - c) * k2;
+        }
+    return r;
+}
+
+Double3 Rotation::operator()(Double3 v) const {
+    return {m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+            m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z};
 }
 
 std::vector<Body> make_plummer(const PlummerParams& p, uint64_t seed) {

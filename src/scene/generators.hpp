@@ -42,4 +42,32 @@ std::vector<Body> make_uniform_sphere(const UniformSphereParams& p, uint64_t see
 // Subtracts the mass-weighted mean position and velocity.
 void remove_center_of_mass(std::vector<Body>& bodies);
 
+// Softened potential energy W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), in float64. Above `max_exact`
+// bodies it averages 1/r over all pairs of the first max_exact (the bodies are independent draws, so that
+// is an unbiased estimate) and scales to all n(n-1)/2 pairs: O(max_exact^2) work for any N.
+double potential_energy(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact = 4096);
+
+// The Clausius virial V = sum_i m_i x_i . a_i = -G sum_{i<j} m_i m_j r^2 / (r^2 + eps^2)^(3/2), sampled the
+// same way. In equilibrium 2T = -V; with eps = 0, V = W. With Plummer softening |V| < |W|, and by more the
+// closer eps is to the system's size (a truncated a = 0.25 Plummer sphere at eps = 0.1 has V = 0.82 W), so
+// 2T/|W| = 1 would make such a system hot: it would expand.
+double clausius_virial(const std::vector<Body>& bodies, double eps, double G, std::size_t max_exact = 4096);
+
+// Rescales all speeds so that 2T = -V (the softened virial equilibrium): the equilibrium speeds of a
+// truncated model are lower than the untruncated distribution function gives (PHYSICS.md).
+void virialize(std::vector<Body>& bodies, double eps, double G);
+
+// The rotation taking the z axis onto the unit vector along `axis` by the shortest arc (identity for +z,
+// a half turn about x for -z). `axis` must be non-zero.
+class Rotation {
+public:
+    static Rotation z_onto(Double3 axis);
+    Double3 operator()(Double3 v) const;
+
+private:
+    double m[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+};
+
+Double3 normalized(Double3 v);
+
 }  // namespace nbody

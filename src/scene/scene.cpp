@@ -1,9 +1,13 @@
 #include "scene/scene.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "io/tipsy.hpp"
+#include "scene/disk_galaxy.hpp"
 #include "scene/generators.hpp"
+#include "scene/orbits.hpp"
 
 namespace nbody {
 
@@ -34,55 +38,115 @@ SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed) {
 }
 
 void rescale_bodies(SceneSpec& scene, std::size_t total) {
-    const std::size_t k = scene.components.size();
+    // Point masses are one body each whatever the total; the rest share what is left in proportion.
+    std::vector<ComponentSpec*> scaled;
+    std::size_t fixed = 0;
+    for (auto& c : scene.components) {
+        if (c.type == ComponentType::PointMass || c.type == ComponentType::Tipsy) fixed += c.n;
+        else scaled.push_back(&c);
+    }
+    const std::size_t k = scaled.size();
     if (k == 0) return;
-    if (total < k)
-        throw ParamError("bodies", "must be at least " + std::to_string(k) + " (one per scene component), got " +
-                                       std::to_string(total));
-    const double old_total = static_cast<double>(scene.total_bodies());
+    if (total < k + fixed)
+        throw ParamError("bodies", "must be at least " + std::to_string(k + fixed) +
+                                       " (one per scene component), got " + std::to_string(total));
+    const std::size_t share = total - fixed;
+    double old_total = 0;
+    for (const auto* c : scaled) old_total += static_cast<double>(c->n);
     std::size_t assigned = 0;
     for (std::size_t i = 0; i < k; ++i) {
-        auto& c = scene.components[i];
         std::size_t n;
         if (i + 1 == k) {
-            n = total - assigned;
+            n = share - assigned;
         } else {
-            n = static_cast<std::size_t>(std::llround(static_cast<double>(c.n) * static_cast<double>(total) / old_total));
-            n = std::max<std::size_t>(1, std::min(n, total - assigned - (k - 1 - i)));
+            n = static_cast<std::size_t>(std::llround(static_cast<double>(scaled[i]->n) * double(share) / old_total));
+            n = std::max<std::size_t>(1, std::min(n, share - assigned - (k - 1 - i)));
         }
-        c.n = n;
+        scaled[i]->n = n;
         assigned += n;
     }
 }
 
 namespace {
-std::vector<Body> generate(const ComponentSpec& c, double G, uint64_t seed) {
+// A tipsy file's bodies, centred and at rest like every generator's, masses scaled to the component's mass.
+std::vector<Body> read_tipsy_bodies(const ComponentSpec& c) {
+    const State s = read_tipsy(c.file);
+    if (s.size() != c.n)
+        throw Error(c.file + ": has " + std::to_string(s.size()) + " bodies now, " + std::to_string(c.n) +
+                    " when the scene was read");
+    std::vector<Body> out(s.size());
+    double m = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const Float4 p = s.pos_mass[i], v = s.vel[i];
+        out[i] = {{p.x, p.y, p.z}, {v.x, v.y, v.z}, p.w};
+        m += p.w;
+    }
+    for (Body& b : out) b.m *= m > 0 ? c.mass / m : 0.0;
+    remove_center_of_mass(out);
+    return out;
+}
+
+std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint64_t seed) {
     switch (c.type) {
-        case ComponentType::Plummer:
-            return make_plummer({c.n, c.mass, c.scale, c.mass_cut, G}, seed);
+        case ComponentType::Plummer: {
+            // A truncated model is too hot for what is left of it: rescale all speeds to the softened virial
+            // equilibrium 2T = -V (generators.hpp). Measured at a = 0.25, X1 <= 0.7, eps = 0.1: radii stay
+            // within 8% over 3 time units; scaling the speeds radius by radius by the Jeans dispersion (as
+            // the disk galaxy's halo does) made the core breathe by 18% instead.
+            auto b = make_plummer({c.n, c.mass, c.scale, c.mass_cut, scene.G}, seed);
+            if (c.virialize) virialize(b, scene.eps, scene.G);
+            return b;
+        }
         case ComponentType::UniformSphere:
-            return make_uniform_sphere({c.n, c.mass, c.scale, c.virial_ratio, G}, seed);
+            return make_uniform_sphere({c.n, c.mass, c.scale, c.virial_ratio, scene.G}, seed);
+        case ComponentType::DiskGalaxy:
+            return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G}, seed);
+        case ComponentType::PointMass:
+            return std::vector<Body>(c.n, Body{{}, {}, c.mass / double(std::max<std::size_t>(1, c.n))});
+        case ComponentType::Tipsy: return read_tipsy_bodies(c);
     }
     return {};
+}
+
+// The colour group of body i of a component: a disk galaxy colours its halo and disk separately.
+uint32_t group_of(const ComponentSpec& c, std::size_t i, std::size_t halo_n) {
+    if (c.type != ComponentType::DiskGalaxy) return c.group;
+    return i < halo_n ? c.halo.group : c.disk.group;
+}
+
+void remove_net_velocity(State& s) {
+    double m = 0, px = 0, py = 0, pz = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const double w = s.pos_mass[i].w;
+        m += w, px += w * s.vel[i].x, py += w * s.vel[i].y, pz += w * s.vel[i].z;
+    }
+    if (m <= 0) return;
+    for (auto& v : s.vel) v = {float(v.x - px / m), float(v.y - py / m), float(v.z - pz / m), 0.f};
 }
 }  // namespace
 
 State build_scene(const SceneSpec& scene) {
+    std::vector<ComponentSpec> components = scene.components;
+    apply_orbits(components, scene.orbits, scene.G);
     State s;
     s.resize(scene.total_bodies());
     std::size_t at = 0;
-    for (std::size_t ci = 0; ci < scene.components.size(); ++ci) {
-        const ComponentSpec& c = scene.components[ci];
+    for (std::size_t ci = 0; ci < components.size(); ++ci) {
+        const ComponentSpec& c = components[ci];
         // splitmix-style spread of (seed, component) so neighbouring seeds give unrelated streams
         const uint64_t seed = (scene.seed + 0x9E3779B97F4A7C15ull * (ci + 1)) ^ (scene.seed >> 31);
-        for (const Body& b : generate(c, scene.G, seed)) {
-            const Double3 x = b.x + c.position, v = b.v + c.velocity;
-            s.pos_mass[at] = {float(x.x), float(x.y), float(x.z), float(b.m)};
+        const Rotation turn = Rotation::z_onto(c.axis);
+        const std::size_t halo_n = c.type == ComponentType::DiskGalaxy ? disk_galaxy_halo_count(c.n, c.disk) : 0;
+        const std::vector<Body> bodies = generate(c, scene, seed);
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const Double3 x = turn(bodies[i].x) + c.position, v = turn(bodies[i].v) + c.velocity;
+            s.pos_mass[at] = {float(x.x), float(x.y), float(x.z), float(bodies[i].m)};
             s.vel[at] = {float(v.x), float(v.y), float(v.z), 0.f};
-            s.group[at] = c.group;
+            s.group[at] = group_of(c, i, halo_n);
             ++at;
         }
     }
+    if (scene.zero_momentum) remove_net_velocity(s);
     return s;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// A scene: global parameters plus a list of components, each made by a generator and then placed, moved
-// and coloured. Scene files (scenes/*.toml) parse into this; build_scene turns it into a State.
+// A scene: global parameters plus a list of components, each made by a generator and then oriented,
+// placed, moved and coloured; orbit helpers place components from intent (a choreography, an intruder)
+// instead of hand-computed velocities. Scene files (scenes/*.toml, docs/scenes.md) parse into this;
+// build_scene turns it into a State.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,17 +14,70 @@
 
 namespace nbody {
 
-enum class ComponentType { Plummer, UniformSphere };
+enum class ComponentType { Plummer, UniformSphere, DiskGalaxy, PointMass, Tipsy };
+enum class HaloProfile { Plummer, Hernquist };
+
+// The exponential disk of a disk_galaxy (Freeman 1970 rotation curve plus the halo's; PHYSICS.md recipe).
+struct DiskSpec {
+    double mass_fraction = 0.25;  // disk mass / galaxy mass, in (0, 1)
+    double body_fraction = 0.6;   // disk bodies / galaxy bodies, in (0, 1)
+    double scale_length = 0.25;   // h (length units)
+    double cutoff = 1.25;         // largest cylindrical radius R (length units), > 0
+    double scale_height = 0.02;   // z0 of the sech^2(z / z0) profile (length units)
+    double toomre_q = 1.5;        // Q = sigma_R kappa / (3.36 G Sigma)
+    uint32_t group = 0;
+};
+
+// The spheroid (bulge/halo) of a disk_galaxy; its velocities solve the isotropic Jeans equation in the
+// potential of halo and disk together (Hernquist 1993), so the halo is in equilibrium with its disk.
+struct HaloSpec {
+    HaloProfile profile = HaloProfile::Plummer;
+    double scale = 0.5;      // Plummer radius a or Hernquist scale a (length units)
+    double mass_cut = 0.99;  // enclosed-mass fraction sampled: truncates the halo
+    uint32_t group = 0;
+};
 
 struct ComponentSpec {
     ComponentType type = ComponentType::Plummer;
+    std::string name;  // optional label, for orbit helpers and messages
     std::size_t n = 0;
     double mass = 1.0;
     Double3 position, velocity;  // where the component's centre of mass starts, and how it moves
+    Double3 axis{0, 0, 1};       // orientation: the generator's z axis (a disk's spin axis) is turned onto this
     double scale = 1.0;          // plummer: Plummer radius a; uniform_sphere: radius
     double mass_cut = 0.999;     // plummer: enclosed-mass fraction sampled (truncation)
+    bool virialize = false;      // plummer: rescale speeds to the softened virial equilibrium after truncation
     double virial_ratio = 0.0;   // uniform_sphere: 2T/|W| of the random velocities
     uint32_t group = 0;          // colour group (defaults to the component's index)
+    DiskSpec disk;               // disk_galaxy only
+    HaloSpec halo;               // disk_galaxy only
+    std::string file;            // tipsy: the snapshot to read (its body count is fixed)
+    bool placed_by_orbit = false;  // position and velocity come from an orbit helper
+};
+
+enum class OrbitType { Figure8, Figure8Four, HeadOn, Parabolic };
+
+// An orbit helper: sets the position and velocity of the components it names, at build time (so --G and
+// the masses are honoured). Equations and sources in orbits.hpp.
+struct OrbitSpec {
+    OrbitType type = OrbitType::Figure8;
+    std::vector<std::size_t> members;  // component indices, in the order the orbit needs them
+    Double3 position, velocity;        // figure8 / parabolic: centre of mass and its velocity
+    Double3 axis{0, 0, 1};             // figure8 / parabolic: normal of the orbital plane
+    double scale = 1.0;                // figure8: lambda, positions times lambda
+    double distance = 3.0;             // head_on: start distance from the target; parabolic: start separation
+    double speed = 1.0;                // head_on: start speed towards the target
+    double tilt_deg = 0.0;             // head_on: angle between the path and the target's spin axis
+    double offset = 0.0;               // head_on: miss distance (impact parameter)
+    double pericentre = 1.0;           // parabolic: closest approach of the point-mass orbit
+};
+
+// A suggested view for the renderer (it may ignore it): orbit camera around `target`.
+struct CameraSpec {
+    double distance = 5.0;  // length units from the target
+    Double3 target;
+    double yaw_deg = 0.0;    // about the z axis, from +x
+    double pitch_deg = 30.0;  // above the x-y plane, -89 to 89
 };
 
 struct SceneSpec {
@@ -34,7 +89,10 @@ struct SceneSpec {
     double G = 1.0;
     uint64_t seed = 1;
     int steps_per_frame = 1;
+    bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
+    std::optional<CameraSpec> camera;
     std::vector<ComponentSpec> components;
+    std::vector<OrbitSpec> orbits;
 
     std::size_t total_bodies() const;
     // SimParams with dt, eps, G and steps per frame taken from the scene.
@@ -45,8 +103,8 @@ struct SceneSpec {
 // test and benchmark cluster.
 SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed);
 
-// Scales every component's N in proportion so they add up to `total` (each keeps at least one body).
-// Throws ParamError when total is smaller than the number of components.
+// Scales every component's N in proportion so they add up to `total` (each keeps at least one body; a
+// point_mass always has exactly one, a tipsy component its file's count). Throws ParamError when total is too small for that.
 void rescale_bodies(SceneSpec& scene, std::size_t total);
 
 // Generates the bodies; deterministic for a given spec (each component's stream is seeded from the scene

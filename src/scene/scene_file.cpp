@@ -1,43 +1,133 @@
 #include "scene/scene_file.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "scene/component_reader.hpp"
+#include "scene/orbits.hpp"
 #include "scene/toml_reader.hpp"
 
 namespace nbody {
 
 namespace {
 
-constexpr long long kMaxBodies = 1ll << 26;  // 67M bodies: 1 GiB of float4 state, well past interactive
-
-ComponentSpec read_component(const toml::table& t, const std::string& file, std::size_t index) {
-    TomlReader r(t, file, "component[" + std::to_string(index) + "].");
-    ComponentSpec c;
-    const std::string type = r.required_string("type");
-    if (type == "plummer") {
-        c.type = ComponentType::Plummer;
-        c.scale = r.positive("scale", 3.0 * 3.14159265358979323846 / 16.0);
-        c.mass_cut = r.number("mass_cut", 0.999, 0.01, 0.999999);
-    } else if (type == "uniform_sphere") {
-        c.type = ComponentType::UniformSphere;
-        c.scale = r.positive("radius", 1.0);
-        c.virial_ratio = r.number("virial_ratio", 0.0, 0.0, 10.0);
-    } else {
-        const auto* n = t.get("type");
-        std::string why = "unknown component type '" + type + "'";
-        if (auto s = did_you_mean(type, {"plummer", "uniform_sphere"}); !s.empty())
-            why += " (did you mean '" + s + "'?)";
-        r.fail(n->source(), "type", why + "; allowed: plummer, uniform_sphere");
-    }
-    c.n = static_cast<std::size_t>(r.required_integer("n", 1, kMaxBodies));
-    c.mass = r.positive("mass", 1.0, 3e8);
-    c.position = r.vec3("position", {});
-    c.velocity = r.vec3("velocity", {});
-    c.group = static_cast<uint32_t>(r.integer("group", static_cast<long long>(index), 0, 255));
+CameraSpec read_camera(const toml::table& t, const std::string& file) {
+    TomlReader r(t, file, "camera.");
+    CameraSpec c;
+    c.distance = r.positive("distance", c.distance, 1e9);
+    c.target = r.vec3("target", {});
+    c.yaw_deg = r.number("yaw", c.yaw_deg, -360.0, 360.0);
+    c.pitch_deg = r.number("pitch", c.pitch_deg, -89.0, 89.0);
     r.finish();
     return c;
+}
+
+// Orbit helpers name their components; these are what an orbit needs to check and resolve the names.
+struct ComponentIndex {
+    std::map<std::string, std::size_t, std::less<>> by_name;
+    std::vector<ParsedComponent> parsed;
+    std::vector<int> placed_by;  // orbit index that moves each component, or -1
+};
+
+std::vector<std::size_t> read_members(TomlReader& r, const toml::table& t, OrbitType type, ComponentIndex& idx,
+                                      int orbit) {
+    const std::vector<std::string> names = r.strings("components");
+    const toml::node* node = t.get("components");
+    if (names.size() != orbit_member_count(type))
+        r.fail(node->source(), "components",
+               "this orbit places exactly " + std::to_string(orbit_member_count(type)) + " components (got " +
+                   std::to_string(names.size()) + ")");
+    std::set<std::string, std::less<>> known;
+    for (const auto& [k, v] : idx.by_name) known.insert(k);
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        if (std::count(names.begin(), names.begin() + static_cast<long>(k), names[k]))
+            r.fail(node->source(), "components", "names component '" + names[k] + "' twice");
+        const auto it = idx.by_name.find(names[k]);
+        if (it == idx.by_name.end()) {
+            std::string why = "no component named '" + names[k] + "'";
+            if (auto s = did_you_mean(names[k], known); !s.empty()) why += " (did you mean '" + s + "'?)";
+            r.fail(node->source(), "components", why + "; give components a 'name' to refer to them");
+        }
+        out.push_back(it->second);
+        // head_on reads its target (the first) without moving it
+        if (type == OrbitType::HeadOn && k == 0) continue;
+        ParsedComponent& pc = idx.parsed[it->second];
+        if (idx.placed_by[it->second] >= 0)
+            r.fail(node->source(), "components", "component '" + names[k] + "' is already placed by orbit[" +
+                                                     std::to_string(idx.placed_by[it->second]) + "]");
+        if (pc.position || pc.velocity)
+            r.fail((pc.position ? pc.position : pc.velocity)->source(), "components",
+                   "component '" + names[k] + "' is placed by this orbit; remove its position and velocity");
+        idx.placed_by[it->second] = orbit;
+        pc.spec.placed_by_orbit = true;
+    }
+    return out;
+}
+
+OrbitSpec read_orbit(const toml::table& t, const std::string& file, int index, ComponentIndex& idx) {
+    TomlReader r(t, file, "orbit[" + std::to_string(index) + "].");
+    OrbitSpec o;
+    const std::string type =
+        r.required_choice("type", {"figure8", "figure8_4", "head_on", "parabolic"}, "orbit type");
+    o.type = type == "figure8"     ? OrbitType::Figure8
+             : type == "figure8_4" ? OrbitType::Figure8Four
+             : type == "head_on"   ? OrbitType::HeadOn
+                                   : OrbitType::Parabolic;
+    o.members = read_members(r, t, o.type, idx, index);
+    if (o.type == OrbitType::HeadOn) {
+        o.distance = r.positive("distance", o.distance, 1e9);
+        o.speed = r.number("speed", o.speed, 0.0, 1e9);
+        o.tilt_deg = r.number("tilt", 0.0, -180.0, 180.0);
+        o.offset = r.number("offset", 0.0, 0.0, 1e9);
+    } else {
+        o.position = r.vec3("position", {});
+        o.velocity = r.vec3("velocity", {});
+        o.axis = r.direction("axis", {0, 0, 1});
+    }
+    if (o.type == OrbitType::Parabolic) {
+        o.pericentre = r.positive("pericentre", 1.0, 1e9);
+        o.distance = r.number("distance", 10.0 * o.pericentre, o.pericentre, 1e9);
+    }
+    if (o.type == OrbitType::Figure8 || o.type == OrbitType::Figure8Four) {
+        o.scale = r.positive("scale", 1.0, 1e9);
+        const double m0 = idx.parsed[o.members[0]].spec.mass;
+        for (std::size_t k : o.members)
+            if (std::abs(idx.parsed[k].spec.mass - m0) > 1e-9 * m0)
+                r.fail(t.get("components")->source(), "components",
+                       "a choreography needs equal masses; '" + idx.parsed[k].spec.name + "' has mass " +
+                           std::to_string(idx.parsed[k].spec.mass) + ", the first " + std::to_string(m0));
+    }
+    r.finish();
+    return o;
+}
+
+// [[name]] as an array of tables, or null when absent.
+const toml::array* table_array(TomlReader& r, std::string_view key) {
+    const toml::node* n = r.node(key);
+    if (!n) return nullptr;
+    const toml::array* arr = n->as_array();
+    if (!arr || !arr->is_array_of_tables() || arr->empty())
+        r.fail(n->source(), key, "expected one or more [[" + std::string(key) + "]] tables");
+    return arr;
+}
+
+void read_components(TomlReader& r, SceneSpec& s, std::optional<long long> bodies, ComponentIndex& idx) {
+    const toml::array* arr = table_array(r, "component");
+    if (!arr) r.fail_table("missing [[component]]: a scene needs at least one component");
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+        const toml::table& t = *arr->get(i)->as_table();
+        idx.parsed.push_back(read_component(t, s.source, i, bodies));
+        const std::string& name = idx.parsed.back().spec.name;
+        if (!name.empty() && !idx.by_name.emplace(name, i).second)
+            TomlReader(t, s.source, "component[" + std::to_string(i) + "].")
+                .fail(t.get("name")->source(), "name", "another component is already named '" + name + "'");
+    }
+    idx.placed_by.assign(idx.parsed.size(), -1);
 }
 
 SceneSpec read_scene(const toml::table& root, const std::string& file) {
@@ -51,13 +141,17 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     s.G = r.positive("G", 1.0, 1e6);
     s.seed = static_cast<uint64_t>(r.integer("seed", 1, 0, (1ll << 62)));
     s.steps_per_frame = static_cast<int>(r.integer("steps_per_frame", 1, 1, 10000));
-    const toml::node* comps = r.node("component");
-    if (!comps) r.fail_table("missing [[component]]: a scene needs at least one component");
-    const toml::array* arr = comps->as_array();
-    if (!arr || !arr->is_array_of_tables() || arr->empty())
-        r.fail(comps->source(), "component", "expected one or more [[component]] tables");
-    for (std::size_t i = 0; i < arr->size(); ++i)
-        s.components.push_back(read_component(*arr->get(i)->as_table(), file, i));
+    s.zero_momentum = r.boolean("zero_momentum", false);
+    std::optional<long long> bodies;  // the total that components given as a `fraction` share
+    if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
+    if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);
+
+    ComponentIndex idx;
+    read_components(r, s, bodies, idx);
+    if (const toml::array* orbits = table_array(r, "orbit"))
+        for (std::size_t i = 0; i < orbits->size(); ++i)
+            s.orbits.push_back(read_orbit(*orbits->get(i)->as_table(), file, static_cast<int>(i), idx));
+    for (auto& pc : idx.parsed) s.components.push_back(std::move(pc.spec));
     if (s.total_bodies() > static_cast<std::size_t>(kMaxBodies))
         r.fail_table("the components add up to " + std::to_string(s.total_bodies()) + " bodies; at most " +
                      std::to_string(kMaxBodies) + " allowed");

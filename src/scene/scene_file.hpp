@@ -10,12 +10,15 @@
 //   steps_per_frame = 1
 //
 //   [[component]]
-//   type = "plummer"     # plummer | uniform_sphere
+//   type = "plummer"     # plummer | uniform_sphere | disk_galaxy | point_mass | tipsy
 //   n = 131072
 //   mass = 1.0
 //   scale = 0.589        # Plummer radius a (uniform_sphere: radius)
 //   position = [0, 0, 0]
 //   velocity = [0, 0, 0]
+//
+// plus [camera], disk galaxies' [component.disk] / [component.halo] sub-tables, `bodies` with per-component
+// `fraction`, and [[orbit]] helpers (figure8, figure8_4, head_on, parabolic) that place named components.
 #include <string>
 
 #include "scene/scene.hpp"

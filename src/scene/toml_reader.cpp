@@ -125,6 +125,57 @@ Double3 TomlReader::vec3(std::string_view key, Double3 def) {
     return {v[0], v[1], v[2]};
 }
 
+Double3 TomlReader::direction(std::string_view key, Double3 def) {
+    const Double3 v = vec3(key, def);
+    if (dot(v, v) < 1e-24) fail(m_table.get(key)->source(), key, "must be a non-zero direction [x, y, z]");
+    return v;
+}
+
+bool TomlReader::boolean(std::string_view key, bool def) {
+    const toml::node* n = get(key);
+    if (!n) return def;
+    if (!n->is_boolean()) fail(n->source(), key, "expected true or false");
+    return n->value<bool>().value_or(def);
+}
+
+std::string TomlReader::choice(std::string_view key, const std::string& def, const std::vector<std::string>& allowed,
+                               std::string_view noun) {
+    const toml::node* n = m_table.get(key);
+    const std::string v = string(key, def);
+    if (!n || std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+    std::string why = "unknown " + std::string(noun) + " '" + v + "'";
+    if (auto s = did_you_mean(v, {allowed.begin(), allowed.end()}); !s.empty()) why += " (did you mean '" + s + "'?)";
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    fail(n->source(), key, why + "; allowed: " + list);
+}
+
+std::string TomlReader::required_choice(std::string_view key, const std::vector<std::string>& allowed,
+                                        std::string_view noun) {
+    if (!m_table.contains(key)) fail_table("missing required field '" + m_prefix + std::string(key) + "'");
+    return choice(key, "", allowed, noun);
+}
+
+std::vector<std::string> TomlReader::strings(std::string_view key) {
+    const toml::node* n = get(key);
+    if (!n) fail_table("missing required field '" + m_prefix + std::string(key) + "'");
+    const toml::array* a = n->as_array();
+    if (!a || a->empty()) fail(n->source(), key, "expected an array of names [\"a\", \"b\", ...]");
+    std::vector<std::string> out;
+    for (const toml::node& e : *a) {
+        if (!e.is_string()) fail(e.source(), key, "expected an array of names [\"a\", \"b\", ...]");
+        out.push_back(e.value<std::string>().value_or(""));
+    }
+    return out;
+}
+
+const toml::table* TomlReader::table(std::string_view key) {
+    const toml::node* n = get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(n->source(), key, "expected a table ([" + m_prefix + std::string(key) + "] or {...})");
+    return n->as_table();
+}
+
 void TomlReader::finish() const {
     for (auto&& [k, node] : m_table) {
         if (m_asked.count(k.str())) continue;

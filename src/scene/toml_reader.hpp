@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -25,6 +26,22 @@ public:
     std::string string(std::string_view key, std::string def);
     std::string required_string(std::string_view key);
     Double3 vec3(std::string_view key, Double3 def);
+    // A non-zero direction, returned as given (callers normalise).
+    Double3 direction(std::string_view key, Double3 def);
+    bool boolean(std::string_view key, bool def);
+    // One of `allowed` (errors list them, with a did-you-mean); `def` when absent.
+    // `noun` names the thing in the message: "unknown component type 'galaxy'".
+    std::string choice(std::string_view key, const std::string& def, const std::vector<std::string>& allowed,
+                       std::string_view noun = "value");
+    std::string required_choice(std::string_view key, const std::vector<std::string>& allowed,
+                                std::string_view noun = "value");
+    // An array of strings (at least one).
+    std::vector<std::string> strings(std::string_view key);
+    // A sub-table ([name] or name = {...}), or null when absent; anything else is an error.
+    const toml::table* table(std::string_view key);
+    // The prefix to give a reader of sub-table `key`: "component[2].disk.".
+    std::string child_prefix(std::string_view key) const { return m_prefix + std::string(key) + "."; }
+    const std::string& file() const { return m_file; }
     bool has(std::string_view key) const { return m_table.contains(key); }
     // The raw node (or null), for fields with a shape of their own; marks the key as known.
     const toml::node* node(std::string_view key) { return get(key); }

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <vector>
 
 #include "app/options.hpp"
 #include "core/errors.hpp"
+#include "io/snapshot.hpp"
 
 using namespace nbody;
 
@@ -57,4 +59,27 @@ TEST(CommandLine, BadKernelShapeNamesTheFlag) {
     } catch (const ParamError& e) {
         EXPECT_EQ(std::string(e.what()), "--k: variant ij-unrolled allows k in {2, 4, 8} (got 3)");
     }
+}
+
+TEST(CommandLine, LoadSnapshotTakesItsStateAndParameters) {
+    State s;
+    s.resize(2);
+    s.pos_mass[1] = {1.f, 0.f, 0.f, 0.5f};
+    s.pos_mass[0].w = 0.5f;
+    s.time = 3.25;
+    const auto path = std::filesystem::temp_directory_path() / "nbody_cli_snapshot.csv";
+    write_snapshot_csv(s, {1.0, 0.0, 0.001, "two"}, path.string());
+    auto r = parse({"--load-snapshot", path.string(), "--eps", "0.5"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    const RunSetup setup = prepare_run(std::get<AppOptions>(r));
+    ASSERT_TRUE(setup.snapshot.has_value());
+    const State start = initial_state(setup);
+    EXPECT_EQ(start.size(), 2u);
+    EXPECT_EQ(start.time, 3.25);
+    EXPECT_EQ(setup.params.dt, 0.001);  // from the snapshot
+    EXPECT_EQ(setup.params.eps, 0.5);   // the flag wins
+    EXPECT_EQ(setup.scene.name, "two");
+    auto bad = parse({"--load-snapshot", path.string(), "--bodies", "10"});
+    EXPECT_THROW(prepare_run(std::get<AppOptions>(bad)), ParamError);
+    std::filesystem::remove(path);
 }

@@ -1,0 +1,94 @@
+#include "io/tipsy.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr std::size_t kHeaderBytes = 32;
+constexpr std::size_t kFloats[3] = {12, 9, 11};  // floats per gas, dark, star record
+
+[[noreturn]] void fail(const std::string& path, std::size_t offset, const std::string& why) {
+    throw Error(path + ": byte " + std::to_string(offset) + ": " + why);
+}
+
+std::vector<unsigned char> read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path + ": cannot open the tipsy file");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Reads a value of type T at `at` in the given byte order.
+template <class T>
+T load(const std::vector<unsigned char>& b, std::size_t at, bool big) {
+    unsigned char raw[sizeof(T)];
+    std::memcpy(raw, b.data() + at, sizeof(T));
+    if (big != (std::endian::native == std::endian::big))
+        for (std::size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(raw[i], raw[sizeof(T) - 1 - i]);
+    T v;
+    std::memcpy(&v, raw, sizeof(T));
+    return v;
+}
+
+// The header in one byte order, or false when it does not describe this file.
+bool parse_header(const std::vector<unsigned char>& b, bool big, TipsyHeader& h) {
+    const int32_t n = load<int32_t>(b, 8, big), ndim = load<int32_t>(b, 12, big);
+    const int32_t counts[3] = {load<int32_t>(b, 16, big), load<int32_t>(b, 20, big), load<int32_t>(b, 24, big)};
+    if (ndim != 3 || n < 0 || counts[0] < 0 || counts[1] < 0 || counts[2] < 0) return false;
+    if (int64_t{counts[0]} + counts[1] + counts[2] != n) return false;
+    std::size_t size = kHeaderBytes;
+    for (int k = 0; k < 3; ++k) size += std::size_t(counts[k]) * kFloats[k] * 4;
+    if (size != b.size()) return false;
+    h.time = load<double>(b, 0, big);
+    h.nsph = uint32_t(counts[0]), h.ndark = uint32_t(counts[1]), h.nstar = uint32_t(counts[2]);
+    h.big_endian = big;
+    return std::isfinite(h.time);
+}
+
+TipsyHeader header_of(const std::vector<unsigned char>& b, const std::string& path) {
+    if (b.size() < kHeaderBytes)
+        fail(path, b.size(), "file ends inside the 32-byte header (" + std::to_string(b.size()) + " bytes)");
+    TipsyHeader h;
+    if (parse_header(b, true, h) || parse_header(b, false, h)) return h;
+    const int32_t n = load<int32_t>(b, 8, true), ndim = load<int32_t>(b, 12, true);
+    fail(path, 8, "not a tipsy header in either byte order (big-endian reading: nbodies " + std::to_string(n) +
+                      ", ndim " + std::to_string(ndim) + "; the counts must add up, ndim be 3, and the file be " +
+                      "32 + 48 nsph + 36 ndark + 44 nstar bytes, it is " + std::to_string(b.size()) + ")");
+}
+
+}  // namespace
+
+TipsyHeader read_tipsy_header(const std::string& path) { return header_of(read_all(path), path); }
+
+State read_tipsy(const std::string& path) {
+    const std::vector<unsigned char> b = read_all(path);
+    const TipsyHeader h = header_of(b, path);
+    State s;
+    s.resize(h.bodies());
+    s.time = h.time;
+    std::size_t at = kHeaderBytes, i = 0;
+    const uint32_t counts[3] = {h.nsph, h.ndark, h.nstar};
+    for (uint32_t kind = 0; kind < 3; ++kind)
+        for (uint32_t k = 0; k < counts[kind]; ++k, ++i, at += kFloats[kind] * 4) {
+            float v[7];  // mass, x, y, z, vx, vy, vz lead every record
+            for (int c = 0; c < 7; ++c) {
+                v[c] = load<float>(b, at + 4 * std::size_t(c), h.big_endian);
+                if (!std::isfinite(v[c])) fail(path, at + 4 * std::size_t(c), "not a finite number");
+            }
+            if (v[0] < 0) fail(path, at, "negative mass");
+            s.pos_mass[i] = {v[1], v[2], v[3], v[0]};
+            s.vel[i] = {v[4], v[5], v[6], 0.f};
+            s.group[i] = kind;
+        }
+    return s;
+}
+
+}  // namespace nbody

@@ -1,0 +1,29 @@
+#pragma once
+// Tipsy binary snapshots (Quinn, Katz, Stadel): a 32-byte header {double time; int nbodies, ndim, nsph,
+// ndark, nstar, pad} followed by nsph gas records (12 floats: mass, x, y, z, vx, vy, vz, rho, temp, h,
+// metals, phi), ndark dark-matter records (9 floats: mass, x..vz, eps, phi) and nstar star records (11
+// floats: mass, x..vz, metals, tform, eps, phi). The standard files are big-endian (XDR, as pynbody writes
+// them); NVIDIA's CUDA nbody sample reads the same layout in the machine's own byte order. Both are read:
+// the byte order is the one in which the header makes sense (ndim 3, counts adding up, file size matching).
+#include <cstdint>
+#include <string>
+
+#include "core/state.hpp"
+
+namespace nbody {
+
+struct TipsyHeader {
+    double time = 0;
+    uint32_t nsph = 0, ndark = 0, nstar = 0;
+    bool big_endian = true;
+    std::size_t bodies() const { return std::size_t{nsph} + ndark + nstar; }
+};
+
+// Reads the header only. Throws nbody::Error "path: byte N: why" for a short or inconsistent file.
+TipsyHeader read_tipsy_header(const std::string& path);
+
+// Reads every particle: gas, then dark matter, then stars; State::group is the kind (0 gas, 1 dark, 2 star)
+// and State::time the header's time. Throws nbody::Error naming the byte offset of the first bad value.
+State read_tipsy(const std::string& path);
+
+}  // namespace nbody

@@ -1,0 +1,128 @@
+#include "scene/component_reader.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "io/tipsy.hpp"
+#include "scene/toml_reader.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr double kHenonScale = 3.0 * std::numbers::pi / 16.0;
+
+uint32_t read_group(TomlReader& r, uint32_t def) { return static_cast<uint32_t>(r.integer("group", def, 0, 255)); }
+
+// Calls read(reader) for sub-table `key` ([component.disk]) when it is there, then rejects unknown keys in it.
+template <class Read>
+void read_sub_table(TomlReader& parent, std::string_view key, Read&& read) {
+    const toml::table* t = parent.table(key);
+    if (!t) return;
+    TomlReader r(*t, parent.file(), parent.child_prefix(key));
+    read(r);
+    r.finish();
+}
+
+// [component.disk] and [component.halo] of a disk_galaxy; each part's group defaults to the component's.
+void read_disk_and_halo(TomlReader& parent, ComponentSpec& c) {
+    c.disk.group = c.halo.group = c.group;
+    read_sub_table(parent, "disk", [&c](TomlReader& r) {
+        DiskSpec& d = c.disk;
+        d.mass_fraction = r.number("mass_fraction", d.mass_fraction, 0.01, 0.99);
+        d.body_fraction = r.number("body_fraction", d.body_fraction, 0.01, 0.99);
+        d.scale_length = r.positive("scale_length", d.scale_length, 1e6);
+        d.cutoff = r.positive("cutoff", 5.0 * d.scale_length, 1e6);
+        d.scale_height = r.positive("scale_height", 0.08 * d.scale_length, 1e6);
+        d.toomre_q = r.number("toomre_q", d.toomre_q, 0.5, 10.0);
+        d.group = read_group(r, c.group);
+    });
+    read_sub_table(parent, "halo", [&c](TomlReader& r) {
+        HaloSpec& h = c.halo;
+        h.profile = r.choice("profile", "plummer", {"plummer", "hernquist"}, "halo profile") == "plummer"
+                        ? HaloProfile::Plummer
+                        : HaloProfile::Hernquist;
+        h.scale = r.positive("scale", h.scale, 1e6);
+        h.mass_cut = r.number("mass_cut", h.mass_cut, 0.05, 0.9999);
+        h.group = read_group(r, c.group);
+    });
+}
+
+// The tipsy file, relative to the scene file's folder; its header must read (errors give the byte offset).
+std::string read_tipsy_file(TomlReader& r, const toml::table& t) {
+    const std::string name = r.required_string("file");
+    const std::filesystem::path p = std::filesystem::path(r.file()).parent_path() / name;
+    try {
+        read_tipsy_header(p.string());
+    } catch (const Error& e) {
+        r.fail(t.get("file")->source(), "file", e.what());
+    }
+    return p.string();
+}
+
+// n, or a fraction of the scene's `bodies`; a point mass is always one body.
+std::size_t read_count(TomlReader& r, const toml::table& t, ComponentType type, std::optional<long long> bodies) {
+    if (type == ComponentType::PointMass || type == ComponentType::Tipsy) {
+        for (const char* key : {"n", "fraction"})
+            if (const toml::node* n = t.get(key))
+                r.fail(n->source(), key,
+                       type == ComponentType::PointMass ? "a point_mass is exactly one body; remove it"
+                                                        : "a tipsy component has its file's bodies; remove it");
+        return 1;
+    }
+    if (!t.contains("fraction")) return static_cast<std::size_t>(r.required_integer("n", 1, kMaxBodies));
+    const double f = r.number("fraction", 0.0, 1e-9, 1.0);
+    const toml::node* node = r.node("fraction");
+    if (t.contains("n")) r.fail(node->source(), "fraction", "give either 'n' or 'fraction', not both");
+    if (!bodies) r.fail(node->source(), "fraction", "needs the scene's total 'bodies' at the top of the file");
+    return static_cast<std::size_t>(std::max(1ll, std::llround(f * double(*bodies))));
+}
+
+}  // namespace
+
+ParsedComponent read_component(const toml::table& t, const std::string& file, std::size_t index,
+                               std::optional<long long> bodies) {
+    TomlReader r(t, file, "component[" + std::to_string(index) + "].");
+    ParsedComponent out;
+    ComponentSpec& c = out.spec;
+    static const std::vector<std::string> kTypes{"plummer", "uniform_sphere", "disk_galaxy", "point_mass", "tipsy"};
+    const std::string type = r.required_choice("type", kTypes, "component type");
+    c.type = type == "plummer"          ? ComponentType::Plummer
+             : type == "uniform_sphere" ? ComponentType::UniformSphere
+             : type == "disk_galaxy"    ? ComponentType::DiskGalaxy
+             : type == "point_mass"     ? ComponentType::PointMass
+                                        : ComponentType::Tipsy;
+    c.name = r.string("name", "");
+    c.group = read_group(r, static_cast<uint32_t>(std::min<std::size_t>(index, 255)));
+    switch (c.type) {
+        case ComponentType::Plummer:
+            c.scale = r.positive("scale", kHenonScale);
+            c.mass_cut = r.number("mass_cut", 0.999, 0.01, 0.999999);
+            c.virialize = r.boolean("virialize", false);
+            break;
+        case ComponentType::UniformSphere:
+            c.scale = r.positive("radius", 1.0);
+            c.virial_ratio = r.number("virial_ratio", 0.0, 0.0, 10.0);
+            break;
+        case ComponentType::DiskGalaxy: read_disk_and_halo(r, c); break;
+        case ComponentType::PointMass: break;
+        case ComponentType::Tipsy: c.file = read_tipsy_file(r, t); break;
+    }
+    c.n = read_count(r, t, c.type, bodies);
+    if (c.type == ComponentType::Tipsy) {
+        c.n = read_tipsy_header(c.file).bodies();
+        if (c.n == 0) r.fail(t.get("file")->source(), "file", "the tipsy file holds no bodies");
+    }
+    c.mass = r.positive("mass", 1.0, 3e8);
+    c.position = r.vec3("position", {});
+    c.velocity = r.vec3("velocity", {});
+    out.position = t.get("position");
+    out.velocity = t.get("velocity");
+    c.axis = r.direction("axis", {0, 0, 1});
+    r.finish();
+    return out;
+}
+
+}  // namespace nbody

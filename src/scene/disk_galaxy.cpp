@@ -1,0 +1,231 @@
+#include "scene/disk_galaxy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "scene/rng.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Enclosed-mass fraction of the untruncated profile at radius r, its inverse, and the density shape
+// (any normalisation: only ratios of it enter the Jeans equation).
+double halo_fraction(const HaloSpec& h, double r) {
+    const double a = h.scale;
+    if (h.profile == HaloProfile::Plummer) return r * r * r / std::pow(r * r + a * a, 1.5);
+    return r * r / ((r + a) * (r + a));
+}
+
+double halo_radius_at(const HaloSpec& h, double x) {
+    if (h.profile == HaloProfile::Plummer) return h.scale / std::sqrt(std::pow(x, -2.0 / 3.0) - 1.0);
+    const double s = std::sqrt(x);
+    return h.scale * s / (1.0 - s);
+}
+
+double halo_density_shape(const HaloSpec& h, double r) {
+    const double q = r / h.scale;
+    if (h.profile == HaloProfile::Plummer) return std::pow(1.0 + q * q, -2.5);
+    return 1.0 / (q * (1.0 + q) * (1.0 + q) * (1.0 + q));
+}
+
+// The pieces of the galaxy's mass model the velocities are drawn from.
+struct MassModel {
+    HaloSpec halo;
+    DiskSpec disk;
+    double halo_mass, disk_mass, eps, G;
+    double disk_mass_untruncated;  // mass of the exponential disk with the same Sigma_0 but no cutoff
+
+    double halo_enclosed(double r) const {
+        return halo_mass * std::min(halo_fraction(halo, r), halo.mass_cut) / halo.mass_cut;
+    }
+    // Disk mass inside cylindrical radius R, used as if spherical for the halo's Jeans equation.
+    double disk_enclosed(double r) const {
+        const double x = r / disk.scale_length;
+        return std::min(disk_mass, disk_mass_untruncated * (1.0 - (1.0 + x) * std::exp(-x)));
+    }
+    // Softened radial pull of an enclosed mass m at radius r: G m r / (r^2 + eps^2)^(3/2).
+    double pull(double m, double r) const { return G * m * r / std::pow(r * r + eps * eps, 1.5); }
+
+    double surface_density(double R) const {
+        const double h = disk.scale_length;
+        return disk_mass_untruncated / (2.0 * kPi * h * h) * std::exp(-R / h);
+    }
+    // Circular speed squared in the disk plane: softened spherical halo plus Freeman's thin exponential disk.
+    double vc2(double R) const {
+        const double h = disk.scale_length, y = std::max(R, 1e-6 * h) / (2.0 * h);
+        const double freeman = 2.0 * G * disk_mass_untruncated / h * y * y *
+                               (std::cyl_bessel_i(0.0, y) * std::cyl_bessel_k(0.0, y) -
+                                std::cyl_bessel_i(1.0, y) * std::cyl_bessel_k(1.0, y));
+        return R * pull(halo_enclosed(R), R) + freeman;
+    }
+};
+
+// sigma^2(r) of the halo, tabulated on a log grid out to the truncation radius: the isotropic Jeans
+// equation sigma^2 rho = int_r^rmax rho(r') g(r') dr', with g the radial pull of halo plus disk under the
+// Plummer-softened force. Softening a spread-out mass weakens its pull much less than softening a point
+// at the centre would (at r = a = 2.5 eps the point formula is 20% weak), so the potential is summed over
+// spherical shells, each with its exact softened potential -2 G dm / (A + B),
+// A = sqrt((r + s)^2 + eps^2), B = sqrt((r - s)^2 + eps^2) (-G dm / max(r, s) for eps = 0).
+class HaloJeans {
+public:
+    explicit HaloJeans(const MassModel& m) {
+        const double rmax = halo_radius(m.halo), eps2 = m.eps * m.eps;
+        m_lo = std::log(std::min(rmax * 1e-5, m.halo.scale * 1e-4));
+        m_step = (std::log(rmax) - m_lo) / (kGrid - 1);
+        std::vector<double> r(kGrid), dm(kGrid), phi(kGrid, 0.0);
+        double inside = 0;
+        for (int i = 0; i < kGrid; ++i) {
+            r[i] = std::exp(m_lo + m_step * i);
+            const double enclosed = m.halo_enclosed(r[i]) + m.disk_enclosed(r[i]);
+            dm[i] = enclosed - inside;
+            inside = enclosed;
+        }
+        const double mid = std::exp(-0.5 * m_step);  // shell j, between r[j-1] and r[j], sits at r[j] * mid
+        for (int i = 0; i < kGrid; ++i)
+            for (int j = 0; j < kGrid; ++j) {
+                const double s = r[j] * mid;
+                const double a = std::sqrt((r[i] + s) * (r[i] + s) + eps2);
+                const double b = std::sqrt((r[i] - s) * (r[i] - s) + eps2);
+                phi[i] -= 2.0 * m.G * dm[j] / (a + b);
+            }
+        std::vector<double> f(kGrid);  // rho g r: the integrand in ln r
+        for (int i = 0; i < kGrid; ++i) {
+            const int lo = std::max(i - 1, 0), hi = std::min(i + 1, kGrid - 1);
+            const double g = (phi[hi] - phi[lo]) / (r[i] * m_step * (hi - lo));  // dPhi/dr
+            f[i] = halo_density_shape(m.halo, r[i]) * g * r[i];
+        }
+        m_sigma2.assign(kGrid, 0.0);
+        double integral = 0;  // trapezoid in ln r
+        for (int i = kGrid - 2; i >= 0; --i) {
+            integral += 0.5 * m_step * (f[i] + f[i + 1]);
+            m_sigma2[i] = integral / halo_density_shape(m.halo, r[i]);
+        }
+    }
+    double sigma2(double r) const {
+        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
+        const int i = std::min(static_cast<int>(u), kGrid - 2);
+        return m_sigma2[i] + (u - i) * (m_sigma2[i + 1] - m_sigma2[i]);
+    }
+
+private:
+    static constexpr int kGrid = 600;
+    double m_lo = 0, m_step = 1;
+    std::vector<double> m_sigma2;
+};
+
+// Speed in units of the local escape speed of the halo alone, from the isotropic distribution function
+// of the untruncated profile: Plummer's g(q) = q^2 (1 - q^2)^3.5 (Aarseth, Henon & Wielen 1974), Hernquist's
+// q^2 f(E) with f from Hernquist (1990, eq. 17). Rejection under 1.1 times the scanned maximum.
+double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
+    if (h.profile == HaloProfile::Plummer) {
+        double q, y;
+        do q = rng.uniform(), y = rng.uniform() * 0.1;
+        while (y >= q * q * std::pow(1.0 - q * q, 3.5));
+        return q;
+    }
+    const double psi = 1.0 / (r / h.scale + 1.0);  // -Phi in units of G M / a
+    auto density = [psi](double q) {               // q^2 f(psi (1 - q^2)), up to a constant
+        const double e = psi * (1.0 - q * q), x = std::sqrt(e), one = std::max(1e-12, 1.0 - e);
+        const double f = (3.0 * std::asin(x) + x * std::sqrt(one) * (1.0 - 2.0 * e) * (8.0 * e * e - 8.0 * e - 3.0)) /
+                         std::pow(one, 2.5);
+        return q * q * f;
+    };
+    double top = 0;
+    for (int i = 1; i < 64; ++i) top = std::max(top, density(i / 64.0));
+    double q, y;
+    do q = rng.uniform(), y = rng.uniform() * 1.1 * top;
+    while (y >= density(q));
+    return q;
+}
+
+// The halo's own distribution function gives its speeds as an untruncated, unsoftened model in isolation;
+// speeds are then scaled by sqrt(sigma^2 of the real model / sigma^2 of that ideal one), both from the
+// Jeans equation, so the halo also holds up against the disk's pull, has no pressure at its truncation
+// radius (untruncated speeds there would make the outskirts expand) and feels softened forces. (A local
+// Maxwellian with the Jeans sigma instead puts too many slow stars in the core, which then contracts by
+// 15% in a few crossing times: Kazantzidis, Magorrian & Moore 2004.)
+void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+    MassModel ideal = m;
+    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = 0;
+    ideal.halo.mass_cut = 0.99999;
+    ideal.halo_mass = m.halo_mass / m.halo.mass_cut * ideal.halo.mass_cut;
+    const HaloJeans real(m), bare(ideal);
+    const double a = m.halo.scale, untruncated_mass = m.halo_mass / m.halo.mass_cut;
+    for (std::size_t i = 0; i < count; ++i) {
+        Body b;
+        b.m = m.halo_mass / double(count);
+        double x;
+        do x = rng.uniform() * m.halo.mass_cut;
+        while (x <= 0);
+        const double r = halo_radius_at(m.halo, x);
+        b.x = r * rng.unit_vector();
+        const double psi =
+            m.G * untruncated_mass / (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
+        const double s2 = bare.sigma2(r);
+        const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
+        b.v = (scale * halo_speed_fraction(m.halo, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
+        out.push_back(b);
+    }
+}
+
+void sample_disk(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+    const DiskSpec& d = m.disk;
+    for (std::size_t i = 0; i < count; ++i) {
+        Body b;
+        b.m = m.disk_mass / double(count);
+        double R;
+        do R = -d.scale_length * std::log((1.0 - rng.uniform()) * (1.0 - rng.uniform()));
+        while (R > d.cutoff);
+        const double phi = rng.uniform(0.0, 2.0 * kPi);
+        const double z = d.scale_height * std::atanh(std::clamp(2.0 * rng.uniform() - 1.0, -1 + 1e-12, 1 - 1e-12));
+        const double c = std::cos(phi), s = std::sin(phi);
+        b.x = {R * c, R * s, z};
+
+        const double Rs = std::max(R, 1e-3 * d.scale_length);  // the centre itself is a removable singularity
+        const double omega2 = m.vc2(Rs) / (Rs * Rs);
+        const double dR = 1e-3 * Rs;
+        const double domega2 = (m.vc2(Rs + dR) / ((Rs + dR) * (Rs + dR)) - m.vc2(Rs - dR) / ((Rs - dR) * (Rs - dR))) /
+                               (2.0 * dR);
+        const double kappa2 = std::max(Rs * domega2 + 4.0 * omega2, 1e-3 * omega2);
+        const double kappa = std::sqrt(kappa2), sigma_scale = m.G * m.surface_density(R);
+        const double sigma_r = d.toomre_q * 3.36 * sigma_scale / kappa;
+        const double sigma_phi = sigma_r * kappa / (2.0 * std::sqrt(omega2));
+        const double sigma_z = std::sqrt(kPi * sigma_scale * d.scale_height);
+        const double drift = 1.0 - kappa2 / (4.0 * omega2) - 2.0 * R / d.scale_length;
+        const double vphi_mean = std::sqrt(std::max(0.0, m.vc2(Rs) + sigma_r * sigma_r * drift));
+        const double vr = sigma_r * rng.normal(), vphi = vphi_mean + sigma_phi * rng.normal();
+        b.v = {vr * c - vphi * s, vr * s + vphi * c, sigma_z * rng.normal()};
+        out.push_back(b);
+    }
+}
+
+}  // namespace
+
+double halo_radius(const HaloSpec& h) { return halo_radius_at(h, h.mass_cut); }
+
+std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
+    if (n < 2) return 0;
+    const auto disk_n = static_cast<std::size_t>(std::llround(disk.body_fraction * double(n)));
+    return n - std::clamp<std::size_t>(disk_n, 1, n - 1);
+}
+
+std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed) {
+    Rng rng(seed);
+    MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
+    const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
+    if (halo_n == 0) m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
+    const double c = p.disk.cutoff / p.disk.scale_length;
+    m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
+    std::vector<Body> out;
+    out.reserve(p.n);
+    sample_halo(m, halo_n, rng, out);
+    sample_disk(m, p.n - halo_n, rng, out);
+    remove_center_of_mass(out);
+    return out;
+}
+
+}  // namespace nbody
