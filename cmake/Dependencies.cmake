@@ -4,3 +4,10 @@ find_package(glm REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(tomlplusplus REQUIRED)
+
+# The interactive sandbox: window, GL loader, GUI, screenshots.
+find_package(glfw3 3.3 REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+include(${CMAKE_CURRENT_LIST_DIR}/Glad.cmake)
