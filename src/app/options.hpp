@@ -24,6 +24,20 @@ struct AppOptions {
     std::string json_path;
     bool diagnostics = true;
     bool quiet = false;
+    // The window and off-screen rendering (issue 5).
+    std::optional<long long> frames;  // quit after this many frames (window or headless rendering)
+    std::string screenshot_path;      // headless: PNG of the last frame
+    std::string record_path;          // headless: video of every frame through ffmpeg
+    int width = 1280, height = 720;   // window (screen units) or off-screen image (pixels)
+    bool vsync = true;
+    bool interop = true;              // false: always copy positions through the host
+    float ui_scale = 0;               // 0: the monitor's content scale
+    std::string color = "group";      // group, speed, depth
+    std::optional<int> steps_per_frame;
+    bool paused = false;              // start paused (the window: Space runs; headless: frames of the start)
+
+    // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
+    bool renders_offscreen() const { return headless && (frames || !screenshot_path.empty() || !record_path.empty()); }
 };
 
 // Parses argv. Returns the options, or the exit code to end with (0 after --help, non-zero after a bad
@@ -40,6 +54,8 @@ struct RunSetup {
 RunSetup prepare_run(const AppOptions& o);
 
 // Where the shipped scenes live: next to the executable (installed) or in the source tree (build tree).
+// The default scene is the figure-eight galaxies (figure8-3.toml) where shipped, else plummer.toml.
 std::string default_scene_path();
+std::string scenes_dir();
 
 }  // namespace nbody

@@ -42,7 +42,8 @@ public:
     }
     void framebuffer_size(int& w, int& h) const override { w = m_width, h = m_height; }
     unsigned target_framebuffer() const override { return m_fbo; }
-    void present() override { glFlush(); }
+    // glFinish, not glFlush: with no swap to pace it, the frame time would otherwise not include the GPU work.
+    void present() override { glFinish(); }
     bool headless() const override { return true; }
     std::string description() const override { return gl_renderer_string() + " via EGL (" + m_platform + ")"; }
 
