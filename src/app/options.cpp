@@ -33,7 +33,7 @@ namespace {
 void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--frames", o.frames, "Quit after this many frames (window or headless rendering)")
         ->check(CLI::Range(1LL, 100000000LL));
-    app.add_option("--screenshot", o.screenshot_path, "With --headless: save the last frame as this PNG");
+    app.add_option("--screenshot", o.screenshot_path, "Save the last frame as this PNG (headless; or with a window and --frames, panels included)");
     app.add_option("--record", o.record_path, "With --headless: record every frame to this video (needs ffmpeg)");
     app.add_option("--width", o.width, "Window width (screen units) or image width (pixels)")->check(CLI::Range(16, 16384));
     app.add_option("--height", o.height, "Window height (screen units) or image height (pixels)")->check(CLI::Range(16, 16384));

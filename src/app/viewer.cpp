@@ -54,6 +54,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p) {
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
     m_settings.speed_max = typical_top_speed(initial);
+    m_settings.point_size = default_point_size(initial.size());
     attach_renderer();
     frame_all();
 }

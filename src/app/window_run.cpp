@@ -156,6 +156,7 @@ public:
             m_ui->render();
             m_viewer.times().ui = std::chrono::duration<double>(Clock::now() - tu).count();
             act(req);
+            if (m_opts.frames && frame + 1 == *m_opts.frames) save_final_screenshot();
             m_window.present();
             m_viewer.times().frame = std::chrono::duration<double>(Clock::now() - t0).count();
             ++frame;
@@ -210,6 +211,15 @@ private:
             m_state.message = e.what();
             m_video.reset();
         }
+    }
+
+    // --frames K --screenshot out.png with a window: the last frame, panels included, before the swap.
+    void save_final_screenshot() {
+        if (m_opts.screenshot_path.empty()) return;
+        int w = 0, h = 0;
+        m_window.framebuffer_size(w, h);
+        write_png(m_opts.screenshot_path, read_framebuffer(0, w, h));
+        std::printf("wrote %s (%dx%d)\n", m_opts.screenshot_path.c_str(), w, h);
     }
 
     void start_video() {

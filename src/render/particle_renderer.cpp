@@ -12,6 +12,10 @@
 
 namespace nbody {
 
+float default_point_size(std::size_t n) {
+    return float(std::clamp(3.0 * std::pow(1e5 / double(std::max<std::size_t>(n, 1)), 0.25), 2.0, 8.0));
+}
+
 ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
     m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
@@ -113,9 +117,9 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     NBODY_GL(glClearColor(0, 0, 0, 0));
     NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
     if (m_n > 0) {
-        // Light per body falls as 1/sqrt(N) (capped at N = 10^4): 7,500 and 10^6 bodies both land in the
-        // tone map's useful range; exposure and brightness do the rest.
-        const float intensity = s.brightness * 0.6f * float(std::sqrt(std::min(1.0, 1e4 / double(m_n))));
+        // Light per body falls as 1/sqrt(N): 7,500 and 10^6 bodies both land in the tone map's useful range
+        // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
+        const float intensity = s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
         const GLuint p = m_points->id();
         NBODY_GL(glUseProgram(p));
         glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));

@@ -19,13 +19,16 @@ namespace nbody {
 
 class ShaderProgram;
 
+// A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 2 px at 10^6.
+float default_point_size(std::size_t n);
+
 struct RenderSettings {
     float point_size = 3.0f;   // sprite diameter in pixels at the camera target's distance
     float brightness = 1.0f;   // multiplies the per-body light (which already scales as 1/sqrt(N))
     float exposure = 1.0f;     // tone map: 1 - exp(-exposure * light)
     ColorMode color_mode = ColorMode::Group;
     float speed_max = 1.0f;    // speed (length / time) at the top of the colour map
-    glm::vec3 background{0.005f, 0.005f, 0.015f};  // linear RGB
+    glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
 };
 
 // What the depth colour map spans, in view distance (scene units).

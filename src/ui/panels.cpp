@@ -13,11 +13,24 @@ namespace nbody {
 
 namespace {
 
-// Where each panel opens the first time (the ini file remembers where the user put it afterwards).
-void place(float x, float y, float w) {
+// Where each panel opens the first time (the ini file remembers where the user put it afterwards): a
+// column on the left or the right edge, `y` in unscaled pixels from the top. Panels marked `collapsed`
+// start folded so that a 720-pixel-high window shows the scene.
+void place(bool right, float y, float w, bool collapsed = false) {
     const float s = ImGui::GetIO().FontGlobalScale;
-    ImGui::SetNextWindowPos(ImVec2(x * s, y * s), ImGuiCond_FirstUseEver);
+    const ImVec2 size = ImGui::GetMainViewport()->WorkSize;
+    const float x = right ? size.x - (w + 10) * s : 10 * s;
+    ImGui::SetNextWindowPos(ImVec2(std::max(x, 0.0f), y * s), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w * s, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
+}
+
+template <class F>
+void panel(const char* title, bool& open, bool right, float y, bool collapsed, PanelContext& c, F body) {
+    if (!open) return;
+    place(right, y, right ? 400.0f : 340.0f, collapsed);
+    if (ImGui::Begin(title, &open)) body(c);
+    ImGui::End();
 }
 
 bool input_positive(const char* label, double& v, const char* fmt, double min_value) {
@@ -34,12 +47,12 @@ bool input_positive(const char* label, double& v, const char* fmt, double min_va
 
 void draw_panels(PanelContext& c) {
     UiState& s = c.state;
-    if (s.show_scene) { place(10, 10, 330); if (ImGui::Begin("Scene", &s.show_scene)) scene_panel(c); ImGui::End(); }
-    if (s.show_physics) { place(10, 290, 330); if (ImGui::Begin("Physics", &s.show_physics)) physics_panel(c); ImGui::End(); }
-    if (s.show_kernel) { place(10, 520, 330); if (ImGui::Begin("Kernel", &s.show_kernel)) kernel_panel(c); ImGui::End(); }
-    if (s.show_view) { place(940, 10, 330); if (ImGui::Begin("View", &s.show_view)) view_panel(c); ImGui::End(); }
-    if (s.show_perf) { place(940, 330, 330); if (ImGui::Begin("Performance", &s.show_perf)) performance_panel(c); ImGui::End(); }
-    if (s.show_diag) { place(940, 640, 330); if (ImGui::Begin("Diagnostics", &s.show_diag)) diagnostics_panel(c); ImGui::End(); }
+    panel("Scene", s.show_scene, false, 10, false, c, scene_panel);
+    panel("Physics", s.show_physics, false, 290, false, c, physics_panel);
+    panel("Kernel", s.show_kernel, false, 490, true, c, kernel_panel);
+    panel("View", s.show_view, true, 10, false, c, view_panel);
+    panel("Performance", s.show_perf, true, 290, false, c, performance_panel);
+    panel("Diagnostics", s.show_diag, true, 675, true, c, diagnostics_panel);
     legend_overlay(c);
 }
 

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -19,8 +20,9 @@ void history_plot(const char* label, const std::vector<float>& values, const std
                   const std::deque<PerfMarker>& marks, const char* overlay) {
     const float h = 60 * ImGui::GetIO().FontGlobalScale;
     const float top = values.empty() ? 1.0f : *std::max_element(values.begin(), values.end()) * 1.1f;
+    ImGui::SetNextItemWidth(-FLT_MIN);  // 1.86's PlotLines takes width 0 as "item width", not -1
     ImGui::PlotLines(label, values.empty() ? nullptr : values.data(), int(values.size()), 0, overlay, 0.0f,
-                     std::max(top, 1e-12f), ImVec2(-1, h));
+                     std::max(top, 1e-12f), ImVec2(0, h));
     if (values.empty() || times.empty()) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     // PlotLines spreads samples evenly and they are about evenly spaced in time, so a marker's x is its
@@ -56,10 +58,15 @@ void performance_panel(PanelContext& c) {
     ImGui::Text("kernel: %s", kernel_label(c.sim.params()).c_str());
     ImGui::Separator();
     ImGui::TextWrapped("positions: %s", c.view.upload_path.c_str());
-    if (!c.view.upload_note.empty()) ImGui::TextDisabled("%s", c.view.upload_note.c_str());
+    if (!c.view.upload_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", c.view.upload_note.c_str());
+        ImGui::PopStyleColor();
+    }
     const FrameTimes& t = c.view.times;
-    ImGui::Text("frame %.2f ms: sim %.2f  upload %.2f  draw %.2f  UI %.2f", t.frame * 1e3, t.sim * 1e3,
-                t.upload * 1e3, t.draw * 1e3, t.ui * 1e3);
+    ImGui::Text("frame %.2f ms = sim %.2f + %s %.2f", t.frame * 1e3, t.sim * 1e3,
+                c.view.upload_path.rfind("CUDA", 0) == 0 ? "map/unmap" : "upload", t.upload * 1e3);
+    ImGui::Text("                 + draw %.2f (GPU) + UI %.2f + rest", t.draw * 1e3, t.ui * 1e3);
     std::vector<float> rate, fps;
     std::vector<double> times;
     for (const PerfSample& p : h.samples()) {
@@ -70,7 +77,9 @@ void performance_panel(PanelContext& c) {
     history_plot("##rate", rate, times, h.markers(), "interactions/s (30 s)");
     history_plot("##fps", fps, times, h.markers(), "frames/s");
     if (!h.markers().empty()) ImGui::TextDisabled("yellow lines: kernel or backend changed (hover)");
-    ImGui::TextDisabled("%s", c.view.gl_renderer.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", c.view.gl_renderer.c_str());
+    ImGui::PopStyleColor();
 }
 
 void diagnostics_panel(PanelContext& c) {
@@ -97,8 +106,10 @@ void diagnostics_panel(PanelContext& c) {
     const float h = 60 * ImGui::GetIO().FontGlobalScale;
     const float emax = std::max(1e-12f, *std::max_element(e.begin(), e.end()) * 1.1f);
     const float pmax = std::max(1e-12f, *std::max_element(p.begin(), p.end()) * 1.1f);
-    ImGui::PlotLines("##e", e.data(), int(e.size()), 0, "relative energy error", 0, emax, ImVec2(-1, h));
-    ImGui::PlotLines("##p", p.data(), int(p.size()), 0, "momentum drift", 0, pmax, ImVec2(-1, h));
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::PlotLines("##e", e.data(), int(e.size()), 0, "relative energy error", 0, emax, ImVec2(0, h));
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::PlotLines("##p", p.data(), int(p.size()), 0, "momentum drift", 0, pmax, ImVec2(0, h));
     ImGui::TextDisabled("sampled every few seconds on a background thread, since the last reset");
 }
 
