@@ -260,6 +260,14 @@ private:
 }  // namespace
 
 int run_window(const AppOptions& o) {
+    if (!o.record_path.empty()) {
+        std::fprintf(stderr, "nbody-sandbox: --record needs --headless (in the window, V starts and stops a video)\n");
+        return 2;
+    }
+    if (!o.screenshot_path.empty() && !o.frames) {
+        std::fprintf(stderr, "nbody-sandbox: --screenshot in a window needs --frames K (or press F12)\n");
+        return 2;
+    }
     if (!display_available()) {
         std::fprintf(stderr, "nbody-sandbox: no display ($DISPLAY and $WAYLAND_DISPLAY are unset), so no window.\n%s\n",
                      kHeadlessHint);

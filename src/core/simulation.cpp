@@ -32,10 +32,22 @@ void Simulation::load(const State& initial, const SimParams& p) {
     const bool new_backend = !m_backend || p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads;
     std::unique_ptr<Backend> fresh;
     std::string note = m_backend_note;
-    if (new_backend) fresh = m_factory(p, &note);
-    Backend& b = fresh ? *fresh : *m_backend;
-    b.reset(initial, p);  // may throw (out of memory): the old backend is untouched only when fresh
-    if (fresh) m_backend = std::move(fresh);
+    if (new_backend) {
+        fresh = m_factory(p, &note);
+        fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
+        m_backend = std::move(fresh);
+    } else {
+        // Same backend: keep a copy of the running state so a failed reset (a GPU out of memory for the
+        // new N) can put it back and the old scene keeps running.
+        State running;
+        m_backend->read_state(running);
+        try {
+            m_backend->reset(initial, p);
+        } catch (...) {
+            m_backend->reset(running, m_current);
+            throw;
+        }
+    }
     m_backend_note = note;
     m_initial = initial;
     m_current = m_pending = p;
