@@ -26,6 +26,12 @@ float typical_top_speed(const State& s) {
     return std::max(1.5f * *mid, 1e-6f);
 }
 
+glm::vec3 centre_of_mass(const std::vector<Float4>& pos) {
+    double m = 0, cx = 0, cy = 0, cz = 0;
+    for (const Float4& p : pos) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
+    return m > 0 ? glm::vec3(float(cx / m), float(cy / m), float(cz / m)) : glm::vec3(0);
+}
+
 ColorMode parse_color(const std::string& s) {
     return s == "speed" ? ColorMode::Speed : s == "depth" ? ColorMode::Depth : ColorMode::Group;
 }
@@ -101,9 +107,7 @@ const std::vector<Float4>& Viewer::host_positions() {
 void Viewer::frame_all() {
     const auto& pos = host_positions();
     if (pos.empty()) return;
-    double m = 0, cx = 0, cy = 0, cz = 0;
-    for (const Float4& p : pos) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
-    const glm::vec3 c = m > 0 ? glm::vec3(float(cx / m), float(cy / m), float(cz / m)) : glm::vec3(0);
+    const glm::vec3 c = centre_of_mass(pos);
     std::vector<float> r(pos.size());
     for (std::size_t i = 0; i < pos.size(); ++i) r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
     auto q = r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);  // 90%: stray escapers do not shrink the view
@@ -129,12 +133,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);
-    if (m_follow_com) {
-        const auto& pos = host_positions();
-        double m = 0, cx = 0, cy = 0, cz = 0;
-        for (const Float4& p : pos) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
-        if (m > 0) m_camera.set_target(glm::vec3(float(cx / m), float(cy / m), float(cz / m)));
-    }
+    if (m_follow_com) m_camera.set_target(centre_of_mass(host_positions()));
     draw_only();
 }
 

@@ -47,20 +47,27 @@ std::string with_file_lines(const std::string& log, const std::string& file) {
     return out.empty() ? file + ": compile failed with no log\n" : out;
 }
 
+// The driver's log for a shader or a program (the two differ only in which getters they use).
+std::string info_log(GLuint id, bool program) {
+    GLint len = 0;
+    (program ? glGetProgramiv : glGetShaderiv)(id, GL_INFO_LOG_LENGTH, &len);
+    std::string log(std::size_t(std::max(len, 1)), '\0');
+    (program ? glGetProgramInfoLog : glGetShaderInfoLog)(id, len, nullptr, log.data());
+    return log.c_str();  // up to the terminating zero
+}
+
 GLuint compile(GLenum stage, const fs::path& path) {
     const std::string src = read_text(path);
     const GLuint s = glCreateShader(stage);
     const char* text = src.c_str();
     glShaderSource(s, 1, &text, nullptr);
     glCompileShader(s);
-    GLint ok = 0, len = 0;
+    GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
     if (!ok) {
-        glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
-        std::string log(std::size_t(std::max(len, 1)), '\0');
-        glGetShaderInfoLog(s, len, nullptr, log.data());
+        const std::string log = info_log(s, false);
         glDeleteShader(s);
-        throw GlError("shader compile failed:\n" + with_file_lines(log.c_str(), path.string()));
+        throw GlError("shader compile failed:\n" + with_file_lines(log, path.string()));
     }
     return s;
 }
@@ -82,14 +89,12 @@ ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_fil
     glLinkProgram(m_program);
     glDeleteShader(vs);
     glDeleteShader(fs_);
-    GLint ok = 0, len = 0;
+    GLint ok = 0;
     glGetProgramiv(m_program, GL_LINK_STATUS, &ok);
     if (!ok) {
-        glGetProgramiv(m_program, GL_INFO_LOG_LENGTH, &len);
-        std::string log(std::size_t(std::max(len, 1)), '\0');
-        glGetProgramInfoLog(m_program, len, nullptr, log.data());
+        const std::string log = info_log(m_program, true);
         glDeleteProgram(m_program);
-        throw GlError("linking " + vert_file + " + " + frag_file + " failed: " + log.c_str());
+        throw GlError("linking " + vert_file + " + " + frag_file + " failed: " + log);
     }
     gl_check("ShaderProgram", __FILE__, __LINE__);
 }

@@ -75,17 +75,24 @@ TEST(Window, ScreenshotIsAPngOfTheWindowSize) {
     std::filesystem::remove(path);
 }
 
-TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
-    NBODY_WINDOW_OR_SKIP(win, 1280, 720);
-    auto owner = cpu_simulation();
+// A window, a small CPU simulation and the panels' state, as the sandbox has them.
+struct Panels {
+    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) {}
+    std::unique_ptr<Simulation> owner = cpu_simulation();
     Simulation& sim = *owner;
-    Ui ui(win->handle(), "", 1.0f);
+    Ui ui;
     RenderSettings render;
     Camera camera;
     UiState state;  // every panel is open by default
+    UiView view;
+};
+
+TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
+    NBODY_WINDOW_OR_SKIP(win, 1280, 720);
+    Panels p(*win);
+    auto& [owner, sim, ui, render, camera, state, view] = p;
     state.show_help = true;
     std::vector<SceneEntry> scenes = {{"a.toml", "Scene A", "first", 100}, {"b.toml", "Scene B", "second", 200}};
-    UiView view;
     view.scenes = &scenes;
     view.scene_name = "ring";
     view.upload_path = "host copy";
@@ -113,13 +120,8 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
 
 TEST(Window, AnEditThroughThePanelsPathTakesEffectAtTheNextStep) {
     NBODY_WINDOW_OR_SKIP(win, 640, 480);
-    auto owner = cpu_simulation();
-    Simulation& sim = *owner;
-    Ui ui(win->handle(), "", 1.0f);
-    RenderSettings render;
-    Camera camera;
-    UiState state;
-    UiView view;
+    Panels p(*win);
+    auto& [owner, sim, ui, render, camera, state, view] = p;
     ui.new_frame();
     ui.build(sim, render, camera, state, view);
     sim.pending().dt = 0.003;  // the Physics panel writes exactly here
