@@ -121,7 +121,8 @@ void kernel_panel(PanelContext& c) {
     SimParams& p = c.sim.pending();
     Backend& b = c.sim.backend();
     ImGui::TextWrapped("%s", b.name().c_str());
-    int kind = p.backend == BackendKind::Cuda ? 1 : 0;
+    // Auto shows what it picked; choosing either makes the choice explicit.
+    const int kind = p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps().gpu) ? 1 : 0;
     if (!c.view.cuda_built) ImGui::BeginDisabled();
     if (ImGui::RadioButton("CPU", kind == 0)) p.backend = BackendKind::Cpu;
     ImGui::SameLine();
