@@ -18,14 +18,17 @@ void print_summary(Viewer& v, long long frames, long long steps, double seconds,
                    const std::string& ctx) {
     const double f = double(std::max(frames, 1LL));
     const Throughput s = throughput(v.sim().backend().size(), steps, sum.sim);
-    std::printf("rendered %lld frames of %zu bodies in %.3f s: %.1f frames/s (%s)\n", frames, v.sim().backend().size(),
-                seconds, double(frames) / seconds, ctx.c_str());
+    std::printf("rendered %lld frames of %zu bodies in %.3f s: %.1f frames/s (%s)\n", frames,
+                v.sim().backend().size(), seconds, double(frames) / seconds, ctx.c_str());
     std::printf("positions: %s%s%s\n", upload_path_name(v.feed().path()), v.feed().note().empty() ? "" : "; ",
                 v.feed().note().c_str());
-    std::printf("per frame (ms): sim %.3f  upload %.3f  draw %.3f  total %.3f   steps/frame %d\n", 1e3 * sum.sim / f,
-                1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.frame / f, v.sim().steps_last_frame());
-    std::printf("simulation: %lld steps, %.4g interactions/s, %.4g steps/s (over the time spent stepping), t = %.5g\n",
-                steps, s.interactions_per_s, s.steps_per_s, v.sim().backend().time());
+    std::printf("per frame (ms): sim %.3f  upload %.3f  draw %.3f  total %.3f   steps/frame %d\n",
+                1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.frame / f,
+                v.sim().steps_last_frame());
+    std::printf(
+        "simulation: %lld steps, %.4g interactions/s, %.4g steps/s (over the time spent stepping), t = "
+        "%.5g\n",
+        steps, s.interactions_per_s, s.steps_per_s, v.sim().backend().time());
 }
 }  // namespace
 
@@ -37,7 +40,8 @@ int run_offscreen(const AppOptions& o) {
         return 1;
     }
     Viewer viewer(o, *ctx);
-    if (!o.quiet) std::fprintf(stderr, "%s\n%s\n", viewer.sim().backend_note().c_str(), ctx->description().c_str());
+    if (!o.quiet)
+        std::fprintf(stderr, "%s\n%s\n", viewer.sim().backend_note().c_str(), ctx->description().c_str());
     std::optional<VideoRecorder> video;
     if (!o.record_path.empty()) video.emplace(o.record_path, o.width, o.height, 60);
     const long long frames = o.frames.value_or(video ? 240 : 1);

@@ -13,7 +13,9 @@ namespace nbody {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Speed at the top of the colour map: a bit above what 90% of the bodies start with.
 float typical_top_speed(const State& s) {
@@ -83,7 +85,9 @@ std::string Viewer::load_scene(const std::string& path, double multiplier) {
     try {
         SceneSpec scene = load_scene_file(path);
         if (multiplier != 1.0)
-            rescale_bodies(scene, std::max<std::size_t>(1, std::size_t(std::llround(double(scene.total_bodies()) * multiplier))));
+            rescale_bodies(scene,
+                           std::max<std::size_t>(
+                               1, std::size_t(std::llround(double(scene.total_bodies()) * multiplier))));
         SimParams p = scene.apply_to(m_sim.params());
         start(scene, p);
         return "";
@@ -109,8 +113,10 @@ void Viewer::frame_all() {
     if (pos.empty()) return;
     const glm::vec3 c = centre_of_mass(pos);
     std::vector<float> r(pos.size());
-    for (std::size_t i = 0; i < pos.size(); ++i) r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
-    auto q = r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);  // 90%: stray escapers do not shrink the view
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
+    auto q =
+        r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);  // 90%: stray escapers do not shrink the view
     std::nth_element(r.begin(), q, r.end());
     m_radius = std::isfinite(*q) ? std::max(*q, 1e-3f) : 1.0f;
     m_camera.frame_all(c, m_radius);

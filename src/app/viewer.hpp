@@ -19,7 +19,7 @@
 namespace nbody {
 
 class Viewer {
-public:
+  public:
     // Loads the scene and parameters from the options, makes the backend and the renderer. Throws
     // SceneError, ParamError, BackendError or GlError (a shader that does not compile) with the reason.
     Viewer(const AppOptions& o, GlContext& ctx);
@@ -49,7 +49,7 @@ public:
     DepthRange depth_range() const;
     std::size_t group_count() const { return m_group_count; }
 
-private:
+  private:
     void start(const SceneSpec& scene, const SimParams& p);
     void attach_renderer();
     const std::vector<Float4>& host_positions();

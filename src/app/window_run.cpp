@@ -37,23 +37,29 @@ std::vector<SceneEntry> find_scenes(const std::string& dir) {
             const SceneSpec s = load_scene_file(f.path().string());
             out.push_back({f.path().string(), s.name, s.description, s.total_bodies()});
         } catch (const std::exception& e) {
-            out.push_back({f.path().string(), f.path().filename().string() + " (does not load)", e.what(), 0});
+            out.push_back(
+                {f.path().string(), f.path().filename().string() + " (does not load)", e.what(), 0});
         }
     }
-    std::sort(out.begin(), out.end(), [](const SceneEntry& a, const SceneEntry& b) { return a.name < b.name; });
+    std::sort(out.begin(), out.end(),
+              [](const SceneEntry& a, const SceneEntry& b) { return a.name < b.name; });
     return out;
 }
 
 // Mouse drags and shortcut keys, routed from the window's event queue.
 class InputRouter {
-public:
+  public:
     InputRouter(GlfwWindow& w, Viewer& v, UiState& s) : m_window(w), m_viewer(v), m_state(s) {}
 
     void handle(const std::vector<InputEvent>& events, bool ui_mouse, bool ui_keys, UiRequests& req) {
         for (const InputEvent& e : events) {
             switch (e.kind) {
-                case InputEvent::Kind::MouseButton: button(e, ui_mouse); break;
-                case InputEvent::Kind::CursorMove: move(e); break;
+                case InputEvent::Kind::MouseButton:
+                    button(e, ui_mouse);
+                    break;
+                case InputEvent::Kind::CursorMove:
+                    move(e);
+                    break;
                 case InputEvent::Kind::Scroll:
                     if (!ui_mouse) m_viewer.camera().zoom(float(e.y));
                     break;
@@ -64,7 +70,7 @@ public:
         }
     }
 
-private:
+  private:
     void button(const InputEvent& e, bool ui_mouse) {
         if (e.action == GLFW_PRESS && !ui_mouse && m_drag < 0) {
             m_drag = e.button_or_key;  // a drag that starts on the scene stays with the camera
@@ -88,18 +94,41 @@ private:
     void key(const InputEvent& e, UiRequests& req) {
         Simulation& sim = m_viewer.sim();
         switch (e.button_or_key) {
-            case GLFW_KEY_SPACE: if (e.action == GLFW_PRESS) sim.set_paused(!sim.paused()); break;
-            case GLFW_KEY_RIGHT: sim.request_step(); break;  // repeats while held
-            case GLFW_KEY_R: req.reset = true; break;
-            case GLFW_KEY_C: req.reset_camera = true; break;
-            case GLFW_KEY_F: req.frame_all = true; break;
-            case GLFW_KEY_G: m_state.follow_com = !m_state.follow_com; break;
-            case GLFW_KEY_F12: req.screenshot = true; break;
-            case GLFW_KEY_V: if (e.action == GLFW_PRESS) req.toggle_record = true; break;
-            case GLFW_KEY_TAB: m_state.show_ui = !m_state.show_ui; break;
-            case GLFW_KEY_F1: m_state.show_help = !m_state.show_help; break;
-            case GLFW_KEY_ESCAPE: m_window.request_close(); break;
-            default: break;
+            case GLFW_KEY_SPACE:
+                if (e.action == GLFW_PRESS) sim.set_paused(!sim.paused());
+                break;
+            case GLFW_KEY_RIGHT:
+                sim.request_step();
+                break;  // repeats while held
+            case GLFW_KEY_R:
+                req.reset = true;
+                break;
+            case GLFW_KEY_C:
+                req.reset_camera = true;
+                break;
+            case GLFW_KEY_F:
+                req.frame_all = true;
+                break;
+            case GLFW_KEY_G:
+                m_state.follow_com = !m_state.follow_com;
+                break;
+            case GLFW_KEY_F12:
+                req.screenshot = true;
+                break;
+            case GLFW_KEY_V:
+                if (e.action == GLFW_PRESS) req.toggle_record = true;
+                break;
+            case GLFW_KEY_TAB:
+                m_state.show_ui = !m_state.show_ui;
+                break;
+            case GLFW_KEY_F1:
+                m_state.show_help = !m_state.show_help;
+                break;
+            case GLFW_KEY_ESCAPE:
+                m_window.request_close();
+                break;
+            default:
+                break;
         }
     }
 
@@ -116,9 +145,13 @@ namespace {
 
 // The window's state between frames and what it does with the UI's requests.
 class WindowApp {
-public:
+  public:
     WindowApp(const AppOptions& o, GlfwWindow& w)
-        : m_opts(o), m_window(w), m_viewer(o, w), m_scenes(find_scenes(scenes_dir())), m_input(w, m_viewer, m_state) {
+        : m_opts(o),
+          m_window(w),
+          m_viewer(o, w),
+          m_scenes(find_scenes(scenes_dir())),
+          m_input(w, m_viewer, m_state) {
         m_state.vsync = o.vsync;
         m_state.allow_interop = o.interop;
         m_state.ui_scale = o.ui_scale > 0 ? o.ui_scale : std::max(1.0f, w.content_scale());
@@ -165,7 +198,7 @@ public:
         return 0;
     }
 
-private:
+  private:
     void select_current_scene() {
         for (std::size_t i = 0; i < m_scenes.size(); ++i)
             if (fs::equivalent(m_scenes[i].path, m_viewer.scene().source, m_ec)) m_state.scene_index = int(i);
@@ -237,7 +270,8 @@ private:
         if (!m_video) return;
         try {
             m_video->finish();
-            m_state.message = "saved " + m_video->path() + " (" + std::to_string(m_video->frames()) + " frames)";
+            m_state.message =
+                "saved " + m_video->path() + " (" + std::to_string(m_video->frames()) + " frames)";
         } catch (const std::exception& e) {
             m_state.message = e.what();
         }
@@ -261,7 +295,8 @@ private:
 
 int run_window(const AppOptions& o) {
     if (!o.record_path.empty()) {
-        std::fprintf(stderr, "nbody-sandbox: --record needs --headless (in the window, V starts and stops a video)\n");
+        std::fprintf(
+            stderr, "nbody-sandbox: --record needs --headless (in the window, V starts and stops a video)\n");
         return 2;
     }
     if (!o.screenshot_path.empty() && !o.frames) {
@@ -269,8 +304,10 @@ int run_window(const AppOptions& o) {
         return 2;
     }
     if (!display_available()) {
-        std::fprintf(stderr, "nbody-sandbox: no display ($DISPLAY and $WAYLAND_DISPLAY are unset), so no window.\n%s\n",
-                     kHeadlessHint);
+        std::fprintf(
+            stderr,
+            "nbody-sandbox: no display ($DISPLAY and $WAYLAND_DISPLAY are unset), so no window.\n%s\n",
+            kHeadlessHint);
         return 2;
     }
     std::string why;

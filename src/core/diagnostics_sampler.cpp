@@ -5,7 +5,9 @@
 
 namespace nbody {
 
-DiagnosticsSampler::~DiagnosticsSampler() { wait(); }
+DiagnosticsSampler::~DiagnosticsSampler() {
+    wait();
+}
 
 void DiagnosticsSampler::wait() {
     if (m_job.valid()) collect(m_job.get());
@@ -28,7 +30,8 @@ void DiagnosticsSampler::collect(const Job& j) {
         m_history.push_back({j.sim_time, 0, 0});
         return;
     }
-    m_history.push_back({j.sim_time, relative_energy_error(*m_baseline, j.d), momentum_drift(*m_baseline, j.d)});
+    m_history.push_back(
+        {j.sim_time, relative_energy_error(*m_baseline, j.d), momentum_drift(*m_baseline, j.d)});
     if (m_history.size() > 512) m_history.pop_front();
 }
 

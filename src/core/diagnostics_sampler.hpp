@@ -20,7 +20,7 @@ struct DiagnosticsPoint {
 };
 
 class DiagnosticsSampler {
-public:
+  public:
     // Above max_n the O(N^2) energy on one CPU core would take too long to be useful: sampling is off.
     explicit DiagnosticsSampler(std::size_t max_n = 65536, double interval_s = 2.0)
         : m_max_n(max_n), m_interval(interval_s) {}
@@ -39,7 +39,7 @@ public:
     const std::deque<DiagnosticsPoint>& history() const { return m_history; }
     const std::optional<Diagnostics>& baseline() const { return m_baseline; }
 
-private:
+  private:
     struct Job {
         Diagnostics d;
         double sim_time;

@@ -31,7 +31,7 @@ struct PerfMarker {
 };
 
 class PerfHistory {
-public:
+  public:
     explicit PerfHistory(double window_s = 0.5, double keep_s = 30.0) : m_window(window_s), m_keep(keep_s) {}
 
     // One frame at wall time `now` (s): `steps` of N bodies took `step_seconds`.
@@ -44,7 +44,7 @@ public:
     PerfSample latest() const { return m_samples.empty() ? PerfSample{} : m_samples.back(); }
     double keep_seconds() const { return m_keep; }
 
-private:
+  private:
     void trim(double now);
 
     double m_window, m_keep;

@@ -15,8 +15,9 @@ constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN che
 
 bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
-           a.backend == b.backend && a.variant == b.variant && a.shape.k == b.shape.k && a.shape.u == b.shape.u &&
-           a.shape.block == b.shape.block && a.shape.q == b.shape.q && a.cpu_threads == b.cpu_threads;
+           a.backend == b.backend && a.variant == b.variant && a.shape.k == b.shape.k &&
+           a.shape.u == b.shape.u && a.shape.block == b.shape.block && a.shape.q == b.shape.q &&
+           a.cpu_threads == b.cpu_threads;
 }
 
 std::string kernel_label(const SimParams& p) {
@@ -29,7 +30,8 @@ Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {
 
 void Simulation::load(const State& initial, const SimParams& p) {
     validate(p);
-    const bool new_backend = !m_backend || p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads;
+    const bool new_backend =
+        !m_backend || p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads;
     std::unique_ptr<Backend> fresh;
     std::string note = m_backend_note;
     if (new_backend) {
@@ -92,8 +94,9 @@ void Simulation::apply_pending(double wall_now) {
         m_pending = m_current;  // the simulation keeps running with what worked
         return;
     }
-    if (p.variant != m_current.variant || !(p.shape.k == m_current.shape.k && p.shape.u == m_current.shape.u &&
-                                            p.shape.block == m_current.shape.block && p.shape.q == m_current.shape.q))
+    if (p.variant != m_current.variant ||
+        !(p.shape.k == m_current.shape.k && p.shape.u == m_current.shape.u &&
+          p.shape.block == m_current.shape.block && p.shape.q == m_current.shape.q))
         m_perf.mark(wall_now, kernel_label(p));
     if (p.eps != m_current.eps || p.G != m_current.G) m_diag.rebaseline();  // energy itself changed
     m_current = p;
@@ -102,7 +105,8 @@ void Simulation::apply_pending(double wall_now) {
 int Simulation::steps_for_frame(double budget_s) const {
     if (!m_auto_steps) return m_current.steps_per_frame;
     if (m_sec_per_step <= 0) return 1;
-    return static_cast<int>(std::clamp(std::floor(budget_s / m_sec_per_step), 1.0, double(kMaxStepsPerFrame)));
+    return static_cast<int>(
+        std::clamp(std::floor(budget_s / m_sec_per_step), 1.0, double(kMaxStepsPerFrame)));
 }
 
 void Simulation::check_finite(double wall_now) {
@@ -115,9 +119,10 @@ void Simulation::check_finite(double wall_now) {
         if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) continue;
         m_blew_up = true;
         m_paused = true;
-        m_error = "the state became NaN or infinite at step " + std::to_string(m_backend->steps_taken()) + " (body " +
-                  std::to_string(i) + "): dt " + std::to_string(m_current.dt) + " is too large for eps " +
-                  std::to_string(m_current.eps) + ". Paused: reset, or lower dt / raise eps, then reset.";
+        m_error = "the state became NaN or infinite at step " + std::to_string(m_backend->steps_taken()) +
+                  " (body " + std::to_string(i) + "): dt " + std::to_string(m_current.dt) +
+                  " is too large for eps " + std::to_string(m_current.eps) +
+                  ". Paused: reset, or lower dt / raise eps, then reset.";
         return;
     }
 }

@@ -22,7 +22,7 @@ bool same_params(const SimParams& a, const SimParams& b);
 std::string kernel_label(const SimParams& p);  // "ij-unrolled k 4 u 4 block 256 q auto"
 
 class Simulation {
-public:
+  public:
     explicit Simulation(BackendFactory factory);
 
     // Starts from a new initial state (a scene): makes a backend when none exists or the kind changed.
@@ -61,7 +61,7 @@ public:
     PerfHistory& perf() { return m_perf; }
     DiagnosticsSampler& diagnostics() { return m_diag; }
 
-private:
+  private:
     void apply_pending(double wall_now);
     void switch_backend(const SimParams& p);
     void check_finite(double wall_now);

@@ -9,19 +9,23 @@ namespace nbody {
 
 namespace {
 constexpr float kRadiansPerPixel = 0.005f;
-constexpr float kMaxPitch = 1.55f;  // just short of the poles, where the up vector degenerates
-constexpr float kInertiaTau = 0.25f;  // s
+constexpr float kMaxPitch = 1.55f;                 // just short of the poles, where the up vector degenerates
+constexpr float kInertiaTau = 0.25f;               // s
 constexpr float kDragEventSeconds = 1.0f / 60.0f;  // a drag event's share of time, to turn it into a speed
 }  // namespace
 
-Camera::Camera() { reset(); }
+Camera::Camera() {
+    reset();
+}
 
 void Camera::set_angles(float yaw, float pitch) {
     m_yaw = std::remainder(yaw, 2.0f * glm::pi<float>());
     m_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
 }
 
-void Camera::set_distance(float d) { m_distance = std::clamp(d, 1e-4f, 1e6f); }
+void Camera::set_distance(float d) {
+    m_distance = std::clamp(d, 1e-4f, 1e6f);
+}
 
 void Camera::orbit(float dx_px, float dy_px) {
     m_last_drag = glm::vec2(-dx_px, dy_px) * kRadiansPerPixel;
@@ -41,14 +45,17 @@ void Camera::update(float dt_s) {
 }
 
 void Camera::pan(float dx_px, float dy_px, int viewport_height_px) {
-    // One pixel moves the target by the size of a pixel at the target's distance, so the scene follows the cursor.
+    // One pixel moves the target by the size of a pixel at the target's distance, so the scene follows the
+    // cursor.
     const float px = 2.0f * m_distance * std::tan(fov_y / 2) / float(std::max(viewport_height_px, 1));
     const glm::mat4 v = view();
     const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
     m_target += (-dx_px * right + dy_px * up) * px;
 }
 
-void Camera::zoom(float wheel_steps) { set_distance(m_distance * std::pow(0.9f, wheel_steps)); }
+void Camera::zoom(float wheel_steps) {
+    set_distance(m_distance * std::pow(0.9f, wheel_steps));
+}
 
 void Camera::reset() {
     m_target = m_home_target;
@@ -67,11 +74,14 @@ void Camera::frame_all(glm::vec3 centre, float radius) {
 }
 
 glm::vec3 Camera::eye() const {
-    const glm::vec3 dir(std::cos(m_pitch) * std::sin(m_yaw), std::sin(m_pitch), std::cos(m_pitch) * std::cos(m_yaw));
+    const glm::vec3 dir(std::cos(m_pitch) * std::sin(m_yaw), std::sin(m_pitch),
+                        std::cos(m_pitch) * std::cos(m_yaw));
     return m_target + m_distance * dir;
 }
 
-glm::mat4 Camera::view() const { return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0)); }
+glm::mat4 Camera::view() const {
+    return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0));
+}
 
 glm::mat4 Camera::projection(float aspect) const {
     // Near and far scale with the distance so depth precision follows the zoom.
@@ -79,7 +89,8 @@ glm::mat4 Camera::projection(float aspect) const {
 }
 
 glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {
-    const glm::vec4 clip = projection(float(width_px) / float(std::max(height_px, 1))) * view() * glm::vec4(world, 1);
+    const glm::vec4 clip =
+        projection(float(width_px) / float(std::max(height_px, 1))) * view() * glm::vec4(world, 1);
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
     return {(ndc.x * 0.5f + 0.5f) * float(width_px), (0.5f - ndc.y * 0.5f) * float(height_px), clip.w};
 }

@@ -7,14 +7,14 @@
 namespace nbody {
 
 class Camera {
-public:
+  public:
     Camera();
 
     void orbit(float dx_px, float dy_px);  // drag: rotates about the target and keeps the drag's speed
     void pan(float dx_px, float dy_px, int viewport_height_px);
-    void zoom(float wheel_steps);          // > 0 moves closer; 10% of the distance per step
-    void release();                        // mouse released: the last drag speed carries on (inertia)
-    void update(float dt_s);               // integrates inertia, which decays with a 0.25 s time scale
+    void zoom(float wheel_steps);  // > 0 moves closer; 10% of the distance per step
+    void release();                // mouse released: the last drag speed carries on (inertia)
+    void update(float dt_s);       // integrates inertia, which decays with a 0.25 s time scale
     void stop() { m_orbit_vel = glm::vec2(0); }
 
     void reset();                                    // the home view, framing the last frame_all() sphere
@@ -35,11 +35,11 @@ public:
 
     float fov_y = glm::radians(45.0f);
 
-private:
+  private:
     glm::vec3 m_target{0};
     float m_distance = 5, m_yaw = 0, m_pitch = 0.35f;
-    glm::vec2 m_orbit_vel{0};    // radians per second, for inertia
-    glm::vec2 m_last_drag{0};    // radians of the last drag event
+    glm::vec2 m_orbit_vel{0};  // radians per second, for inertia
+    glm::vec2 m_last_drag{0};  // radians of the last drag event
     glm::vec3 m_home_target{0};
     float m_home_distance = 5;
 };

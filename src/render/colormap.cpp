@@ -37,9 +37,12 @@ glm::vec3 group_colour(uint32_t group) {
 
 const char* color_mode_name(ColorMode m) {
     switch (m) {
-        case ColorMode::Group: return "galaxy (scene component)";
-        case ColorMode::Speed: return "speed";
-        case ColorMode::Depth: return "depth";
+        case ColorMode::Group:
+            return "galaxy (scene component)";
+        case ColorMode::Speed:
+            return "speed";
+        case ColorMode::Depth:
+            return "depth";
     }
     return "?";
 }

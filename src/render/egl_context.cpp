@@ -20,7 +20,7 @@ std::string egl_error_text() {
 }
 
 class EglContext final : public GlContext {
-public:
+  public:
     EglContext(EGLDisplay d, EGLContext c, int w, int h, std::string platform)
         : m_display(d), m_context(c), m_width(w), m_height(h), m_platform(std::move(platform)) {}
     ~EglContext() override {
@@ -42,12 +42,15 @@ public:
     }
     void framebuffer_size(int& w, int& h) const override { w = m_width, h = m_height; }
     unsigned target_framebuffer() const override { return m_fbo; }
-    // glFinish, not glFlush: with no swap to pace it, the frame time would otherwise not include the GPU work.
+    // glFinish, not glFlush: with no swap to pace it, the frame time would otherwise not include the GPU
+    // work.
     void present() override { glFinish(); }
     bool headless() const override { return true; }
-    std::string description() const override { return gl_renderer_string() + " via EGL (" + m_platform + ")"; }
+    std::string description() const override {
+        return gl_renderer_string() + " via EGL (" + m_platform + ")";
+    }
 
-private:
+  private:
     EGLDisplay m_display;
     EGLContext m_context;
     int m_width, m_height;
@@ -56,7 +59,8 @@ private:
 };
 
 // Tries one display; on success returns the context with its target FBO, else null and the reason.
-std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform, int w, int h, std::string& why) {
+std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform, int w, int h,
+                                       std::string& why) {
     if (d == EGL_NO_DISPLAY) {
         why += platform + ": no display; ";
         return nullptr;
@@ -67,8 +71,17 @@ std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform
         return nullptr;
     }
     gladLoaderLoadEGL(d);  // now the display's version and extensions are known
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                     EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+    const EGLint config_attribs[] = {EGL_SURFACE_TYPE,
+                                     EGL_PBUFFER_BIT,
+                                     EGL_RENDERABLE_TYPE,
+                                     EGL_OPENGL_BIT,
+                                     EGL_RED_SIZE,
+                                     8,
+                                     EGL_GREEN_SIZE,
+                                     8,
+                                     EGL_BLUE_SIZE,
+                                     8,
+                                     EGL_NONE};
     EGLConfig config = nullptr;
     EGLint count = 0;
     if (!eglChooseConfig(d, config_attribs, &config, 1, &count) || count < 1) {
@@ -85,8 +98,13 @@ std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform
         eglTerminate(d);
         return nullptr;
     }
-    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  4,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  5,
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
     EGLContext c = eglCreateContext(d, config, EGL_NO_CONTEXT, ctx_attribs);
     if (c == EGL_NO_CONTEXT) {
         why += platform + ": no 4.5 core context (" + egl_error_text() + "); ";
@@ -100,7 +118,8 @@ std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform
         return nullptr;
     }
     auto ctx = std::make_unique<EglContext>(d, c, w, h, platform);
-    if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress)); !e.empty()) {
+    if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+        !e.empty()) {
         why += platform + ": " + e + "; ";
         return nullptr;
     }
@@ -117,7 +136,8 @@ std::unique_ptr<GlContext> create_headless_context(int width, int height, std::s
         return nullptr;
     };
     if (width < 1 || height < 1 || width > 16384 || height > 16384)
-        return fail("headless size " + std::to_string(width) + "x" + std::to_string(height) + " out of range");
+        return fail("headless size " + std::to_string(width) + "x" + std::to_string(height) +
+                    " out of range");
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) return fail("cannot load libEGL.so.1 (install libegl1)");
     try {
         if (GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_platform_device) {
@@ -126,7 +146,8 @@ std::unique_ptr<GlContext> create_headless_context(int width, int height, std::s
             if (eglQueryDevicesEXT(8, devices, &n) && n > 0) {
                 for (EGLint i = 0; i < n; ++i) {
                     EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-                    if (auto c = try_display(d, "device " + std::to_string(i), width, height, reasons)) return c;
+                    if (auto c = try_display(d, "device " + std::to_string(i), width, height, reasons))
+                        return c;
                 }
             } else {
                 reasons += "eglQueryDevicesEXT found no device; ";
@@ -135,7 +156,8 @@ std::unique_ptr<GlContext> create_headless_context(int width, int height, std::s
             reasons += "no EGL_EXT_device_enumeration/EGL_EXT_platform_device; ";
         }
         if (GLAD_EGL_MESA_platform_surfaceless) {
-            EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+            EGLDisplay d =
+                eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
             if (auto c = try_display(d, "surfaceless", width, height, reasons)) return c;
         } else {
             reasons += "no EGL_MESA_platform_surfaceless; ";

@@ -9,12 +9,18 @@ namespace nbody {
 namespace {
 const char* gl_error_name(GLenum e) {
     switch (e) {
-        case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-        case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-        case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-        case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-        case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-        default: return "unknown GL error";
+        case GL_INVALID_ENUM:
+            return "GL_INVALID_ENUM";
+        case GL_INVALID_VALUE:
+            return "GL_INVALID_VALUE";
+        case GL_INVALID_OPERATION:
+            return "GL_INVALID_OPERATION";
+        case GL_INVALID_FRAMEBUFFER_OPERATION:
+            return "GL_INVALID_FRAMEBUFFER_OPERATION";
+        case GL_OUT_OF_MEMORY:
+            return "GL_OUT_OF_MEMORY";
+        default:
+            return "unknown GL error";
     }
 }
 }  // namespace
@@ -27,8 +33,8 @@ void gl_check(const char* call, const char* file, int line) {
         errors += (errors.empty() ? "" : ", ") + std::string(gl_error_name(e));
     }
     if (!errors.empty())
-        throw GlError(std::filesystem::path(file).filename().string() + ":" + std::to_string(line) + ": " + call +
-                      ": " + errors);
+        throw GlError(std::filesystem::path(file).filename().string() + ":" + std::to_string(line) + ": " +
+                      call + ": " + errors);
 }
 
 }  // namespace nbody

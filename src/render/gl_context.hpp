@@ -7,7 +7,7 @@
 namespace nbody {
 
 class GlContext {
-public:
+  public:
     virtual ~GlContext() = default;
     // Size of what is drawn into, in pixels (HiDPI: larger than the window's size in screen units).
     virtual void framebuffer_size(int& width, int& height) const = 0;

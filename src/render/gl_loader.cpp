@@ -7,9 +7,10 @@ namespace nbody {
 std::string load_gl_functions(void* (*get_proc)(const char*)) {
     const int version = gladLoadGL(reinterpret_cast<GLADloadfunc>(get_proc));
     if (!version) return "glad could not load the OpenGL functions";
-    if (GLAD_VERSION_MAJOR(version) < 4 || (GLAD_VERSION_MAJOR(version) == 4 && GLAD_VERSION_MINOR(version) < 5))
-        return "OpenGL 4.5 core needed, the driver gives " + std::to_string(GLAD_VERSION_MAJOR(version)) + "." +
-               std::to_string(GLAD_VERSION_MINOR(version));
+    if (GLAD_VERSION_MAJOR(version) < 4 ||
+        (GLAD_VERSION_MAJOR(version) == 4 && GLAD_VERSION_MINOR(version) < 5))
+        return "OpenGL 4.5 core needed, the driver gives " + std::to_string(GLAD_VERSION_MAJOR(version)) +
+               "." + std::to_string(GLAD_VERSION_MINOR(version));
     return "";
 }
 

@@ -1,8 +1,8 @@
 #define GLFW_INCLUDE_NONE
 #include "render/glfw_window.hpp"
 
-#include <glad/gl.h>
 #include <GLFW/glfw3.h>
+#include <glad/gl.h>
 
 #include <cstdlib>
 
@@ -12,7 +12,8 @@ namespace {
 std::string glfw_error() {
     const char* desc = nullptr;
     const int code = glfwGetError(&desc);
-    return code == GLFW_NO_ERROR ? std::string("unknown GLFW error") : std::string(desc ? desc : "GLFW error");
+    return code == GLFW_NO_ERROR ? std::string("unknown GLFW error")
+                                 : std::string(desc ? desc : "GLFW error");
 }
 }  // namespace
 
@@ -22,7 +23,8 @@ bool display_available() {
     return (x && *x) || (wl && *wl);
 }
 
-std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std::string& title, std::string* why) {
+std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std::string& title,
+                                               std::string* why) {
     auto fail = [&](const std::string& r) -> std::unique_ptr<GlfwWindow> {
         if (why) *why = r;
         return nullptr;
@@ -33,7 +35,8 @@ std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std:
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in screen units scaled by the monitor
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR,
+                   GLFW_TRUE);  // HiDPI: window size in screen units scaled by the monitor
     GLFWwindow* w = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
     if (!w) {
         const std::string e = glfw_error();
@@ -42,7 +45,8 @@ std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std:
     }
     glfwMakeContextCurrent(w);
     std::unique_ptr<GlfwWindow> win(new GlfwWindow(w));
-    if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress)); !e.empty())
+    if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress));
+        !e.empty())
         return fail(e);
     win->set_vsync(true);
     glfwSetWindowUserPointer(w, win.get());
@@ -59,12 +63,24 @@ GlfwWindow::~GlfwWindow() {
     glfwTerminate();
 }
 
-void GlfwWindow::framebuffer_size(int& width, int& height) const { glfwGetFramebufferSize(m_window, &width, &height); }
-void GlfwWindow::present() { glfwSwapBuffers(m_window); }
-std::string GlfwWindow::description() const { return gl_renderer_string() + " via GLFW"; }
-bool GlfwWindow::should_close() const { return glfwWindowShouldClose(m_window); }
-void GlfwWindow::request_close() { glfwSetWindowShouldClose(m_window, GLFW_TRUE); }
-bool GlfwWindow::mouse_button_down(int button) const { return glfwGetMouseButton(m_window, button) == GLFW_PRESS; }
+void GlfwWindow::framebuffer_size(int& width, int& height) const {
+    glfwGetFramebufferSize(m_window, &width, &height);
+}
+void GlfwWindow::present() {
+    glfwSwapBuffers(m_window);
+}
+std::string GlfwWindow::description() const {
+    return gl_renderer_string() + " via GLFW";
+}
+bool GlfwWindow::should_close() const {
+    return glfwWindowShouldClose(m_window);
+}
+void GlfwWindow::request_close() {
+    glfwSetWindowShouldClose(m_window, GLFW_TRUE);
+}
+bool GlfwWindow::mouse_button_down(int button) const {
+    return glfwGetMouseButton(m_window, button) == GLFW_PRESS;
+}
 
 std::vector<InputEvent> GlfwWindow::poll_events() {
     glfwPollEvents();
@@ -90,7 +106,9 @@ void GlfwWindow::push(GLFWwindow* w, const InputEvent& e) {
 void GlfwWindow::on_mouse_button(GLFWwindow* w, int button, int action, int mods) {
     push(w, {InputEvent::Kind::MouseButton, button, action, mods, 0, 0});
 }
-void GlfwWindow::on_cursor(GLFWwindow* w, double x, double y) { push(w, {InputEvent::Kind::CursorMove, 0, 0, 0, x, y}); }
+void GlfwWindow::on_cursor(GLFWwindow* w, double x, double y) {
+    push(w, {InputEvent::Kind::CursorMove, 0, 0, 0, x, y});
+}
 void GlfwWindow::on_scroll(GLFWwindow* w, double dx, double dy) {
     push(w, {InputEvent::Kind::Scroll, 0, 0, 0, dx, dy});
 }

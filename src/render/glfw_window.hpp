@@ -18,13 +18,14 @@ struct InputEvent {
     int button_or_key = 0;  // GLFW mouse button or key code
     int action = 0;         // GLFW_PRESS / GLFW_RELEASE / GLFW_REPEAT
     int mods = 0;
-    double x = 0, y = 0;    // cursor (screen units) or scroll offsets
+    double x = 0, y = 0;  // cursor (screen units) or scroll offsets
 };
 
 class GlfwWindow final : public GlContext {
-public:
+  public:
     // Null and the reason (no display, no GL 4.5) in *why.
-    static std::unique_ptr<GlfwWindow> create(int width, int height, const std::string& title, std::string* why);
+    static std::unique_ptr<GlfwWindow> create(int width, int height, const std::string& title,
+                                              std::string* why);
     ~GlfwWindow() override;
 
     void framebuffer_size(int& width, int& height) const override;
@@ -43,7 +44,7 @@ public:
     float content_scale() const;  // 2 on a HiDPI display
     bool mouse_button_down(int button) const;
 
-private:
+  private:
     explicit GlfwWindow(GLFWwindow* w) : m_window(w) {}
     static void on_mouse_button(GLFWwindow* w, int button, int action, int mods);
     static void on_cursor(GLFWwindow* w, double x, double y);

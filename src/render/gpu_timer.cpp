@@ -6,8 +6,12 @@
 
 namespace nbody {
 
-GpuTimer::GpuTimer() { NBODY_GL(glGenQueries(kRing, m_queries)); }
-GpuTimer::~GpuTimer() { glDeleteQueries(kRing, m_queries); }
+GpuTimer::GpuTimer() {
+    NBODY_GL(glGenQueries(kRing, m_queries));
+}
+GpuTimer::~GpuTimer() {
+    glDeleteQueries(kRing, m_queries);
+}
 
 void GpuTimer::begin() {
     // Collect every finished query first (oldest to newest), so the slot about to be reused is free.

@@ -4,7 +4,7 @@
 namespace nbody {
 
 class GpuTimer {
-public:
+  public:
     GpuTimer();
     ~GpuTimer();
     GpuTimer(const GpuTimer&) = delete;
@@ -15,7 +15,7 @@ public:
     // The newest finished measurement, in seconds (0 before the first one is ready).
     double seconds() const { return m_seconds; }
 
-private:
+  private:
     static constexpr int kRing = 4;
     unsigned m_queries[kRing] = {};
     bool m_pending[kRing] = {};

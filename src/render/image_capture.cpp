@@ -67,13 +67,17 @@ std::string timestamped_name(const std::string& prefix, const std::string& exten
 VideoRecorder::VideoRecorder(const std::string& path, int width, int height, int fps)
     : m_path(path), m_width(width & ~1), m_height(height & ~1) {
     if (!program_on_path("ffmpeg"))
-        throw Error("video needs ffmpeg, which is not installed (apt-get install ffmpeg, or scripts/install-deps.sh)");
+        throw Error(
+            "video needs ffmpeg, which is not installed (apt-get install ffmpeg, or "
+            "scripts/install-deps.sh)");
     if (m_width < 2 || m_height < 2) throw Error(path + ": frame too small to record");
     // The path is quoted for the shell; a single quote in it is refused rather than escaped.
-    if (path.find('\'') != std::string::npos) throw Error(path + ": a video path may not contain a single quote");
-    const std::string cmd = "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s " + std::to_string(m_width) +
-                            "x" + std::to_string(m_height) + " -r " + std::to_string(fps) +
-                            " -i - -c:v libx264 -preset veryfast -pix_fmt yuv420p '" + path + "'";
+    if (path.find('\'') != std::string::npos)
+        throw Error(path + ": a video path may not contain a single quote");
+    const std::string cmd = "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
+                            std::to_string(m_width) + "x" + std::to_string(m_height) + " -r " +
+                            std::to_string(fps) + " -i - -c:v libx264 -preset veryfast -pix_fmt yuv420p '" +
+                            path + "'";
     m_pipe = popen(cmd.c_str(), "w");
     if (!m_pipe) throw Error("cannot start ffmpeg: " + std::string(std::strerror(errno)));
     m_row.resize(std::size_t(m_width) * 4);
@@ -100,7 +104,8 @@ void VideoRecorder::finish() {
     if (!m_pipe) return;
     const int status = pclose(m_pipe);
     m_pipe = nullptr;
-    if (status != 0) throw Error(m_path + ": ffmpeg failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+    if (status != 0)
+        throw Error(m_path + ": ffmpeg failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
 }
 
 }  // namespace nbody

@@ -23,7 +23,7 @@ bool program_on_path(const std::string& program);
 // Pipes frames to `ffmpeg -f rawvideo`; H.264 in yuv420p needs even sizes, so frames are cropped to even
 // width and height. Throws nbody::Error when ffmpeg is missing ("install ffmpeg") or the pipe breaks.
 class VideoRecorder {
-public:
+  public:
     VideoRecorder(const std::string& path, int width, int height, int fps = 60);
     ~VideoRecorder();
     VideoRecorder(const VideoRecorder&) = delete;
@@ -35,7 +35,7 @@ public:
     const std::string& path() const { return m_path; }
     long frames() const { return m_frames; }
 
-private:
+  private:
     std::string m_path;
     int m_width, m_height;
     std::FILE* m_pipe = nullptr;

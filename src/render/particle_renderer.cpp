@@ -56,7 +56,8 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glBufferData(GL_ARRAY_BUFFER, bytes4, nullptr, GL_DYNAMIC_COPY));
     NBODY_GL(glGenBuffers(1, &m_group));
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
-    NBODY_GL(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::size_t>(n, 1) * 4), nullptr, GL_STATIC_DRAW));
+    NBODY_GL(
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::size_t>(n, 1) * 4), nullptr, GL_STATIC_DRAW));
 
     NBODY_GL(glBindVertexArray(m_vao));
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
@@ -82,7 +83,8 @@ void ParticleRenderer::begin_position_update(double sim_time_delta) {
     if (sim_time_delta <= 0) return;  // paused: keep the last real motion for the speed colours
     NBODY_GL(glBindBuffer(GL_COPY_READ_BUFFER, m_pos));
     NBODY_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, m_prev));
-    NBODY_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(position_bytes())));
+    NBODY_GL(
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(position_bytes())));
     m_update_dt = sim_time_delta;
 }
 
@@ -108,8 +110,8 @@ void ParticleRenderer::ensure_hdr_target(int w, int h) {
     m_hdr_w = w, m_hdr_h = h;
 }
 
-void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int w, int h,
-                            unsigned target_fbo) {
+void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int w,
+                            int h, unsigned target_fbo) {
     if (w < 1 || h < 1) return;  // minimised window
     ensure_hdr_target(w, h);
     NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
@@ -119,7 +121,8 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     if (m_n > 0) {
         // Light per body falls as 1/sqrt(N): 7,500 and 10^6 bodies both land in the tone map's useful range
         // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
-        const float intensity = s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
+        const float intensity =
+            s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
         const GLuint p = m_points->id();
         NBODY_GL(glUseProgram(p));
         glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));

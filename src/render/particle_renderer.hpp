@@ -23,11 +23,11 @@ class ShaderProgram;
 float default_point_size(std::size_t n);
 
 struct RenderSettings {
-    float point_size = 3.0f;   // sprite diameter in pixels at the camera target's distance
-    float brightness = 1.0f;   // multiplies the per-body light (which already scales as 1/sqrt(N))
-    float exposure = 1.0f;     // tone map: 1 - exp(-exposure * light)
+    float point_size = 3.0f;  // sprite diameter in pixels at the camera target's distance
+    float brightness = 1.0f;  // multiplies the per-body light (which already scales as 1/sqrt(N))
+    float exposure = 1.0f;    // tone map: 1 - exp(-exposure * light)
     ColorMode color_mode = ColorMode::Group;
-    float speed_max = 1.0f;    // speed (length / time) at the top of the colour map
+    float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
 };
 
@@ -37,7 +37,7 @@ struct DepthRange {
 };
 
 class ParticleRenderer {
-public:
+  public:
     // Throws GlError (file:line) when a shader fails to load or compile.
     explicit ParticleRenderer(const std::string& shader_directory);
     ~ParticleRenderer();
@@ -61,7 +61,7 @@ public:
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
               unsigned target_fbo);
 
-private:
+  private:
     void ensure_hdr_target(int width, int height);
 
     std::unique_ptr<ShaderProgram> m_points, m_tonemap;

@@ -11,7 +11,9 @@ const char* upload_path_name(UploadPath p) {
 PositionFeed::PositionFeed() = default;
 PositionFeed::~PositionFeed() = default;
 
-void PositionFeed::detach() { m_interop.reset(); }
+void PositionFeed::detach() {
+    m_interop.reset();
+}
 
 void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool allow_interop) {
     detach();  // a registered buffer must be unregistered before GL deletes or re-creates it
@@ -25,7 +27,8 @@ void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool all
     } else {
 #ifdef NBODY_HAVE_CUDA
         std::string why;
-        m_interop = GlInteropBuffer::try_register(renderer.position_buffer(), renderer.position_bytes(), &why);
+        m_interop =
+            GlInteropBuffer::try_register(renderer.position_buffer(), renderer.position_bytes(), &why);
         if (m_interop) {
             m_path = UploadPath::Interop;
             m_note.clear();

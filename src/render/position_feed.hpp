@@ -19,7 +19,7 @@ enum class UploadPath { HostCopy, Interop };
 const char* upload_path_name(UploadPath p);
 
 class PositionFeed {
-public:
+  public:
     PositionFeed();
     ~PositionFeed();
     PositionFeed(const PositionFeed&) = delete;
@@ -40,7 +40,7 @@ public:
     // positions (frame-all, centre of mass) without a second copy.
     const std::vector<Float4>& host_positions() const { return m_host; }
 
-private:
+  private:
     UploadPath m_path = UploadPath::HostCopy;
     std::string m_note;
     std::vector<Float4> m_host;

@@ -18,8 +18,9 @@ std::string shader_dir() {
     if (const char* env = std::getenv("NBODY_SHADER_DIR"); env && *env) return env;
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    for (const fs::path& d : {exe.parent_path() / "shaders", exe.parent_path() / "../share/nbody-sandbox/shaders",
-                              fs::path(NBODY_SOURCE_DIR) / "shaders"})
+    for (const fs::path& d :
+         {exe.parent_path() / "shaders", exe.parent_path() / "../share/nbody-sandbox/shaders",
+          fs::path(NBODY_SOURCE_DIR) / "shaders"})
         if (fs::exists(d / "particles.vert", ec)) return d.string();
     return (fs::path(NBODY_SOURCE_DIR) / "shaders").string();
 }
@@ -41,8 +42,10 @@ std::string with_file_lines(const std::string& log, const std::string& file) {
     std::string out, l;
     while (std::getline(in, l)) {
         std::smatch m;
-        if (std::regex_match(l, m, line_re)) out += file + ":" + m[1].str() + ": " + m[2].str() + "\n";
-        else if (!l.empty()) out += file + ": " + l + "\n";
+        if (std::regex_match(l, m, line_re))
+            out += file + ":" + m[1].str() + ": " + m[2].str() + "\n";
+        else if (!l.empty())
+            out += file + ": " + l + "\n";
     }
     return out.empty() ? file + ": compile failed with no log\n" : out;
 }
@@ -74,7 +77,8 @@ GLuint compile(GLenum stage, const fs::path& path) {
 
 }  // namespace
 
-ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_file, const std::string& frag_file) {
+ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_file,
+                             const std::string& frag_file) {
     const GLuint vs = compile(GL_VERTEX_SHADER, fs::path(dir) / vert_file);
     GLuint fs_ = 0;
     try {
@@ -103,6 +107,8 @@ ShaderProgram::~ShaderProgram() {
     if (m_program) glDeleteProgram(m_program);
 }
 
-int ShaderProgram::uniform(const char* name) const { return glGetUniformLocation(m_program, name); }
+int ShaderProgram::uniform(const char* name) const {
+    return glGetUniformLocation(m_program, name);
+}
 
 }  // namespace nbody

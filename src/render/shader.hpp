@@ -10,8 +10,9 @@ namespace nbody {
 std::string shader_dir();
 
 class ShaderProgram {
-public:
-    // Throws GlError with the file, line and the driver's message when a stage fails to read, compile or link.
+  public:
+    // Throws GlError with the file, line and the driver's message when a stage fails to read, compile or
+    // link.
     ShaderProgram(const std::string& dir, const std::string& vert_file, const std::string& frag_file);
     ~ShaderProgram();
     ShaderProgram(const ShaderProgram&) = delete;
@@ -20,7 +21,7 @@ public:
     unsigned id() const { return m_program; }
     int uniform(const char* name) const;  // -1 when absent (optimised away)
 
-private:
+  private:
     unsigned m_program = 0;
 };
 

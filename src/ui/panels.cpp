@@ -60,16 +60,19 @@ void scene_panel(PanelContext& c) {
     const UiView& v = c.view;
     ImGui::TextWrapped("%s", v.scene_name.c_str());
     ImGui::Text("N = %zu bodies", c.sim.backend().size());
-    if (v.scenes && !v.scenes->empty() && ImGui::BeginListBox("##scenes", ImVec2(-1, 5 * ImGui::GetTextLineHeightWithSpacing()))) {
+    if (v.scenes && !v.scenes->empty() &&
+        ImGui::BeginListBox("##scenes", ImVec2(-1, 5 * ImGui::GetTextLineHeightWithSpacing()))) {
         for (int i = 0; i < int(v.scenes->size()); ++i) {
             const SceneEntry& e = (*v.scenes)[std::size_t(i)];
             const std::string label = e.name + " (" + std::to_string(e.bodies) + ")##" + e.path;
             if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
-            if (ImGui::IsItemHovered() && !e.description.empty()) ImGui::SetTooltip("%s\n%s", e.path.c_str(), e.description.c_str());
+            if (ImGui::IsItemHovered() && !e.description.empty())
+                ImGui::SetTooltip("%s\n%s", e.path.c_str(), e.description.c_str());
         }
         ImGui::EndListBox();
     }
-    ImGui::SliderFloat("bodies x", &c.state.body_multiplier, 0.125f, 8.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("bodies x", &c.state.body_multiplier, 0.125f, 8.0f, "%.3g",
+                       ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
     if (!have_sel) ImGui::BeginDisabled();
@@ -95,7 +98,8 @@ void physics_panel(PanelContext& c) {
     SimParams& p = sim.pending();
     ImGui::Text("t = %.4f   steps %lld", sim.backend().time(), sim.backend().steps_taken());
     input_positive("dt", p.dt, "%.6g", 1e-12);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
     input_positive("eps", p.eps, "%.6g", 0.0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plummer softening length (length units)");
     input_positive("G", p.G, "%.6g", 1e-12);
@@ -122,7 +126,8 @@ void kernel_panel(PanelContext& c) {
     Backend& b = c.sim.backend();
     ImGui::TextWrapped("%s", b.name().c_str());
     // Auto shows what it picked; choosing either makes the choice explicit.
-    const int kind = p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps().gpu) ? 1 : 0;
+    const int kind =
+        p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps().gpu) ? 1 : 0;
     if (!c.view.cuda_built) ImGui::BeginDisabled();
     if (ImGui::RadioButton("CPU", kind == 0)) p.backend = BackendKind::Cpu;
     ImGui::SameLine();
@@ -136,7 +141,8 @@ void kernel_panel(PanelContext& c) {
     const auto& table = variant_table();
     if (ImGui::BeginCombo("variant", std::string(variant_name(p.variant)).c_str())) {
         for (const VariantInfo& v : table) {
-            if (ImGui::Selectable(std::string(v.name).c_str(), v.variant == p.variant) && v.variant != p.variant) {
+            if (ImGui::Selectable(std::string(v.name).c_str(), v.variant == p.variant) &&
+                v.variant != p.variant) {
                 p.variant = v.variant;
                 p.shape = v.default_shape;
             }
@@ -197,8 +203,9 @@ void view_panel(PanelContext& c) {
 
 void legend_overlay(PanelContext& c) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y - 10),
-                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y - 10), ImGuiCond_Always,
+        ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.5f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -210,7 +217,8 @@ void legend_overlay(PanelContext& c) {
     auto swatch = [](glm::vec3 col, float w) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
         ImGui::Dummy(ImVec2(w, h));
     };
     if (c.render.color_mode == ColorMode::Group) {
@@ -230,8 +238,10 @@ void legend_overlay(PanelContext& c) {
             swatch(colormap(t), w / 50);  // depth: near is bright, at the right end
         }
         ImGui::SameLine();
-        if (speed) ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
-        else ImGui::Text("near %.3g", double(c.view.depth_near));
+        if (speed)
+            ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
+        else
+            ImGui::Text("near %.3g", double(c.view.depth_near));
     }
     ImGui::End();
 }
@@ -242,12 +252,20 @@ void draw_help(UiState& state) {
         ImGui::End();
         return;
     }
-    static constexpr const char* kKeys[][2] = {
-        {"left drag", "orbit (let go while moving: it keeps turning)"}, {"right / middle drag", "pan"},
-        {"wheel", "zoom"}, {"Space", "pause / run"}, {"Right arrow", "one step"}, {"R", "reset the scene"},
-        {"C", "reset the camera"}, {"F", "frame all particles"}, {"G", "follow the centre of mass"},
-        {"F12", "PNG screenshot (working directory)"}, {"V", "start / stop video (needs ffmpeg)"},
-        {"Tab", "hide / show the panels"}, {"F1", "this help"}, {"Esc", "quit"}};
+    static constexpr const char* kKeys[][2] = {{"left drag", "orbit (let go while moving: it keeps turning)"},
+                                               {"right / middle drag", "pan"},
+                                               {"wheel", "zoom"},
+                                               {"Space", "pause / run"},
+                                               {"Right arrow", "one step"},
+                                               {"R", "reset the scene"},
+                                               {"C", "reset the camera"},
+                                               {"F", "frame all particles"},
+                                               {"G", "follow the centre of mass"},
+                                               {"F12", "PNG screenshot (working directory)"},
+                                               {"V", "start / stop video (needs ffmpeg)"},
+                                               {"Tab", "hide / show the panels"},
+                                               {"F1", "this help"},
+                                               {"Esc", "quit"}};
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& k : kKeys) {
             ImGui::TableNextRow();

@@ -33,7 +33,8 @@ void history_plot(const char* label, const std::vector<float>& values, const std
         if (m.wall < t0 || m.wall > t1) continue;
         const float x = a.x + float((m.wall - t0) / (t1 - t0)) * (b.x - a.x);
         dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 220, 60, 220), 2.0f);
-        if (ImGui::IsMouseHoveringRect(ImVec2(x - 4, a.y), ImVec2(x + 4, b.y))) ImGui::SetTooltip("%s", m.label.c_str());
+        if (ImGui::IsMouseHoveringRect(ImVec2(x - 4, a.y), ImVec2(x + 4, b.y)))
+            ImGui::SetTooltip("%s", m.label.c_str());
     }
 }
 
@@ -86,8 +87,9 @@ void diagnostics_panel(PanelContext& c) {
     DiagnosticsSampler& d = c.sim.diagnostics();
     const std::size_t n = c.sim.backend().size();
     if (!d.enabled(n)) {
-        ImGui::TextWrapped("Energy sampling is off above N = %zu (the float64 O(N^2) energy runs on one CPU core).",
-                           d.max_n());
+        ImGui::TextWrapped(
+            "Energy sampling is off above N = %zu (the float64 O(N^2) energy runs on one CPU core).",
+            d.max_n());
         return;
     }
     const auto last = d.latest();

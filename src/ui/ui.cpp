@@ -17,9 +17,12 @@ namespace fs = std::filesystem;
 
 std::string user_config_dir() {
     fs::path base;
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) base = x;
-    else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".config";
-    else return "";
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+        base = x;
+    else if (const char* h = std::getenv("HOME"); h && *h)
+        base = fs::path(h) / ".config";
+    else
+        return "";
     std::error_code ec;
     fs::create_directories(base / "nbody-sandbox", ec);
     return ec ? std::string() : (base / "nbody-sandbox").string();
@@ -75,7 +78,8 @@ void Ui::new_frame(int width, int height, double dt) {
     ImGui::NewFrame();
 }
 
-UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state, const UiView& view) {
+UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
+                     const UiView& view) {
     set_scale(state.ui_scale);
     UiRequests req;
     if (state.show_ui) {
@@ -92,7 +96,11 @@ void Ui::render() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-bool Ui::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }
-bool Ui::wants_keyboard() const { return ImGui::GetIO().WantCaptureKeyboard; }
+bool Ui::wants_mouse() const {
+    return ImGui::GetIO().WantCaptureMouse;
+}
+bool Ui::wants_keyboard() const {
+    return ImGui::GetIO().WantCaptureKeyboard;
+}
 
 }  // namespace nbody

@@ -22,7 +22,7 @@ struct SceneEntry {
 
 // What the panels show and edit between frames; owned by the app.
 struct UiState {
-    bool show_ui = true;  // Tab
+    bool show_ui = true;     // Tab
     bool show_help = false;  // F1
     bool show_scene = true, show_physics = true, show_kernel = true, show_view = true, show_perf = true,
          show_diag = true;
@@ -32,8 +32,8 @@ struct UiState {
     bool allow_interop = true;
     int scene_index = -1;
     float body_multiplier = 1.0f;
-    std::string open_path;   // "open another file"
-    std::string message;     // status line: "saved screenshot-...png", load errors
+    std::string open_path;  // "open another file"
+    std::string message;    // status line: "saved screenshot-...png", load errors
 };
 
 // Read-only facts for the panels.
@@ -61,7 +61,7 @@ struct UiRequests {
 std::string user_config_dir();
 
 class Ui {
-public:
+  public:
     // window null: no platform backend (tests, offscreen); the display size then comes from new_frame.
     // ini_path empty: layout not saved. Throws nbody::Error when the OpenGL3 backend cannot start.
     Ui(GLFWwindow* window, const std::string& ini_path, float scale);
@@ -70,13 +70,14 @@ public:
     Ui& operator=(const Ui&) = delete;
 
     void new_frame(int width = 0, int height = 0, double dt = 1.0 / 60);
-    UiRequests build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state, const UiView& view);
+    UiRequests build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
+                     const UiView& view);
     void render();  // into the framebuffer bound now
     bool wants_mouse() const;
     bool wants_keyboard() const;
     void set_scale(float scale);
 
-private:
+  private:
     bool m_platform = false;
     float m_scale = 0;
     std::string m_ini;  // must outlive ImGui's pointer to it

@@ -39,14 +39,16 @@ inline std::pair<int, int> png_size(const std::string& path) {
     in.read(reinterpret_cast<char*>(h), 24);
     const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (!in || std::memcmp(h, sig, 8) != 0 || std::memcmp(h + 12, "IHDR", 4) != 0) return {0, 0};
-    auto be32 = [&](int o) { return int(h[o]) << 24 | int(h[o + 1]) << 16 | int(h[o + 2]) << 8 | int(h[o + 3]); };
+    auto be32 = [&](int o) {
+        return int(h[o]) << 24 | int(h[o + 1]) << 16 | int(h[o + 2]) << 8 | int(h[o + 3]);
+    };
     return {be32(16), be32(20)};
 }
 
 }  // namespace nbody::test
 
 // Creates `ctx` (a headless EGL context of w x h) or skips the test with the reason.
-#define NBODY_HEADLESS_OR_SKIP(ctx, w, h)                                          \
-    std::string why_##ctx;                                                         \
-    auto ctx = ::nbody::create_headless_context((w), (h), &why_##ctx);             \
+#define NBODY_HEADLESS_OR_SKIP(ctx, w, h)                              \
+    std::string why_##ctx;                                             \
+    auto ctx = ::nbody::create_headless_context((w), (h), &why_##ctx); \
     if (!ctx) GTEST_SKIP() << "no headless OpenGL 4.5 context: " << why_##ctx

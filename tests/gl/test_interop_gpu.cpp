@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "app/backend_factory.hpp"
-#include "core/errors.hpp"
 #include "app/viewer.hpp"
+#include "core/errors.hpp"
 #include "gl_test_util.hpp"
 
 using namespace nbody;
@@ -31,7 +31,8 @@ TEST(GpuRender, InteropAndHostCopyDrawTheSameImage) {
     } catch (const BackendError& e) {
         GTEST_SKIP() << e.what();
     }
-    if (interop->feed().path() != UploadPath::Interop) GTEST_SKIP() << "interop not in use: " << interop->feed().note();
+    if (interop->feed().path() != UploadPath::Interop)
+        GTEST_SKIP() << "interop not in use: " << interop->feed().note();
     interop->simulate_and_draw(0.0, 1.0);
     const Image a = interop->capture();
     interop.reset();

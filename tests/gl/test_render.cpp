@@ -62,7 +62,8 @@ TEST(Render, BodiesAppearWhereTheCameraProjectsThem) {
     for (const Float4& b : bodies) {
         const glm::vec3 p = cam.project(glm::vec3(b.x, b.y, b.z), kW, kH);
         ASSERT_GT(p.z, 0.0f);
-        EXPECT_GT(brightest_near(img, int(p.x), int(p.y), 2).sum(), bg + 60) << "no body at " << p.x << "," << p.y;
+        EXPECT_GT(brightest_near(img, int(p.x), int(p.y), 2).sum(), bg + 60)
+            << "no body at " << p.x << "," << p.y;
     }
     // Halfway between the two, nothing.
     EXPECT_LE(pixel(img, kW / 2, kH / 2).sum(), bg + 3);
@@ -81,8 +82,10 @@ TEST(Render, GroupsGetDistinctColours) {
     s.color_mode = ColorMode::Group;
     const Camera cam = looking_at_origin();
     const Image img = render(*ctx, r, cam, s);
-    const glm::vec3 a = cam.project(glm::vec3(-0.5f, 0, 0), kW, kH), b = cam.project(glm::vec3(0.5f, 0, 0), kW, kH);
-    const Rgb ca = brightest_near(img, int(a.x), int(a.y), 2), cb = brightest_near(img, int(b.x), int(b.y), 2);
+    const glm::vec3 a = cam.project(glm::vec3(-0.5f, 0, 0), kW, kH),
+                    b = cam.project(glm::vec3(0.5f, 0, 0), kW, kH);
+    const Rgb ca = brightest_near(img, int(a.x), int(a.y), 2),
+              cb = brightest_near(img, int(b.x), int(b.y), 2);
     // Group 0 is blue-dominant, group 1 orange (red-dominant): the colours differ in hue, not just level.
     EXPECT_GT(ca.b, ca.r);
     EXPECT_GT(cb.r, cb.b);
@@ -95,7 +98,8 @@ TEST(Render, ABrokenShaderNamesFileAndLine) {
     fs::create_directories(dir);
     for (const char* f : {"particles.vert", "fullscreen.vert", "tonemap.frag"})
         fs::copy_file(fs::path(shader_dir()) / f, dir / f, fs::copy_options::overwrite_existing);
-    std::ofstream(dir / "particles.frag") << "#version 450 core\nout vec4 frag;\nvoid main() {\n  frag = oops;\n}\n";
+    std::ofstream(dir / "particles.frag")
+        << "#version 450 core\nout vec4 frag;\nvoid main() {\n  frag = oops;\n}\n";
     try {
         ParticleRenderer r(dir.string());
         FAIL() << "a shader with an undefined name compiled";

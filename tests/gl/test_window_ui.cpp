@@ -26,8 +26,8 @@ std::unique_ptr<GlfwWindow> window_or_null(int w, int h, std::string& why) {
     return GlfwWindow::create(w, h, "nbody gl test", &why);
 }
 
-#define NBODY_WINDOW_OR_SKIP(win, w, h)            \
-    std::string why_##win;                         \
+#define NBODY_WINDOW_OR_SKIP(win, w, h)             \
+    std::string why_##win;                          \
     auto win = window_or_null((w), (h), why_##win); \
     if (!win) GTEST_SKIP() << why_##win
 
@@ -92,7 +92,8 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     Panels p(*win);
     auto& [owner, sim, ui, render, camera, state, view] = p;
     state.show_help = true;
-    std::vector<SceneEntry> scenes = {{"a.toml", "Scene A", "first", 100}, {"b.toml", "Scene B", "second", 200}};
+    std::vector<SceneEntry> scenes = {{"a.toml", "Scene A", "first", 100},
+                                      {"b.toml", "Scene B", "second", 200}};
     view.scenes = &scenes;
     view.scene_name = "ring";
     view.upload_path = "host copy";
@@ -111,7 +112,8 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     }
     // Auto-sized windows are hidden on their first frame; by the third everything is drawn.
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
-    for (const char* name : {"Scene", "Physics", "Kernel", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
+    for (const char* name :
+         {"Scene", "Physics", "Kernel", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         ASSERT_NE(w, nullptr) << name;
         EXPECT_TRUE(w->WasActive) << name << " was not built";

@@ -20,8 +20,8 @@ TEST(Camera, FrameAllFitsTheSphereInTheVerticalFieldOfView) {
     c.frame_all(glm::vec3(0), 1.0f);
     c.set_angles(0, 0);  // looking along -z, y up
     const glm::vec3 top = c.project(glm::vec3(0, 1, 0), 800, 600);
-    EXPECT_GT(top.y, 0.0f);     // inside the top edge
-    EXPECT_LT(top.y, 300.0f);   // above the centre: screen y grows downwards
+    EXPECT_GT(top.y, 0.0f);    // inside the top edge
+    EXPECT_LT(top.y, 300.0f);  // above the centre: screen y grows downwards
 }
 
 TEST(Camera, OrbitKeepsTheDistanceAndInertiaDecays) {
@@ -34,7 +34,7 @@ TEST(Camera, OrbitKeepsTheDistanceAndInertiaDecays) {
     const float yaw0 = c.yaw();
     c.update(0.016f);
     const float step1 = std::fabs(std::remainder(c.yaw() - yaw0, 6.2831853f));
-    EXPECT_GT(step1, 0.0f);  // keeps turning after release
+    EXPECT_GT(step1, 0.0f);                          // keeps turning after release
     for (int i = 0; i < 600; ++i) c.update(0.016f);  // 10 s: the motion has died out
     const float yaw1 = c.yaw();
     c.update(0.016f);

@@ -10,7 +10,7 @@ TEST(PerfHistory, WindowsBecomeSamples) {
     for (int f = 0; f <= 60; ++f) h.record_frame(f / 60.0, 1000, 2, 0.002);
     ASSERT_EQ(h.samples().size(), 2u);
     const PerfSample s = h.latest();
-    EXPECT_NEAR(s.rate.steps_per_s, 1000.0, 1e-6);          // over the time spent stepping
+    EXPECT_NEAR(s.rate.steps_per_s, 1000.0, 1e-6);  // over the time spent stepping
     EXPECT_NEAR(s.rate.interactions_per_s, 1e9, 1e-3);
     EXPECT_NEAR(s.frames_per_s, 60.0, 1e-6);
 }

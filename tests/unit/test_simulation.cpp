@@ -44,7 +44,7 @@ struct SimulationTest : ::testing::Test {
 }  // namespace
 
 TEST_F(SimulationTest, PendingParametersApplyAtTheNextFrameBoundary) {
-    sim.pending().dt = 0.002;  // what the Physics panel does
+    sim.pending().dt = 0.002;                 // what the Physics panel does
     EXPECT_DOUBLE_EQ(sim.params().dt, 0.01);  // not yet
     EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.01);
     const double t0 = sim.backend().time();
@@ -52,7 +52,7 @@ TEST_F(SimulationTest, PendingParametersApplyAtTheNextFrameBoundary) {
     EXPECT_DOUBLE_EQ(sim.params().dt, 0.002);
     EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.002);
     EXPECT_NEAR(sim.backend().time() - t0, 0.002, 1e-12);  // the step itself used the new dt
-    EXPECT_EQ(backends_made, 1);  // same backend: the state was kept
+    EXPECT_EQ(backends_made, 1);                           // same backend: the state was kept
 }
 
 TEST_F(SimulationTest, AnInvalidEditIsRefusedAndTheSimulationKeepsRunning) {
