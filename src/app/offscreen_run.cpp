@@ -51,7 +51,7 @@ int run_offscreen(const AppOptions& o) {
     for (long long i = 0; i < frames; ++i) {
         const auto t0 = Clock::now();
         const double now = std::chrono::duration<double>(t0 - t_start).count();
-        viewer.simulate_and_draw(now, 1.0 / 60);
+        viewer.simulate_and_draw(now, viewer.simulation_budget());
         steps += viewer.sim().steps_last_frame();
         if (video) video->add_frame(viewer.capture());
         ctx->present();

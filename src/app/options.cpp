@@ -43,6 +43,7 @@ void add_render_options(CLI::App& app, AppOptions& o) {
         ->check(CLI::Range(0.5, 4.0));
     app.add_option("--color", o.color, "Colour by group (scene component), speed or depth")
         ->check(CLI::IsMember({"group", "speed", "depth"}));
+    app.add_flag("--auto-steps", o.auto_steps, "As many steps per frame as fit in a 60 Hz frame ('as fast as possible')");
     app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");
     app.add_option("--steps-per-frame", o.steps_per_frame, "Steps per drawn frame (1 to 10000)")->check(CLI::Range(1, 10000));
 }

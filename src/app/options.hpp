@@ -34,6 +34,7 @@ struct AppOptions {
     float ui_scale = 0;               // 0: the monitor's content scale
     std::string color = "group";      // group, speed, depth
     std::optional<int> steps_per_frame;
+    bool auto_steps = false;          // steps per frame chosen to fill the frame budget (1/60 s)
     bool paused = false;              // start paused (the window: Space runs; headless: frames of the start)
 
     // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.

@@ -48,6 +48,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     const RunSetup setup = prepare_run(o);
     start(setup.scene, setup.params);
     m_sim.set_paused(o.paused);
+    m_sim.set_auto_steps(o.auto_steps);
 }
 
 Viewer::~Viewer() {
@@ -152,6 +153,11 @@ void Viewer::draw_only() {
     m_draw_timer->end();
     // GPU time where the queries have it (the draw is asynchronous), else the CPU time to submit.
     m_times.draw = m_draw_timer->seconds() > 0 ? m_draw_timer->seconds() : since(t0);
+}
+
+double Viewer::simulation_budget() const {
+    const FrameTimes& t = m_times;
+    return std::max(0.002, 1.0 / 60 - t.upload - t.draw - t.ui - 0.002);  // 2 ms for the rest of the frame
 }
 
 Image Viewer::capture() const {

@@ -34,6 +34,8 @@ class Viewer {
     // target framebuffer. Fills times().sim, .upload and .draw.
     void simulate_and_draw(double wall_now, double budget_s);
     void draw_only();  // redraw the current positions (after a resize)
+    // What the simulation may spend in a 60 Hz frame: what the last frame's upload, draw and UI left.
+    double simulation_budget() const;
 
     void frame_all();  // camera fits the bodies (90% of them) and makes that the home view
     void set_follow_com(bool on) { m_follow_com = on; }

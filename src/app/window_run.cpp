@@ -178,9 +178,7 @@ class WindowApp {
             m_input.handle(m_window.poll_events(), m_ui->wants_mouse(), m_ui->wants_keyboard(), req);
             act(req);  // keys first, so a reset happens before this frame's step
             m_viewer.set_follow_com(m_state.follow_com);
-            // Vsync at 60 Hz: leave the simulation what the drawing does not use.
-            const FrameTimes& t = m_viewer.times();
-            m_viewer.simulate_and_draw(now, std::max(0.002, 1.0 / 60 - t.upload - t.draw - t.ui - 0.002));
+            m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
             capture_if_asked();
             const auto tu = Clock::now();
             m_ui->new_frame();
