@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "core/errors.hpp"
 
@@ -119,10 +120,12 @@ void Simulation::check_finite(double wall_now) {
         if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) continue;
         m_blew_up = true;
         m_paused = true;
-        m_error = "the state became NaN or infinite at step " + std::to_string(m_backend->steps_taken()) +
-                  " (body " + std::to_string(i) + "): dt " + std::to_string(m_current.dt) +
-                  " is too large for eps " + std::to_string(m_current.eps) +
-                  ". Paused: reset, or lower dt / raise eps, then reset.";
+        char msg[320];
+        std::snprintf(msg, sizeof msg,
+                      "the state became NaN or infinite at step %lld (body %zu): dt %g is too large for eps %g. "
+                      "Paused: reset, or lower dt / raise eps, then reset.",
+                      m_backend->steps_taken(), i, m_current.dt, m_current.eps);
+        m_error = msg;
         return;
     }
 }

@@ -96,7 +96,7 @@ void scene_panel(PanelContext& c) {
 void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
-    ImGui::Text("t = %.4f   steps %lld", sim.backend().time(), sim.backend().steps_taken());
+    ImGui::Text("t = %.6g   steps %lld", sim.backend().time(), sim.backend().steps_taken());
     input_positive("dt", p.dt, "%.6g", 1e-12);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
