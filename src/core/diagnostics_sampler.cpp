@@ -10,11 +10,15 @@ DiagnosticsSampler::~DiagnosticsSampler() {
 }
 
 void DiagnosticsSampler::wait() {
-    if (m_job.valid()) collect(m_job.get());
+    if (!m_job.valid()) return;
+    const Job j = m_job.get();
+    if (!m_job_stale) collect(j);
 }
 
 void DiagnosticsSampler::rebaseline() {
-    if (m_job.valid()) m_job.get();  // a job from before the change measures the wrong thing: drop it
+    // A job from before the change measures the wrong thing: it is dropped when it finishes (not waited
+    // for here, which would freeze the window for as long as the O(N^2) sum takes).
+    m_job_stale = m_job.valid();
     m_want_baseline = true;
     m_baseline.reset();
     m_history.clear();
@@ -38,7 +42,7 @@ void DiagnosticsSampler::collect(const Job& j) {
 void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
     if (m_job.valid()) {
         if (m_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-        collect(m_job.get());
+        wait();
     }
     if (!enabled(backend.size()) || wall_now < m_next_due) return;
     m_next_due = wall_now + m_interval;
@@ -47,6 +51,7 @@ void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
     const SimParams p = backend.params();
     m_job_is_baseline = m_want_baseline;
     m_want_baseline = false;
+    m_job_stale = false;
     m_job = std::async(std::launch::async, [s = std::move(copy), eps = p.eps, G = p.G] {
         const auto t0 = std::chrono::steady_clock::now();
         Job j{compute_diagnostics(s, eps, G, 1), s.time, 0};

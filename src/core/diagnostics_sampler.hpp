@@ -22,7 +22,7 @@ struct DiagnosticsPoint {
 class DiagnosticsSampler {
   public:
     // Above max_n the O(N^2) energy on one CPU core would take too long to be useful: sampling is off.
-    explicit DiagnosticsSampler(std::size_t max_n = 65536, double interval_s = 2.0)
+    explicit DiagnosticsSampler(std::size_t max_n = 32768, double interval_s = 2.0)
         : m_max_n(max_n), m_interval(interval_s) {}
     ~DiagnosticsSampler();
 
@@ -50,7 +50,7 @@ class DiagnosticsSampler {
     std::size_t m_max_n;
     double m_interval;
     double m_next_due = 0;
-    bool m_want_baseline = true, m_job_is_baseline = false;
+    bool m_want_baseline = true, m_job_is_baseline = false, m_job_stale = false;
     std::future<Job> m_job;
     std::optional<Diagnostics> m_baseline;
     std::deque<DiagnosticsPoint> m_history;  // since the baseline, at most 512 points

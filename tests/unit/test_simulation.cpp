@@ -148,3 +148,13 @@ TEST_F(SimulationTest, DiagnosticsMeasureFromTheBaseline) {
     EXPECT_GT(last->sim_time, 0.0);
     EXPECT_LT(last->energy_error, 1e-2);
 }
+
+TEST_F(SimulationTest, AJobFromBeforeAResetIsDropped) {
+    sim.diagnostics().poll(sim.backend(), 0.0);  // a job in flight
+    sim.reset();                                 // rebaselines without waiting for it
+    sim.diagnostics().wait();
+    EXPECT_FALSE(sim.diagnostics().baseline().has_value());  // the stale result was not taken as the baseline
+    sim.diagnostics().poll(sim.backend(), 1.0);
+    sim.diagnostics().wait();
+    EXPECT_TRUE(sim.diagnostics().baseline().has_value());
+}
