@@ -198,6 +198,7 @@ class WindowApp {
 
   private:
     void select_current_scene() {
+        m_window.set_title("nbody-sandbox: " + m_viewer.scene().name);
         for (std::size_t i = 0; i < m_scenes.size(); ++i)
             if (fs::equivalent(m_scenes[i].path, m_viewer.scene().source, m_ec)) m_state.scene_index = int(i);
     }

@@ -94,6 +94,8 @@ void GlfwWindow::set_vsync(bool on) {
     m_vsync = on;
 }
 
+void GlfwWindow::set_title(const std::string& title) { glfwSetWindowTitle(m_window, title.c_str()); }
+
 float GlfwWindow::content_scale() const {
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(m_window, &sx, &sy);

@@ -40,6 +40,7 @@ class GlfwWindow final : public GlContext {
     // Polls the window system and returns the events since the last call.
     std::vector<InputEvent> poll_events();
     void set_vsync(bool on);
+    void set_title(const std::string& title);
     bool vsync() const { return m_vsync; }
     float content_scale() const;  // 2 on a HiDPI display
     bool mouse_button_down(int button) const;
