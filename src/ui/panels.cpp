@@ -75,6 +75,9 @@ void scene_panel(PanelContext& c) {
                        ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
+    if (have_sel)
+        ImGui::TextDisabled("loads with N = %.0f",
+                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
     if (!have_sel) ImGui::BeginDisabled();
     if (ImGui::Button("Load selected") && have_sel) {
         c.req.load_path = (*v.scenes)[std::size_t(c.state.scene_index)].path;
