@@ -99,9 +99,13 @@ void ParticleRenderer::ensure_hdr_target(int w, int h) {
     if (m_hdr_fbo) glDeleteFramebuffers(1, &m_hdr_fbo);
     NBODY_GL(glGenTextures(1, &m_hdr_tex));
     NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
-    NBODY_GL(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, w, h, 0, GL_RGBA, GL_FLOAT, nullptr));
-    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST));
-    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+    // Mipmapped: the tone map reads coarse levels of it as a cheap glow around dense regions.
+    const int levels = 1 + int(std::floor(std::log2(double(std::max(w, h)))));
+    NBODY_GL(glTexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA16F, w, h));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
     NBODY_GL(glGenFramebuffers(1, &m_hdr_fbo));
     NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
     NBODY_GL(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_hdr_tex, 0));
@@ -155,8 +159,10 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     glUniform1i(m_tonemap->uniform("u_hdr"), 0);
     glUniform1f(m_tonemap->uniform("u_exposure"), s.exposure);
     glUniform3fv(m_tonemap->uniform("u_background"), 1, glm::value_ptr(s.background));
+    glUniform1f(m_tonemap->uniform("u_glow"), s.glow);
     NBODY_GL(glActiveTexture(GL_TEXTURE0));
     NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
+    if (s.glow > 0) NBODY_GL(glGenerateMipmap(GL_TEXTURE_2D));
     NBODY_GL(glBindVertexArray(m_empty_vao));
     NBODY_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
     NBODY_GL(glBindVertexArray(0));

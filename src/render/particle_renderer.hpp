@@ -26,6 +26,7 @@ struct RenderSettings {
     float point_size = 3.0f;  // sprite diameter in pixels at the camera target's distance
     float brightness = 1.0f;  // multiplies the per-body light (which already scales as 1/sqrt(N))
     float exposure = 1.0f;    // tone map: 1 - exp(-exposure * light)
+    float glow = 0.6f;        // halo around dense regions (coarse mip levels of the light added back)
     ColorMode color_mode = ColorMode::Group;
     float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue

@@ -186,6 +186,7 @@ void view_panel(PanelContext& c) {
     if (ImGui::Combo("colour by", &mode, modes, 3)) r.color_mode = static_cast<ColorMode>(mode);
     ImGui::SliderFloat("point size", &r.point_size, 0.5f, 32.0f, "%.2g px", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("brightness", &r.brightness, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("glow", &r.glow, 0.0f, 4.0f, "%.2f");
     ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
