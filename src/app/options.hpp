@@ -22,23 +22,25 @@ struct AppOptions {
     std::optional<int> k, u, block, q;
     int threads = 0;
     std::string json_path;
-    bool diagnostics = true;
-    bool quiet = false;
     // The window and off-screen rendering (issue 5).
     std::optional<long long> frames;  // quit after this many frames (window or headless rendering)
     std::string screenshot_path;      // headless: PNG of the last frame
     std::string record_path;          // headless: video of every frame through ffmpeg
     int width = 1280, height = 720;   // window (screen units) or off-screen image (pixels)
     bool vsync = true;
-    bool interop = true;              // false: always copy positions through the host
-    float ui_scale = 0;               // 0: the monitor's content scale
-    std::string color = "group";      // group, speed, depth
+    bool interop = true;          // false: always copy positions through the host
+    float ui_scale = 0;           // 0: the monitor's content scale
+    std::string color = "group";  // group, speed, depth
     std::optional<int> steps_per_frame;
-    bool auto_steps = false;          // steps per frame chosen to fill the frame budget (1/60 s)
-    bool paused = false;              // start paused (the window: Space runs; headless: frames of the start)
+    bool auto_steps = false;  // steps per frame chosen to fill the frame budget (1/60 s)
+    bool paused = false;      // start paused (the window: Space runs; headless: frames of the start)
 
     // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
-    bool renders_offscreen() const { return headless && (frames || !screenshot_path.empty() || !record_path.empty()); }
+    bool renders_offscreen() const {
+        return headless && (frames || !screenshot_path.empty() || !record_path.empty());
+    }
+    bool diagnostics = true;
+    bool quiet = false;
 };
 
 // Parses argv. Returns the options, or the exit code to end with (0 after --help, non-zero after a bad
