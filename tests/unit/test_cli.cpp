@@ -4,17 +4,11 @@
 
 #include "app/options.hpp"
 #include "core/errors.hpp"
+#include "cli_parse.hpp"
 
 using namespace nbody;
 
-namespace {
-std::variant<AppOptions, int> parse(std::vector<std::string> args) {
-    args.insert(args.begin(), "nbody-sandbox");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-}  // namespace
+using nbody::test::parse;
 
 TEST(CommandLine, ParsesHeadlessRun) {
     auto r = parse({"--headless", "--steps", "10", "--bodies", "500", "--dt", "0.001", "--backend", "cpu",

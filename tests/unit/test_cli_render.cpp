@@ -4,17 +4,11 @@
 #include <vector>
 
 #include "app/options.hpp"
+#include "cli_parse.hpp"
 
 using namespace nbody;
 
-namespace {
-std::variant<AppOptions, int> parse(std::vector<std::string> args) {
-    args.insert(args.begin(), "nbody-sandbox");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-}  // namespace
+using nbody::test::parse;
 
 TEST(RenderFlags, HeadlessWithFramesOrScreenshotRendersOffscreen) {
     auto r = parse({"--headless", "--frames", "3", "--screenshot", "out.png", "--width", "320", "--height", "200",
