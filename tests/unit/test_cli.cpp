@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
+#include "cli_parse.hpp"  // parse(args): the real parser on an argument list
 
 #include <vector>
 
 #include "app/options.hpp"
 #include "core/errors.hpp"
-#include "cli_parse.hpp"
 
 using namespace nbody;
 
