@@ -46,7 +46,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
-    start(setup.scene, setup.params);
+    start(setup.scene, setup.params, build_scene(setup.scene));
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
 }
@@ -56,8 +56,7 @@ Viewer::~Viewer() {
     m_feed.detach();  // unregister from CUDA before the renderer deletes the buffer
 }
 
-void Viewer::start(const SceneSpec& scene, const SimParams& p) {
-    const State initial = build_scene(scene);
+void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial) {
     m_sim.load(initial, p);  // throws, leaving the old scene running
     m_scene = scene;
     m_group_count = 1;
@@ -90,7 +89,7 @@ std::string Viewer::load_scene(const std::string& path, double multiplier) {
                            std::max<std::size_t>(
                                1, std::size_t(std::llround(double(scene.total_bodies()) * multiplier))));
         SimParams p = scene.apply_to(m_sim.params());
-        start(scene, p);
+        start(scene, p, build_scene(scene));
         return "";
     } catch (const std::exception& e) {
         return e.what();

@@ -52,7 +52,7 @@ class Viewer {
     std::size_t group_count() const { return m_group_count; }
 
   private:
-    void start(const SceneSpec& scene, const SimParams& p);
+    void start(const SceneSpec& scene, const SimParams& p, const State& initial);
     void attach_renderer();
     const std::vector<Float4>& host_positions();
 
