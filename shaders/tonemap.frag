@@ -1,7 +1,7 @@
 #version 450 core
-// HDR -> display. A glow from coarse mip levels of the light makes dense cores bloom; each level is read
-// with a 3x3 tent of bilinear taps one texel of that level apart, so the coarse levels' blocks do not show
-// as squares. Exponential exposure keeps bright cores from clipping hard; then sRGB gamma.
+// HDR -> display. A glow from coarse mip levels (2 to 8 pixels across) of the light makes dense cores
+// bloom; each level is read through a 3x3 tent (four bilinear taps) so its blocks do not show as squares.
+// Exponential exposure keeps bright cores from clipping hard; then sRGB gamma.
 in vec2 v_uv;
 out vec4 frag;
 uniform sampler2D u_hdr;
@@ -10,14 +10,12 @@ uniform float u_glow;       // 0: none
 uniform vec3 u_background;  // linear RGB
 
 vec3 tent(float lod) {
-    vec2 texel = 1.0 / vec2(textureSize(u_hdr, int(lod)));
-    vec3 sum = vec3(0.0);
-    for (int y = -1; y <= 1; ++y)
-        for (int x = -1; x <= 1; ++x) {
-            float w = float((2 - abs(x)) * (2 - abs(y)));  // 1 2 1 / 2 4 2 / 1 2 1
-            sum += w * textureLod(u_hdr, v_uv + vec2(x, y) * texel, lod).rgb;
-        }
-    return sum / 16.0;
+    // Four bilinear taps half a texel off centre weigh the 3x3 neighbourhood 1 2 1 / 2 4 2 / 1 2 1.
+    vec2 h = 0.5 / vec2(textureSize(u_hdr, int(lod)));
+    return 0.25 * (textureLod(u_hdr, v_uv + vec2(-h.x, -h.y), lod).rgb +
+                   textureLod(u_hdr, v_uv + vec2(h.x, -h.y), lod).rgb +
+                   textureLod(u_hdr, v_uv + vec2(-h.x, h.y), lod).rgb +
+                   textureLod(u_hdr, v_uv + vec2(h.x, h.y), lod).rgb);
 }
 
 void main() {
