@@ -60,9 +60,16 @@ void Camera::zoom(float wheel_steps) {
 void Camera::reset() {
     m_target = m_home_target;
     m_distance = m_home_distance;
-    m_yaw = 0;
-    m_pitch = 0.35f;
+    set_angles(m_home_yaw, m_home_pitch);
     m_orbit_vel = glm::vec2(0);
+}
+
+void Camera::set_home(glm::vec3 target, float distance, float yaw, float pitch) {
+    m_home_target = target;
+    m_home_distance = std::clamp(distance, 1e-3f, 1e6f);
+    m_home_yaw = yaw;
+    m_home_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+    reset();
 }
 
 void Camera::frame_all(glm::vec3 centre, float radius) {
@@ -74,13 +81,13 @@ void Camera::frame_all(glm::vec3 centre, float radius) {
 }
 
 glm::vec3 Camera::eye() const {
-    const glm::vec3 dir(std::cos(m_pitch) * std::sin(m_yaw), std::sin(m_pitch),
-                        std::cos(m_pitch) * std::cos(m_yaw));
+    const glm::vec3 dir(std::cos(m_pitch) * std::cos(m_yaw), std::cos(m_pitch) * std::sin(m_yaw),
+                        std::sin(m_pitch));
     return m_target + m_distance * dir;
 }
 
 glm::mat4 Camera::view() const {
-    return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0));
+    return glm::lookAt(eye(), m_target, glm::vec3(0, 0, 1));  // z up
 }
 
 glm::mat4 Camera::projection(float aspect) const {

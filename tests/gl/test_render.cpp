@@ -25,7 +25,7 @@ Image render(GlContext& ctx, ParticleRenderer& r, const Camera& cam, const Rende
 Camera looking_at_origin() {
     Camera cam;
     cam.frame_all(glm::vec3(0), 1.0f);
-    cam.set_angles(0, 0);
+    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
     return cam;
 }
 }  // namespace

@@ -18,8 +18,8 @@ TEST(Camera, TargetProjectsToTheCentreOfTheView) {
 TEST(Camera, FrameAllFitsTheSphereInTheVerticalFieldOfView) {
     Camera c;
     c.frame_all(glm::vec3(0), 1.0f);
-    c.set_angles(0, 0);  // looking along -z, y up
-    const glm::vec3 top = c.project(glm::vec3(0, 1, 0), 800, 600);
+    c.set_angles(-1.5707964f, 0);  // eye on -y looking along +y, z up
+    const glm::vec3 top = c.project(glm::vec3(0, 0, 1), 800, 600);
     EXPECT_GT(top.y, 0.0f);    // inside the top edge
     EXPECT_LT(top.y, 300.0f);  // above the centre: screen y grows downwards
 }
@@ -70,4 +70,26 @@ TEST(Camera, PanFollowsTheCursor) {
     c.pan(40, 0, 600);
     const glm::vec3 after = c.project(glm::vec3(0), 800, 600);
     EXPECT_NEAR(after.x - before.x, 40.0f, 0.5f);
+}
+
+TEST(Camera, HomeViewLooksDownOnTheXYPlaneWithXToTheRight) {
+    Camera c;
+    c.frame_all(glm::vec3(0), 1.0f);
+    const glm::vec3 o = c.project(glm::vec3(0), 800, 600), x = c.project(glm::vec3(0.5f, 0, 0), 800, 600),
+                    y = c.project(glm::vec3(0, 0.5f, 0), 800, 600);
+    EXPECT_GT(x.x, o.x + 10);  // +x to the right
+    EXPECT_NEAR(x.y, o.y, 1.0f);
+    EXPECT_LT(y.y, o.y - 10);  // +y up the screen (screen y grows downwards)
+}
+
+TEST(Camera, SetHomeTakesASceneCameraAndResetReturnsToIt) {
+    Camera c;
+    c.set_home(glm::vec3(1, 2, 0), 7.0f, 0.3f, 0.5f);
+    c.orbit(200, 50);
+    c.zoom(4);
+    c.reset();
+    EXPECT_FLOAT_EQ(c.distance(), 7.0f);
+    EXPECT_NEAR(c.yaw(), 0.3f, 1e-6f);
+    EXPECT_NEAR(c.pitch(), 0.5f, 1e-6f);
+    EXPECT_NEAR(c.eye().z, 7.0f * std::sin(0.5f), 1e-4f);  // pitch is the elevation above the x-y plane
 }
