@@ -1,30 +1,44 @@
-// nbody-sandbox: watch galaxies collide. Until the window lands this runs the headless simulation.
+// nbody-sandbox: watch galaxies collide. With a display it opens the interactive window; --headless with
+// --frames/--screenshot/--record renders off-screen through EGL; plain --headless simulates and prints a
+// summary.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
 #include "app/backend_factory.hpp"
 #include "app/headless_run.hpp"
 #include "app/options.hpp"
+#include "app/sandbox.hpp"
 #include "core/errors.hpp"
 #include "scene/scene.hpp"
+
+namespace {
+
+int run_summary(const nbody::AppOptions& o) {
+    using namespace nbody;
+    const RunSetup setup = prepare_run(o);
+    std::string note;
+    auto backend = make_backend(setup.params, &note);
+    if (!o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+    backend->reset(initial_state(setup), setup.params);
+    const RunSummary s = run_headless(*backend, setup, o);
+    std::printf("%s", summary_text(s).c_str());
+    if (!o.json_path.empty()) write_summary_json(s, o.json_path);
+    return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace nbody;
     auto parsed = parse_command_line(argc, argv);
     if (auto* code = std::get_if<int>(&parsed)) return *code;
     const AppOptions& o = std::get<AppOptions>(parsed);
+    std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must give a write error, not kill the program
     try {
-        const RunSetup setup = prepare_run(o);
-        std::string note;
-        auto backend = make_backend(setup.params, &note);
-        if (!o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
-        if (!o.headless && !o.quiet)
-            std::fprintf(stderr, "the interactive window is not part of this build yet: running headless\n");
-        backend->reset(initial_state(setup), setup.params);
-        const RunSummary s = run_headless(*backend, setup, o);
-        std::printf("%s", summary_text(s).c_str());
-        if (!o.json_path.empty()) write_summary_json(s, o.json_path);
-        return 0;
+        if (!o.headless) return run_window(o);
+        if (o.renders_offscreen()) return run_offscreen(o);
+        return run_summary(o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 1;

@@ -12,23 +12,68 @@ namespace nbody {
 
 namespace fs = std::filesystem;
 
-std::string default_scene_path() {
+std::string scenes_dir() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    for (const fs::path& dir : {exe.parent_path() / "scenes", exe.parent_path() / "../share/nbody-sandbox/scenes",
-                                fs::path(NBODY_SOURCE_DIR) / "scenes"}) {
-        if (fs::exists(dir / "plummer.toml", ec)) return (dir / "plummer.toml").string();
+    for (const fs::path& dir :
+         {exe.parent_path() / "scenes", exe.parent_path() / "../share/nbody-sandbox/scenes",
+          fs::path(NBODY_SOURCE_DIR) / "scenes"}) {
+        if (fs::exists(dir / "plummer.toml", ec)) return dir.string();
     }
-    return (fs::path(NBODY_SOURCE_DIR) / "scenes" / "plummer.toml").string();
+    return (fs::path(NBODY_SOURCE_DIR) / "scenes").string();
 }
+
+std::string default_scene_path() {
+    std::error_code ec;
+    const fs::path dir = scenes_dir();
+    if (fs::exists(dir / "figure8-3.toml", ec)) return (dir / "figure8-3.toml").string();
+    return (dir / "plummer.toml").string();
+}
+
+namespace {
+// The window and off-screen rendering flags (issue 5).
+void add_render_options(CLI::App& app, AppOptions& o) {
+    app.add_option("--frames", o.frames, "Quit after this many frames (window or headless rendering)")
+        ->check(CLI::Range(1LL, 100000000LL));
+    app.add_option(
+        "--screenshot", o.screenshot_path,
+        "Save the last frame as this PNG (headless; or with a window and --frames, panels included)");
+    app.add_option("--record", o.record_path,
+                   "With --headless: record every frame to this video (needs ffmpeg)");
+    app.add_option("--width", o.width, "Window width (screen units) or image width (pixels)")
+        ->check(CLI::Range(16, 16384));
+    app.add_option("--height", o.height, "Window height (screen units) or image height (pixels)")
+        ->check(CLI::Range(16, 16384));
+    app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
+    app.add_flag("!--no-interop", o.interop,
+                 "Copy positions through the host even where CUDA-GL interop works");
+    app.add_option("--ui-scale", o.ui_scale, "Scale of the panels (projectors: 2); default the monitor's")
+        ->check(CLI::Range(0.5, 4.0));
+    app.add_option("--color", o.color, "Colour by group (scene component), speed or depth")
+        ->check(CLI::IsMember({"group", "speed", "depth"}));
+    app.add_flag("--auto-steps", o.auto_steps,
+                 "As many steps per frame as fit in a 60 Hz frame ('as fast as possible')");
+    app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");
+    app.add_option("--steps-per-frame", o.steps_per_frame, "Steps per drawn frame (1 to 10000)")
+        ->check(CLI::Range(1, 10000));
+}
+}  // namespace
 
 std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     AppOptions o;
-    CLI::App app{"nbody-sandbox: direct-summation gravity (Plummer softening, G = 1 N-body units, leap-frog KDK)"};
-    app.add_option("scene", o.scene_path, "Scene file (TOML); default: scenes/plummer.toml")->check(CLI::ExistingFile);
-    app.add_flag("--headless", o.headless, "Run without a window and print a summary");
-    app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")->check(CLI::Range(1LL, 1000000000LL));
-    app.add_option("--bodies", o.bodies, "Override the scene's particle count (components scale in proportion)")
+    CLI::App app{
+        "nbody-sandbox: direct-summation gravity (Plummer softening, G = 1 N-body units, leap-frog KDK)"};
+    app.add_option("scene", o.scene_path,
+                   "Scene file (TOML); default: scenes/figure8-3.toml (figure-eight galaxies), else "
+                   "scenes/plummer.toml")
+        ->check(CLI::ExistingFile);
+    app.add_flag("--headless", o.headless,
+                 "No window: with --frames/--screenshot/--record render off-screen (EGL), else simulate and "
+                 "print a summary");
+    app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
+        ->check(CLI::Range(1LL, 1000000000LL));
+    app.add_option("--bodies", o.bodies,
+                   "Override the scene's particle count (components scale in proportion)")
         ->check(CLI::Range(1LL, 1LL << 26));
     app.add_option("--dt", o.dt, "Time step (> 0)")->check(CLI::PositiveNumber);
     app.add_option("--eps", o.eps, "Plummer softening length (>= 0)")->check(CLI::NonNegativeNumber);
@@ -44,6 +89,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two)");
     app.add_option("--threads", o.threads, "CPU threads (0 = all)")->check(CLI::Range(0, 1024));
     app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");
+    add_render_options(app, o);
     app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
     app.add_flag("--quiet", o.quiet, "No progress line");
     app.add_option("--save", o.save_path, "Headless: write the final state to this CSV snapshot");
@@ -92,6 +138,7 @@ RunSetup prepare_run(const AppOptions& o) {
     if (o.block) p.shape.block = *o.block;
     if (o.q) p.shape.q = *o.q;
     p.cpu_threads = o.threads;
+    if (o.steps_per_frame) p.steps_per_frame = *o.steps_per_frame;
     try {
         validate(p);
     } catch (const ParamError& e) {

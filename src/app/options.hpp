@@ -22,6 +22,23 @@ struct AppOptions {
     std::optional<int> k, u, block, q;
     int threads = 0;
     std::string json_path;
+    // The window and off-screen rendering (issue 5).
+    std::optional<long long> frames;  // quit after this many frames (window or headless rendering)
+    std::string screenshot_path;      // headless: PNG of the last frame
+    std::string record_path;          // headless: video of every frame through ffmpeg
+    int width = 1280, height = 720;   // window (screen units) or off-screen image (pixels)
+    bool vsync = true;
+    bool interop = true;          // false: always copy positions through the host
+    float ui_scale = 0;           // 0: the monitor's content scale
+    std::string color = "group";  // group, speed, depth
+    std::optional<int> steps_per_frame;
+    bool auto_steps = false;  // steps per frame chosen to fill the frame budget (1/60 s)
+    bool paused = false;      // start paused (the window: Space runs; headless: frames of the start)
+
+    // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
+    bool renders_offscreen() const {
+        return headless && (frames || !screenshot_path.empty() || !record_path.empty());
+    }
     bool diagnostics = true;
     bool quiet = false;
     std::string save_path;      // headless: write the final state as a CSV snapshot here
@@ -46,6 +63,8 @@ RunSetup prepare_run(const AppOptions& o);
 State initial_state(const RunSetup& setup);
 
 // Where the shipped scenes live: next to the executable (installed) or in the source tree (build tree).
+// The default scene is the figure-eight galaxies (figure8-3.toml) where shipped, else plummer.toml.
 std::string default_scene_path();
+std::string scenes_dir();
 
 }  // namespace nbody

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include "cli_parse.hpp"  // parse(args): the real parser on an argument list
 
 #include <filesystem>
 #include <vector>
@@ -9,14 +10,7 @@
 
 using namespace nbody;
 
-namespace {
-std::variant<AppOptions, int> parse(std::vector<std::string> args) {
-    args.insert(args.begin(), "nbody-sandbox");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-}  // namespace
+using nbody::test::parse;
 
 TEST(CommandLine, ParsesHeadlessRun) {
     auto r = parse({"--headless", "--steps", "10", "--bodies", "500", "--dt", "0.001", "--backend", "cpu",

@@ -1,0 +1,41 @@
+#version 450 core
+// One point sprite per body. pos_mass: x, y, z, mass (scene units). prev_pos: the same body one update
+// earlier, so speed colouring needs no velocity upload. group: the scene component the body came from.
+layout(location = 0) in vec4 pos_mass;
+layout(location = 1) in vec4 prev_pos;
+layout(location = 2) in uint group;
+
+uniform mat4 u_view;
+uniform mat4 u_proj;
+uniform float u_point_size;      // pixels, for a body at the camera's target distance
+uniform float u_target_distance; // scene units
+uniform float u_intensity;       // HDR radiance of one body at the sprite centre
+uniform int u_mode;              // 0 group, 1 speed, 2 depth
+uniform float u_inv_speed_span;  // 1 / (speed_max * sim time between updates): displacement -> [0, 1]
+uniform vec2 u_depth_range;      // view distance mapped to 0 (near) .. 1 (far)
+uniform vec3 u_group_colours[8];
+uniform sampler1D u_colormap;
+
+out vec3 v_colour;
+
+void main() {
+    vec4 view_pos = u_view * vec4(pos_mass.xyz, 1.0);
+    gl_Position = u_proj * view_pos;
+    float depth = -view_pos.z;
+    // Perspective-correct size, clamped so far bodies stay visible and near ones do not cover the screen.
+    float raw_size = u_point_size * u_target_distance / max(depth, 1e-6);
+    gl_PointSize = clamp(raw_size, 1.0, 64.0);
+    vec3 c;
+    if (u_mode == 0) {
+        c = u_group_colours[group % 8u];
+    } else if (u_mode == 1) {
+        float t = length(pos_mass.xyz - prev_pos.xyz) * u_inv_speed_span;
+        c = texture(u_colormap, clamp(t, 0.0, 1.0)).rgb;
+    } else {
+        float t = (depth - u_depth_range.x) / max(u_depth_range.y - u_depth_range.x, 1e-6);
+        c = texture(u_colormap, 1.0 - clamp(t, 0.0, 1.0)).rgb;  // near is bright
+    }
+    // Sprites clamped up to 1 px (far away) keep the light of their true area, not the peak of a bigger one.
+    float shrink = min(raw_size * raw_size, 1.0);
+    v_colour = c * u_intensity * shrink;
+}

@@ -1,0 +1,171 @@
+#include "app/viewer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "app/backend_factory.hpp"
+#include "core/errors.hpp"
+#include "render/shader.hpp"
+#include "scene/scene_file.hpp"
+
+namespace nbody {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Speed at the top of the colour map: a bit above what 90% of the bodies start with.
+float typical_top_speed(const State& s) {
+    std::vector<float> v(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i)
+        v[i] = std::sqrt(s.vel[i].x * s.vel[i].x + s.vel[i].y * s.vel[i].y + s.vel[i].z * s.vel[i].z);
+    if (v.empty()) return 1;
+    auto mid = v.begin() + std::ptrdiff_t(v.size() * 9 / 10);
+    std::nth_element(v.begin(), mid, v.end());
+    return std::max(1.5f * *mid, 1e-6f);
+}
+
+glm::vec3 centre_of_mass(const std::vector<Float4>& pos) {
+    double m = 0, cx = 0, cy = 0, cz = 0;
+    for (const Float4& p : pos) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
+    return m > 0 ? glm::vec3(float(cx / m), float(cy / m), float(cz / m)) : glm::vec3(0);
+}
+
+ColorMode parse_color(const std::string& s) {
+    return s == "speed" ? ColorMode::Speed : s == "depth" ? ColorMode::Depth : ColorMode::Group;
+}
+}  // namespace
+
+Viewer::Viewer(const AppOptions& o, GlContext& ctx)
+    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend(p, note); }) {
+    m_allow_interop = o.interop;
+    m_settings.color_mode = parse_color(o.color);
+    m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
+    m_draw_timer = std::make_unique<GpuTimer>();
+    const RunSetup setup = prepare_run(o);
+    start(setup.scene, setup.params, initial_state(setup));
+    m_sim.set_paused(o.paused);
+    m_sim.set_auto_steps(o.auto_steps);
+}
+
+Viewer::~Viewer() {
+    m_sim.diagnostics().wait();
+    m_feed.detach();  // unregister from CUDA before the renderer deletes the buffer
+}
+
+void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial) {
+    m_sim.load(initial, p);  // throws, leaving the old scene running
+    m_scene = scene;
+    m_group_count = 1;
+    for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
+    m_settings.speed_max = typical_top_speed(initial);
+    m_settings.point_size = default_point_size(initial.size());
+    attach_renderer();
+    frame_all();  // sets the radius the sprite sizes use, and a home view
+    if (const auto& c = scene.camera)  // the scene's own suggested view wins
+        m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)), float(c->distance),
+                          glm::radians(float(c->yaw_deg)), glm::radians(float(c->pitch_deg)));
+}
+
+void Viewer::attach_renderer() {
+    m_feed.attach(m_sim.backend(), *m_renderer, m_allow_interop);
+    m_renderer->set_groups(m_sim.initial_state().group);
+    m_feed.update(m_sim.backend(), *m_renderer);
+    m_renderer->begin_position_update(0);
+    m_attached_generation = m_sim.generation();
+    m_last_sim_time = m_sim.backend().time();
+}
+
+void Viewer::set_allow_interop(bool on) {
+    m_allow_interop = on;
+    attach_renderer();
+}
+
+std::string Viewer::load_scene(const std::string& path, double multiplier) {
+    try {
+        SceneSpec scene = load_scene_file(path);
+        if (multiplier != 1.0)
+            rescale_bodies(scene,
+                           std::max<std::size_t>(
+                               1, std::size_t(std::llround(double(scene.total_bodies()) * multiplier))));
+        SimParams p = scene.apply_to(m_sim.params());
+        start(scene, p, build_scene(scene));
+        return "";
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+}
+
+void Viewer::reset() {
+    m_sim.reset();
+    attach_renderer();
+}
+
+const std::vector<Float4>& Viewer::host_positions() {
+    if (!m_feed.host_positions().empty()) return m_feed.host_positions();
+    m_host.resize(m_sim.backend().size());
+    m_sim.backend().copy_positions_to_host(m_host.data());
+    return m_host;
+}
+
+void Viewer::frame_all() {
+    const auto& pos = host_positions();
+    if (pos.empty()) return;
+    const glm::vec3 c = centre_of_mass(pos);
+    std::vector<float> r(pos.size());
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
+    auto q =
+        r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);  // 90%: stray escapers do not shrink the view
+    std::nth_element(r.begin(), q, r.end());
+    m_radius = std::isfinite(*q) ? std::max(*q, 1e-3f) : 1.0f;
+    m_camera.frame_all(c, m_radius);
+}
+
+DepthRange Viewer::depth_range() const {
+    return {std::max(m_camera.distance() - m_radius, 0.0f), m_camera.distance() + m_radius};
+}
+
+void Viewer::simulate_and_draw(double wall_now, double budget_s) {
+    auto t0 = Clock::now();
+    m_sim.advance_frame(budget_s, wall_now);
+    m_times.sim = since(t0);
+    if (m_sim.generation() != m_attached_generation) attach_renderer();  // backend switched or reset
+    t0 = Clock::now();
+    const double now = m_sim.backend().time();
+    if (now != m_last_sim_time) {
+        m_renderer->begin_position_update(now - m_last_sim_time);
+        m_feed.update(m_sim.backend(), *m_renderer);
+        m_last_sim_time = now;
+    }
+    m_times.upload = since(t0);
+    if (m_follow_com) m_camera.set_target(centre_of_mass(host_positions()));
+    draw_only();
+}
+
+void Viewer::draw_only() {
+    int w = 0, h = 0;
+    m_ctx.framebuffer_size(w, h);
+    const auto t0 = Clock::now();
+    m_draw_timer->begin();
+    m_renderer->draw(m_camera, m_settings, depth_range(), w, h, m_ctx.target_framebuffer());
+    m_draw_timer->end();
+    // GPU time where the queries have it (the draw is asynchronous), else the CPU time to submit.
+    m_times.draw = m_draw_timer->seconds() > 0 ? m_draw_timer->seconds() : since(t0);
+}
+
+double Viewer::simulation_budget() const {
+    const FrameTimes& t = m_times;
+    return std::max(0.002, 1.0 / 60 - t.upload - t.draw - t.ui - 0.002);  // 2 ms for the rest of the frame
+}
+
+Image Viewer::capture() const {
+    int w = 0, h = 0;
+    m_ctx.framebuffer_size(w, h);
+    return read_framebuffer(m_ctx.target_framebuffer(), w, h);
+}
+
+}  // namespace nbody

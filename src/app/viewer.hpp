@@ -1,0 +1,76 @@
+#pragma once
+// What the window and the headless renderer share: the simulation, the scene it came from, the particle
+// renderer with its position feed, the camera, and one frame = simulate, upload, draw. The GL context
+// (window or EGL) is made by the caller and must be current.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/options.hpp"
+#include "core/simulation.hpp"
+#include "render/camera.hpp"
+#include "render/gl_context.hpp"
+#include "render/gpu_timer.hpp"
+#include "render/image_capture.hpp"
+#include "render/particle_renderer.hpp"
+#include "render/position_feed.hpp"
+#include "scene/scene.hpp"
+
+namespace nbody {
+
+class Viewer {
+  public:
+    // Loads the scene and parameters from the options, makes the backend and the renderer. Throws
+    // SceneError, ParamError, BackendError or GlError (a shader that does not compile) with the reason.
+    Viewer(const AppOptions& o, GlContext& ctx);
+    ~Viewer();
+
+    // Loads another scene file with the particle count times `multiplier`. On failure the current scene
+    // keeps running and the message is returned; "" on success.
+    std::string load_scene(const std::string& path, double multiplier);
+    void reset();  // the loaded scene from the start
+
+    // Simulate (budget_s of wall time for auto steps), update the positions, draw into the context's
+    // target framebuffer. Fills times().sim, .upload and .draw.
+    void simulate_and_draw(double wall_now, double budget_s);
+    void draw_only();  // redraw the current positions (after a resize)
+    // What the simulation may spend in a 60 Hz frame: what the last frame's upload, draw and UI left.
+    double simulation_budget() const;
+
+    void frame_all();  // camera fits the bodies (90% of them) and makes that the home view
+    void set_follow_com(bool on) { m_follow_com = on; }
+    void set_allow_interop(bool on);
+    Image capture() const;  // the context's target framebuffer as it is now
+
+    Simulation& sim() { return m_sim; }
+    Camera& camera() { return m_camera; }
+    RenderSettings& settings() { return m_settings; }
+    FrameTimes& times() { return m_times; }
+    const PositionFeed& feed() const { return m_feed; }
+    const SceneSpec& scene() const { return m_scene; }
+    DepthRange depth_range() const;
+    std::size_t group_count() const { return m_group_count; }
+
+  private:
+    void start(const SceneSpec& scene, const SimParams& p, const State& initial);
+    void attach_renderer();
+    const std::vector<Float4>& host_positions();
+
+    GlContext& m_ctx;
+    Simulation m_sim;
+    SceneSpec m_scene;
+    std::unique_ptr<ParticleRenderer> m_renderer;
+    PositionFeed m_feed;
+    std::unique_ptr<GpuTimer> m_draw_timer;
+    Camera m_camera;
+    RenderSettings m_settings;
+    FrameTimes m_times;
+    uint64_t m_attached_generation = ~uint64_t(0);
+    bool m_allow_interop = true, m_follow_com = false;
+    float m_radius = 1;  // of the bodies at the last frame_all (scene units)
+    double m_last_sim_time = 0;
+    std::size_t m_group_count = 1;
+    std::vector<Float4> m_host;  // positions for frame_all / follow when the feed has none on the host
+};
+
+}  // namespace nbody

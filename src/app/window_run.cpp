@@ -1,0 +1,322 @@
+// nbody-sandbox scene.toml: the interactive window. One frame: events -> simulate -> upload -> draw ->
+// panels -> present. Mouse and keys go to the camera and the shortcuts only when ImGui does not want them.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "app/backend_factory.hpp"
+#include "app/sandbox.hpp"
+#include "app/viewer.hpp"
+#include "core/errors.hpp"
+#include "render/glfw_window.hpp"
+#include "scene/scene_file.hpp"
+#include "ui/ui.hpp"
+
+namespace nbody {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+const char* kHeadlessHint =
+    "To run without a display: nbody-sandbox --headless --frames 300 --screenshot out.png [scene.toml]\n"
+    "  (renders off-screen through EGL), or nbody-sandbox --headless --steps 1000 [scene.toml] (simulation\n"
+    "  summary only). Under a virtual display: xvfb-run -a -s \"-screen 0 1280x720x24\" nbody-sandbox ...";
+
+std::vector<SceneEntry> find_scenes(const std::string& dir) {
+    std::vector<SceneEntry> out;
+    std::error_code ec;
+    for (const auto& f : fs::directory_iterator(dir, ec)) {
+        if (f.path().extension() != ".toml") continue;
+        try {
+            const SceneSpec s = load_scene_file(f.path().string());
+            out.push_back({f.path().string(), s.name, s.description, s.total_bodies()});
+        } catch (const std::exception& e) {
+            out.push_back(
+                {f.path().string(), f.path().filename().string() + " (does not load)", e.what(), 0});
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const SceneEntry& a, const SceneEntry& b) { return a.name < b.name; });
+    return out;
+}
+
+// Mouse drags and shortcut keys, routed from the window's event queue.
+class InputRouter {
+  public:
+    InputRouter(GlfwWindow& w, Viewer& v, UiState& s) : m_window(w), m_viewer(v), m_state(s) {}
+
+    void handle(const std::vector<InputEvent>& events, bool ui_mouse, bool ui_keys, UiRequests& req) {
+        for (const InputEvent& e : events) {
+            switch (e.kind) {
+                case InputEvent::Kind::MouseButton:
+                    button(e, ui_mouse);
+                    break;
+                case InputEvent::Kind::CursorMove:
+                    move(e);
+                    break;
+                case InputEvent::Kind::Scroll:
+                    if (!ui_mouse) m_viewer.camera().zoom(float(e.y));
+                    break;
+                case InputEvent::Kind::Key:
+                    if (!ui_keys && e.action != GLFW_RELEASE) key(e, req);
+                    break;
+            }
+        }
+    }
+
+  private:
+    void button(const InputEvent& e, bool ui_mouse) {
+        if (e.action == GLFW_PRESS && !ui_mouse && m_drag < 0) {
+            m_drag = e.button_or_key;  // a drag that starts on the scene stays with the camera
+            m_viewer.camera().stop();
+        } else if (e.action == GLFW_RELEASE && e.button_or_key == m_drag) {
+            if (m_drag == GLFW_MOUSE_BUTTON_LEFT) m_viewer.camera().release();
+            m_drag = -1;
+        }
+    }
+    void move(const InputEvent& e) {
+        const float dx = float(e.x - m_x), dy = float(e.y - m_y);
+        m_x = e.x, m_y = e.y;
+        if (m_drag == GLFW_MOUSE_BUTTON_LEFT) {
+            m_viewer.camera().orbit(dx, dy);
+        } else if (m_drag >= 0) {
+            int w = 0, h = 0;
+            glfwGetWindowSize(m_window.handle(), &w, &h);  // cursor deltas are in screen units
+            m_viewer.camera().pan(dx, dy, h);
+        }
+    }
+    void key(const InputEvent& e, UiRequests& req) {
+        Simulation& sim = m_viewer.sim();
+        switch (e.button_or_key) {
+            case GLFW_KEY_SPACE:
+                if (e.action == GLFW_PRESS) sim.set_paused(!sim.paused());
+                break;
+            case GLFW_KEY_RIGHT:
+                sim.request_step();
+                break;  // repeats while held
+            case GLFW_KEY_R:
+                req.reset = true;
+                break;
+            case GLFW_KEY_C:
+                req.reset_camera = true;
+                break;
+            case GLFW_KEY_F:
+                req.frame_all = true;
+                break;
+            case GLFW_KEY_G:
+                m_state.follow_com = !m_state.follow_com;
+                break;
+            case GLFW_KEY_F12:
+                req.screenshot = true;
+                break;
+            case GLFW_KEY_V:
+                if (e.action == GLFW_PRESS) req.toggle_record = true;
+                break;
+            case GLFW_KEY_TAB:
+                m_state.show_ui = !m_state.show_ui;
+                break;
+            case GLFW_KEY_F1:
+                m_state.show_help = !m_state.show_help;
+                break;
+            case GLFW_KEY_ESCAPE:
+                m_window.request_close();
+                break;
+            default:
+                break;
+        }
+    }
+
+    GlfwWindow& m_window;
+    Viewer& m_viewer;
+    UiState& m_state;
+    int m_drag = -1;
+    double m_x = 0, m_y = 0;
+};
+
+}  // namespace
+
+namespace {
+
+// The window's state between frames and what it does with the UI's requests.
+class WindowApp {
+  public:
+    WindowApp(const AppOptions& o, GlfwWindow& w)
+        : m_opts(o),
+          m_window(w),
+          m_viewer(o, w),
+          m_scenes(find_scenes(scenes_dir())),
+          m_input(w, m_viewer, m_state) {
+        m_state.vsync = o.vsync;
+        m_state.allow_interop = o.interop;
+        m_state.ui_scale = o.ui_scale > 0 ? o.ui_scale : std::max(1.0f, w.content_scale());
+        w.set_vsync(o.vsync);
+        const std::string cfg = user_config_dir();
+        m_ui = std::make_unique<Ui>(w.handle(), cfg.empty() ? "" : cfg + "/imgui.ini", m_state.ui_scale);
+        m_view.cuda_built = cuda_built();
+        m_view.gl_renderer = w.description();
+        m_view.scenes = &m_scenes;
+        select_current_scene();
+    }
+
+    int run() {
+        const auto t_start = Clock::now();
+        auto t_prev = t_start;
+        long long frame = 0;
+        UiRequests req;
+        while (!m_window.should_close() && (!m_opts.frames || frame < *m_opts.frames)) {
+            const auto t0 = Clock::now();
+            const double now = std::chrono::duration<double>(t0 - t_start).count();
+            m_viewer.camera().update(float(std::chrono::duration<double>(t0 - t_prev).count()));
+            t_prev = t0;
+            req = {};
+            m_input.handle(m_window.poll_events(), m_ui->wants_mouse(), m_ui->wants_keyboard(), req);
+            act(req);  // keys first, so a reset happens before this frame's step
+            m_viewer.set_follow_com(m_state.follow_com);
+            m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
+            capture_if_asked();
+            const auto tu = Clock::now();
+            m_ui->new_frame();
+            fill_view();
+            req = m_ui->build(m_viewer.sim(), m_viewer.settings(), m_viewer.camera(), m_state, m_view);
+            m_ui->render();
+            m_viewer.times().ui = std::chrono::duration<double>(Clock::now() - tu).count();
+            act(req);
+            if (m_opts.frames && frame + 1 == *m_opts.frames) save_final_screenshot();
+            m_window.present();
+            m_viewer.times().frame = std::chrono::duration<double>(Clock::now() - t0).count();
+            ++frame;
+        }
+        stop_video();
+        return 0;
+    }
+
+  private:
+    void select_current_scene() {
+        m_window.set_title("nbody-sandbox: " + m_viewer.scene().name);
+        for (std::size_t i = 0; i < m_scenes.size(); ++i)
+            if (fs::equivalent(m_scenes[i].path, m_viewer.scene().source, m_ec)) m_state.scene_index = int(i);
+    }
+
+    void fill_view() {
+        m_view.scene_name = m_viewer.scene().name;
+        m_view.scene_description = m_viewer.scene().description;
+        m_view.upload_path = upload_path_name(m_viewer.feed().path());
+        m_view.upload_note = m_viewer.feed().note();
+        m_view.times = m_viewer.times();
+        m_view.recording = m_video.has_value();
+        m_view.group_count = m_viewer.group_count();
+        const DepthRange d = m_viewer.depth_range();
+        m_view.depth_near = d.near_d, m_view.depth_far = d.far_d;
+    }
+
+    void act(const UiRequests& r) {
+        if (r.reset) m_viewer.reset();
+        if (r.reset_camera) m_viewer.camera().reset();
+        if (r.frame_all) m_viewer.frame_all();
+        if (r.vsync_changed) m_window.set_vsync(m_state.vsync);
+        if (r.interop_changed) m_viewer.set_allow_interop(m_state.allow_interop);
+        if (r.screenshot) m_want_screenshot = true;
+        if (r.toggle_record) m_video ? stop_video() : start_video();
+        if (r.load_path) {
+            m_view.load_error = m_viewer.load_scene(*r.load_path, r.load_multiplier);
+            if (m_view.load_error.empty()) select_current_scene();
+        }
+    }
+
+    // Screenshots and video frames are taken after the particles are drawn and before the panels.
+    void capture_if_asked() {
+        try {
+            if (m_want_screenshot) {
+                m_want_screenshot = false;
+                const std::string name = timestamped_name("screenshot", ".png");
+                write_png(name, m_viewer.capture());
+                m_state.message = "saved " + fs::absolute(name).string();
+            }
+            if (m_video) m_video->add_frame(m_viewer.capture());
+        } catch (const std::exception& e) {
+            m_state.message = e.what();
+            m_video.reset();
+        }
+    }
+
+    // --frames K --screenshot out.png with a window: the last frame, panels included, before the swap.
+    void save_final_screenshot() {
+        if (m_opts.screenshot_path.empty()) return;
+        int w = 0, h = 0;
+        m_window.framebuffer_size(w, h);
+        write_png(m_opts.screenshot_path, read_framebuffer(0, w, h));
+        std::printf("wrote %s (%dx%d)\n", m_opts.screenshot_path.c_str(), w, h);
+    }
+
+    void start_video() {
+        int w = 0, h = 0;
+        m_window.framebuffer_size(w, h);
+        try {
+            m_video.emplace(timestamped_name("video", ".mp4"), w, h, 60);
+            m_state.message = "recording " + m_video->path() + " (V stops)";
+        } catch (const std::exception& e) {
+            m_state.message = e.what();
+        }
+    }
+
+    void stop_video() {
+        if (!m_video) return;
+        try {
+            m_video->finish();
+            m_state.message =
+                "saved " + m_video->path() + " (" + std::to_string(m_video->frames()) + " frames)";
+        } catch (const std::exception& e) {
+            m_state.message = e.what();
+        }
+        m_video.reset();
+    }
+
+    const AppOptions& m_opts;
+    GlfwWindow& m_window;
+    Viewer m_viewer;
+    std::vector<SceneEntry> m_scenes;
+    UiState m_state;
+    UiView m_view;
+    InputRouter m_input;
+    std::unique_ptr<Ui> m_ui;
+    std::optional<VideoRecorder> m_video;
+    bool m_want_screenshot = false;
+    std::error_code m_ec;
+};
+
+}  // namespace
+
+int run_window(const AppOptions& o) {
+    if (!o.record_path.empty()) {
+        std::fprintf(
+            stderr, "nbody-sandbox: --record needs --headless (in the window, V starts and stops a video)\n");
+        return 2;
+    }
+    if (!o.screenshot_path.empty() && !o.frames) {
+        std::fprintf(stderr, "nbody-sandbox: --screenshot in a window needs --frames K (or press F12)\n");
+        return 2;
+    }
+    if (!display_available()) {
+        std::fprintf(
+            stderr,
+            "nbody-sandbox: no display ($DISPLAY and $WAYLAND_DISPLAY are unset), so no window.\n%s\n",
+            kHeadlessHint);
+        return 2;
+    }
+    std::string why;
+    auto window = GlfwWindow::create(o.width, o.height, "nbody-sandbox", &why);
+    if (!window) {
+        std::fprintf(stderr, "nbody-sandbox: cannot open the window: %s\n%s\n", why.c_str(), kHeadlessHint);
+        return 2;
+    }
+    WindowApp app(o, *window);
+    return app.run();
+}
+
+}  // namespace nbody

@@ -1,0 +1,68 @@
+#include "core/diagnostics_sampler.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace nbody {
+
+DiagnosticsSampler::~DiagnosticsSampler() {
+    wait();
+}
+
+void DiagnosticsSampler::wait() {
+    if (!m_job.valid()) return;
+    const Job j = m_job.get();
+    if (!m_job_stale) collect(j);
+}
+
+void DiagnosticsSampler::rebaseline() {
+    // A job from before the change measures the wrong thing: it is dropped when it finishes (not waited
+    // for here, which would freeze the window for as long as the O(N^2) sum takes).
+    m_job_stale = m_job.valid();
+    m_want_baseline = true;
+    m_baseline.reset();
+    m_history.clear();
+    m_next_due = 0;
+}
+
+void DiagnosticsSampler::collect(const Job& j) {
+    // Sample no more often than 5x the computation time, so the background core is mostly idle.
+    m_interval = std::max(m_interval, 5.0 * j.seconds);
+    if (m_job_is_baseline || !m_baseline) {
+        m_baseline = j.d;
+        m_history.clear();
+        m_history.push_back({j.sim_time, 0, 0});
+        return;
+    }
+    m_history.push_back(
+        {j.sim_time, relative_energy_error(*m_baseline, j.d), momentum_drift(*m_baseline, j.d)});
+    if (m_history.size() > 512) m_history.pop_front();
+}
+
+void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
+    if (m_job.valid()) {
+        if (m_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+        wait();
+    }
+    if (!enabled(backend.size()) || wall_now < m_next_due) return;
+    m_next_due = wall_now + m_interval;
+    State copy;
+    backend.read_state(copy);
+    const SimParams p = backend.params();
+    m_job_is_baseline = m_want_baseline;
+    m_want_baseline = false;
+    m_job_stale = false;
+    m_job = std::async(std::launch::async, [s = std::move(copy), eps = p.eps, G = p.G] {
+        const auto t0 = std::chrono::steady_clock::now();
+        Job j{compute_diagnostics(s, eps, G, 1), s.time, 0};
+        j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return j;
+    });
+}
+
+std::optional<DiagnosticsPoint> DiagnosticsSampler::latest() const {
+    if (m_history.empty()) return std::nullopt;
+    return m_history.back();
+}
+
+}  // namespace nbody

@@ -1,0 +1,59 @@
+#pragma once
+// Energy error and momentum drift for the interactive sandbox, sampled so they never slow the simulation:
+// a copy of the state goes to a background thread, which computes the O(N^2) float64 energy on one core;
+// the next sample starts only when that one has finished and the interval has passed.
+#include <cstddef>
+#include <deque>
+#include <future>
+#include <optional>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/diagnostics.hpp"
+
+namespace nbody {
+
+struct DiagnosticsPoint {
+    double sim_time = 0;
+    double energy_error = 0;    // |E - E0| / |E0|
+    double momentum_drift = 0;  // |P - P0| / sum m|v|
+};
+
+class DiagnosticsSampler {
+  public:
+    // Above max_n the O(N^2) energy on one CPU core would take too long to be useful: sampling is off.
+    explicit DiagnosticsSampler(std::size_t max_n = 32768, double interval_s = 2.0)
+        : m_max_n(max_n), m_interval(interval_s) {}
+    ~DiagnosticsSampler();
+
+    // The next sample becomes the reference (after a reset, a new scene, or an eps or G change).
+    void rebaseline();
+    // Once per frame: collects a finished job, and starts the next one when due (copies the state now).
+    void poll(Backend& backend, double wall_now);
+    // Waits for the job in flight (tests, shutdown).
+    void wait();
+
+    bool enabled(std::size_t n) const { return n <= m_max_n; }
+    std::size_t max_n() const { return m_max_n; }
+    std::optional<DiagnosticsPoint> latest() const;
+    const std::deque<DiagnosticsPoint>& history() const { return m_history; }
+    const std::optional<Diagnostics>& baseline() const { return m_baseline; }
+
+  private:
+    struct Job {
+        Diagnostics d;
+        double sim_time;
+        double seconds;  // how long the computation took
+    };
+    void collect(const Job& j);
+
+    std::size_t m_max_n;
+    double m_interval;
+    double m_next_due = 0;
+    bool m_want_baseline = true, m_job_is_baseline = false, m_job_stale = false;
+    std::future<Job> m_job;
+    std::optional<Diagnostics> m_baseline;
+    std::deque<DiagnosticsPoint> m_history;  // since the baseline, at most 512 points
+};
+
+}  // namespace nbody

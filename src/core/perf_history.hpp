@@ -1,0 +1,59 @@
+#pragma once
+// Live performance counters for the interactive sandbox: per-frame work is accumulated into ~0.5 s
+// windows, each window becomes one sample (interactions/s, Gflop/s at 20 and 38, steps/s, frames/s), and
+// the last ~30 s of samples are kept with markers where the kernel variant or backend changed.
+#include <cstddef>
+#include <deque>
+#include <string>
+
+#include "core/counters.hpp"
+
+namespace nbody {
+
+// Where one frame's time went, in seconds (wall clock on the host).
+struct FrameTimes {
+    double sim = 0;     // backend steps
+    double upload = 0;  // positions into GL: glBufferSubData, or interop map + write + unmap
+    double draw = 0;    // particles + tone map
+    double ui = 0;      // ImGui build + draw
+    double frame = 0;   // whole frame, present included
+};
+
+struct PerfSample {
+    double wall = 0;  // seconds since the history started
+    Throughput rate;  // over the sample's window
+    double frames_per_s = 0;
+};
+
+struct PerfMarker {
+    double wall = 0;
+    std::string label;  // "ij-unrolled k 4 u 4", "backend cpu"
+};
+
+class PerfHistory {
+  public:
+    explicit PerfHistory(double window_s = 0.5, double keep_s = 30.0) : m_window(window_s), m_keep(keep_s) {}
+
+    // One frame at wall time `now` (s): `steps` of N bodies took `step_seconds`.
+    void record_frame(double now, std::size_t n, long long steps, double step_seconds);
+    void mark(double now, std::string label);
+
+    const std::deque<PerfSample>& samples() const { return m_samples; }
+    const std::deque<PerfMarker>& markers() const { return m_markers; }
+    // The newest sample (zeros before the first window closes).
+    PerfSample latest() const { return m_samples.empty() ? PerfSample{} : m_samples.back(); }
+    double keep_seconds() const { return m_keep; }
+
+  private:
+    void trim(double now);
+
+    double m_window, m_keep;
+    double m_window_start = -1;
+    long long m_steps = 0, m_frames = 0;
+    double m_step_seconds = 0;
+    std::size_t m_n = 0;
+    std::deque<PerfSample> m_samples;
+    std::deque<PerfMarker> m_markers;
+};
+
+}  // namespace nbody

@@ -1,0 +1,161 @@
+#include "core/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "core/errors.hpp"
+
+namespace nbody {
+
+namespace {
+constexpr int kMaxStepsPerFrame = 10000;
+constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN checks (a copy of N float4)
+}  // namespace
+
+bool same_params(const SimParams& a, const SimParams& b) {
+    return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
+           a.backend == b.backend && a.variant == b.variant && a.shape.k == b.shape.k &&
+           a.shape.u == b.shape.u && a.shape.block == b.shape.block && a.shape.q == b.shape.q &&
+           a.cpu_threads == b.cpu_threads;
+}
+
+std::string kernel_label(const SimParams& p) {
+    const auto& s = p.shape;
+    return std::string(variant_name(p.variant)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) +
+           " block " + std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto"));
+}
+
+Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {}
+
+void Simulation::load(const State& initial, const SimParams& p) {
+    validate(p);
+    const bool new_backend =
+        !m_backend || p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads;
+    std::unique_ptr<Backend> fresh;
+    std::string note = m_backend_note;
+    if (new_backend) {
+        fresh = m_factory(p, &note);
+        fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
+        m_backend = std::move(fresh);
+    } else {
+        // Same backend: keep a copy of the running state so a failed reset (a GPU out of memory for the
+        // new N) can put it back and the old scene keeps running.
+        State running;
+        m_backend->read_state(running);
+        try {
+            m_backend->reset(initial, p);
+        } catch (...) {
+            m_backend->reset(running, m_current);
+            throw;
+        }
+    }
+    m_backend_note = note;
+    m_initial = initial;
+    m_current = m_pending = p;
+    m_blew_up = false;
+    m_error.clear();
+    ++m_generation;
+    m_diag.rebaseline();
+}
+
+void Simulation::reset() {
+    m_backend->reset(m_initial, m_current);
+    m_blew_up = false;
+    m_error.clear();
+    ++m_generation;
+    m_diag.rebaseline();
+}
+
+void Simulation::switch_backend(const SimParams& p) {
+    State s;
+    m_backend->read_state(s);  // the particles stay where they are
+    std::string note;
+    auto fresh = m_factory(p, &note);
+    fresh->reset(s, p);
+    m_backend = std::move(fresh);
+    m_backend_note = note;
+    ++m_generation;
+}
+
+void Simulation::apply_pending(double wall_now) {
+    if (same_params(m_pending, m_current)) return;
+    const SimParams p = m_pending;
+    try {
+        validate(p);
+        if (p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads) {
+            switch_backend(p);
+            m_perf.mark(wall_now, "backend " + m_backend->name());
+        } else {
+            m_backend->set_params(p);
+        }
+    } catch (const Error& e) {
+        m_error = std::string("not applied: ") + e.what();
+        m_pending = m_current;  // the simulation keeps running with what worked
+        return;
+    }
+    if (p.variant != m_current.variant ||
+        !(p.shape.k == m_current.shape.k && p.shape.u == m_current.shape.u &&
+          p.shape.block == m_current.shape.block && p.shape.q == m_current.shape.q))
+        m_perf.mark(wall_now, kernel_label(p));
+    if (p.eps != m_current.eps || p.G != m_current.G) m_diag.rebaseline();  // energy itself changed
+    m_current = p;
+}
+
+int Simulation::steps_for_frame(double budget_s) const {
+    if (!m_auto_steps) return m_current.steps_per_frame;
+    if (m_sec_per_step <= 0) return 1;
+    return static_cast<int>(
+        std::clamp(std::floor(budget_s / m_sec_per_step), 1.0, double(kMaxStepsPerFrame)));
+}
+
+void Simulation::check_finite(double wall_now) {
+    if (wall_now < m_next_finite_check) return;
+    m_next_finite_check = wall_now + kFiniteCheckInterval;
+    m_check.resize(m_backend->size());
+    m_backend->copy_positions_to_host(m_check.data());
+    for (std::size_t i = 0; i < m_check.size(); ++i) {
+        const Float4& p = m_check[i];
+        if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) continue;
+        m_blew_up = true;
+        m_paused = true;
+        char msg[320];
+        std::snprintf(msg, sizeof msg,
+                      "the state became NaN or infinite at step %lld (body %zu): dt %g is too large for eps %g. "
+                      "Paused: reset, or lower dt / raise eps, then reset.",
+                      m_backend->steps_taken(), i, m_current.dt, m_current.eps);
+        m_error = msg;
+        return;
+    }
+}
+
+int Simulation::advance_frame(double budget_s, double wall_now) {
+    apply_pending(wall_now);
+    int steps = 0;
+    if (!m_blew_up && (!m_paused || m_single_step)) steps = m_paused ? 1 : steps_for_frame(budget_s);
+    m_single_step = false;
+    double seconds = 0;
+    if (steps > 0) {
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            m_backend->step(steps);
+        } catch (const Error& e) {
+            m_error = std::string("step failed: ") + e.what();
+            m_paused = true;
+            steps = 0;
+        }
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (steps > 0) {
+            const double per = seconds / steps;
+            m_sec_per_step = m_sec_per_step > 0 ? 0.8 * m_sec_per_step + 0.2 * per : per;
+            check_finite(wall_now);
+        }
+    }
+    m_steps_last_frame = steps;
+    m_perf.record_frame(wall_now, m_backend->size(), steps, seconds);
+    if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
+    return steps;
+}
+
+}  // namespace nbody

@@ -1,0 +1,86 @@
+#pragma once
+// The interactive simulation: owns the backend, the SimParams in effect and a pending copy that the UI,
+// the command line or a scene edit; the pending copy is applied at the next frame boundary without losing
+// the particles (a backend switch carries the state across). Pause, single step, steps per frame or "as
+// fast as possible", reset to the loaded scene, NaN/Inf detection, live counters and sampled diagnostics.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/diagnostics_sampler.hpp"
+#include "core/perf_history.hpp"
+
+namespace nbody {
+
+// Makes a backend for SimParams::backend; puts what it chose (and why) in *note; throws BackendError.
+using BackendFactory = std::function<std::unique_ptr<Backend>(const SimParams&, std::string* note)>;
+
+bool same_params(const SimParams& a, const SimParams& b);
+std::string kernel_label(const SimParams& p);  // "ij-unrolled k 4 u 4 block 256 q auto"
+
+class Simulation {
+  public:
+    explicit Simulation(BackendFactory factory);
+
+    // Starts from a new initial state (a scene): makes a backend when none exists or the kind changed.
+    // Throws (ParamError, BackendError) and leaves the running simulation untouched on failure.
+    void load(const State& initial, const SimParams& p);
+    void reset();  // back to the loaded initial state, with the parameters in effect
+
+    SimParams& pending() { return m_pending; }  // edit freely; applied at the next frame
+    const SimParams& params() const { return m_current; }
+
+    void set_paused(bool p) { m_paused = p; }
+    bool paused() const { return m_paused; }
+    void request_step() { m_single_step = true; }  // one step at the next frame, even when paused
+    // "As fast as possible": steps per frame chosen to fill the frame budget given to advance_frame.
+    void set_auto_steps(bool on) { m_auto_steps = on; }
+    bool auto_steps() const { return m_auto_steps; }
+
+    // One frame boundary: applies pending parameters, then steps (unless paused) and checks the state.
+    // `budget_s`: the time the simulation may use this frame (auto steps). `wall_now`: seconds, monotonic.
+    // Returns the number of steps taken.
+    int advance_frame(double budget_s, double wall_now);
+
+    Backend& backend() { return *m_backend; }
+    const std::string& backend_note() const { return m_backend_note; }
+    // Changes whenever the backend object or N changes: the renderer must re-attach its position feed.
+    uint64_t generation() const { return m_generation; }
+    const State& initial_state() const { return m_initial; }
+
+    // Problems for the UI: a rejected parameter, a backend failure, a NaN blow-up. Cleared by clear_error.
+    const std::string& error() const { return m_error; }
+    void clear_error() { m_error.clear(); }
+    bool blew_up() const { return m_blew_up; }
+
+    int steps_last_frame() const { return m_steps_last_frame; }
+    double seconds_per_step() const { return m_sec_per_step; }
+    PerfHistory& perf() { return m_perf; }
+    DiagnosticsSampler& diagnostics() { return m_diag; }
+
+  private:
+    void apply_pending(double wall_now);
+    void switch_backend(const SimParams& p);
+    void check_finite(double wall_now);
+    int steps_for_frame(double budget_s) const;
+
+    BackendFactory m_factory;
+    std::unique_ptr<Backend> m_backend;
+    std::string m_backend_note;
+    State m_initial;
+    SimParams m_current, m_pending;
+    bool m_paused = false, m_single_step = false, m_auto_steps = false, m_blew_up = false;
+    std::string m_error;
+    uint64_t m_generation = 0;
+    int m_steps_last_frame = 0;
+    double m_sec_per_step = 0;  // smoothed, for auto steps
+    double m_next_finite_check = 0;
+    std::vector<Float4> m_check;  // positions copied for the NaN check
+    PerfHistory m_perf;
+    DiagnosticsSampler m_diag;
+};
+
+}  // namespace nbody

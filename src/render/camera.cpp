@@ -1,0 +1,105 @@
+#include "render/camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace nbody {
+
+namespace {
+constexpr float kRadiansPerPixel = 0.005f;
+constexpr float kMaxPitch = 1.55f;                 // just short of the poles, where the up vector degenerates
+constexpr float kInertiaTau = 0.25f;               // s
+constexpr float kDragEventSeconds = 1.0f / 60.0f;  // a drag event's share of time, to turn it into a speed
+}  // namespace
+
+Camera::Camera() {
+    reset();
+}
+
+void Camera::set_angles(float yaw, float pitch) {
+    m_yaw = std::remainder(yaw, 2.0f * glm::pi<float>());
+    m_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+}
+
+void Camera::set_distance(float d) {
+    m_distance = std::clamp(d, 1e-4f, 1e6f);
+}
+
+void Camera::orbit(float dx_px, float dy_px) {
+    m_last_drag = glm::vec2(-dx_px, dy_px) * kRadiansPerPixel;
+    set_angles(m_yaw + m_last_drag.x, m_pitch + m_last_drag.y);
+    m_orbit_vel = glm::vec2(0);
+}
+
+void Camera::release() {
+    m_orbit_vel = m_last_drag / kDragEventSeconds;
+    m_last_drag = glm::vec2(0);
+}
+
+void Camera::update(float dt_s) {
+    if (dt_s <= 0 || glm::length(m_orbit_vel) < 1e-3f) return;
+    set_angles(m_yaw + m_orbit_vel.x * dt_s, m_pitch + m_orbit_vel.y * dt_s);
+    m_orbit_vel *= std::exp(-dt_s / kInertiaTau);
+}
+
+void Camera::pan(float dx_px, float dy_px, int viewport_height_px) {
+    // One pixel moves the target by the size of a pixel at the target's distance, so the scene follows the
+    // cursor.
+    const float px = 2.0f * m_distance * std::tan(fov_y / 2) / float(std::max(viewport_height_px, 1));
+    const glm::mat4 v = view();
+    const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
+    m_target += (-dx_px * right + dy_px * up) * px;
+}
+
+void Camera::zoom(float wheel_steps) {
+    set_distance(m_distance * std::pow(0.9f, wheel_steps));
+}
+
+void Camera::reset() {
+    m_target = m_home_target;
+    m_distance = m_home_distance;
+    set_angles(m_home_yaw, m_home_pitch);
+    m_orbit_vel = glm::vec2(0);
+}
+
+void Camera::set_home(glm::vec3 target, float distance, float yaw, float pitch) {
+    m_home_target = target;
+    m_home_distance = std::clamp(distance, 1e-3f, 1e6f);
+    m_home_yaw = yaw;
+    m_home_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+    reset();
+}
+
+void Camera::frame_all(glm::vec3 centre, float radius) {
+    m_home_target = centre;
+    // Distance at which a sphere of `radius` fits the vertical field of view, with a 10% margin.
+    m_home_distance = std::clamp(1.1f * std::max(radius, 1e-3f) / std::sin(fov_y / 2), 1e-3f, 1e6f);
+    m_target = m_home_target;
+    m_distance = m_home_distance;
+}
+
+glm::vec3 Camera::eye() const {
+    const glm::vec3 dir(std::cos(m_pitch) * std::cos(m_yaw), std::cos(m_pitch) * std::sin(m_yaw),
+                        std::sin(m_pitch));
+    return m_target + m_distance * dir;
+}
+
+glm::mat4 Camera::view() const {
+    return glm::lookAt(eye(), m_target, glm::vec3(0, 0, 1));  // z up
+}
+
+glm::mat4 Camera::projection(float aspect) const {
+    // Near and far scale with the distance so depth precision follows the zoom.
+    return glm::perspective(fov_y, std::max(aspect, 1e-3f), m_distance * 1e-3f, m_distance * 1e3f);
+}
+
+glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {
+    const glm::vec4 clip =
+        projection(float(width_px) / float(std::max(height_px, 1))) * view() * glm::vec4(world, 1);
+    const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+    return {(ndc.x * 0.5f + 0.5f) * float(width_px), (0.5f - ndc.y * 0.5f) * float(height_px), clip.w};
+}
+
+}  // namespace nbody

@@ -1,0 +1,55 @@
+#pragma once
+// An orbit camera around a target point, with inertia: left drag orbits, right/middle drag pans, the wheel
+// zooms. Pure math (no GL), so it is unit-tested. Angles in radians, distances in scene length units,
+// mouse deltas in screen pixels, time in seconds. z is up, as in the scene files: yaw turns about z from +x,
+// pitch is the eye's elevation above the x-y plane (where the scenes put their galaxies and orbits): the
+// convention of the scene files' [camera] table.
+#include <glm/glm.hpp>
+
+namespace nbody {
+
+class Camera {
+  public:
+    Camera();
+
+    void orbit(float dx_px, float dy_px);  // drag: rotates about the target and keeps the drag's speed
+    void pan(float dx_px, float dy_px, int viewport_height_px);
+    void zoom(float wheel_steps);  // > 0 moves closer; 10% of the distance per step
+    void release();                // mouse released: the last drag speed carries on (inertia)
+    void update(float dt_s);       // integrates inertia, which decays with a 0.25 s time scale
+    void stop() { m_orbit_vel = glm::vec2(0); }
+
+    void reset();                                    // back to the home view
+    void frame_all(glm::vec3 centre, float radius);  // fits a sphere in view and makes it the home view
+    // A home view given outright (a scene's [camera]); also goes there.
+    void set_home(glm::vec3 target, float distance, float yaw, float pitch);
+    void set_target(glm::vec3 t) { m_target = t; }   // follow the centre of mass
+
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;
+    glm::vec3 eye() const;
+    glm::vec3 target() const { return m_target; }
+    float distance() const { return m_distance; }
+    float yaw() const { return m_yaw; }
+    float pitch() const { return m_pitch; }
+    void set_angles(float yaw, float pitch);
+    void set_distance(float d);
+    // Window pixel (origin top left, y down) of a world point, for tests and picking; z < 0 behind the eye.
+    glm::vec3 project(glm::vec3 world, int width_px, int height_px) const;
+
+    float fov_y = glm::radians(45.0f);
+
+  private:
+    // Home: seen from 70 degrees above the x-y plane, x to the right: galaxies in that plane show their
+    // shape, tilted enough to read as 3D.
+    static constexpr float kHomeYaw = -1.5707964f, kHomePitch = 1.22f;
+
+    glm::vec3 m_target{0};
+    float m_distance = 5, m_yaw = kHomeYaw, m_pitch = kHomePitch;
+    glm::vec2 m_orbit_vel{0};  // radians per second, for inertia
+    glm::vec2 m_last_drag{0};  // radians of the last drag event
+    glm::vec3 m_home_target{0};
+    float m_home_distance = 5, m_home_yaw = kHomeYaw, m_home_pitch = kHomePitch;
+};
+
+}  // namespace nbody

@@ -1,0 +1,50 @@
+#include "render/colormap.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nbody {
+
+namespace {
+// Control points, chosen by eye to rise monotonically in brightness (so speed reads as light) and
+// to stay saturated in the middle; interpolated linearly.
+constexpr std::array<glm::vec3, 6> kRamp = {glm::vec3(0.10f, 0.05f, 0.35f), glm::vec3(0.35f, 0.10f, 0.60f),
+                                            glm::vec3(0.75f, 0.20f, 0.45f), glm::vec3(0.95f, 0.40f, 0.20f),
+                                            glm::vec3(1.00f, 0.70f, 0.25f), glm::vec3(1.00f, 0.95f, 0.75f)};
+}  // namespace
+
+glm::vec3 colormap(float t) {
+    const float x = std::clamp(t, 0.0f, 1.0f) * float(kRamp.size() - 1);
+    const int i = std::min(int(x), int(kRamp.size()) - 2);
+    return glm::mix(kRamp[i], kRamp[i + 1], x - float(i));
+}
+
+std::array<glm::vec3, kColormapSize> colormap_table() {
+    std::array<glm::vec3, kColormapSize> t{};
+    for (int i = 0; i < kColormapSize; ++i) t[i] = colormap(float(i) / float(kColormapSize - 1));
+    return t;
+}
+
+glm::vec3 group_colour(uint32_t group) {
+    // Hues spaced by the golden angle stay distinct for any number of groups; the first two are the
+    // classic blue and orange of two colliding galaxies.
+    static constexpr std::array<glm::vec3, kGroupColours> kGroups = {
+        glm::vec3(0.35f, 0.60f, 1.00f), glm::vec3(1.00f, 0.55f, 0.20f), glm::vec3(0.40f, 1.00f, 0.45f),
+        glm::vec3(1.00f, 0.35f, 0.55f), glm::vec3(0.85f, 0.85f, 0.30f), glm::vec3(0.70f, 0.45f, 1.00f),
+        glm::vec3(0.30f, 0.95f, 0.95f), glm::vec3(0.95f, 0.95f, 0.95f)};
+    return kGroups[group % kGroupColours];
+}
+
+const char* color_mode_name(ColorMode m) {
+    switch (m) {
+        case ColorMode::Group:
+            return "galaxy (scene component)";
+        case ColorMode::Speed:
+            return "speed";
+        case ColorMode::Depth:
+            return "depth";
+    }
+    return "?";
+}
+
+}  // namespace nbody

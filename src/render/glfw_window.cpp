@@ -1,0 +1,121 @@
+#define GLFW_INCLUDE_NONE
+#include "render/glfw_window.hpp"
+
+#include <GLFW/glfw3.h>
+#include <glad/gl.h>
+
+#include <cstdlib>
+
+namespace nbody {
+
+namespace {
+std::string glfw_error() {
+    const char* desc = nullptr;
+    const int code = glfwGetError(&desc);
+    return code == GLFW_NO_ERROR ? std::string("unknown GLFW error")
+                                 : std::string(desc ? desc : "GLFW error");
+}
+}  // namespace
+
+bool display_available() {
+    const char* x = std::getenv("DISPLAY");
+    const char* wl = std::getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (wl && *wl);
+}
+
+std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std::string& title,
+                                               std::string* why) {
+    auto fail = [&](const std::string& r) -> std::unique_ptr<GlfwWindow> {
+        if (why) *why = r;
+        return nullptr;
+    };
+    if (!glfwInit()) return fail("glfwInit: " + glfw_error());
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR,
+                   GLFW_TRUE);  // HiDPI: window size in screen units scaled by the monitor
+    GLFWwindow* w = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+    if (!w) {
+        const std::string e = glfw_error();
+        glfwTerminate();
+        return fail("no OpenGL 4.5 core window: " + e);
+    }
+    glfwMakeContextCurrent(w);
+    std::unique_ptr<GlfwWindow> win(new GlfwWindow(w));
+    if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress));
+        !e.empty())
+        return fail(e);
+    win->set_vsync(true);
+    glfwSetWindowUserPointer(w, win.get());
+    // Installed before ImGui_ImplGlfw_InitForOpenGL(window, true), which chains to them.
+    glfwSetMouseButtonCallback(w, &GlfwWindow::on_mouse_button);
+    glfwSetCursorPosCallback(w, &GlfwWindow::on_cursor);
+    glfwSetScrollCallback(w, &GlfwWindow::on_scroll);
+    glfwSetKeyCallback(w, &GlfwWindow::on_key);
+    return win;
+}
+
+GlfwWindow::~GlfwWindow() {
+    glfwDestroyWindow(m_window);
+    glfwTerminate();
+}
+
+void GlfwWindow::framebuffer_size(int& width, int& height) const {
+    glfwGetFramebufferSize(m_window, &width, &height);
+}
+void GlfwWindow::present() {
+    glfwSwapBuffers(m_window);
+}
+std::string GlfwWindow::description() const {
+    return gl_renderer_string() + " via GLFW";
+}
+bool GlfwWindow::should_close() const {
+    return glfwWindowShouldClose(m_window);
+}
+void GlfwWindow::request_close() {
+    glfwSetWindowShouldClose(m_window, GLFW_TRUE);
+}
+bool GlfwWindow::mouse_button_down(int button) const {
+    return glfwGetMouseButton(m_window, button) == GLFW_PRESS;
+}
+
+std::vector<InputEvent> GlfwWindow::poll_events() {
+    glfwPollEvents();
+    std::vector<InputEvent> out;
+    out.swap(m_events);
+    return out;
+}
+
+void GlfwWindow::set_vsync(bool on) {
+    glfwSwapInterval(on ? 1 : 0);
+    m_vsync = on;
+}
+
+void GlfwWindow::set_title(const std::string& title) { glfwSetWindowTitle(m_window, title.c_str()); }
+
+float GlfwWindow::content_scale() const {
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(m_window, &sx, &sy);
+    return sx > 0 ? sx : 1.0f;
+}
+
+void GlfwWindow::push(GLFWwindow* w, const InputEvent& e) {
+    if (auto* self = static_cast<GlfwWindow*>(glfwGetWindowUserPointer(w))) self->m_events.push_back(e);
+}
+void GlfwWindow::on_mouse_button(GLFWwindow* w, int button, int action, int mods) {
+    push(w, {InputEvent::Kind::MouseButton, button, action, mods, 0, 0});
+}
+void GlfwWindow::on_cursor(GLFWwindow* w, double x, double y) {
+    push(w, {InputEvent::Kind::CursorMove, 0, 0, 0, x, y});
+}
+void GlfwWindow::on_scroll(GLFWwindow* w, double dx, double dy) {
+    push(w, {InputEvent::Kind::Scroll, 0, 0, 0, dx, dy});
+}
+void GlfwWindow::on_key(GLFWwindow* w, int key, int, int action, int mods) {
+    push(w, {InputEvent::Kind::Key, key, action, mods, 0, 0});
+}
+
+}  // namespace nbody

@@ -1,0 +1,172 @@
+#include "render/particle_renderer.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/gl_check.hpp"
+#include "render/shader.hpp"
+
+namespace nbody {
+
+float default_point_size(std::size_t n) {
+    return float(std::clamp(3.0 * std::pow(1e5 / double(std::max<std::size_t>(n, 1)), 0.25), 2.0, 8.0));
+}
+
+ParticleRenderer::ParticleRenderer(const std::string& dir) {
+    m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
+    m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
+    NBODY_GL(glGenVertexArrays(1, &m_vao));
+    NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
+    const auto table = colormap_table();
+    NBODY_GL(glGenTextures(1, &m_colormap));
+    NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
+    NBODY_GL(glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kColormapSize, 0, GL_RGB, GL_FLOAT, table.data()));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+}
+
+ParticleRenderer::~ParticleRenderer() {
+    const GLuint buffers[] = {m_pos, m_prev, m_group};
+    glDeleteBuffers(3, buffers);
+    glDeleteVertexArrays(1, &m_vao);
+    glDeleteVertexArrays(1, &m_empty_vao);
+    glDeleteTextures(1, &m_colormap);
+    if (m_hdr_tex) glDeleteTextures(1, &m_hdr_tex);
+    if (m_hdr_fbo) glDeleteFramebuffers(1, &m_hdr_fbo);
+}
+
+void ParticleRenderer::set_particle_count(std::size_t n) {
+    if (n == m_n && m_pos) return;
+    const GLuint old[] = {m_pos, m_prev, m_group};
+    glDeleteBuffers(3, old);
+    m_n = n;
+    const auto bytes4 = static_cast<GLsizeiptr>(std::max<std::size_t>(n, 1) * sizeof(Float4));
+    // glBufferData (not immutable storage): cudaGraphicsGLRegisterBuffer accepts it, and it is re-created
+    // rather than resized when N changes, so a registered buffer is never resized under CUDA.
+    NBODY_GL(glGenBuffers(1, &m_pos));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
+    NBODY_GL(glBufferData(GL_ARRAY_BUFFER, bytes4, nullptr, GL_DYNAMIC_DRAW));
+    NBODY_GL(glGenBuffers(1, &m_prev));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_prev));
+    NBODY_GL(glBufferData(GL_ARRAY_BUFFER, bytes4, nullptr, GL_DYNAMIC_COPY));
+    NBODY_GL(glGenBuffers(1, &m_group));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
+    NBODY_GL(
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::size_t>(n, 1) * 4), nullptr, GL_STATIC_DRAW));
+
+    NBODY_GL(glBindVertexArray(m_vao));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
+    NBODY_GL(glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(Float4), nullptr));
+    NBODY_GL(glEnableVertexAttribArray(0));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_prev));
+    NBODY_GL(glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(Float4), nullptr));
+    NBODY_GL(glEnableVertexAttribArray(1));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
+    NBODY_GL(glVertexAttribIPointer(2, 1, GL_UNSIGNED_INT, 4, nullptr));
+    NBODY_GL(glEnableVertexAttribArray(2));
+    NBODY_GL(glBindVertexArray(0));
+    m_update_dt = 0;
+}
+
+void ParticleRenderer::set_groups(const std::vector<uint32_t>& group) {
+    const std::size_t n = std::min(group.size(), m_n);
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
+    NBODY_GL(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * 4), group.data()));
+}
+
+void ParticleRenderer::begin_position_update(double sim_time_delta) {
+    if (sim_time_delta <= 0) return;  // paused: keep the last real motion for the speed colours
+    NBODY_GL(glBindBuffer(GL_COPY_READ_BUFFER, m_pos));
+    NBODY_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, m_prev));
+    NBODY_GL(
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(position_bytes())));
+    m_update_dt = sim_time_delta;
+}
+
+void ParticleRenderer::upload_positions(const Float4* host, std::size_t n) {
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
+    NBODY_GL(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(std::min(n, m_n) * sizeof(Float4)), host));
+}
+
+void ParticleRenderer::ensure_hdr_target(int w, int h) {
+    if (w == m_hdr_w && h == m_hdr_h && m_hdr_fbo) return;
+    if (m_hdr_tex) glDeleteTextures(1, &m_hdr_tex);
+    if (m_hdr_fbo) glDeleteFramebuffers(1, &m_hdr_fbo);
+    NBODY_GL(glGenTextures(1, &m_hdr_tex));
+    NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
+    // Mipmapped: the tone map reads coarse levels of it as a cheap glow around dense regions.
+    const int levels = 1 + int(std::floor(std::log2(double(std::max(w, h)))));
+    NBODY_GL(glTexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA16F, w, h));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    NBODY_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
+    NBODY_GL(glGenFramebuffers(1, &m_hdr_fbo));
+    NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
+    NBODY_GL(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_hdr_tex, 0));
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw GlError("particle_renderer.cpp: the RGBA16F HDR framebuffer is incomplete");
+    m_hdr_w = w, m_hdr_h = h;
+}
+
+void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int w,
+                            int h, unsigned target_fbo) {
+    if (w < 1 || h < 1) return;  // minimised window
+    ensure_hdr_target(w, h);
+    NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
+    NBODY_GL(glViewport(0, 0, w, h));
+    NBODY_GL(glClearColor(0, 0, 0, 0));
+    NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
+    if (m_n > 0) {
+        // Light per body falls as 1/sqrt(N): 7,500 and 10^6 bodies both land in the tone map's useful range
+        // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
+        const float intensity =
+            s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
+        const GLuint p = m_points->id();
+        NBODY_GL(glUseProgram(p));
+        glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
+        glUniformMatrix4fv(m_points->uniform("u_proj"), 1, GL_FALSE,
+                           glm::value_ptr(camera.projection(float(w) / float(h))));
+        glUniform1f(m_points->uniform("u_point_size"), s.point_size);
+        glUniform1f(m_points->uniform("u_target_distance"), camera.distance());
+        glUniform1f(m_points->uniform("u_intensity"), intensity);
+        glUniform1i(m_points->uniform("u_mode"), static_cast<int>(s.color_mode));
+        const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
+        glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
+        glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
+        glm::vec3 groups[kGroupColours];
+        for (int i = 0; i < kGroupColours; ++i) groups[i] = group_colour(uint32_t(i));
+        glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(groups[0]));
+        glUniform1i(m_points->uniform("u_colormap"), 0);
+        NBODY_GL(glActiveTexture(GL_TEXTURE0));
+        NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
+        NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
+        NBODY_GL(glEnable(GL_BLEND));
+        NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
+        NBODY_GL(glDisable(GL_DEPTH_TEST));
+        NBODY_GL(glBindVertexArray(m_vao));
+        NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
+        NBODY_GL(glDisable(GL_BLEND));
+    }
+    NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, target_fbo));
+    NBODY_GL(glViewport(0, 0, w, h));
+    NBODY_GL(glUseProgram(m_tonemap->id()));
+    glUniform1i(m_tonemap->uniform("u_hdr"), 0);
+    glUniform1f(m_tonemap->uniform("u_exposure"), s.exposure);
+    glUniform3fv(m_tonemap->uniform("u_background"), 1, glm::value_ptr(s.background));
+    glUniform1f(m_tonemap->uniform("u_glow"), s.glow);
+    NBODY_GL(glActiveTexture(GL_TEXTURE0));
+    NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
+    if (s.glow > 0) NBODY_GL(glGenerateMipmap(GL_TEXTURE_2D));
+    NBODY_GL(glBindVertexArray(m_empty_vao));
+    NBODY_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
+    NBODY_GL(glBindVertexArray(0));
+    NBODY_GL(glUseProgram(0));
+}
+
+}  // namespace nbody

@@ -1,0 +1,76 @@
+#pragma once
+// Draws N bodies from one GL vertex buffer of float4 (x, y, z, mass) that this renderer owns, as additive
+// Gaussian point sprites into an HDR (RGBA16F) framebuffer, then tone-maps into the target framebuffer.
+// A second buffer keeps the previous positions (speed colouring without a velocity upload) and a third the
+// static per-body group. The position buffer's GL id is what CUDA-GL interop registers.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/float4.hpp"
+#include "render/camera.hpp"
+#include "render/colormap.hpp"
+
+namespace nbody {
+
+class ShaderProgram;
+
+// A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 2 px at 10^6.
+float default_point_size(std::size_t n);
+
+struct RenderSettings {
+    float point_size = 3.0f;  // sprite diameter in pixels at the camera target's distance
+    float brightness = 1.0f;  // multiplies the per-body light (which already scales as 1/sqrt(N))
+    float exposure = 1.0f;    // tone map: 1 - exp(-exposure * light)
+    float glow = 0.6f;        // halo around dense regions (coarse mip levels of the light added back)
+    ColorMode color_mode = ColorMode::Group;
+    float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
+    glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
+};
+
+// What the depth colour map spans, in view distance (scene units).
+struct DepthRange {
+    float near_d = 0, far_d = 1;
+};
+
+class ParticleRenderer {
+  public:
+    // Throws GlError (file:line) when a shader fails to load or compile.
+    explicit ParticleRenderer(const std::string& shader_directory);
+    ~ParticleRenderer();
+    ParticleRenderer(const ParticleRenderer&) = delete;
+    ParticleRenderer& operator=(const ParticleRenderer&) = delete;
+
+    // Sizes the buffers for n bodies (re-created when n changes; contents undefined until written).
+    void set_particle_count(std::size_t n);
+    std::size_t particle_count() const { return m_n; }
+    unsigned position_buffer() const { return m_pos; }
+    std::size_t position_bytes() const { return m_n * sizeof(Float4); }
+
+    void set_groups(const std::vector<uint32_t>& group);
+    // Before new positions are written (by upload or by interop): keeps the current ones as "previous",
+    // and records how much simulated time the coming update spans (for speed colouring).
+    void begin_position_update(double sim_time_delta);
+    // The host-copy path: n float4 from host memory into the position buffer.
+    void upload_positions(const Float4* host, std::size_t n);
+
+    // Draws into `target_fbo` (width x height pixels), background included.
+    void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
+              unsigned target_fbo);
+
+  private:
+    void ensure_hdr_target(int width, int height);
+
+    std::unique_ptr<ShaderProgram> m_points, m_tonemap;
+    unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
+    unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
+    int m_hdr_w = 0, m_hdr_h = 0;
+    std::size_t m_n = 0;
+    double m_update_dt = 0;  // simulated time between the previous and the current positions
+};
+
+}  // namespace nbody

@@ -1,0 +1,62 @@
+#include "render/position_feed.hpp"
+
+#include "cuda/gl_interop.hpp"  // plain C++: no CUDA types; only NBODY_HAVE_CUDA builds link try_register
+
+namespace nbody {
+
+const char* upload_path_name(UploadPath p) {
+    return p == UploadPath::Interop ? "CUDA-GL interop (map / write / unmap)" : "host copy (glBufferSubData)";
+}
+
+PositionFeed::PositionFeed() = default;
+PositionFeed::~PositionFeed() = default;
+
+void PositionFeed::detach() {
+    m_interop.reset();
+}
+
+void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool allow_interop) {
+    detach();  // a registered buffer must be unregistered before GL deletes or re-creates it
+    renderer.set_particle_count(backend.size());
+    m_path = UploadPath::HostCopy;
+    m_host.clear();
+    if (!allow_interop) {
+        m_note = "interop turned off";
+    } else if (!backend.caps().external_positions) {
+        m_note = "the " + backend.name() + " backend has no device positions";
+    } else {
+#ifdef NBODY_HAVE_CUDA
+        std::string why;
+        m_interop =
+            GlInteropBuffer::try_register(renderer.position_buffer(), renderer.position_bytes(), &why);
+        if (m_interop) {
+            m_path = UploadPath::Interop;
+            m_note.clear();
+        } else {
+            m_note = "interop registration failed: " + why;
+        }
+#else
+        m_note = "this build has no CUDA";
+#endif
+    }
+    if (m_path == UploadPath::HostCopy) m_host.resize(backend.size());
+}
+
+void PositionFeed::update(Backend& backend, ParticleRenderer& renderer) {
+    if (m_path == UploadPath::Interop && m_interop) {
+        void* dst = m_interop->map();
+        try {
+            backend.write_positions_to_device(dst);
+        } catch (...) {
+            m_interop->unmap();
+            throw;
+        }
+        m_interop->unmap();
+        return;
+    }
+    if (m_host.size() != backend.size()) m_host.resize(backend.size());
+    backend.copy_positions_to_host(m_host.data());
+    renderer.upload_positions(m_host.data(), m_host.size());
+}
+
+}  // namespace nbody

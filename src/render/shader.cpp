@@ -1,0 +1,114 @@
+#include "render/shader.hpp"
+
+#include <glad/gl.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "render/gl_check.hpp"
+
+namespace nbody {
+
+namespace fs = std::filesystem;
+
+std::string shader_dir() {
+    if (const char* env = std::getenv("NBODY_SHADER_DIR"); env && *env) return env;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    for (const fs::path& d :
+         {exe.parent_path() / "shaders", exe.parent_path() / "../share/nbody-sandbox/shaders",
+          fs::path(NBODY_SOURCE_DIR) / "shaders"})
+        if (fs::exists(d / "particles.vert", ec)) return d.string();
+    return (fs::path(NBODY_SOURCE_DIR) / "shaders").string();
+}
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+    std::ifstream in(p);
+    if (!in) throw GlError(p.string() + ": cannot read the shader file");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Rewrites the driver's "0:12(5): error: x" (Mesa) or "0(12) : error x" (NVIDIA) as "file:12: error: x".
+std::string with_file_lines(const std::string& log, const std::string& file) {
+    static const std::regex line_re(R"(^\s*\d+[:(](\d+)\)?(?:\(\d+\))?\s*:?\s*(.*)$)");
+    std::istringstream in(log);
+    std::string out, l;
+    while (std::getline(in, l)) {
+        std::smatch m;
+        if (std::regex_match(l, m, line_re))
+            out += file + ":" + m[1].str() + ": " + m[2].str() + "\n";
+        else if (!l.empty())
+            out += file + ": " + l + "\n";
+    }
+    return out.empty() ? file + ": compile failed with no log\n" : out;
+}
+
+// The driver's log for a shader or a program (the two differ only in which getters they use).
+std::string info_log(GLuint id, bool program) {
+    GLint len = 0;
+    (program ? glGetProgramiv : glGetShaderiv)(id, GL_INFO_LOG_LENGTH, &len);
+    std::string log(std::size_t(std::max(len, 1)), '\0');
+    (program ? glGetProgramInfoLog : glGetShaderInfoLog)(id, len, nullptr, log.data());
+    return log.c_str();  // up to the terminating zero
+}
+
+GLuint compile(GLenum stage, const fs::path& path) {
+    const std::string src = read_text(path);
+    const GLuint s = glCreateShader(stage);
+    const char* text = src.c_str();
+    glShaderSource(s, 1, &text, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        const std::string log = info_log(s, false);
+        glDeleteShader(s);
+        throw GlError("shader compile failed:\n" + with_file_lines(log, path.string()));
+    }
+    return s;
+}
+
+}  // namespace
+
+ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_file,
+                             const std::string& frag_file) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, fs::path(dir) / vert_file);
+    GLuint fs_ = 0;
+    try {
+        fs_ = compile(GL_FRAGMENT_SHADER, fs::path(dir) / frag_file);
+    } catch (...) {
+        glDeleteShader(vs);
+        throw;
+    }
+    m_program = glCreateProgram();
+    glAttachShader(m_program, vs);
+    glAttachShader(m_program, fs_);
+    glLinkProgram(m_program);
+    glDeleteShader(vs);
+    glDeleteShader(fs_);
+    GLint ok = 0;
+    glGetProgramiv(m_program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        const std::string log = info_log(m_program, true);
+        glDeleteProgram(m_program);
+        throw GlError("linking " + vert_file + " + " + frag_file + " failed: " + log);
+    }
+    gl_check("ShaderProgram", __FILE__, __LINE__);
+}
+
+ShaderProgram::~ShaderProgram() {
+    if (m_program) glDeleteProgram(m_program);
+}
+
+int ShaderProgram::uniform(const char* name) const {
+    return glGetUniformLocation(m_program, name);
+}
+
+}  // namespace nbody

@@ -1,0 +1,300 @@
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "render/colormap.hpp"
+
+namespace nbody {
+
+namespace {
+
+// Where each panel opens the first time (the ini file remembers where the user put it afterwards): a
+// column on the left or the right edge, `y` in unscaled pixels from the top. Panels marked `collapsed`
+// start folded so that a 720-pixel-high window shows the scene.
+void place(bool right, float y, float w, bool collapsed = false) {
+    const float s = ImGui::GetIO().FontGlobalScale;
+    const ImVec2 size = ImGui::GetMainViewport()->WorkSize;
+    const float x = right ? size.x - (w + 10) * s : 10 * s;
+    ImGui::SetNextWindowPos(ImVec2(std::max(x, 0.0f), y * s), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w * s, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
+}
+
+template <class F>
+void panel(const char* title, bool& open, bool right, float y, bool collapsed, PanelContext& c, F body) {
+    if (!open) return;
+    place(right, y, right ? 400.0f : 340.0f, collapsed);
+    if (ImGui::Begin(title, &open)) body(c);
+    ImGui::End();
+}
+
+bool input_positive(const char* label, double& v, const char* fmt, double min_value) {
+    double t = v;
+    if (ImGui::InputDouble(label, &t, 0, 0, fmt, ImGuiInputTextFlags_EnterReturnsTrue) && t >= min_value &&
+        std::isfinite(t)) {
+        v = t;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void draw_panels(PanelContext& c) {
+    UiState& s = c.state;
+    panel("Scene", s.show_scene, false, 10, false, c, scene_panel);
+    panel("Physics", s.show_physics, false, 290, false, c, physics_panel);
+    panel("Kernel", s.show_kernel, false, 490, true, c, kernel_panel);
+    panel("View", s.show_view, true, 10, false, c, view_panel);
+    panel("Performance", s.show_perf, true, 290, false, c, performance_panel);
+    panel("Diagnostics", s.show_diag, true, 675, true, c, diagnostics_panel);
+    legend_overlay(c);
+}
+
+void scene_panel(PanelContext& c) {
+    const UiView& v = c.view;
+    ImGui::TextWrapped("%s", v.scene_name.c_str());
+    ImGui::Text("N = %zu bodies", c.sim.backend().size());
+    if (v.scenes && !v.scenes->empty() &&
+        ImGui::BeginListBox("##scenes", ImVec2(-1, 5 * ImGui::GetTextLineHeightWithSpacing()))) {
+        for (int i = 0; i < int(v.scenes->size()); ++i) {
+            const SceneEntry& e = (*v.scenes)[std::size_t(i)];
+            const std::string label = e.name + " (" + std::to_string(e.bodies) + ")##" + e.path;
+            if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
+            if (ImGui::IsItemHovered() && !e.description.empty())
+                ImGui::SetTooltip("%s\n%s", e.path.c_str(), e.description.c_str());
+        }
+        ImGui::EndListBox();
+    }
+    ImGui::SliderFloat("bodies x", &c.state.body_multiplier, 0.125f, 8.0f, "%.3g",
+                       ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
+    const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
+    if (have_sel)
+        ImGui::TextDisabled("loads with N = %.0f",
+                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
+    if (!have_sel) ImGui::BeginDisabled();
+    if (ImGui::Button("Load selected") && have_sel) {
+        c.req.load_path = (*v.scenes)[std::size_t(c.state.scene_index)].path;
+        c.req.load_multiplier = c.state.body_multiplier;
+    }
+    if (!have_sel) ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) c.req.reset = true;
+    ImGui::InputTextWithHint("##open", "path/to/scene.toml", &c.state.open_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Open") && !c.state.open_path.empty()) {
+        c.req.load_path = c.state.open_path;
+        c.req.load_multiplier = c.state.body_multiplier;
+    }
+    if (!v.load_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", v.load_error.c_str());
+    if (ImGui::CollapsingHeader("Description")) ImGui::TextWrapped("%s", v.scene_description.c_str());
+}
+
+void physics_panel(PanelContext& c) {
+    Simulation& sim = c.sim;
+    SimParams& p = sim.pending();
+    ImGui::Text("t = %.6g   steps %lld", sim.backend().time(), sim.backend().steps_taken());
+    input_positive("dt", p.dt, "%.6g", 1e-12);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
+    input_positive("eps", p.eps, "%.6g", 0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plummer softening length (length units)");
+    input_positive("G", p.G, "%.6g", 1e-12);
+    bool autos = sim.auto_steps();
+    if (ImGui::Checkbox("as fast as possible", &autos)) sim.set_auto_steps(autos);
+    if (autos) {
+        ImGui::Text("steps per frame: %d (fills the frame budget)", sim.steps_last_frame());
+    } else {
+        ImGui::SliderInt("steps/frame", &p.steps_per_frame, 1, 10000, "%d", ImGuiSliderFlags_Logarithmic);
+    }
+    if (sim.paused()) {
+        if (ImGui::Button("Run (Space)")) sim.set_paused(false);
+    } else if (ImGui::Button("Pause (Space)")) {
+        sim.set_paused(true);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Step (Right)")) sim.request_step();
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) c.req.reset = true;
+}
+
+void kernel_panel(PanelContext& c) {
+    SimParams& p = c.sim.pending();
+    Backend& b = c.sim.backend();
+    ImGui::TextWrapped("%s", b.name().c_str());
+    // Auto shows what it picked; choosing either makes the choice explicit.
+    const int kind =
+        p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps().gpu) ? 1 : 0;
+    if (!c.view.cuda_built) ImGui::BeginDisabled();
+    if (ImGui::RadioButton("CPU", kind == 0)) p.backend = BackendKind::Cpu;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("CUDA", kind == 1)) p.backend = BackendKind::Cuda;
+    if (!c.view.cuda_built) {
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::TextDisabled("(no CUDA in this build)");
+    }
+    if (!b.caps().kernel_variants) ImGui::TextDisabled("this backend ignores the kernel shape below");
+    const auto& table = variant_table();
+    if (ImGui::BeginCombo("variant", std::string(variant_name(p.variant)).c_str())) {
+        for (const VariantInfo& v : table) {
+            if (ImGui::Selectable(std::string(v.name).c_str(), v.variant == p.variant) &&
+                v.variant != p.variant) {
+                p.variant = v.variant;
+                p.shape = v.default_shape;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(v.description).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    const VariantInfo& info = variant_info(p.variant);
+    auto choice = [](const char* label, int& value, const std::array<int, 3>& allowed) {
+        for (int a : allowed) {
+            if (a == 0) continue;
+            ImGui::SameLine();
+            if (ImGui::RadioButton((std::to_string(a) + "##" + label).c_str(), value == a)) value = a;
+        }
+    };
+    ImGui::Text("k");
+    choice("k", p.shape.k, info.allowed_k);
+    ImGui::Text("u");
+    choice("u", p.shape.u, info.allowed_u);
+    int block = p.shape.block;
+    if (ImGui::SliderInt("block", &block, 64, 1024)) p.shape.block = std::clamp(block / 32 * 32, 64, 1024);
+    bool auto_q = p.shape.q == 0;
+    if (ImGui::Checkbox("threads per body: auto", &auto_q)) p.shape.q = auto_q ? 0 : 1;
+    if (!auto_q) {
+        int log2q = int(std::log2(std::max(p.shape.q, 1)));
+        if (ImGui::SliderInt("q = 2^", &log2q, 0, 5)) p.shape.q = 1 << log2q;
+        ImGui::SameLine();
+        ImGui::Text("= %d", p.shape.q);
+    }
+    ImGui::TextDisabled("changes keep the particles where they are");
+}
+
+void view_panel(PanelContext& c) {
+    RenderSettings& r = c.render;
+    UiState& s = c.state;
+    int mode = static_cast<int>(r.color_mode);
+    const char* modes[] = {"galaxy", "speed", "depth"};
+    if (ImGui::Combo("colour by", &mode, modes, 3)) r.color_mode = static_cast<ColorMode>(mode);
+    ImGui::SliderFloat("point size", &r.point_size, 0.5f, 32.0f, "%.2g px", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("brightness", &r.brightness, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("glow", &r.glow, 0.0f, 4.0f, "%.2f");
+    ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    if (r.color_mode == ColorMode::Speed)
+        ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
+    ImGui::Checkbox("follow centre of mass", &s.follow_com);
+    if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Frame all (F)")) c.req.frame_all = true;
+    if (ImGui::Checkbox("vsync", &s.vsync)) c.req.vsync_changed = true;
+    ImGui::SameLine();
+    if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
+    ImGui::SliderFloat("UI scale", &s.ui_scale, 0.75f, 3.0f, "%.2f");
+    if (ImGui::Button("Screenshot (F12)")) c.req.screenshot = true;
+    ImGui::SameLine();
+    if (ImGui::Button(c.view.recording ? "Stop video (V)" : "Record video (V)")) c.req.toggle_record = true;
+    if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
+}
+
+void legend_overlay(PanelContext& c) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y - 10), ImGuiCond_Always,
+        ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.5f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (!ImGui::Begin("Legend", nullptr, flags)) {
+        ImGui::End();
+        return;
+    }
+    auto swatch = [](glm::vec3 col, float w) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float h = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
+        ImGui::Dummy(ImVec2(w, h));
+    };
+    if (c.render.color_mode == ColorMode::Group) {
+        for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
+            if (g) ImGui::SameLine();
+            swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
+            ImGui::SameLine();
+            ImGui::Text("component %zu", g);
+        }
+    } else {
+        const bool speed = c.render.color_mode == ColorMode::Speed;
+        ImGui::Text(speed ? "speed 0" : "far %.3g", double(c.view.depth_far));
+        const float w = 200 * ImGui::GetIO().FontGlobalScale;
+        for (int i = 0; i < 50; ++i) {
+            ImGui::SameLine(0, 0);
+            const float t = float(i) / 49.0f;
+            swatch(colormap(t), w / 50);  // depth: near is bright, at the right end
+        }
+        ImGui::SameLine();
+        if (speed)
+            ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
+        else
+            ImGui::Text("near %.3g", double(c.view.depth_near));
+    }
+    ImGui::End();
+}
+
+void draw_help(UiState& state) {
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::Begin("Help (F1)", &state.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::End();
+        return;
+    }
+    static constexpr const char* kKeys[][2] = {{"left drag", "orbit (let go while moving: it keeps turning)"},
+                                               {"right / middle drag", "pan"},
+                                               {"wheel", "zoom"},
+                                               {"Space", "pause / run"},
+                                               {"Right arrow", "one step"},
+                                               {"R", "reset the scene"},
+                                               {"C", "reset the camera"},
+                                               {"F", "frame all particles"},
+                                               {"G", "follow the centre of mass"},
+                                               {"F12", "PNG screenshot (working directory)"},
+                                               {"V", "start / stop video (needs ffmpeg)"},
+                                               {"Tab", "hide / show the panels"},
+                                               {"F1", "this help"},
+                                               {"Esc", "quit"}};
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+        for (const auto& k : kKeys) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k[0]);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k[1]);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
+void draw_alerts(Simulation& sim, UiState& state, UiRequests& req) {
+    if (sim.error().empty()) return;
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(480 * state.ui_scale, 0), ImGuiCond_Always);
+    if (ImGui::Begin(sim.blew_up() ? "Simulation stopped" : "Problem", nullptr,
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextWrapped("%s", sim.error().c_str());
+        if (sim.blew_up() && ImGui::Button("Reset the scene")) req.reset = true;
+        if (sim.blew_up()) ImGui::SameLine();
+        if (ImGui::Button("Dismiss")) sim.clear_error();
+    }
+    ImGui::End();
+}
+
+}  // namespace nbody

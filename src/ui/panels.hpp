@@ -1,0 +1,30 @@
+#pragma once
+// The sandbox's ImGui panels: Scene, Physics, Kernel, View, Performance, Diagnostics, Help, and the alert
+// shown when the simulation stops (NaN) or a request fails.
+#include "ui/ui.hpp"
+
+namespace nbody {
+
+struct PanelContext {
+    Simulation& sim;
+    RenderSettings& render;
+    Camera& camera;
+    UiState& state;
+    const UiView& view;
+    UiRequests& req;
+};
+
+void draw_panels(PanelContext& c);
+void draw_help(UiState& state);
+void draw_alerts(Simulation& sim, UiState& state, UiRequests& req);
+
+// Panels, one function each (panels.cpp, panels_perf.cpp).
+void scene_panel(PanelContext& c);
+void physics_panel(PanelContext& c);
+void kernel_panel(PanelContext& c);
+void view_panel(PanelContext& c);
+void performance_panel(PanelContext& c);
+void diagnostics_panel(PanelContext& c);
+void legend_overlay(PanelContext& c);
+
+}  // namespace nbody

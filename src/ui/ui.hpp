@@ -1,0 +1,86 @@
+#pragma once
+// The Dear ImGui layer: lifecycle (GLFW + OpenGL3 backends from libimgui), scale for projectors, the ini file
+// in the user's config directory, and the panels. ImGui is used here only; the app reads back requests.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/perf_history.hpp"
+#include "core/simulation.hpp"
+#include "render/camera.hpp"
+#include "render/particle_renderer.hpp"
+
+struct GLFWwindow;
+
+namespace nbody {
+
+struct SceneEntry {
+    std::string path, name, description;
+    std::size_t bodies = 0;
+};
+
+// What the panels show and edit between frames; owned by the app.
+struct UiState {
+    bool show_ui = true;     // Tab
+    bool show_help = false;  // F1
+    bool show_scene = true, show_physics = true, show_kernel = true, show_view = true, show_perf = true,
+         show_diag = true;
+    float ui_scale = 1.0f;
+    bool vsync = true;
+    bool follow_com = false;
+    bool allow_interop = true;
+    int scene_index = -1;
+    float body_multiplier = 1.0f;
+    std::string open_path;  // "open another file"
+    std::string message;    // status line: "saved screenshot-...png", load errors
+};
+
+// Read-only facts for the panels.
+struct UiView {
+    const std::vector<SceneEntry>* scenes = nullptr;
+    std::string scene_name, scene_description, load_error;
+    std::string upload_path, upload_note;  // which position path is active, and why not interop
+    std::string gl_renderer;
+    FrameTimes times;
+    bool recording = false;
+    bool cuda_built = false;
+    std::size_t group_count = 1;
+    float depth_near = 0, depth_far = 1;
+};
+
+// What the user asked for this frame; the app acts on it.
+struct UiRequests {
+    bool screenshot = false, toggle_record = false, reset = false, frame_all = false, reset_camera = false;
+    bool vsync_changed = false, interop_changed = false;
+    std::optional<std::string> load_path;  // a scene file to load (scene list or "open")
+    float load_multiplier = 1.0f;
+};
+
+// $XDG_CONFIG_HOME/nbody-sandbox or ~/.config/nbody-sandbox (created); empty when neither is usable.
+std::string user_config_dir();
+
+class Ui {
+  public:
+    // window null: no platform backend (tests, offscreen); the display size then comes from new_frame.
+    // ini_path empty: layout not saved. Throws nbody::Error when the OpenGL3 backend cannot start.
+    Ui(GLFWwindow* window, const std::string& ini_path, float scale);
+    ~Ui();
+    Ui(const Ui&) = delete;
+    Ui& operator=(const Ui&) = delete;
+
+    void new_frame(int width = 0, int height = 0, double dt = 1.0 / 60);
+    UiRequests build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
+                     const UiView& view);
+    void render();  // into the framebuffer bound now
+    bool wants_mouse() const;
+    bool wants_keyboard() const;
+    void set_scale(float scale);
+
+  private:
+    bool m_platform = false;
+    float m_scale = 0;
+    std::string m_ini;  // must outlive ImGui's pointer to it
+};
+
+}  // namespace nbody

@@ -1,0 +1,121 @@
+// The particle renderer off-screen: known bodies appear where the camera projects them, an empty scene is
+// background only, groups get distinct colours, and a broken shader reports file and line.
+#include <glad/gl.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "gl_test_util.hpp"
+#include "render/gl_check.hpp"
+#include "render/particle_renderer.hpp"
+#include "render/shader.hpp"
+
+using namespace nbody;
+using namespace nbody::test;
+
+namespace {
+constexpr int kW = 160, kH = 120;
+
+Image render(GlContext& ctx, ParticleRenderer& r, const Camera& cam, const RenderSettings& s) {
+    r.draw(cam, s, DepthRange{0, 10}, kW, kH, ctx.target_framebuffer());
+    return read_framebuffer(ctx.target_framebuffer(), kW, kH);
+}
+
+Camera looking_at_origin() {
+    Camera cam;
+    cam.frame_all(glm::vec3(0), 1.0f);
+    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
+    return cam;
+}
+}  // namespace
+
+TEST(Render, EmptySceneIsBackgroundOnly) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    r.set_particle_count(0);
+    RenderSettings s;
+    const Image img = render(*ctx, r, looking_at_origin(), s);
+    const Rgb first = pixel(img, 0, 0);
+    for (int y = 0; y < kH; y += 7)
+        for (int x = 0; x < kW; x += 7) {
+            const Rgb p = pixel(img, x, y);
+            ASSERT_EQ(p.r, first.r);
+            ASSERT_EQ(p.g, first.g);
+            ASSERT_EQ(p.b, first.b);
+        }
+    EXPECT_LT(first.sum(), 3 * 40);  // near black
+}
+
+TEST(Render, BodiesAppearWhereTheCameraProjectsThem) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    const std::vector<Float4> bodies = {{0.5f, 0.3f, 0.0f, 1.0f}, {-0.6f, -0.2f, 0.1f, 1.0f}};
+    r.set_particle_count(bodies.size());
+    r.set_groups({0, 0});
+    r.upload_positions(bodies.data(), bodies.size());
+    RenderSettings s;
+    s.point_size = 6;
+    const Camera cam = looking_at_origin();
+    const Image img = render(*ctx, r, cam, s);
+    const int bg = pixel(img, 2, 2).sum();
+    for (const Float4& b : bodies) {
+        const glm::vec3 p = cam.project(glm::vec3(b.x, b.y, b.z), kW, kH);
+        ASSERT_GT(p.z, 0.0f);
+        EXPECT_GT(brightest_near(img, int(p.x), int(p.y), 2).sum(), bg + 60)
+            << "no body at " << p.x << "," << p.y;
+    }
+    // Halfway between the two, nothing.
+    EXPECT_LE(pixel(img, kW / 2, kH / 2).sum(), bg + 3);
+    NBODY_GL(glFinish());
+}
+
+TEST(Render, GroupsGetDistinctColours) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    const std::vector<Float4> bodies = {{-0.5f, 0, 0, 1}, {0.5f, 0, 0, 1}};
+    r.set_particle_count(2);
+    r.set_groups({0, 1});
+    r.upload_positions(bodies.data(), 2);
+    RenderSettings s;
+    s.point_size = 8;
+    s.color_mode = ColorMode::Group;
+    const Camera cam = looking_at_origin();
+    const Image img = render(*ctx, r, cam, s);
+    const glm::vec3 a = cam.project(glm::vec3(-0.5f, 0, 0), kW, kH),
+                    b = cam.project(glm::vec3(0.5f, 0, 0), kW, kH);
+    const Rgb ca = brightest_near(img, int(a.x), int(a.y), 2),
+              cb = brightest_near(img, int(b.x), int(b.y), 2);
+    // Group 0 is blue-dominant, group 1 orange (red-dominant): the colours differ in hue, not just level.
+    EXPECT_GT(ca.b, ca.r);
+    EXPECT_GT(cb.r, cb.b);
+}
+
+TEST(Render, ABrokenShaderNamesFileAndLine) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("nbody-shaders-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* f : {"particles.vert", "fullscreen.vert", "tonemap.frag"})
+        fs::copy_file(fs::path(shader_dir()) / f, dir / f, fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "particles.frag")
+        << "#version 450 core\nout vec4 frag;\nvoid main() {\n  frag = oops;\n}\n";
+    try {
+        ParticleRenderer r(dir.string());
+        FAIL() << "a shader with an undefined name compiled";
+    } catch (const GlError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("particles.frag:4"), std::string::npos) << msg;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(Render, AMissingShaderFileSaysWhich) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    try {
+        ParticleRenderer r("/nonexistent-shader-dir");
+        FAIL() << "no error for a missing shader";
+    } catch (const GlError& e) {
+        EXPECT_NE(std::string(e.what()).find("particles.vert"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,137 @@
+// The window path (GLFW, under xvfb-run in CI): a screenshot is a PNG of the window's size; one ImGui
+// frame builds with every panel open; an edit made the way the panels make it takes effect at the next step.
+#include <glad/gl.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: which panels were built
+
+#include <filesystem>
+
+#include "core/simulation.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "gl_test_util.hpp"
+#include "render/gl_check.hpp"
+#include "render/glfw_window.hpp"
+#include "ui/ui.hpp"
+
+using namespace nbody;
+using namespace nbody::test;
+
+namespace {
+
+std::unique_ptr<GlfwWindow> window_or_null(int w, int h, std::string& why) {
+    if (!display_available()) {
+        why = "no display (run under xvfb-run)";
+        return nullptr;
+    }
+    return GlfwWindow::create(w, h, "nbody gl test", &why);
+}
+
+#define NBODY_WINDOW_OR_SKIP(win, w, h)             \
+    std::string why_##win;                          \
+    auto win = window_or_null((w), (h), why_##win); \
+    if (!win) GTEST_SKIP() << why_##win
+
+State ring(std::size_t n) {
+    State s;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float a = 6.2831853f * float(i) / float(n);
+        s.pos_mass[i] = {std::cos(a), std::sin(a), 0, 1.0f / float(n)};
+        s.group[i] = uint32_t(i % 3);
+    }
+    return s;
+}
+
+std::unique_ptr<Simulation> cpu_simulation() {
+    auto sim = std::make_unique<Simulation>([](const SimParams& p, std::string* note) {
+        if (note) *note = "cpu";
+        return std::make_unique<CpuBackend>(p.cpu_threads);
+    });
+    SimParams p;
+    p.backend = BackendKind::Cpu;
+    p.cpu_threads = 1;
+    sim->load(ring(32), p);
+    return sim;
+}
+
+}  // namespace
+
+TEST(Window, ScreenshotIsAPngOfTheWindowSize) {
+    NBODY_WINDOW_OR_SKIP(win, 320, 200);
+    int w = 0, h = 0;
+    win->framebuffer_size(w, h);
+    ASSERT_GT(w, 0);
+    NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+    NBODY_GL(glViewport(0, 0, w, h));
+    NBODY_GL(glClearColor(0.2f, 0.4f, 0.6f, 1.0f));
+    NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
+    const Image img = read_framebuffer(0, w, h);
+    const auto path = (std::filesystem::temp_directory_path() / "nbody-window-shot.png").string();
+    write_png(path, img);
+    const auto [pw, ph] = png_size(path);
+    EXPECT_EQ(pw, w);
+    EXPECT_EQ(ph, h);
+    EXPECT_NEAR(pixel(img, w / 2, h / 2).b, 153, 2);  // 0.6 * 255: the cleared colour, read back
+    std::filesystem::remove(path);
+}
+
+// A window, a small CPU simulation and the panels' state, as the sandbox has them.
+struct Panels {
+    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) {}
+    std::unique_ptr<Simulation> owner = cpu_simulation();
+    Simulation& sim = *owner;
+    Ui ui;
+    RenderSettings render;
+    Camera camera;
+    UiState state;  // every panel is open by default
+    UiView view;
+};
+
+TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
+    NBODY_WINDOW_OR_SKIP(win, 1280, 720);
+    Panels p(*win);
+    auto& [owner, sim, ui, render, camera, state, view] = p;
+    state.show_help = true;
+    std::vector<SceneEntry> scenes = {{"a.toml", "Scene A", "first", 100},
+                                      {"b.toml", "Scene B", "second", 200}};
+    view.scenes = &scenes;
+    view.scene_name = "ring";
+    view.upload_path = "host copy";
+    view.group_count = 3;
+    for (ColorMode mode : {ColorMode::Group, ColorMode::Speed, ColorMode::Depth}) {
+        render.color_mode = mode;
+        sim.advance_frame(1.0, 0.0);
+        ui.new_frame();
+        const UiRequests req = ui.build(sim, render, camera, state, view);
+        EXPECT_FALSE(req.reset);
+        NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+        ui.render();
+        gl_check("ImGui frame", __FILE__, __LINE__);
+        ASSERT_NE(ImGui::GetDrawData(), nullptr);
+        win->present();
+    }
+    // Auto-sized windows are hidden on their first frame; by the third everything is drawn.
+    EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
+    for (const char* name :
+         {"Scene", "Physics", "Kernel", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        ASSERT_NE(w, nullptr) << name;
+        EXPECT_TRUE(w->WasActive) << name << " was not built";
+    }
+}
+
+TEST(Window, AnEditThroughThePanelsPathTakesEffectAtTheNextStep) {
+    NBODY_WINDOW_OR_SKIP(win, 640, 480);
+    Panels p(*win);
+    auto& [owner, sim, ui, render, camera, state, view] = p;
+    ui.new_frame();
+    ui.build(sim, render, camera, state, view);
+    sim.pending().dt = 0.003;  // the Physics panel writes exactly here
+    sim.pending().steps_per_frame = 2;
+    ui.render();
+    EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.01);  // in effect only at the frame boundary
+    const double t0 = sim.backend().time();
+    EXPECT_EQ(sim.advance_frame(1.0, 0.0), 2);
+    EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.003);
+    EXPECT_NEAR(sim.backend().time() - t0, 0.006, 1e-12);
+}

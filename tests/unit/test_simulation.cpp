@@ -1,0 +1,160 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/simulation.hpp"
+#include "cpu/cpu_backend.hpp"
+
+using namespace nbody;
+
+namespace {
+
+State small_cluster(std::size_t n) {
+    State s;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float a = 0.7f * float(i), r = 0.2f + 0.01f * float(i);
+        s.pos_mass[i] = {r * std::cos(a), r * std::sin(a), 0.05f * std::sin(3 * a), 1.0f / float(n)};
+        s.vel[i] = {-0.1f * std::sin(a), 0.1f * std::cos(a), 0, 0};
+        s.group[i] = uint32_t(i % 2);
+    }
+    return s;
+}
+
+SimParams cpu_params() {
+    SimParams p;
+    p.backend = BackendKind::Cpu;
+    p.dt = 0.01;
+    p.eps = 0.05;
+    p.cpu_threads = 1;
+    return p;
+}
+
+struct SimulationTest : ::testing::Test {
+    int backends_made = 0;
+    Simulation sim{[this](const SimParams& p, std::string* note) {
+        ++backends_made;
+        if (note) *note = "test cpu";
+        return std::make_unique<CpuBackend>(p.cpu_threads);
+    }};
+    void SetUp() override { sim.load(small_cluster(64), cpu_params()); }
+};
+
+}  // namespace
+
+TEST_F(SimulationTest, PendingParametersApplyAtTheNextFrameBoundary) {
+    sim.pending().dt = 0.002;                 // what the Physics panel does
+    EXPECT_DOUBLE_EQ(sim.params().dt, 0.01);  // not yet
+    EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.01);
+    const double t0 = sim.backend().time();
+    EXPECT_EQ(sim.advance_frame(1.0, 0.0), 1);
+    EXPECT_DOUBLE_EQ(sim.params().dt, 0.002);
+    EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.002);
+    EXPECT_NEAR(sim.backend().time() - t0, 0.002, 1e-12);  // the step itself used the new dt
+    EXPECT_EQ(backends_made, 1);                           // same backend: the state was kept
+}
+
+TEST_F(SimulationTest, AnInvalidEditIsRefusedAndTheSimulationKeepsRunning) {
+    sim.pending().dt = -1;
+    EXPECT_EQ(sim.advance_frame(1.0, 0.0), 1);
+    EXPECT_NE(sim.error().find("dt"), std::string::npos);
+    EXPECT_DOUBLE_EQ(sim.params().dt, 0.01);
+    EXPECT_DOUBLE_EQ(sim.pending().dt, 0.01);  // the panel shows what is in effect again
+}
+
+TEST_F(SimulationTest, PauseStepAndRun) {
+    sim.set_paused(true);
+    EXPECT_EQ(sim.advance_frame(1.0, 0.0), 0);
+    sim.request_step();
+    EXPECT_EQ(sim.advance_frame(1.0, 0.1), 1);
+    EXPECT_EQ(sim.advance_frame(1.0, 0.2), 0);
+    sim.set_paused(false);
+    sim.pending().steps_per_frame = 3;
+    EXPECT_EQ(sim.advance_frame(1.0, 0.3), 3);
+    EXPECT_EQ(sim.backend().steps_taken(), 4);
+}
+
+TEST_F(SimulationTest, SwitchingBackendKeepsTheParticlesWhereTheyAre) {
+    sim.advance_frame(1.0, 0.0);
+    State before, after;
+    sim.backend().read_state(before);
+    const uint64_t gen = sim.generation();
+    sim.pending().cpu_threads = 2;  // a new backend object, like CPU <-> CUDA
+    sim.set_paused(true);
+    sim.advance_frame(1.0, 1.0);
+    sim.backend().read_state(after);
+    EXPECT_EQ(backends_made, 2);
+    EXPECT_NE(sim.generation(), gen);
+    ASSERT_EQ(before.size(), after.size());
+    for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before.pos_mass[i].x, after.pos_mass[i].x);
+    EXPECT_DOUBLE_EQ(after.time, before.time);
+    ASSERT_FALSE(sim.perf().markers().empty());
+    EXPECT_NE(sim.perf().markers().back().label.find("backend"), std::string::npos);
+}
+
+TEST_F(SimulationTest, AVariantChangeLeavesAMarker) {
+    sim.pending().variant = KernelVariant::IUnrolled;
+    sim.pending().shape = variant_info(KernelVariant::IUnrolled).default_shape;
+    sim.advance_frame(1.0, 2.0);
+    ASSERT_EQ(sim.perf().markers().size(), 1u);
+    EXPECT_EQ(sim.perf().markers().back().label, kernel_label(sim.params()));
+}
+
+TEST_F(SimulationTest, NanPausesAndResetRecovers) {
+    // A time step absurdly large for the forces: positions overflow float within a step.
+    SimParams p = cpu_params();
+    p.dt = 1e30;
+    sim.load(small_cluster(8), p);
+    sim.advance_frame(1.0, 10.0);
+    EXPECT_TRUE(sim.blew_up());
+    EXPECT_TRUE(sim.paused());
+    EXPECT_NE(sim.error().find("NaN"), std::string::npos);
+    EXPECT_EQ(sim.advance_frame(1.0, 11.0), 0);  // stays stopped
+    sim.reset();
+    EXPECT_FALSE(sim.blew_up());
+    EXPECT_TRUE(sim.error().empty());
+}
+
+TEST_F(SimulationTest, AFailedLoadLeavesTheRunningSimulation) {
+    SimParams p = cpu_params();
+    p.dt = 0;
+    EXPECT_THROW(sim.load(small_cluster(16), p), ParamError);
+    EXPECT_EQ(sim.backend().size(), 64u);
+    EXPECT_EQ(sim.advance_frame(1.0, 0.0), 1);
+}
+
+TEST_F(SimulationTest, AsFastAsPossibleFillsTheBudget) {
+    sim.set_auto_steps(true);
+    sim.advance_frame(1.0, 0.0);  // first frame: one step, to measure
+    const double per = sim.seconds_per_step();
+    ASSERT_GT(per, 0.0);
+    const int steps = sim.advance_frame(20 * per, 0.1);
+    EXPECT_GE(steps, 5);
+    EXPECT_LE(steps, 80);  // timing noise, but the order of magnitude follows the budget
+}
+
+TEST_F(SimulationTest, DiagnosticsMeasureFromTheBaseline) {
+    sim.diagnostics().poll(sim.backend(), 0.0);  // baseline job
+    sim.diagnostics().wait();
+    ASSERT_TRUE(sim.diagnostics().baseline().has_value());
+    sim.pending().steps_per_frame = 10;
+    sim.advance_frame(1.0, 0.0);
+    sim.diagnostics().wait();
+    sim.diagnostics().poll(sim.backend(), 100.0);  // due: copies the state, starts a job
+    sim.diagnostics().wait();
+    const auto last = sim.diagnostics().latest();
+    ASSERT_TRUE(last.has_value());
+    EXPECT_GT(last->sim_time, 0.0);
+    EXPECT_LT(last->energy_error, 1e-2);
+}
+
+TEST_F(SimulationTest, AJobFromBeforeAResetIsDropped) {
+    sim.diagnostics().poll(sim.backend(), 0.0);  // a job in flight
+    sim.reset();                                 // rebaselines without waiting for it
+    sim.diagnostics().wait();
+    EXPECT_FALSE(sim.diagnostics().baseline().has_value());  // the stale result was not taken as the baseline
+    sim.diagnostics().poll(sim.backend(), 1.0);
+    sim.diagnostics().wait();
+    EXPECT_TRUE(sim.diagnostics().baseline().has_value());
+}
