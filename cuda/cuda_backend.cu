@@ -233,7 +233,12 @@ void CudaBackend::set_params(const SimParams& p) {
 }
 
 const SimParams& CudaBackend::params() const { return m->params; }
-void CudaBackend::step(int k) { m->step(k); }
+void CudaBackend::step(int k) {
+    // Synchronous like the CPU backend, so a host clock around step() (the UI's counters, the headless
+    // runner) measures the steps, not their launch. timed_steps() stays asynchronous between its events.
+    m->step(k);
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(m->stream));
+}
 
 void CudaBackend::read_state(State& out) {
     out.resize(m->n);
