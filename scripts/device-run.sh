@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [paper] [sandbox "ARGS"]
+#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [paper] [frames "ARGS"]...
+#                         [screenshots]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
@@ -32,6 +33,8 @@ while [ $# -gt 0 ]; do
     tests)
       (cd $B && ctest -L gpu --output-on-failure) > "$OUT/gpu-tests.log" 2>&1 || rc=1
       tail -15 "$OUT/gpu-tests.log"
+      (cd $B && ctest -L gl --output-on-failure) > "$OUT/gl-tests.log" 2>&1 || rc=1
+      grep -E "tests passed|Skipped|Failed" "$OUT/gl-tests.log"
       (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
       tail -3 "$OUT/unit-tests.log" ;;
     sanitize)
@@ -60,16 +63,28 @@ while [ $# -gt 0 ]; do
         "$OUT/clocks-$name.csv" | tee -a "$OUT/bench-$name.txt" ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
-    sandbox)
+    frames)
+      # A headless rendering run (EGL on the GPU): frames/s and the per-frame breakdown, into frames.txt.
       shift
+      echo "== nbody-sandbox $1" >> "$OUT/frames.txt"
       # shellcheck disable=SC2086
-      $B/nbody-sandbox $1 2>&1 | tee "$OUT/sandbox.txt" || rc=1 ;;
+      $B/nbody-sandbox $1 >> "$OUT/frames.txt" 2>&1 || rc=1 ;;
+    screenshots)
+      # One 1280x720 image of every shipped scene after 300 frames, packed as images.tgz.
+      mkdir -p /tmp/images
+      for sc in scenes/*.toml; do
+        name=$(basename "$sc" .toml)
+        $B/nbody-sandbox --headless --frames 300 --screenshot "/tmp/images/$name.png" "$sc" \
+          >> "$OUT/screenshots.log" 2>&1 || { rc=1; echo "screenshot of $sc failed"; }
+      done
+      tar czf "$OUT/images.tgz" -C /tmp images ;;
     *) echo "device-run: unknown task '$1'"; rc=2 ;;
   esac
   shift
 done
 # The device tool brings back at most 8 files: keep the results (JSON, tables) loose, pack the logs.
 (cd "$OUT" && tar czf /tmp/logs.tgz --exclude='*.json' --exclude='bench-*.txt' --exclude='paper.txt' \
-   --exclude='*.png' . ; find . -maxdepth 1 -type f ! -name '*.json' ! -name 'bench-*.txt' ! -name 'paper.txt' \
-   ! -name '*.png' -delete; mv /tmp/logs.tgz .)
+   --exclude='*.png' --exclude=images.tgz --exclude=frames.txt . ; find . -maxdepth 1 -type f ! -name '*.json' \
+   ! -name 'bench-*.txt' ! -name 'paper.txt' ! -name '*.png' ! -name images.tgz ! -name frames.txt -delete; \
+   mv /tmp/logs.tgz .)
 exit $rc
