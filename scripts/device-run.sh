@@ -18,6 +18,8 @@ fi
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 export LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export PYTHONPATH=$P/usr/lib/python3/dist-packages:${PYTHONPATH:-}
+# Debian's .pc files say prefix=/usr: let pkg-config read only the prefix's and prepend it to their paths.
+export PKG_CONFIG_LIBDIR=$P/usr/lib/x86_64-linux-gnu/pkgconfig:$P/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$P
 export PATH=/usr/local/cuda/bin:$PATH
 B=build/device
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
