@@ -22,6 +22,7 @@ export PYTHONPATH=$P/usr/lib/python3/dist-packages:${PYTHONPATH:-}
 export PKG_CONFIG_LIBDIR=$P/usr/lib/x86_64-linux-gnu/pkgconfig:$P/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$P
 export PATH=/usr/local/cuda/bin:$PATH
 B=build/device
+rm -f $B/CMakeCache.txt  # the warm machine keeps the build tree; re-find every dependency
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
   -DNBODY_PTXAS_VERBOSE=ON > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
