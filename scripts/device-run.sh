@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     sanitize)
       f='CudaKernels.*'
       for tool in memcheck racecheck; do
-        NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/nbody_gpu_tests --gtest_filter="$f" \
+        NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/tests/gpu/nbody_gpu_tests --gtest_filter="$f" \
           > "$OUT/sanitizer-$tool.log" 2>&1
         st=$?
         [ $st -eq 0 ] || rc=1
