@@ -9,6 +9,7 @@
 #include "cpu/force_f32.hpp"
 #include "cuda_check.cuh"
 #include "kernel_table.cuh"
+#include "potential_kernel.cuh"
 
 namespace nbody {
 
@@ -260,6 +261,25 @@ void CudaBackend::write_positions_to_device(void* device_dst) {
     NBODY_CUDA_CHECK(cudaMemcpyAsync(device_dst, m->pos[m->cur], m->n * sizeof(float4), cudaMemcpyDeviceToDevice,
                                      m->stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(m->stream));
+}
+
+std::optional<double> CudaBackend::potential_energy() {
+    if (m->n == 0) return 0.0;
+    float* phi = nullptr;
+    NBODY_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&phi), m->n * sizeof(float), m->stream));
+    const int block = 256;
+    const unsigned grid = static_cast<unsigned>((m->n + block - 1) / block);
+    const float eps2 = static_cast<float>(m->params.eps * m->params.eps);
+    kernels::potential_kernel<<<grid, block, block * sizeof(float4), m->stream>>>(m->pos[m->cur], static_cast<int>(m->n),
+                                                                                    eps2, phi);
+    NBODY_CUDA_CHECK_LAUNCH("potential_kernel");
+    std::vector<float> host(m->n);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(host.data(), phi, m->n * sizeof(float), cudaMemcpyDeviceToHost, m->stream));
+    NBODY_CUDA_CHECK(cudaFreeAsync(phi, m->stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(m->stream));
+    double sum = 0;
+    for (float v : host) sum += v;
+    return -0.5 * m->params.G * sum;
 }
 
 std::size_t CudaBackend::size() const { return m->n; }

@@ -39,6 +39,7 @@ public:
     void read_accelerations(std::vector<Float4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     void write_positions_to_device(void* device_dst) override;
+    std::optional<double> potential_energy() override;
     std::size_t size() const override;
     double time() const override;
     long long steps_taken() const override;

@@ -3,6 +3,7 @@
 // fallback) and the CUDA backend (the fast path). A backend owns the particle state between steps.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ public:
     // GPU backends with caps().external_positions: writes the current positions and masses (N float4) into
     // a device pointer, such as a mapped CUDA-GL interop buffer, without a host round trip. Others throw.
     virtual void write_positions_to_device(void* device_dst);
+
+    // The softened potential energy W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2) of the current state,
+    // evaluated where the state lives (GPU backends: float32 pair sums per body, float64 total), or nullopt
+    // where the backend has no faster way than compute_diagnostics.
+    virtual std::optional<double> potential_energy() { return std::nullopt; }
 
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;

@@ -35,7 +35,7 @@ double pair_potential(const State& s, double eps2, int threads) {
 
 }  // namespace
 
-Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads) {
+Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads, std::optional<double> potential) {
     Diagnostics d;
     Double3 mx;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -53,7 +53,7 @@ Diagnostics compute_diagnostics(const State& s, double eps, double G, int thread
         d.com_position = (1.0 / d.mass) * mx;
         d.com_velocity = (1.0 / d.mass) * d.momentum;
     }
-    d.potential = G * pair_potential(s, eps * eps, threads);
+    d.potential = potential ? *potential : G * pair_potential(s, eps * eps, threads);
     d.total = d.kinetic + d.potential;
     d.virial_ratio = d.potential != 0 ? 2.0 * d.kinetic / std::fabs(d.potential) : 0.0;
     return d;

@@ -1,6 +1,8 @@
 #pragma once
 // Conserved quantities in float64, computed from a (float32) state: what the user watches to judge the
 // time step and softening, and what the tests assert.
+#include <optional>
+
 #include "core/float4.hpp"
 #include "core/state.hpp"
 
@@ -19,8 +21,10 @@ struct Diagnostics {
     double momentum_scale = 0;  // sum m |v|: the scale momentum drift is measured against
 };
 
-// O(N^2) for the potential, spread over `threads` (0 = all).
-Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads = 0);
+// O(N^2) for the potential, spread over `threads` (0 = all); O(N) when the potential energy is given
+// (a GPU backend's Backend::potential_energy()).
+Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads = 0,
+                                std::optional<double> potential = std::nullopt);
 
 // |E - E0| / |E0| (absolute error when E0 == 0).
 double relative_energy_error(const Diagnostics& start, const Diagnostics& now);

@@ -1,7 +1,8 @@
 #pragma once
 // Energy error and momentum drift for the interactive sandbox, sampled so they never slow the simulation:
 // a copy of the state goes to a background thread, which computes the O(N^2) float64 energy on one core;
-// the next sample starts only when that one has finished and the interval has passed.
+// the next sample starts only when that one has finished and the interval has passed. Above max_n a GPU
+// backend evaluates the potential itself (Backend::potential_energy, about the cost of one step).
 #include <cstddef>
 #include <deque>
 #include <future>
@@ -21,7 +22,8 @@ struct DiagnosticsPoint {
 
 class DiagnosticsSampler {
   public:
-    // Above max_n the O(N^2) energy on one CPU core would take too long to be useful: sampling is off.
+    // Above max_n the O(N^2) energy on one CPU core would take too long to be useful: a GPU backend
+    // computes the potential instead, and with the CPU backend sampling is off.
     explicit DiagnosticsSampler(std::size_t max_n = 32768, double interval_s = 2.0)
         : m_max_n(max_n), m_interval(interval_s) {}
     ~DiagnosticsSampler();
@@ -33,7 +35,8 @@ class DiagnosticsSampler {
     // Waits for the job in flight (tests, shutdown).
     void wait();
 
-    bool enabled(std::size_t n) const { return n <= m_max_n; }
+    bool enabled(std::size_t n) const { return n <= m_max_n || m_on_device; }
+    bool on_device() const { return m_on_device; }  // the last sample's potential came from the GPU
     std::size_t max_n() const { return m_max_n; }
     std::optional<DiagnosticsPoint> latest() const;
     const std::deque<DiagnosticsPoint>& history() const { return m_history; }
@@ -50,7 +53,7 @@ class DiagnosticsSampler {
     std::size_t m_max_n;
     double m_interval;
     double m_next_due = 0;
-    bool m_want_baseline = true, m_job_is_baseline = false, m_job_stale = false;
+    bool m_want_baseline = true, m_job_is_baseline = false, m_job_stale = false, m_on_device = false;
     std::future<Job> m_job;
     std::optional<Diagnostics> m_baseline;
     std::deque<DiagnosticsPoint> m_history;  // since the baseline, at most 512 points

@@ -54,3 +54,16 @@ TEST(Plummer, SameSeedSameStateBitForBit) {
     EXPECT_EQ(0, std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Float4)));
     EXPECT_NE(0, std::memcmp(a.pos_mass.data(), c.pos_mass.data(), a.size() * sizeof(Float4)));
 }
+
+// A potential energy given from elsewhere (a GPU backend) replaces the O(N^2) sum and nothing else.
+TEST(Plummer, DiagnosticsTakeAGivenPotential) {
+    const State s = test::plummer_state(500);
+    const Diagnostics full = compute_diagnostics(s, 0.01, 1.0);
+    const Diagnostics given = compute_diagnostics(s, 0.01, 1.0, 0, full.potential);
+    EXPECT_EQ(given.potential, full.potential);
+    EXPECT_EQ(given.total, full.total);
+    EXPECT_EQ(given.kinetic, full.kinetic);
+    const Diagnostics other = compute_diagnostics(s, 0.01, 1.0, 0, -1.0);
+    EXPECT_EQ(other.potential, -1.0);
+    EXPECT_EQ(other.total, full.kinetic - 1.0);
+}
