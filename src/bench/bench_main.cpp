@@ -46,7 +46,7 @@ std::vector<int> or_default(const std::vector<int>& given, const std::vector<int
 
 // The shapes to run for one variant: the cartesian product of the k, u, block and q lists, keeping
 // those valid for the variant.
-std::vector<KernelShape> shapes_for(KernelVariant v, const BenchOptions& o) {
+[[maybe_unused]] std::vector<KernelShape> shapes_for(KernelVariant v, const BenchOptions& o) {
     const VariantInfo& info = variant_info(v);
     std::vector<int> all_k, all_u;
     for (int k : info.allowed_k) if (k) all_k.push_back(k);

@@ -49,7 +49,7 @@ struct PaperRow {
 
 }  // namespace
 
-void run_paper_mode(const std::string& json_path, const std::string& command, const BenchTiming& timing) {
+void run_paper_mode(const std::string& json_path, const std::string& command, [[maybe_unused]] const BenchTiming& timing) {
     std::vector<PaperRow> rows;
     CpuBackend cpu;
 #ifdef NBODY_HAVE_CUDA
