@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli_checks.hpp"
+
 #include "core/errors.hpp"
 #include "io/snapshot.hpp"
 #include "scene/scene_file.hpp"
@@ -75,9 +77,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->check(CLI::Range(1LL, 1LL << 26));
-    app.add_option("--dt", o.dt, "Time step (> 0)")->check(CLI::PositiveNumber);
-    app.add_option("--eps", o.eps, "Plummer softening length (>= 0)")->check(CLI::NonNegativeNumber);
-    app.add_option("--G", o.G, "Gravitational constant (> 0)")->check(CLI::PositiveNumber);
+    app.add_option("--dt", o.dt, "Time step (> 0)")->check(kPositive);
+    app.add_option("--eps", o.eps, "Plummer softening length (>= 0)")->check(kNonNegative);
+    app.add_option("--G", o.G, "Gravitational constant (> 0)")->check(kPositive);
     app.add_option("--seed", o.seed, "Override the scene's random seed");
     app.add_option("--backend", o.backend, "cpu, cuda or auto (CUDA when a device is usable)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));

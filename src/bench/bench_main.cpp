@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli_checks.hpp"
+
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
@@ -153,7 +155,7 @@ int main(int argc, char** argv) {
     app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
     app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
         ->check(CLI::ExistingFile);
-    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(CLI::NonNegativeNumber);
+    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
     app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")->check(CLI::Range(0.001, 60.0));
     app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")->check(CLI::Range(1, 1000));
     app.add_option("--json", o.json, "Write the rows as JSON");
