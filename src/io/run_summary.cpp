@@ -33,6 +33,15 @@ std::string summary_text(const RunSummary& s) {
                       "virial 2T/|W|     %.4f\n",
                       s.energy_start, s.energy_end, s.rel_energy_error, s.momentum_drift, s.virial_ratio_end);
         out += buf;
+        // Leap-frog keeps the energy error bounded and small for a well-chosen step; past 1% the step is
+        // too coarse for the closest encounters (or eps too small), and the run says so.
+        if (s.rel_energy_error > 0.01) {
+            std::snprintf(buf, sizeof buf,
+                          "warning           energy not conserved: dt %g is too large for eps %g here; "
+                          "try a smaller --dt or a larger --eps\n",
+                          s.dt, s.eps);
+            out += buf;
+        }
     } else {
         out += "diagnostics       skipped (--no-diagnostics)\n";
     }
