@@ -219,9 +219,7 @@ void CudaBackend::set_params(const SimParams& p) {
     const SimParams old = m->params;
     m->params = p;
     try {
-        if (p.variant != old.variant || p.shape.k != old.shape.k || p.shape.u != old.shape.u ||
-            p.shape.block != old.shape.block || p.shape.q != old.shape.q)
-            m->configure();
+        if (p.variant != old.variant || p.shape != old.shape) m->configure();
     } catch (...) {
         m->params = old;
         throw;

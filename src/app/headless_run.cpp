@@ -17,12 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-std::string kernel_label(const Backend& b, const SimParams& p) {
-    if (!b.caps().kernel_variants) return "-";
-    const auto& s = p.shape;
-    return std::string(variant_name(p.variant)) + " (k " + std::to_string(s.k) + ", u " + std::to_string(s.u) +
-           ", block " + std::to_string(s.block) + ", q " + (s.q ? std::to_string(s.q) : std::string("auto")) + ")";
-}
 
 class Progress {
 public:
@@ -52,7 +46,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     RunSummary s;
     s.scene = setup.scene.name;
     s.backend = backend.name();
-    s.variant = kernel_label(backend, p);
+    s.variant = backend.caps().kernel_variants ? kernel_label(p.variant, p.shape) : "-";
     s.n = backend.size();
     s.dt = p.dt, s.eps = p.eps, s.G = p.G;
 

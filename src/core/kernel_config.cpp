@@ -41,6 +41,11 @@ std::optional<KernelVariant> parse_variant(std::string_view name) {
     return std::nullopt;
 }
 
+std::string kernel_label(KernelVariant v, const KernelShape& s) {
+    return std::string(variant_name(v)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " +
+           std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto"));
+}
+
 void validate_shape(KernelVariant v, const KernelShape& s) {
     const VariantInfo& info = variant_info(v);
     const std::string vn(info.name);

@@ -23,6 +23,12 @@ struct KernelShape {
     int q = 0;       // threads sharing one i-group's j range (j-split); 0 = chosen from N and the SM count
 };
 
+// Field by field (written out: the CUDA files compile as C++17, without defaulted comparisons).
+inline bool operator==(const KernelShape& a, const KernelShape& b) {
+    return a.k == b.k && a.u == b.u && a.block == b.block && a.q == b.q;
+}
+inline bool operator!=(const KernelShape& a, const KernelShape& b) { return !(a == b); }
+
 struct VariantInfo {
     KernelVariant variant;
     std::string_view name;         // as typed on the command line and shown in the UI
@@ -37,6 +43,9 @@ const std::array<VariantInfo, 3>& variant_table();
 const VariantInfo& variant_info(KernelVariant v);
 std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij" and long names
 std::string_view variant_name(KernelVariant v);
+
+// "ij-unrolled k 4 u 4 block 256 q auto": how the UI, the performance markers and run summaries name a kernel.
+std::string kernel_label(KernelVariant v, const KernelShape& s);
 
 // Throws ParamError naming k, u, block or q with the allowed values for this variant.
 void validate_shape(KernelVariant v, const KernelShape& s);

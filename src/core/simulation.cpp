@@ -16,16 +16,10 @@ constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN che
 
 bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
-           a.backend == b.backend && a.variant == b.variant && a.shape.k == b.shape.k &&
-           a.shape.u == b.shape.u && a.shape.block == b.shape.block && a.shape.q == b.shape.q &&
-           a.cpu_threads == b.cpu_threads;
+           a.backend == b.backend && a.variant == b.variant && a.shape == b.shape && a.cpu_threads == b.cpu_threads;
 }
 
-std::string kernel_label(const SimParams& p) {
-    const auto& s = p.shape;
-    return std::string(variant_name(p.variant)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) +
-           " block " + std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto"));
-}
+std::string kernel_label(const SimParams& p) { return kernel_label(p.variant, p.shape); }
 
 Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {}
 
