@@ -1,6 +1,5 @@
 // nbody-bench: measures every kernel variant (and the CPU backend on request) over a list of N.
 // Interactions/s first; Gflop/s at 20 and 38 flops per interaction; force error against float64.
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -73,16 +72,10 @@ void run_table(const BenchOptions& o, const std::string& command) {
     std::vector<BenchRow> rows;
     BenchMeta meta{"", utc_now(), command};
     CpuBackend cpu;
-    const StepTimer cpu_timer = [](Backend& b, int k) {
-        const auto t0 = std::chrono::steady_clock::now();
-        b.step(k);
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    };
 #ifdef NBODY_HAVE_CUDA
     std::string why;
     auto gpu = try_make_cuda_backend(&why);
     if (!gpu) std::fprintf(stderr, "nbody-bench: no CUDA backend (%s); CPU rows only\n", why.c_str());
-    const StepTimer gpu_timer = [](Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); };
     if (gpu) meta.device = gpu->name();
 #else
     std::fprintf(stderr, "nbody-bench: built without CUDA; CPU rows only\n");
@@ -104,7 +97,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
         const bool want_cpu = true;
 #endif
         if (want_cpu) {
-            BenchRow r = measure(cpu, cpu_timer, state, p, ref, o.timing);
+            BenchRow r = measure(cpu, host_clock_ms, state, p, ref, o.timing);
             r.backend = "cpu", r.variant = "cpu";
             print_row(r);
             rows.push_back(r);
@@ -116,7 +109,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
             for (const KernelShape& s : shapes_for(p.variant, o)) {
                 p.shape = s;
                 try {
-                    BenchRow r = measure(*gpu, gpu_timer, state, p, ref, o.timing);
+                    BenchRow r = measure(*gpu, cuda_event_ms, state, p, ref, o.timing);
                     const LaunchPlan& plan = gpu->plan();
                     r.backend = "cuda", r.variant = std::string(variant_name(p.variant));
                     r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q;

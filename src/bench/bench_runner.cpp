@@ -1,9 +1,23 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#ifdef NBODY_HAVE_CUDA
+#include "cuda_backend.hpp"
+#endif
 
 namespace nbody {
+
+double host_clock_ms(Backend& b, int k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    b.step(k);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+#ifdef NBODY_HAVE_CUDA
+double cuda_event_ms(Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); }
+#endif
 
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
                  const std::vector<Double3>& reference, const BenchTiming& timing) {

@@ -41,6 +41,14 @@ struct BenchTiming {
 // steps (the CPU backend is synchronous) for the CPU.
 using StepTimer = std::function<double(Backend&, int)>;
 
+// Steps k and returns the host steady-clock milliseconds: exact for the CPU backend, and for the CUDA one
+// too since its step() synchronises (launch gaps included).
+double host_clock_ms(Backend& b, int k);
+#ifdef NBODY_HAVE_CUDA
+// CudaBackend::timed_steps: CUDA events on the backend's stream around k steps (b must be a CudaBackend).
+double cuda_event_ms(Backend& b, int k);
+#endif
+
 // Resets `backend` to `state` with the config's params, measures, and fills a row. `reference` may be
 // empty (no accuracy column).
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,

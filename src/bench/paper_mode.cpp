@@ -1,7 +1,6 @@
 #include "bench/paper_mode.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -34,12 +33,6 @@ struct PaperCase {
 constexpr PaperCase kCases[] = {
     {7500, "figure8-3.toml"}, {10000, "figure8-4.toml"}, {18000, "cartwheel.toml"}, {100000, "random-100k.toml"}};
 
-double wall_ms(Backend& b, int k) {
-    const auto t0 = std::chrono::steady_clock::now();
-    b.step(k);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 struct PaperRow {
     std::size_t n;
     std::string scene, variant;
@@ -67,10 +60,10 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
 
         PaperRow cr{c.n, scene, "cpu-only"};
         cpu.reset(state, p);
-        cr.one_step_ms = wall_ms(cpu, 1);
+        cr.one_step_ms = host_clock_ms(cpu, 1);
         const int cpu_steps = c.n <= 20000 ? 100 : 3;
         cpu.reset(state, p);
-        cr.hundred_steps_ms = wall_ms(cpu, cpu_steps) * 100.0 / cpu_steps;
+        cr.hundred_steps_ms = host_clock_ms(cpu, cpu_steps) * 100.0 / cpu_steps;
         cr.extrapolated = cpu_steps != 100;
         rows.push_back(cr);
 #ifdef NBODY_HAVE_CUDA
@@ -78,8 +71,7 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
         for (const VariantInfo& v : variant_table()) {
             p.variant = v.variant;
             p.shape = v.default_shape;
-            const StepTimer timer = [](Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); };
-            const BenchRow one = measure(*gpu, timer, state, p, {}, timing);
+            const BenchRow one = measure(*gpu, cuda_event_ms, state, p, {}, timing);
             std::vector<double> hundred;
             for (int r = 0; r < timing.repeats; ++r) {
                 gpu->reset(state, p);
