@@ -28,11 +28,7 @@ float typical_top_speed(const State& s) {
     return std::max(1.5f * *mid, 1e-6f);
 }
 
-glm::vec3 centre_of_mass(const std::vector<Float4>& pos) {
-    double m = 0, cx = 0, cy = 0, cz = 0;
-    for (const Float4& p : pos) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
-    return m > 0 ? glm::vec3(float(cx / m), float(cy / m), float(cz / m)) : glm::vec3(0);
-}
+glm::vec3 to_vec3(const Double3& d) { return glm::vec3(float(d.x), float(d.y), float(d.z)); }
 
 ColorMode parse_color(const std::string& s) {
     return s == "speed" ? ColorMode::Speed : s == "depth" ? ColorMode::Depth : ColorMode::Group;
@@ -59,6 +55,7 @@ Viewer::~Viewer() {
 void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial) {
     m_sim.load(initial, p);  // throws, leaving the old scene running
     m_scene = scene;
+    m_com = centre_of_mass(initial);
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
     m_settings.speed_max = typical_top_speed(initial);
@@ -114,7 +111,7 @@ const std::vector<Float4>& Viewer::host_positions() {
 void Viewer::frame_all() {
     const auto& pos = host_positions();
     if (pos.empty()) return;
-    const glm::vec3 c = centre_of_mass(pos);
+    const glm::vec3 c = to_vec3(m_com.at(m_sim.backend().time()));
     std::vector<float> r(pos.size());
     for (std::size_t i = 0; i < pos.size(); ++i)
         r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
@@ -142,7 +139,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);
-    if (m_follow_com) m_camera.set_target(centre_of_mass(host_positions()));
+    if (m_follow_com) m_camera.set_target(to_vec3(m_com.at(m_sim.backend().time())));
     draw_only();
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/options.hpp"
+#include "core/diagnostics.hpp"
 #include "core/simulation.hpp"
 #include "render/camera.hpp"
 #include "render/gl_context.hpp"
@@ -68,9 +69,10 @@ class Viewer {
     uint64_t m_attached_generation = ~uint64_t(0);
     bool m_allow_interop = true, m_follow_com = false;
     float m_radius = 1;  // of the bodies at the last frame_all (scene units)
+    CentreOfMass m_com;  // of the loaded state; moves uniformly, so the camera follows it without a read-back
     double m_last_sim_time = 0;
     std::size_t m_group_count = 1;
-    std::vector<Float4> m_host;  // positions for frame_all / follow when the feed has none on the host
+    std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
 };
 
 }  // namespace nbody

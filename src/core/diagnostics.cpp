@@ -35,9 +35,25 @@ double pair_potential(const State& s, double eps2, int threads) {
 
 }  // namespace
 
+CentreOfMass centre_of_mass(const State& s) {
+    CentreOfMass c;
+    c.time = s.time;
+    Double3 mx, mv;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const double m = s.pos_mass[i].w;
+        c.mass += m;
+        mx = mx + m * Double3{s.pos_mass[i].x, s.pos_mass[i].y, s.pos_mass[i].z};
+        mv = mv + m * Double3{s.vel[i].x, s.vel[i].y, s.vel[i].z};
+    }
+    if (c.mass > 0) {
+        c.position = (1.0 / c.mass) * mx;
+        c.velocity = (1.0 / c.mass) * mv;
+    }
+    return c;
+}
+
 Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads, std::optional<double> potential) {
     Diagnostics d;
-    Double3 mx;
     for (std::size_t i = 0; i < s.size(); ++i) {
         const double m = s.pos_mass[i].w;
         const Double3 x{s.pos_mass[i].x, s.pos_mass[i].y, s.pos_mass[i].z};
@@ -47,12 +63,10 @@ Diagnostics compute_diagnostics(const State& s, double eps, double G, int thread
         d.momentum = d.momentum + m * v;
         d.angular_momentum = d.angular_momentum + m * cross(x, v);
         d.momentum_scale += m * std::sqrt(dot(v, v));
-        mx = mx + m * x;
     }
-    if (d.mass > 0) {
-        d.com_position = (1.0 / d.mass) * mx;
-        d.com_velocity = (1.0 / d.mass) * d.momentum;
-    }
+    const CentreOfMass com = centre_of_mass(s);
+    d.com_position = com.position;
+    d.com_velocity = com.velocity;
     d.potential = potential ? *potential : G * pair_potential(s, eps * eps, threads);
     d.total = d.kinetic + d.potential;
     d.virial_ratio = d.potential != 0 ? 2.0 * d.kinetic / std::fabs(d.potential) : 0.0;

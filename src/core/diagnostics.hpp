@@ -21,6 +21,18 @@ struct Diagnostics {
     double momentum_scale = 0;  // sum m |v|: the scale momentum drift is measured against
 };
 
+// Centre of mass and its velocity, in float64. Leap-frog conserves linear momentum exactly (round-off
+// only), so at a later time t the centre of mass is position + velocity * (t - time): following it needs
+// no read-back of the particles.
+struct CentreOfMass {
+    Double3 position, velocity;
+    double mass = 0;
+    double time = 0;  // simulated time of the state it was taken from
+
+    Double3 at(double t) const { return position + (t - time) * velocity; }
+};
+CentreOfMass centre_of_mass(const State& s);
+
 // O(N^2) for the potential, spread over `threads` (0 = all); O(N) when the potential energy is given
 // (a GPU backend's Backend::potential_energy()).
 Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads = 0,

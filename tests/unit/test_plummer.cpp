@@ -67,3 +67,25 @@ TEST(Plummer, DiagnosticsTakeAGivenPotential) {
     EXPECT_EQ(other.potential, -1.0);
     EXPECT_EQ(other.total, full.kinetic - 1.0);
 }
+
+// The camera follows the centre of mass by extrapolating it (no read-back): that is exact only because
+// leap-frog conserves momentum. A moving cluster stepped 200 times must end where CentreOfMass::at says,
+// to float32 round-off of positions of size ~1 (1e-5), while it has moved 0.5 length units.
+TEST(Plummer, CentreOfMassMovesUniformly) {
+    State s0 = test::plummer_state(512);
+    for (Float4& v : s0.vel) v.x += 0.5f;  // the whole cluster drifts at 0.5 along x
+    const CentreOfMass c0 = centre_of_mass(s0);
+    SimParams p;
+    p.eps = 0.05;
+    p.dt = 0.005;
+    CpuBackend b;
+    b.reset(s0, p);
+    b.step(200);
+    State s1;
+    b.read_state(s1);
+    const Double3 predicted = c0.at(s1.time), measured = centre_of_mass(s1).position;
+    EXPECT_NEAR(predicted.x - c0.position.x, 0.5, 1e-9);
+    EXPECT_NEAR(measured.x, predicted.x, 1e-5);
+    EXPECT_NEAR(measured.y, predicted.y, 1e-5);
+    EXPECT_NEAR(measured.z, predicted.z, 1e-5);
+}
