@@ -205,8 +205,11 @@ void CudaBackend::reset(const State& s, const SimParams& p) {
         throw;
     }
     m->cur = 0;
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(m->pos[0], s.pos_mass.data(), m->n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(m->vel, s.vel.data(), m->n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
+    // The float32 kernels take the float64 host state rounded.
+    std::vector<Float4> pos(m->n), vel(m->n);
+    for (std::size_t i = 0; i < m->n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m->pos[0], pos.data(), m->n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m->vel, vel.data(), m->n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
     m->group = s.group;
     m->time = s.time;
     m->steps = 0;
@@ -241,15 +244,19 @@ void CudaBackend::step(int k) {
 
 void CudaBackend::read_state(State& out) {
     out.resize(m->n);
-    m->download(m->pos[m->cur], out.pos_mass.data());
-    m->download(m->vel, out.vel.data());
+    std::vector<Float4> pos(m->n), vel(m->n);
+    m->download(m->pos[m->cur], pos.data());
+    m->download(m->vel, vel.data());
+    for (std::size_t i = 0; i < m->n; ++i) out.pos_mass[i] = to_double4(pos[i]), out.vel[i] = to_double4(vel[i]);
     out.group = m->group;
     out.time = m->time;
 }
 
-void CudaBackend::read_accelerations(std::vector<Float4>& out) {
+void CudaBackend::read_accelerations(std::vector<Double4>& out) {
+    std::vector<Float4> acc(m->n);
+    m->download(m->acc, acc.data());
     out.resize(m->n);
-    m->download(m->acc, out.data());
+    for (std::size_t i = 0; i < m->n; ++i) out[i] = to_double4(acc[i]);
 }
 
 void CudaBackend::copy_positions_to_host(Float4* dst) { m->download(m->pos[m->cur], dst); }

@@ -36,7 +36,7 @@ public:
     const SimParams& params() const override;
     void step(int k) override;
     void read_state(State& out) override;
-    void read_accelerations(std::vector<Float4>& out) override;
+    void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;

@@ -21,7 +21,7 @@ double since(Clock::time_point t0) {
 float typical_top_speed(const State& s) {
     std::vector<float> v(s.size());
     for (std::size_t i = 0; i < s.size(); ++i)
-        v[i] = std::sqrt(s.vel[i].x * s.vel[i].x + s.vel[i].y * s.vel[i].y + s.vel[i].z * s.vel[i].z);
+        v[i] = static_cast<float>(std::sqrt(s.vel[i].x * s.vel[i].x + s.vel[i].y * s.vel[i].y + s.vel[i].z * s.vel[i].z));
     if (v.empty()) return 1;
     auto mid = v.begin() + std::ptrdiff_t(v.size() * 9 / 10);
     std::nth_element(v.begin(), mid, v.end());

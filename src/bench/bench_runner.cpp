@@ -25,7 +25,7 @@ BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, c
     row.n = state.size();
     backend.reset(state, params);
     if (!reference.empty()) {
-        std::vector<Float4> acc;
+        std::vector<Double4> acc;
         backend.read_accelerations(acc);
         row.error = compare_forces(acc, reference);
     } else {

@@ -41,8 +41,9 @@ public:
     // Copies the current state out (synchronises with the device).
     virtual void read_state(State& out) = 0;
 
-    // The accelerations at the current positions, G included (x, y, z; w unused).
-    virtual void read_accelerations(std::vector<Float4>& out) = 0;
+    // The accelerations at the current positions, G included (x, y, z; w unused), in float64 whatever the
+    // precision they were computed in, so the force error of every precision is measured the same way.
+    virtual void read_accelerations(std::vector<Double4>& out) = 0;
 
     // Positions and masses for drawing, N float4 into host memory (the host-copy path: CPU backend, or a
     // GPU backend whose buffer could not be registered with GL).

@@ -16,11 +16,11 @@ double pair_potential(const State& s, double eps2, int threads) {
     std::vector<double> row(n, 0.0);
     parallel_for(n, resolve_threads(threads), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
-            const Float4 pi = s.pos_mass[i];
+            const Double4 pi = s.pos_mass[i];
             double sum = 0;
             for (std::size_t j = 0; j < n; ++j) {
                 if (j == i) continue;
-                const Float4 pj = s.pos_mass[j];
+                const Double4 pj = s.pos_mass[j];
                 double dx = double(pj.x) - pi.x, dy = double(pj.y) - pi.y, dz = double(pj.z) - pi.z;
                 double r2 = dx * dx + dy * dy + dz * dz + eps2;
                 if (r2 > 0) sum += double(pj.w) / std::sqrt(r2);

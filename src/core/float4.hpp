@@ -9,6 +9,18 @@ struct alignas(16) Float4 {
 };
 static_assert(sizeof(Float4) == 16, "Float4 must match CUDA's float4");
 
+// The host state's precision: positions (w = mass) and velocities in float64, so the double-single and
+// fp64 force modes and the Hermite integrator keep every bit between steps, snapshots and backend switches.
+struct Double4 {
+    double x = 0, y = 0, z = 0, w = 0;
+};
+
+// Rounded to float32 for drawing and the float32 force paths.
+inline Float4 to_float4(const Double4& d) {
+    return {static_cast<float>(d.x), static_cast<float>(d.y), static_cast<float>(d.z), static_cast<float>(d.w)};
+}
+inline Double4 to_double4(const Float4& f) { return {f.x, f.y, f.z, f.w}; }
+
 struct Double3 {
     double x = 0, y = 0, z = 0;
 };

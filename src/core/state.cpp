@@ -9,10 +9,16 @@
 namespace nbody {
 
 namespace {
-bool finite4(const Float4& f) {
+bool finite4(const Double4& f) {
     return std::isfinite(f.x) && std::isfinite(f.y) && std::isfinite(f.z) && std::isfinite(f.w);
 }
 }  // namespace
+
+State rounded_to_float32(State s) {
+    for (auto* v : {&s.pos_mass, &s.vel})
+        for (Double4& d : *v) d = to_double4(to_float4(d));
+    return s;
+}
 
 long first_non_finite(const State& s) {
     for (std::size_t i = 0; i < s.size(); ++i)

@@ -20,8 +20,9 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
     const std::size_t n = s.size();
     for (auto* v : {&m_x, &m_y, &m_z, &m_m, &m_vx, &m_vy, &m_vz, &m_ax, &m_ay, &m_az}) v->assign(n, 0.f);
     for (std::size_t i = 0; i < n; ++i) {
-        m_x[i] = s.pos_mass[i].x, m_y[i] = s.pos_mass[i].y, m_z[i] = s.pos_mass[i].z, m_m[i] = s.pos_mass[i].w;
-        m_vx[i] = s.vel[i].x, m_vy[i] = s.vel[i].y, m_vz[i] = s.vel[i].z;
+        const Float4 x = to_float4(s.pos_mass[i]), v = to_float4(s.vel[i]);
+        m_x[i] = x.x, m_y[i] = x.y, m_z[i] = x.z, m_m[i] = x.w;
+        m_vx[i] = v.x, m_vy[i] = v.y, m_vz[i] = v.z;
     }
     m_group = s.group;
     m_time = s.time;
@@ -70,7 +71,7 @@ void CpuBackend::read_state(State& out) {
     out.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         out.pos_mass[i] = {m_x[i], m_y[i], m_z[i], m_m[i]};
-        out.vel[i] = {m_vx[i], m_vy[i], m_vz[i], 0.f};
+        out.vel[i] = {m_vx[i], m_vy[i], m_vz[i], 0.0};
     }
     out.group = m_group;
     out.time = m_time;
@@ -80,9 +81,9 @@ void CpuBackend::copy_positions_to_host(Float4* dst) {
     for (std::size_t i = 0; i < m_x.size(); ++i) dst[i] = {m_x[i], m_y[i], m_z[i], m_m[i]};
 }
 
-void CpuBackend::read_accelerations(std::vector<Float4>& out) {
+void CpuBackend::read_accelerations(std::vector<Double4>& out) {
     out.resize(m_x.size());
-    for (std::size_t i = 0; i < m_x.size(); ++i) out[i] = {m_ax[i], m_ay[i], m_az[i], 0.f};
+    for (std::size_t i = 0; i < m_x.size(); ++i) out[i] = {m_ax[i], m_ay[i], m_az[i], 0.0};
 }
 
 }  // namespace nbody

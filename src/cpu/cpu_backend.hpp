@@ -18,7 +18,7 @@ public:
     const SimParams& params() const override { return m_params; }
     void step(int k) override;
     void read_state(State& out) override;
-    void read_accelerations(std::vector<Float4>& out) override;
+    void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::size_t size() const override { return m_x.size(); }
     double time() const override { return m_time; }

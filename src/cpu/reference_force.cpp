@@ -13,10 +13,10 @@ std::vector<Double3> reference_accelerations(const State& s, double eps, double 
     std::vector<Double3> acc(n);
     parallel_for(n, resolve_threads(threads), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
-            const Float4 pi = s.pos_mass[i];
+            const Double4 pi = s.pos_mass[i];
             double ax = 0, ay = 0, az = 0;
             for (std::size_t j = 0; j < n; ++j) {
-                const Float4 pj = s.pos_mass[j];
+                const Double4 pj = s.pos_mass[j];
                 const double dx = double(pj.x) - pi.x, dy = double(pj.y) - pi.y, dz = double(pj.z) - pi.z;
                 const double r2 = dx * dx + dy * dy + dz * dz + eps2;
                 if (j == i || r2 == 0) continue;
@@ -32,7 +32,7 @@ std::vector<Double3> reference_accelerations(const State& s, double eps, double 
     return acc;
 }
 
-ForceError compare_forces(const std::vector<Float4>& acc, const std::vector<Double3>& ref) {
+ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref) {
     ForceError out;
     std::vector<double> rel;
     rel.reserve(ref.size());

@@ -19,6 +19,6 @@ struct ForceError {
 
 // Relative error of `acc` (x, y, z used) against `ref`, per particle, as the Chamomile paper's Table 2.
 // Particles whose reference acceleration is exactly zero are skipped.
-ForceError compare_forces(const std::vector<Float4>& acc, const std::vector<Double3>& ref);
+ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref);
 
 }  // namespace nbody

@@ -67,8 +67,8 @@ std::string snapshot_csv(const State& s, const SnapshotInfo& info) {
     if (!info.scene.empty()) out += "# scene = " + info.scene.substr(0, info.scene.find('\n')) + "\n";
     out += std::string(kColumns) + "\n";
     for (std::size_t i = 0; i < s.size(); ++i) {
-        const Float4 p = s.pos_mass[i], v = s.vel[i];
-        std::snprintf(buf, sizeof buf, "%zu,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, s.group[i], p.w, p.x, p.y,
+        const Double4 p = s.pos_mass[i], v = s.vel[i];
+        std::snprintf(buf, sizeof buf, "%zu,%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, s.group[i], p.w, p.x, p.y,
                       p.z, v.x, v.y, v.z);
         out += buf;
     }
@@ -127,11 +127,11 @@ Snapshot parse_snapshot_csv(const std::string& text, const std::string& name) {
                 fail(name, line_no, "column 'group': expected a whole number from 0, got '" + trim(f[1]) + "'");
         }
         static const char* kNames[] = {"mass", "x", "y", "z", "vx", "vy", "vz"};
-        float v[7];
-        for (int k = 0; k < 7; ++k) v[k] = number<float>(f[c + k], name, line_no, kNames[k]);
+        double v[7];
+        for (int k = 0; k < 7; ++k) v[k] = number<double>(f[c + k], name, line_no, kNames[k]);
         if (v[0] < 0) fail(name, line_no, "column 'mass': must be >= 0");
         out.state.pos_mass.push_back({v[1], v[2], v[3], v[0]});
-        out.state.vel.push_back({v[4], v[5], v[6], 0.f});
+        out.state.vel.push_back({v[4], v[5], v[6], 0.0});
         out.state.group.push_back(static_cast<uint32_t>(group));
     }
     if (!columns_seen) fail(name, line_no, "no column line: not an nbody-sandbox CSV snapshot");

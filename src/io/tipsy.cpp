@@ -85,7 +85,7 @@ State read_tipsy(const std::string& path) {
             }
             if (v[0] < 0) fail(path, at, "negative mass");
             s.pos_mass[i] = {v[1], v[2], v[3], v[0]};
-            s.vel[i] = {v[4], v[5], v[6], 0.f};
+            s.vel[i] = {v[4], v[5], v[6], 0.0};
             s.group[i] = kind;
         }
     return s;

@@ -77,7 +77,7 @@ std::vector<Body> read_tipsy_bodies(const ComponentSpec& c) {
     std::vector<Body> out(s.size());
     double m = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
-        const Float4 p = s.pos_mass[i], v = s.vel[i];
+        const Double4 p = s.pos_mass[i], v = s.vel[i];
         out[i] = {{p.x, p.y, p.z}, {v.x, v.y, v.z}, p.w};
         m += p.w;
     }
@@ -121,7 +121,7 @@ void remove_net_velocity(State& s) {
         m += w, px += w * s.vel[i].x, py += w * s.vel[i].y, pz += w * s.vel[i].z;
     }
     if (m <= 0) return;
-    for (auto& v : s.vel) v = {float(v.x - px / m), float(v.y - py / m), float(v.z - pz / m), 0.f};
+    for (auto& v : s.vel) v = {v.x - px / m, v.y - py / m, v.z - pz / m, 0.0};
 }
 }  // namespace
 
@@ -140,8 +140,8 @@ State build_scene(const SceneSpec& scene) {
         const std::vector<Body> bodies = generate(c, scene, seed);
         for (std::size_t i = 0; i < bodies.size(); ++i) {
             const Double3 x = turn(bodies[i].x) + c.position, v = turn(bodies[i].v) + c.velocity;
-            s.pos_mass[at] = {float(x.x), float(x.y), float(x.z), float(bodies[i].m)};
-            s.vel[at] = {float(v.x), float(v.y), float(v.z), 0.f};
+            s.pos_mass[at] = {x.x, x.y, x.z, bodies[i].m};
+            s.vel[at] = {v.x, v.y, v.z, 0.0};
             s.group[at] = group_of(c, i, halo_n);
             ++at;
         }

@@ -54,7 +54,7 @@ std::string label(const SimParams& p) {
 
 // Resets to the state and returns the accelerations of the first evaluation; false when the shape does
 // not fit (too many registers for the block), which is not an error of the kernel.
-bool gpu_accelerations(CudaBackend& b, const State& s, const SimParams& p, std::vector<Float4>& acc) {
+bool gpu_accelerations(CudaBackend& b, const State& s, const SimParams& p, std::vector<Double4>& acc) {
     try {
         b.reset(s, p);
     } catch (const ParamError&) {
@@ -74,13 +74,13 @@ TEST(CudaKernels, EveryShapeMatchesFloat64ReferenceAtAwkwardN) {
     REQUIRE_GPU(gpu);
     for (std::size_t n : {1u, 2u, 3u, 255u, 7499u, 100003u}) {
         if (!within_cap(n)) continue;
-        const State s = test::plummer_state(n, 5 + n);
+        const State s = rounded_to_float32(test::plummer_state(n, 5 + n));
         const auto ref = reference_accelerations(s, 0.01, 1.0);
         int ran = 0;
         for (SimParams p : all_shapes()) {
             p.eps = 0.01;
             if (n > 10000 && p.shape.block != 256) continue;  // keep the big case to one block size
-            std::vector<Float4> acc;
+            std::vector<Double4> acc;
             if (!gpu_accelerations(*gpu, s, p, acc)) continue;
             ++ran;
             if (n == 1) {
@@ -98,11 +98,11 @@ TEST(CudaKernels, EveryShapeMatchesFloat64ReferenceAtAwkwardN) {
 // eps = 0 with distinct positions: the self term must be a finite zero in every variant.
 TEST(CudaKernels, ZeroSofteningDistinctPositions) {
     REQUIRE_GPU(gpu);
-    const State s = test::plummer_state(1000, 99);
+    const State s = rounded_to_float32(test::plummer_state(1000, 99));
     const auto ref = reference_accelerations(s, 0.0, 1.0);
     for (SimParams p : all_shapes()) {
         p.eps = 0.0;
-        std::vector<Float4> acc;
+        std::vector<Double4> acc;
         if (!gpu_accelerations(*gpu, s, p, acc)) continue;
         // Unsoftened close pairs make individual forces large, so allow 1e-4 relative.
         EXPECT_LT(compare_forces(acc, ref).max_rel, 1e-4) << label(p);
@@ -123,9 +123,9 @@ TEST(CudaKernels, JSplitReductionIsExactInCount) {
     };
     SimParams p;
     p.eps = 0.0;
-    std::vector<Float4> acc;
+    std::vector<Double4> acc;
     ASSERT_TRUE(gpu_accelerations(*gpu, two_sites(2), p, acc));
-    const float c = acc[0].x;
+    const double c = acc[0].x;
     ASSERT_GT(c, 0.f);
     ASSERT_EQ(std::exp2(std::round(std::log2(c))), c) << "the per-pair term is not a power of two";
     for (std::size_t n : {3u, 255u, 7499u, 100003u}) {
@@ -197,7 +197,7 @@ TEST(CudaBackend, ParamChangesApplyWithoutLosingState) {
     gpu->set_params(p);
     gpu->read_state(after);
     EXPECT_EQ(0, std::memcmp(before.pos_mass.data(), after.pos_mass.data(), before.size() * sizeof(Float4)));
-    std::vector<Float4> acc;
+    std::vector<Double4> acc;
     gpu->read_accelerations(acc);
     EXPECT_LT(compare_forces(acc, reference_accelerations(after, 0.2, 1.0)).max_rel, 1e-4);
     SimParams bad = p;

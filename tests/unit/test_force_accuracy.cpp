@@ -12,12 +12,12 @@ using namespace nbody;
 
 namespace {
 ForceError cpu_force_error(std::size_t n, double eps) {
-    const State s = test::plummer_state(n, 11);
+    const State s = rounded_to_float32(test::plummer_state(n, 11));
     SimParams p;
     p.eps = eps;
     CpuBackend b;
     b.reset(s, p);
-    std::vector<Float4> acc;
+    std::vector<Double4> acc;
     b.read_accelerations(acc);
     return compare_forces(acc, reference_accelerations(s, eps, 1.0));
 }

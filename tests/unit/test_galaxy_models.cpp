@@ -80,7 +80,7 @@ std::pair<double, double> thickness_and_spin(const State& s, uint32_t g) {
     double z2 = 0, lz = 0;
     const auto idx = bodies_in_group(s, g);
     for (std::size_t i : idx) {
-        const Float4 x = s.pos_mass[i], v = s.vel[i];
+        const Double4 x = s.pos_mass[i], v = s.vel[i];
         z2 += double(x.z) * x.z;
         lz += double(x.x) * v.y - double(x.y) * v.x;
     }

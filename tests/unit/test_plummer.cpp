@@ -73,7 +73,7 @@ TEST(Plummer, DiagnosticsTakeAGivenPotential) {
 // to float32 round-off of positions of size ~1 (1e-5), while it has moved 0.5 length units.
 TEST(Plummer, CentreOfMassMovesUniformly) {
     State s0 = test::plummer_state(512);
-    for (Float4& v : s0.vel) v.x += 0.5f;  // the whole cluster drifts at 0.5 along x
+    for (Double4& v : s0.vel) v.x += 0.5;  // the whole cluster drifts at 0.5 along x
     const CentreOfMass c0 = centre_of_mass(s0);
     SimParams p;
     p.eps = 0.05;
