@@ -29,6 +29,7 @@ struct CudaBackend::Impl {
     SimParams params;
     LaunchPlan plan;
     const kernels::KernelEntry* kernel = nullptr;
+    SimParams running;  // params with the kernel choice resolved (kernel_auto replaced by what was chosen)
     std::vector<uint32_t> group;
     double time = 0;
     long long steps = 0;
@@ -80,27 +81,52 @@ struct CudaBackend::Impl {
         return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
     }
 
+    // The variant and shape that run: the user's, or for kernel_auto the one chosen for this N.
+    // (The tuned per-N choice comes with the auto-tuning work; until then auto is the default shape.)
+    SimParams resolved() const {
+        SimParams r = params;
+        if (r.kernel_auto) {
+            r.variant = KernelVariant::IJUnrolled;
+            r.shape = variant_info(r.variant).default_shape;
+        }
+        return r;
+    }
+
+    // What this backend runs today; the others are refused with the reason, keeping the running state.
+    static void check_supported(const SimParams& p) {
+        if (p.precision != Precision::Fp32)
+            throw ParamError("precision", "the CUDA backend runs fp32 only so far (got " +
+                                              std::string(precision_name(p.precision)) + ")");
+        if (p.integrator != Integrator::LeapFrog)
+            throw ParamError("integrator", "the CUDA backend runs leapfrog only so far (got " +
+                                               std::string(integrator_name(p.integrator)) + ")");
+        if (p.gpus != 1)
+            throw ParamError("gpus", "the CUDA backend runs on one GPU only so far (got " + std::to_string(p.gpus) + ")");
+    }
+
     // Picks the kernel instance and launch shape for the current params and N.
     void configure() {
-        const kernels::KernelEntry* e = kernels::find_kernel(params.variant, params.shape.k, params.shape.u);
-        if (!e) throw ParamError("k", "no kernel compiled for this variant with k " + std::to_string(params.shape.k) +
-                                          ", u " + std::to_string(params.shape.u));
+        const SimParams use = resolved();
+        const kernels::KernelEntry* e = kernels::find_kernel(use.variant, use.shape.k, use.shape.u);
+        if (!e) throw ParamError("k", "no kernel compiled for this variant with k " + std::to_string(use.shape.k) +
+                                          ", u " + std::to_string(use.shape.u));
         const KernelResources r = resources(*e);
         // Automatic q aims at one full wave: as many threads as the SMs can hold at once with this
         // kernel's registers and shared memory.
         int resident = 1;
-        if (params.shape.block <= r.max_block)
+        if (use.shape.block <= r.max_block)
             NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &resident, e->function, params.shape.block, 2 * params.shape.block * sizeof(float4)));
+                &resident, e->function, use.shape.block, 2 * use.shape.block * sizeof(float4)));
         const LaunchPlan p =
-            plan_launch(params.variant, params.shape, n, info.sm_count, std::max(1, resident) * params.shape.block);
+            plan_launch(use.variant, use.shape, n, info.sm_count, std::max(1, resident) * use.shape.block);
         if (p.block > r.max_block)
             throw ParamError("block", "at most " + std::to_string(r.max_block) + " for " +
-                                          std::string(variant_name(params.variant)) + " k " + std::to_string(p.k) +
+                                          std::string(variant_name(use.variant)) + " k " + std::to_string(p.k) +
                                           " u " + std::to_string(p.u) + " (" + std::to_string(r.registers) +
                                           " registers per thread); got " + std::to_string(p.block));
         plan = p;
         kernel = e;
+        running = use;
         drop_graph();
     }
 
@@ -192,6 +218,7 @@ std::string CudaBackend::name() const {
 
 void CudaBackend::reset(const State& s, const SimParams& p) {
     validate(p);
+    Impl::check_supported(p);
     check_state_finite(s);
     reserve(s.size());
     const SimParams old_params = m->params;
@@ -219,10 +246,11 @@ void CudaBackend::reset(const State& s, const SimParams& p) {
 
 void CudaBackend::set_params(const SimParams& p) {
     validate(p);
+    Impl::check_supported(p);
     const SimParams old = m->params;
     m->params = p;
     try {
-        if (p.variant != old.variant || p.shape != old.shape) m->configure();
+        if (p.kernel_auto != old.kernel_auto || p.variant != old.variant || p.shape != old.shape) m->configure();
     } catch (...) {
         m->params = old;
         throw;
@@ -285,6 +313,11 @@ std::optional<double> CudaBackend::potential_energy() {
     double sum = 0;
     for (float v : host) sum += v;
     return -0.5 * m->params.G * sum;
+}
+
+std::string CudaBackend::kernel_label() const {
+    return nbody::kernel_label(m->running.variant, m->running.shape) + (m->params.kernel_auto ? " (auto)" : "") + ", " +
+           std::string(precision_name(m->params.precision));
 }
 
 std::size_t CudaBackend::size() const { return m->n; }

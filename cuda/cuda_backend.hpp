@@ -40,6 +40,7 @@ public:
     void copy_positions_to_host(Float4* dst) override;
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;
+    std::string kernel_label() const override;
     std::size_t size() const override;
     double time() const override;
     long long steps_taken() const override;

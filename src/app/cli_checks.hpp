@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/sim_params.hpp"
+
 namespace nbody {
 
 inline CLI::Validator real_at_least(double lo, bool strict) {
@@ -29,5 +31,26 @@ inline CLI::Validator real_at_least(double lo, bool strict) {
 
 inline const CLI::Validator kPositive = real_at_least(0.0, true);
 inline const CLI::Validator kNonNegative = real_at_least(0.0, false);
+
+// --gpus: "all" or a whole number from 1 to kMaxGpus.
+inline CLI::Validator gpu_count_check() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text == "all") return {};
+            const std::string what = "a GPU count from 1 to " + std::to_string(kMaxGpus) + ", or 'all' (got '" + text + "')";
+            if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return "expected " + what;
+            const int v = std::stoi(text);
+            if (v < 1 || v > kMaxGpus) return "expected " + what;
+            return {};
+        },
+        "1.." + std::to_string(kMaxGpus) + "|all");
+}
+
+// --variant: auto plus every variant's short and long name.
+inline std::vector<std::string> variant_choices() {
+    std::vector<std::string> out{"auto", "i", "ij"};
+    for (const VariantInfo& v : variant_table()) out.emplace_back(v.name);
+    return out;
+}
 
 }  // namespace nbody

@@ -46,7 +46,9 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     RunSummary s;
     s.scene = setup.scene.name;
     s.backend = backend.name();
-    s.variant = backend.caps().kernel_variants ? kernel_label(p.variant, p.shape) : "-";
+    s.variant = backend.kernel_label();
+    s.precision = std::string(precision_name(p.precision));
+    s.integrator = std::string(integrator_name(p.integrator));
     s.n = backend.size();
     s.dt = p.dt, s.eps = p.eps, s.G = p.G;
 
@@ -61,6 +63,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     Progress progress(o.steps, !o.quiet);
     long long done = 0, chunk = 1;
     double stepping = 0;
+    const WorkCount work0 = backend.work();
     while (done < o.steps) {
         const long long k = std::min(chunk, o.steps - done);
         const auto t0 = Clock::now();
@@ -73,7 +76,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
             throw Error("the state became NaN or infinite at step " + std::to_string(backend.steps_taken()) +
                         " (body " + std::to_string(i) + "): dt " + std::to_string(p.dt) +
                         " is too large for eps " + std::to_string(p.eps) + "; try a smaller --dt or larger --eps");
-        progress.update(done, backend.time(), stepping, throughput(s.n, done, stepping).interactions_per_s);
+        progress.update(done, backend.time(), stepping, throughput(backend.work() - work0, stepping).interactions_per_s);
         if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
     }
     if (!o.save_path.empty())
@@ -81,7 +84,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     s.steps = done;
     s.sim_time = backend.time();
     s.wall_seconds = stepping;
-    s.rate = throughput(s.n, done, stepping);
+    s.rate = throughput(backend.work() - work0, stepping);
     if (o.diagnostics) {
         const Diagnostics d1 = compute_diagnostics(state, p.eps, p.G, p.cpu_threads);
         s.diagnostics = true;

@@ -14,10 +14,11 @@ namespace nbody {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-void print_summary(Viewer& v, long long frames, long long steps, double seconds, const FrameTimes& sum,
+void print_summary(Viewer& v, long long frames, const WorkCount& work, double seconds, const FrameTimes& sum,
                    const std::string& ctx) {
     const double f = double(std::max(frames, 1LL));
-    const Throughput s = throughput(v.sim().backend().size(), steps, sum.sim);
+    const Throughput s = throughput(work, sum.sim);
+    const long long steps = work.evaluations;
     std::printf("rendered %lld frames of %zu bodies in %.3f s: %.1f frames/s (%s)\n", frames,
                 v.sim().backend().size(), seconds, double(frames) / seconds, ctx.c_str());
     std::printf("positions: %s%s%s\n", upload_path_name(v.feed().path()), v.feed().note().empty() ? "" : "; ",
@@ -46,13 +47,12 @@ int run_offscreen(const AppOptions& o) {
     if (!o.record_path.empty()) video.emplace(o.record_path, o.width, o.height, 60);
     const long long frames = o.frames.value_or(video ? 240 : 1);
     FrameTimes sum;
-    long long steps = 0;
+    const WorkCount work0 = viewer.sim().backend().work();
     const auto t_start = Clock::now();
     for (long long i = 0; i < frames; ++i) {
         const auto t0 = Clock::now();
         const double now = std::chrono::duration<double>(t0 - t_start).count();
         viewer.simulate_and_draw(now, viewer.simulation_budget());
-        steps += viewer.sim().steps_last_frame();
         if (video) video->add_frame(viewer.capture());
         ctx->present();
         FrameTimes& t = viewer.times();
@@ -69,7 +69,7 @@ int run_offscreen(const AppOptions& o) {
         video->finish();
         std::printf("wrote %s (%ld frames)\n", video->path().c_str(), video->frames());
     }
-    print_summary(viewer, frames, steps, seconds, sum, ctx->description());
+    print_summary(viewer, frames, viewer.sim().backend().work() - work0, seconds, sum, ctx->description());
     return 0;
 }
 

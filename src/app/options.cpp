@@ -83,8 +83,17 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     app.add_option("--seed", o.seed, "Override the scene's random seed");
     app.add_option("--backend", o.backend, "cpu, cuda or auto (CUDA when a device is usable)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    app.add_option("--variant", o.variant, "CUDA kernel: none, i-unrolled (i), ij-unrolled (ij)")
-        ->check(CLI::IsMember({"none", "i", "ij", "i-unrolled", "ij-unrolled"}));
+    app.add_option("--variant", o.variant,
+                   "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij)")
+        ->check(CLI::IsMember(variant_choices()));
+    app.add_option("--precision", o.precision, "Force arithmetic: " + joined_names(precision_table()))
+        ->check(CLI::IsMember(names_of(precision_table())));
+    app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
+        ->check(CLI::IsMember(names_of(integrator_table())));
+    app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, in (0, 1] (default 0.01)")
+        ->check(kPositive);
+    app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
+        ->check(gpu_count_check());
     app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)");
     app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8)");
     app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)");
@@ -131,10 +140,19 @@ RunSetup prepare_run(const AppOptions& o) {
     if (o.seed) r.scene.seed = *o.seed;
     SimParams p = r.scene.apply_to({});
     p.backend = *parse_backend_kind(o.backend);
-    if (!o.variant.empty()) {
+    if (o.variant == "auto") {
+        p.kernel_auto = true;
+    } else if (!o.variant.empty()) {
+        p.kernel_auto = false;
         p.variant = *parse_variant(o.variant);
         p.shape = variant_info(p.variant).default_shape;
     }
+    // A shape flag without --variant means a hand-picked shape of the default variant.
+    if (o.variant.empty() && (o.k || o.u || o.block || o.q)) p.kernel_auto = false;
+    if (!o.precision.empty()) p.precision = *parse_precision(o.precision);
+    if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
+    if (o.eta) p.eta = *o.eta;
+    if (!o.gpus.empty()) p.gpus = o.gpus == "all" ? 0 : std::stoi(o.gpus);
     if (o.k) p.shape.k = *o.k;
     if (o.u) p.shape.u = *o.u;
     if (o.block) p.shape.block = *o.block;

@@ -18,8 +18,12 @@ struct AppOptions {
     std::optional<double> dt, eps, G;
     std::optional<uint64_t> seed;
     std::string backend = "auto";
-    std::string variant;  // empty: the default variant
+    std::string variant;  // empty: the default (auto); "auto" or a variant name
     std::optional<int> k, u, block, q;
+    std::string precision;   // empty: the scene's, else fp32
+    std::string integrator;  // empty: the scene's, else leapfrog
+    std::optional<double> eta;
+    std::string gpus;        // empty: 1; "all" or a count
     int threads = 0;
     std::string json_path;
     // The window and off-screen rendering (issue 5).

@@ -25,7 +25,11 @@ namespace {
 
 struct BenchOptions {
     std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
-    std::vector<std::string> variants{"none", "i-unrolled", "ij-unrolled"};
+    std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
+    std::vector<std::string> precisions{"fp32"};
+    std::vector<std::string> integrators{"leapfrog"};
+    std::vector<int> gpus{1};
+    double eta = 0.01;
     std::vector<int> ks, us, blocks, qs;
     bool sweep = false, cpu = false, paper = false, accuracy = true;
     std::string scene, json;
@@ -43,6 +47,47 @@ std::string utc_now() {
 std::vector<int> or_default(const std::vector<int>& given, const std::vector<int>& all, int def, bool sweep) {
     if (!given.empty()) return given;
     return sweep ? all : std::vector<int>{def};
+}
+
+// Every (precision, integrator, GPU count) the options name, applied to `base`; the GPU counts only
+// `with_gpus` (the CPU backend has none).
+std::vector<SimParams> axes(const BenchOptions& o, const SimParams& base, bool with_gpus) {
+    std::vector<SimParams> out;
+    for (const std::string& pr : o.precisions)
+        for (const std::string& in : o.integrators)
+            for (int g : with_gpus ? o.gpus : std::vector<int>{1}) {
+                SimParams p = base;
+                p.precision = *parse_precision(pr);
+                p.integrator = *parse_integrator(in);
+                p.eta = o.eta;
+                p.gpus = g;
+                out.push_back(p);
+            }
+    return out;
+}
+
+// One measured row, or a line on stderr saying why the configuration was skipped (a combination the backend
+// does not run, a block too large for the registers).
+void try_row(std::vector<BenchRow>& rows, Backend& b, const StepTimer& timer, const State& state, const SimParams& p,
+             const std::vector<Double3>& ref, const BenchOptions& o, const std::string& backend,
+             const std::string& variant) {
+    try {
+        BenchRow r = measure(b, timer, state, p, ref, o.timing);
+        r.backend = backend, r.variant = variant;
+#ifdef NBODY_HAVE_CUDA
+        if (auto* gpu = dynamic_cast<CudaBackend*>(&b)) {
+            const LaunchPlan& plan = gpu->plan();
+            r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q;
+            r.registers = gpu->kernel_resources().registers;
+        }
+#endif
+        print_row(r);
+        rows.push_back(r);
+    } catch (const ParamError& e) {
+        std::fprintf(stderr, "skipped %s %s %s %s: %s\n", backend.c_str(), variant.c_str(),
+                     std::string(precision_name(p.precision)).c_str(), std::string(integrator_name(p.integrator)).c_str(),
+                     e.what());
+    }
 }
 
 // The shapes to run for one variant: the cartesian product of the k, u, block and q lists, keeping
@@ -96,32 +141,24 @@ void run_table(const BenchOptions& o, const std::string& command) {
 #else
         const bool want_cpu = true;
 #endif
-        if (want_cpu) {
-            BenchRow r = measure(cpu, host_clock_ms, state, p, ref, o.timing);
-            r.backend = "cpu", r.variant = "cpu";
-            print_row(r);
-            rows.push_back(r);
-        }
+        if (want_cpu)
+            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, host_clock_ms, state, c, ref, o, "cpu", "cpu");
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
-        for (const std::string& vname : o.variants) {
-            p.variant = *parse_variant(vname);
-            for (const KernelShape& s : shapes_for(p.variant, o)) {
-                p.shape = s;
-                try {
-                    BenchRow r = measure(*gpu, cuda_event_ms, state, p, ref, o.timing);
-                    const LaunchPlan& plan = gpu->plan();
-                    r.backend = "cuda", r.variant = std::string(variant_name(p.variant));
-                    r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q;
-                    r.registers = gpu->kernel_resources().registers;
-                    print_row(r);
-                    rows.push_back(r);
-                } catch (const ParamError& e) {
-                    std::fprintf(stderr, "skipped %s k %d u %d block %d q %d: %s\n", vname.c_str(), s.k, s.u,
-                                 s.block, s.q, e.what());
+        for (SimParams a : axes(o, p, true))
+            for (const std::string& vname : o.variants) {
+                if (vname == "auto") {
+                    a.kernel_auto = true;
+                    try_row(rows, *gpu, cuda_event_ms, state, a, ref, o, "cuda", "auto");
+                    continue;
+                }
+                a.kernel_auto = false;
+                a.variant = *parse_variant(vname);
+                for (const KernelShape& s : shapes_for(a.variant, o)) {
+                    a.shape = s;
+                    try_row(rows, *gpu, cuda_event_ms, state, a, ref, o, "cuda", std::string(variant_name(a.variant)));
                 }
             }
-        }
 #endif
     }
     if (!o.json.empty()) write_bench_json(o.json, meta, rows);
@@ -135,9 +172,17 @@ int main(int argc, char** argv) {
     BenchOptions o;
     CLI::App app{"nbody-bench: interactions/s and Gflop/s of every kernel variant, with force error vs float64"};
     app.add_option("--sizes", o.sizes, "Comma-separated N list")->delimiter(',')->check(CLI::Range(1LL, 1LL << 24));
-    app.add_option("--variants", o.variants, "none, i-unrolled (i), ij-unrolled (ij)")
+    app.add_option("--variants", o.variants, "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"none", "i", "ij", "i-unrolled", "ij-unrolled"}));
+        ->check(CLI::IsMember(variant_choices()));
+    app.add_option("--precisions", o.precisions, "Force arithmetic list: " + joined_names(precision_table()))
+        ->delimiter(',')
+        ->check(CLI::IsMember(names_of(precision_table())));
+    app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
+        ->delimiter(',')
+        ->check(CLI::IsMember(names_of(integrator_table())));
+    app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")->check(kPositive);
+    app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")->delimiter(',')->check(CLI::Range(1, kMaxGpus));
     app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
     app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
     app.add_option("--block", o.blocks, "block size list")->delimiter(',');
@@ -153,7 +198,8 @@ int main(int argc, char** argv) {
     app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")->check(CLI::Range(1, 1000));
     app.add_option("--json", o.json, "Write the rows as JSON");
     CLI11_PARSE(app, argc, argv);
-    for (auto& v : o.variants) v = std::string(variant_name(*parse_variant(v)));
+    for (auto& v : o.variants)
+        if (v != "auto") v = std::string(variant_name(*parse_variant(v)));
     std::string command = "nbody-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     try {

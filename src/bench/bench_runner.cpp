@@ -44,15 +44,27 @@ BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, c
     long long steps = std::max<long long>(1, std::llround(timing.seconds_per_repeat * 1e3 / std::max(est, 1e-6)));
     if (steps >= 32) steps = (steps + 31) / 32 * 32;
 
+    // Each repeat's work comes from the backend's own count (N^2 per shared step, active x N per block step).
     std::vector<double> per_step;
-    for (int r = 0; r < timing.repeats; ++r)
-        per_step.push_back(timer(backend, static_cast<int>(steps)) / static_cast<double>(steps));
+    std::vector<Throughput> rates;
+    for (int r = 0; r < timing.repeats; ++r) {
+        const WorkCount w0 = backend.work();
+        const double repeat_ms = timer(backend, static_cast<int>(steps));
+        per_step.push_back(repeat_ms / static_cast<double>(steps));
+        rates.push_back(throughput(backend.work() - w0, repeat_ms * 1e-3));
+    }
     std::sort(per_step.begin(), per_step.end());
+    std::sort(rates.begin(), rates.end(),
+              [](const Throughput& a, const Throughput& b) { return a.interactions_per_s < b.interactions_per_s; });
     row.ms_per_step = per_step[per_step.size() / 2];
     row.ms_spread = (per_step.back() - per_step.front()) / row.ms_per_step;
     row.steps_per_repeat = steps;
     row.repeats = timing.repeats;
-    row.rate = throughput(row.n, 1, row.ms_per_step * 1e-3);
+    row.rate = rates[rates.size() / 2];
+    row.kernel = backend.kernel_label();
+    row.precision = std::string(precision_name(params.precision));
+    row.integrator = std::string(integrator_name(params.integrator));
+    row.gpus = params.gpus;
     return row;
 }
 

@@ -20,12 +20,16 @@ struct BenchConfig {
 struct BenchRow {
     std::size_t n = 0;
     std::string backend;  // "cuda" or "cpu"
-    std::string variant;  // variant name, "cpu" for the CPU backend
+    std::string variant;  // variant name ("auto" when the backend chose), "cpu" for the CPU backend
+    std::string kernel;   // what ran (Backend::kernel_label)
+    std::string precision = "fp32";
+    std::string integrator = "leapfrog";
+    int gpus = 1;
     int k = 0, u = 0, block = 0, q = 0;
     int registers = 0;
     long long steps_per_repeat = 0;
     int repeats = 0;
-    double ms_per_step = 0;  // median over repeats
+    double ms_per_step = 0;  // median over repeats (a step: a block step under hermite-block)
     double ms_spread = 0;    // (max - min) / median of the repeats
     Throughput rate;
     ForceError error;  // against the float64 reference; max_rel < 0 when not measured

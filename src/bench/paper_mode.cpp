@@ -71,6 +71,7 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (const VariantInfo& v : variant_table()) {
+            p.kernel_auto = false;
             p.variant = v.variant;
             p.shape = v.default_shape;
             const BenchRow one = measure(*gpu, cuda_event_ms, state, p, {}, timing);

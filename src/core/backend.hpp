@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/counters.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 
@@ -17,6 +18,7 @@ struct BackendCaps {
     bool kernel_variants = false;  // honours SimParams::variant and shape
     bool external_positions = false;  // can write positions into a caller's device buffer (GL interop)
 };
+
 
 class Backend {
 public:
@@ -57,6 +59,13 @@ public:
     // evaluated where the state lives (GPU backends: float32 pair sums per body, float64 total), or nullopt
     // where the backend has no faster way than compute_diagnostics.
     virtual std::optional<double> potential_energy() { return std::nullopt; }
+
+    // What actually evaluates the forces, for the UI, summaries and benchmark rows: "ij-unrolled k 2 u 4 block
+    // 512 q 32 (auto), fp32" on CUDA, "cpu avx512f, fp32" on the CPU. Default: name().
+    virtual std::string kernel_label() const { return name(); }
+
+    // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
+    virtual WorkCount work() const;
 
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;

@@ -2,14 +2,17 @@
 
 namespace nbody {
 
-void PerfHistory::record_frame(double now, std::size_t n, long long steps, double step_seconds) {
-    if (m_window_start < 0 || n != m_n) {  // a new N starts a new window: mixed N would mislead
+void PerfHistory::record_frame(double now, std::size_t n, const WorkCount& done, double step_seconds) {
+    if (m_window_start < 0 || n != m_n || done.flops_per_pair != m_work.flops_per_pair) {
+        // a new N or integrator starts a new window: mixed work would mislead
         m_window_start = now;
-        m_steps = m_frames = 0;
+        m_work = {0, 0, done.flops_per_pair};
+        m_frames = 0;
         m_step_seconds = 0;
         m_n = n;
     }
-    m_steps += steps;
+    m_work.evaluations += done.evaluations;
+    m_work.pairs += done.pairs;
     m_step_seconds += step_seconds;
     ++m_frames;
     const double elapsed = now - m_window_start;
@@ -18,11 +21,13 @@ void PerfHistory::record_frame(double now, std::size_t n, long long steps, doubl
     s.wall = now;
     // Interactions/s over the time spent stepping (the kernel's rate), not over the frame (which
     // includes drawing): that is what compares variants.
-    s.rate = throughput(n, m_steps, m_step_seconds);
+    s.rate = throughput(m_work, m_step_seconds);
     s.frames_per_s = double(m_frames) / elapsed;
     m_samples.push_back(s);
     m_window_start = now;
-    m_steps = m_frames = 0;
+    m_work.evaluations = 0;
+    m_work.pairs = 0;
+    m_frames = 0;
     m_step_seconds = 0;
     trim(now);
 }

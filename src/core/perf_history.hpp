@@ -34,8 +34,12 @@ class PerfHistory {
   public:
     explicit PerfHistory(double window_s = 0.5, double keep_s = 30.0) : m_window(window_s), m_keep(keep_s) {}
 
-    // One frame at wall time `now` (s): `steps` of N bodies took `step_seconds`.
-    void record_frame(double now, std::size_t n, long long steps, double step_seconds);
+    // One frame at wall time `now` (s): the work `done` on N bodies took `step_seconds`.
+    void record_frame(double now, std::size_t n, const WorkCount& done, double step_seconds);
+    // `steps` shared leap-frog steps of N bodies.
+    void record_frame(double now, std::size_t n, long long steps, double step_seconds) {
+        record_frame(now, n, WorkCount{steps, interactions_per_step(n) * double(steps)}, step_seconds);
+    }
     void mark(double now, std::string label);
 
     const std::deque<PerfSample>& samples() const { return m_samples; }
@@ -49,7 +53,8 @@ class PerfHistory {
 
     double m_window, m_keep;
     double m_window_start = -1;
-    long long m_steps = 0, m_frames = 0;
+    WorkCount m_work;
+    long long m_frames = 0;
     double m_step_seconds = 0;
     std::size_t m_n = 0;
     std::deque<PerfSample> m_samples;

@@ -14,22 +14,40 @@ std::string got(double v) {
     os << " (got " << v << ")";
     return os.str();
 }
+
+const std::array<NamedValue<BackendKind>, 3> kBackends = {{
+    {BackendKind::Auto, "auto", "CUDA where a usable device exists, else the CPU"},
+    {BackendKind::Cpu, "cpu", "every core, vectorised; the numerical reference"},
+    {BackendKind::Cuda, "cuda", "the GPU kernels"},
+}};
 }  // namespace
 
-std::optional<BackendKind> parse_backend_kind(std::string_view s) {
-    if (s == "auto") return BackendKind::Auto;
-    if (s == "cpu") return BackendKind::Cpu;
-    if (s == "cuda") return BackendKind::Cuda;
-    return std::nullopt;
-}
+std::optional<BackendKind> parse_backend_kind(std::string_view s) { return parse_named(kBackends, s); }
+std::string_view backend_kind_name(BackendKind k) { return name_of(kBackends, k); }
 
-std::string_view backend_kind_name(BackendKind k) {
-    switch (k) {
-        case BackendKind::Cpu: return "cpu";
-        case BackendKind::Cuda: return "cuda";
-        default: return "auto";
-    }
+const std::array<NamedValue<Precision>, 3>& precision_table() {
+    static const std::array<NamedValue<Precision>, 3> table = {{
+        {Precision::Fp32, "fp32", "float32 throughout: the fastest"},
+        {Precision::DS, "ds",
+         "double-single: positions kept in double, x_j - x_i formed in double-single, the rest in float32"},
+        {Precision::Fp64, "fp64", "IEEE double throughout: the reference arithmetic, at the fp64 rate"},
+    }};
+    return table;
 }
+std::optional<Precision> parse_precision(std::string_view s) { return parse_named(precision_table(), s); }
+std::string_view precision_name(Precision p) { return name_of(precision_table(), p); }
+
+const std::array<NamedValue<Integrator>, 3>& integrator_table() {
+    static const std::array<NamedValue<Integrator>, 3> table = {{
+        {Integrator::LeapFrog, "leapfrog", "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step"},
+        {Integrator::Hermite, "hermite", "4th-order Hermite predictor-corrector, one shared time step"},
+        {Integrator::HermiteBlock, "hermite-block",
+         "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)"},
+    }};
+    return table;
+}
+std::optional<Integrator> parse_integrator(std::string_view s) { return parse_named(integrator_table(), s); }
+std::string_view integrator_name(Integrator i) { return name_of(integrator_table(), i); }
 
 void validate(const SimParams& p) {
     if (!(p.dt > 0) || !std::isfinite(p.dt)) throw ParamError("dt", "must be > 0 and finite" + got(p.dt));
@@ -39,7 +57,20 @@ void validate(const SimParams& p) {
         throw ParamError("steps_per_frame", "must be from 1 to 10000" + got(p.steps_per_frame));
     if (p.cpu_threads < 0 || p.cpu_threads > 1024)
         throw ParamError("cpu_threads", "must be 0 (all) or 1 to 1024" + got(p.cpu_threads));
-    validate_shape(p.variant, p.shape);
+    if (!(p.eta > 0 && p.eta <= 1))
+        throw ParamError("eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
+    if (p.gpus < 0 || p.gpus > kMaxGpus)
+        throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
+    if (!p.kernel_auto) validate_shape(p.variant, p.shape);
 }
+
+bool same_params(const SimParams& a, const SimParams& b) {
+    return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
+           a.backend == b.backend && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
+           a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator && a.eta == b.eta &&
+           a.gpus == b.gpus && a.cpu_threads == b.cpu_threads;
+}
+
+std::string kernel_label(const SimParams& p) { return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape); }
 
 }  // namespace nbody

@@ -1,11 +1,14 @@
 #pragma once
 // SimParams: the single source of truth for how the simulation runs. The command line, scene files and
-// the UI all edit one of these; the simulation applies it at a frame boundary.
+// the UI all edit one of these; the simulation applies it at a frame (step) boundary. Each axis of the
+// engine is one field here: backend, kernel family and shape (or auto), precision, integrator, GPU count.
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/kernel_config.hpp"
+#include "core/named_enum.hpp"
 
 namespace nbody {
 
@@ -14,18 +17,54 @@ enum class BackendKind { Auto, Cpu, Cuda };
 std::optional<BackendKind> parse_backend_kind(std::string_view s);  // "auto", "cpu", "cuda"
 std::string_view backend_kind_name(BackendKind k);
 
+// The arithmetic of the force evaluation, an axis beside the kernel variant.
+enum class Precision {
+    Fp32,  // positions, differences and sums in float32
+    DS,    // positions kept in double; x_j - x_i formed in double-single and rounded to float (Sapporo2)
+    Fp64,  // everything in IEEE double
+};
+const std::array<NamedValue<Precision>, 3>& precision_table();
+std::optional<Precision> parse_precision(std::string_view s);  // "fp32", "ds", "fp64"
+std::string_view precision_name(Precision p);
+
+// How the state advances in time.
+enum class Integrator {
+    LeapFrog,      // kick-drift-kick, 2nd order, symplectic; one shared dt
+    Hermite,       // 4th-order Hermite predictor-corrector (Makino & Aarseth 1992), one shared dt
+    HermiteBlock,  // the same with individual block (power-of-two) time steps, Aarseth's criterion
+};
+const std::array<NamedValue<Integrator>, 3>& integrator_table();
+std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "hermite", "hermite-block"
+std::string_view integrator_name(Integrator i);
+
+// The most GPUs one simulation may be spread over (a bound for validation, not a promise of hardware).
+inline constexpr int kMaxGpus = 64;
+
 struct SimParams {
-    double dt = 0.01;          // time step (time units), > 0 and finite
+    double dt = 0.01;          // time step (time units), > 0 and finite; hermite-block: the largest block step
     double eps = 0.01;         // Plummer softening length: r^2 + eps^2 (length units), >= 0
     double G = 1.0;            // gravitational constant (N-body units: 1), > 0
-    int steps_per_frame = 1;   // interactive only, 1 to 10000
+    int steps_per_frame = 1;   // interactive only, 1 to 10000 (hermite-block: block steps per frame)
     BackendKind backend = BackendKind::Auto;
+    // The CUDA kernel: with kernel_auto (the default) the backend picks the variant and shape for the current
+    // N and GPU from its tuning table; otherwise `variant` and `shape` are used as given.
+    bool kernel_auto = true;
     KernelVariant variant = KernelVariant::IJUnrolled;
     KernelShape shape = variant_info(KernelVariant::IJUnrolled).default_shape;
+    Precision precision = Precision::Fp32;
+    Integrator integrator = Integrator::LeapFrog;
+    double eta = 0.01;         // Aarseth accuracy parameter (hermite-block), in (0, 1]
+    int gpus = 1;              // GPUs the CUDA backend spreads the bodies over: 1 to kMaxGpus, 0 = all
     int cpu_threads = 0;       // 0 = all hardware threads
 };
 
 // Throws ParamError naming the first field out of range and its allowed range.
 void validate(const SimParams& p);
+
+// Every field equal (written out: the CUDA files compile as C++17, without defaulted comparisons).
+bool same_params(const SimParams& a, const SimParams& b);
+
+// "ij-unrolled k 4 u 4 block 256 q auto", or "auto" when the backend chooses.
+std::string kernel_label(const SimParams& p);
 
 }  // namespace nbody

@@ -14,19 +14,15 @@ constexpr int kMaxStepsPerFrame = 10000;
 constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN checks (a copy of N float4)
 }  // namespace
 
-bool same_params(const SimParams& a, const SimParams& b) {
-    return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
-           a.backend == b.backend && a.variant == b.variant && a.shape == b.shape && a.cpu_threads == b.cpu_threads;
-}
-
-std::string kernel_label(const SimParams& p) { return kernel_label(p.variant, p.shape); }
-
 Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {}
+
+bool needs_new_backend(const SimParams& next, const SimParams& now) {
+    return next.backend != now.backend || next.cpu_threads != now.cpu_threads || next.gpus != now.gpus;
+}
 
 void Simulation::load(const State& initial, const SimParams& p) {
     validate(p);
-    const bool new_backend =
-        !m_backend || p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads;
+    const bool new_backend = !m_backend || needs_new_backend(p, m_current);
     std::unique_ptr<Backend> fresh;
     std::string note = m_backend_note;
     if (new_backend) {
@@ -78,7 +74,7 @@ void Simulation::apply_pending(double wall_now) {
     const SimParams p = m_pending;
     try {
         validate(p);
-        if (p.backend != m_current.backend || p.cpu_threads != m_current.cpu_threads) {
+        if (needs_new_backend(p, m_current)) {
             switch_backend(p);
             m_perf.mark(wall_now, "backend " + m_backend->name());
         } else {
@@ -89,10 +85,11 @@ void Simulation::apply_pending(double wall_now) {
         m_pending = m_current;  // the simulation keeps running with what worked
         return;
     }
-    if (p.variant != m_current.variant ||
-        !(p.shape.k == m_current.shape.k && p.shape.u == m_current.shape.u &&
-          p.shape.block == m_current.shape.block && p.shape.q == m_current.shape.q))
+    // Markers on the performance history where what is measured changed.
+    if (p.kernel_auto != m_current.kernel_auto || p.variant != m_current.variant || p.shape != m_current.shape)
         m_perf.mark(wall_now, kernel_label(p));
+    if (p.precision != m_current.precision) m_perf.mark(wall_now, std::string(precision_name(p.precision)));
+    if (p.integrator != m_current.integrator) m_perf.mark(wall_now, std::string(integrator_name(p.integrator)));
     if (p.eps != m_current.eps || p.G != m_current.G) m_diag.rebaseline();  // energy itself changed
     m_current = p;
 }
@@ -130,6 +127,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
     if (!m_blew_up && (!m_paused || m_single_step)) steps = m_paused ? 1 : steps_for_frame(budget_s);
     m_single_step = false;
     double seconds = 0;
+    const WorkCount before = m_backend->work();
     if (steps > 0) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
@@ -147,7 +145,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
         }
     }
     m_steps_last_frame = steps;
-    m_perf.record_frame(wall_now, m_backend->size(), steps, seconds);
+    m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
     return steps;
 }

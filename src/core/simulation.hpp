@@ -18,8 +18,9 @@ namespace nbody {
 // Makes a backend for SimParams::backend; puts what it chose (and why) in *note; throws BackendError.
 using BackendFactory = std::function<std::unique_ptr<Backend>(const SimParams&, std::string* note)>;
 
-bool same_params(const SimParams& a, const SimParams& b);
-std::string kernel_label(const SimParams& p);  // "ij-unrolled k 4 u 4 block 256 q auto"
+// A change of backend kind, CPU thread count or GPU count makes a new backend (the state is carried across);
+// everything else is applied to the running one with Backend::set_params.
+bool needs_new_backend(const SimParams& next, const SimParams& now);
 
 class Simulation {
   public:

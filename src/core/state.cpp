@@ -39,6 +39,11 @@ void check_state_finite(const State& s) {
                         std::to_string(s.pos_mass[i].w));
 }
 
+WorkCount Backend::work() const {
+    const double n = static_cast<double>(size());
+    return {steps_taken(), static_cast<double>(steps_taken()) * n * n};
+}
+
 void Backend::write_positions_to_device(void*) {
     throw BackendError(name() + ": cannot write positions to device memory (no GPU backend)");
 }

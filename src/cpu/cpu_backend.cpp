@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.hpp"
 
+#include "core/errors.hpp"
 #include "core/leapfrog.hpp"
 #include "core/parallel.hpp"
 #include "cpu/force_f32.hpp"
@@ -12,8 +13,25 @@ std::string CpuBackend::name() const {
     return "cpu (" + std::to_string(m_threads) + " threads, " + force_f32_isa() + ")";
 }
 
+namespace {
+// What this backend runs today; the others are refused with the reason, keeping the running state.
+void check_supported(const SimParams& p) {
+    if (p.precision != Precision::Fp32)
+        throw ParamError("precision", "the CPU backend runs fp32 only so far (got " +
+                                          std::string(precision_name(p.precision)) + ")");
+    if (p.integrator != Integrator::LeapFrog)
+        throw ParamError("integrator", "the CPU backend runs leapfrog only so far (got " +
+                                           std::string(integrator_name(p.integrator)) + ")");
+}
+}  // namespace
+
+std::string CpuBackend::kernel_label() const {
+    return "cpu " + std::string(force_f32_isa()) + ", " + std::string(precision_name(m_params.precision));
+}
+
 void CpuBackend::reset(const State& s, const SimParams& p) {
     validate(p);
+    check_supported(p);
     check_state_finite(s);
     m_params = p;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
@@ -32,6 +50,7 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
 
 void CpuBackend::set_params(const SimParams& p) {
     validate(p);
+    check_supported(p);
     const bool force_changed = p.eps != m_params.eps || p.G != m_params.G;
     m_params = p;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;

@@ -20,6 +20,7 @@ public:
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
+    std::string kernel_label() const override;
     std::size_t size() const override { return m_x.size(); }
     double time() const override { return m_time; }
     long long steps_taken() const override { return m_steps; }

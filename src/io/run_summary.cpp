@@ -15,14 +15,16 @@ std::string summary_text(const RunSummary& s) {
                   "scene             %s\n"
                   "backend           %s\n"
                   "kernel            %s\n"
+                  "precision         %s, integrator %s\n"
                   "N                 %zu\n"
                   "steps             %lld (dt %g, eps %g, G %g; t = %.6g)\n"
                   "wall time         %.3f s\n"
                   "interactions/s    %.4g\n"
-                  "Gflop/s           %.1f at 20 flops/interaction, %.1f at 38\n"
+                  "Gflop/s           %.1f at 20 flops/interaction, %.1f at 38, %.1f at %g (%s)\n"
                   "steps/s           %.4g\n",
-                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.n, s.steps, s.dt, s.eps, s.G,
-                  s.sim_time, s.wall_seconds, s.rate.interactions_per_s, s.rate.gflops20, s.rate.gflops38,
+                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.precision.c_str(), s.integrator.c_str(),
+                  s.n, s.steps, s.dt, s.eps, s.G, s.sim_time, s.wall_seconds, s.rate.interactions_per_s,
+                  s.rate.gflops20, s.rate.gflops38, s.rate.gflops, s.rate.flops_per_pair, s.integrator.c_str(),
                   s.rate.steps_per_s);
     std::string out = buf;
     if (s.diagnostics) {
@@ -53,6 +55,8 @@ std::string summary_json(const RunSummary& s) {
         {"scene", s.scene},
         {"backend", s.backend},
         {"variant", s.variant},
+        {"precision", s.precision},
+        {"integrator", s.integrator},
         {"n", s.n},
         {"steps", s.steps},
         {"dt", s.dt},
@@ -63,6 +67,8 @@ std::string summary_json(const RunSummary& s) {
         {"interactions_per_s", s.rate.interactions_per_s},
         {"gflops_20", s.rate.gflops20},
         {"gflops_38", s.rate.gflops38},
+        {"gflops_integrator", s.rate.gflops},
+        {"flops_per_interaction_integrator", s.rate.flops_per_pair},
         {"steps_per_s", s.rate.steps_per_s},
     };
     if (s.diagnostics) {

@@ -9,7 +9,9 @@ namespace nbody {
 struct RunSummary {
     std::string scene;
     std::string backend;
-    std::string variant;  // kernel variant and shape, or "-" on the CPU
+    std::string variant;  // what evaluated the forces (Backend::kernel_label)
+    std::string precision = "fp32";
+    std::string integrator = "leapfrog";
     std::size_t n = 0;
     long long steps = 0;
     double dt = 0, eps = 0, G = 1;

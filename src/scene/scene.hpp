@@ -89,13 +89,17 @@ struct SceneSpec {
     double G = 1.0;
     uint64_t seed = 1;
     int steps_per_frame = 1;
+    // Optional: the precision, integrator and eta the scene is meant to run with (else the program's defaults).
+    std::optional<Precision> precision;
+    std::optional<Integrator> integrator;
+    std::optional<double> eta;
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
     std::vector<ComponentSpec> components;
     std::vector<OrbitSpec> orbits;
 
     std::size_t total_bodies() const;
-    // SimParams with dt, eps, G and steps per frame taken from the scene.
+    // SimParams with dt, eps, G, steps per frame and (where given) precision, integrator and eta from the scene.
     SimParams apply_to(SimParams p) const;
 };
 

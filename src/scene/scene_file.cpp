@@ -142,6 +142,11 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     s.seed = static_cast<uint64_t>(r.integer("seed", 1, 0, (1ll << 62)));
     s.steps_per_frame = static_cast<int>(r.integer("steps_per_frame", 1, 1, 10000));
     s.zero_momentum = r.boolean("zero_momentum", false);
+    if (r.has("precision"))
+        s.precision = parse_precision(r.choice("precision", "fp32", names_of(precision_table()), "precision"));
+    if (r.has("integrator"))
+        s.integrator = parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
+    if (r.has("eta")) s.eta = r.number("eta", 0.01, 1e-6, 1.0);
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
     if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);

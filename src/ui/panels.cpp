@@ -33,6 +33,23 @@ void panel(const char* title, bool& open, bool right, float y, bool collapsed, P
     ImGui::End();
 }
 
+// A combo over one of core's named-value tables (precision, integrator); true when the user changed it.
+template <class E, std::size_t N>
+bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>& table) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, std::string(name_of(table, value)).c_str())) {
+        for (const NamedValue<E>& row : table) {
+            if (ImGui::Selectable(std::string(row.name).c_str(), row.value == value) && row.value != value) {
+                value = row.value;
+                changed = true;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(row.description).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
 bool input_positive(const char* label, double& v, const char* fmt, double min_value) {
     double t = v;
     if (ImGui::InputDouble(label, &t, 0, 0, fmt, ImGuiInputTextFlags_EnterReturnsTrue) && t >= min_value &&
@@ -106,6 +123,18 @@ void physics_panel(PanelContext& c) {
     input_positive("eps", p.eps, "%.6g", 0.0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plummer softening length (length units)");
     input_positive("G", p.G, "%.6g", 1e-12);
+    named_combo("integrator", p.integrator, integrator_table());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
+    if (p.integrator == Integrator::HermiteBlock) {
+        double eta = p.eta;
+        if (ImGui::InputDouble("eta", &eta, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue) && eta > 0 &&
+            eta <= 1)
+            p.eta = eta;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
+                              "dt above is the largest block step");
+    }
+    named_combo("precision", p.precision, precision_table());
     bool autos = sim.auto_steps();
     if (ImGui::Checkbox("as fast as possible", &autos)) sim.set_auto_steps(autos);
     if (autos) {
@@ -140,18 +169,29 @@ void kernel_panel(PanelContext& c) {
         ImGui::SameLine();
         ImGui::TextDisabled("(no CUDA in this build)");
     }
-    if (!b.caps().kernel_variants) ImGui::TextDisabled("this backend ignores the kernel shape below");
+    ImGui::TextWrapped("running: %s", b.kernel_label().c_str());
+    if (!b.caps().kernel_variants) {
+        ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA");
+    }
     const auto& table = variant_table();
-    if (ImGui::BeginCombo("variant", std::string(variant_name(p.variant)).c_str())) {
+    const std::string current = p.kernel_auto ? "auto" : std::string(variant_name(p.variant));
+    if (ImGui::BeginCombo("variant", current.c_str())) {
+        if (ImGui::Selectable("auto", p.kernel_auto)) p.kernel_auto = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The variant and shape measured fastest for this N and GPU");
         for (const VariantInfo& v : table) {
-            if (ImGui::Selectable(std::string(v.name).c_str(), v.variant == p.variant) &&
-                v.variant != p.variant) {
+            if (ImGui::Selectable(std::string(v.name).c_str(), !p.kernel_auto && v.variant == p.variant) &&
+                (p.kernel_auto || v.variant != p.variant)) {
+                p.kernel_auto = false;
                 p.variant = v.variant;
                 p.shape = v.default_shape;
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(v.description).c_str());
         }
         ImGui::EndCombo();
+    }
+    if (p.kernel_auto) {
+        ImGui::TextDisabled("pick a variant to set its shape by hand");
+        return;
     }
     const VariantInfo& info = variant_info(p.variant);
     auto choice = [](const char* label, int& value, const std::array<int, 3>& allowed) {

@@ -54,9 +54,12 @@ void performance_panel(PanelContext& c) {
     const PerfSample s = h.latest();
     ImGui::Text("interactions/s  %s", si(s.rate.interactions_per_s, "").c_str());
     ImGui::Text("Gflop/s  %.4g (20/int)   %.4g (38/int)", s.rate.gflops20, s.rate.gflops38);
+    if (s.rate.flops_per_pair != kFlopsPerInteractionNvidia)
+        ImGui::Text("Gflop/s  %.4g at %g flops per interaction (%s)", s.rate.gflops, s.rate.flops_per_pair,
+                    std::string(integrator_name(c.sim.params().integrator)).c_str());
     ImGui::Text("steps/s  %.4g    frames/s  %.1f    steps/frame %d", s.rate.steps_per_s, s.frames_per_s,
                 c.sim.steps_last_frame());
-    ImGui::Text("kernel: %s", kernel_label(c.sim.params()).c_str());
+    ImGui::TextWrapped("kernel: %s", c.sim.backend().kernel_label().c_str());
     ImGui::Separator();
     ImGui::TextWrapped("positions: %s", c.view.upload_path.c_str());
     if (!c.view.upload_note.empty()) {

@@ -39,6 +39,7 @@ std::vector<SimParams> all_shapes() {
                     for (int q : {0, 1, 4, 32}) {
                         if (!k || !u) continue;
                         SimParams p;
+                        p.kernel_auto = false;
                         p.variant = v.variant;
                         p.shape = {k, u, block, q};
                         if (q && block % (q * u)) continue;
@@ -161,6 +162,7 @@ TEST(CudaBackend, AgreesWithCpuAfter100Steps) {
     State c, g;
     cpu.read_state(c);
     for (const VariantInfo& v : variant_table()) {
+        p.kernel_auto = false;
         p.variant = v.variant;
         p.shape = v.default_shape;
         gpu->reset(s0, p);
@@ -192,6 +194,7 @@ TEST(CudaBackend, ParamChangesApplyWithoutLosingState) {
     State before, after;
     gpu->read_state(before);
     p.eps = 0.2;
+    p.kernel_auto = false;
     p.variant = KernelVariant::None;
     p.shape = variant_info(KernelVariant::None).default_shape;
     gpu->set_params(p);

@@ -77,3 +77,30 @@ TEST(CommandLine, LoadSnapshotTakesItsStateAndParameters) {
     EXPECT_THROW(prepare_run(std::get<AppOptions>(bad)), ParamError);
     std::filesystem::remove(path);
 }
+
+TEST(CommandLine, EngineAxesFromFlags) {
+    auto r = parse({"--precision", "fp64", "--integrator", "hermite-block", "--eta", "0.02", "--gpus", "all",
+                    "--variant", "ij", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    const RunSetup s = prepare_run(std::get<AppOptions>(r));
+    EXPECT_EQ(s.params.precision, Precision::Fp64);
+    EXPECT_EQ(s.params.integrator, Integrator::HermiteBlock);
+    EXPECT_DOUBLE_EQ(s.params.eta, 0.02);
+    EXPECT_EQ(s.params.gpus, 0);
+    EXPECT_FALSE(s.params.kernel_auto);
+    EXPECT_EQ(s.params.variant, KernelVariant::IJUnrolled);
+
+    auto d = parse({NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    const RunSetup def = prepare_run(std::get<AppOptions>(d));
+    EXPECT_TRUE(def.params.kernel_auto);
+    EXPECT_EQ(def.params.precision, Precision::Fp32);
+    EXPECT_EQ(def.params.gpus, 1);
+
+    testing::internal::CaptureStderr();
+    auto bad1 = parse({"--precision", "fp16"});
+    auto bad2 = parse({"--gpus", "0"});
+    auto bad3 = parse({"--eta", "nan"});
+    const std::string err = testing::internal::GetCapturedStderr();
+    for (auto* b : {&bad1, &bad2, &bad3}) ASSERT_TRUE(std::holds_alternative<int>(*b));
+    EXPECT_NE(err.find("--gpus: expected a GPU count from 1 to 64, or 'all' (got '0')"), std::string::npos) << err;
+}

@@ -91,3 +91,40 @@ TEST(LaunchPlan, FixedQMustDivideTheBlock) {
     }
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
 }
+
+TEST(SimParams, EngineAxesParseAndValidate) {
+    EXPECT_EQ(parse_precision("ds"), Precision::DS);
+    EXPECT_EQ(parse_precision("fp64"), Precision::Fp64);
+    EXPECT_FALSE(parse_precision("fp16").has_value());
+    EXPECT_EQ(parse_integrator("hermite-block"), Integrator::HermiteBlock);
+    EXPECT_EQ(integrator_name(Integrator::LeapFrog), "leapfrog");
+    EXPECT_EQ(joined_names(precision_table()), "fp32, ds, fp64");
+    SimParams p;
+    EXPECT_TRUE(p.kernel_auto);  // users get the tuned choice unless they pick one
+    p.eta = 0;
+    EXPECT_NE(error_of(p).find("eta: the Aarseth accuracy parameter must be in (0, 1]"), std::string::npos);
+    p.eta = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NE(error_of(p).find("eta:"), std::string::npos);
+    p = {};
+    p.gpus = kMaxGpus + 1;
+    EXPECT_NE(error_of(p).find("gpus: must be 0 (all) or 1 to 64"), std::string::npos);
+    p = {};
+    p.shape.k = 3;  // ignored while the backend chooses the kernel...
+    EXPECT_EQ(error_of(p), "");
+    p.kernel_auto = false;  // ...checked once the user does
+    EXPECT_NE(error_of(p).find("k: variant ij-unrolled allows k in {2, 4, 8}"), std::string::npos);
+}
+
+TEST(SimParams, SameParamsSeesEveryAxis) {
+    const SimParams a;
+    for (int field = 0; field < 5; ++field) {
+        SimParams b = a;
+        if (field == 0) b.precision = Precision::DS;
+        if (field == 1) b.integrator = Integrator::Hermite;
+        if (field == 2) b.eta = 0.02;
+        if (field == 3) b.gpus = 2;
+        if (field == 4) b.kernel_auto = false;
+        EXPECT_FALSE(same_params(a, b)) << "field " << field;
+    }
+    EXPECT_TRUE(same_params(a, SimParams{}));
+}

@@ -322,3 +322,23 @@ TEST(SceneFile, ExtendedFormatErrors) {
                   .find("s.toml:7:12: field 'orbit[0].components': component 'b' is placed by this orbit"),
               std::string::npos);
 }
+
+TEST(SceneFile, PrecisionIntegratorAndEtaAreOptionalSettings) {
+    const SceneSpec plain = parse_scene(kGood, "s.toml");
+    EXPECT_FALSE(plain.precision || plain.integrator || plain.eta);
+    EXPECT_EQ(plain.apply_to({}).integrator, Integrator::LeapFrog);
+    const SceneSpec s = parse_scene(std::string("precision = \"fp64\"\nintegrator = \"hermite-block\"\neta = 0.02\n") +
+                                        kGood,
+                                    "s.toml");
+    const SimParams p = s.apply_to({});
+    EXPECT_EQ(p.precision, Precision::Fp64);
+    EXPECT_EQ(p.integrator, Integrator::HermiteBlock);
+    EXPECT_DOUBLE_EQ(p.eta, 0.02);
+    try {
+        parse_scene(std::string("integrator = \"euler\"\n") + kGood, "s.toml");
+        FAIL() << "an unknown integrator was accepted";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(e.line, 1);
+        EXPECT_NE(std::string(e.what()).find("leapfrog, hermite, hermite-block"), std::string::npos) << e.what();
+    }
+}

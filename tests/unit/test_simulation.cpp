@@ -94,6 +94,7 @@ TEST_F(SimulationTest, SwitchingBackendKeepsTheParticlesWhereTheyAre) {
 }
 
 TEST_F(SimulationTest, AVariantChangeLeavesAMarker) {
+    sim.pending().kernel_auto = false;
     sim.pending().variant = KernelVariant::IUnrolled;
     sim.pending().shape = variant_info(KernelVariant::IUnrolled).default_shape;
     sim.advance_frame(1.0, 2.0);

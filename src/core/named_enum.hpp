@@ -1,0 +1,50 @@
+#pragma once
+// One table per enumerated setting (precision, integrator, ...): the value, the name typed on the command line
+// and in scene files and shown in the UI, and a one-line description for tooltips and --help. Parsing and
+// naming go through the table, so a new value is one new row.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nbody {
+
+template <class E>
+struct NamedValue {
+    E value;
+    std::string_view name;
+    std::string_view description;
+};
+
+template <class E, std::size_t N>
+std::optional<E> parse_named(const std::array<NamedValue<E>, N>& table, std::string_view s) {
+    for (const auto& row : table)
+        if (row.name == s) return row.value;
+    return std::nullopt;
+}
+
+template <class E, std::size_t N>
+std::string_view name_of(const std::array<NamedValue<E>, N>& table, E v) {
+    for (const auto& row : table)
+        if (row.value == v) return row.name;
+    return "?";
+}
+
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
+    std::vector<std::string> out;
+    for (const auto& row : table) out.emplace_back(row.name);
+    return out;
+}
+
+// "fp32, ds, fp64": for messages that list what is allowed.
+template <class E, std::size_t N>
+std::string joined_names(const std::array<NamedValue<E>, N>& table) {
+    std::string out;
+    for (const auto& row : table) out += (out.empty() ? "" : ", ") + std::string(row.name);
+    return out;
+}
+
+}  // namespace nbody
