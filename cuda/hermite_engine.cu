@@ -1,0 +1,436 @@
+#include "hermite_engine.cuh"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "cpu/force_f32.hpp"
+#include "hermite_forces.hpp"
+#include "potential_kernel.cuh"
+
+namespace nbody::kernels {
+
+namespace {
+// Block steps captured in one CUDA graph (one part): a block step is ~7 small launches, which at a few
+// microseconds each would otherwise cost as much as the force of a small active set.
+constexpr int kGraphBlockSteps = 16;
+constexpr int kForceBlock = 128;
+}  // namespace
+
+HermiteBodies HermiteEngine::PartBuffers::bodies() const {
+    return {pos.as<Dbl4>(),  vel.as<Dbl4>(),    acc.as<Dbl4>(),
+            jerk.as<Dbl4>(), t_last.as<Tick>(), t_end.as<Tick>()};
+}
+
+HermiteEngine::HermiteEngine(DeviceSet& devices, int sm_count) : m_dev(devices), m_sm(sm_count) {}
+
+HermiteEngine::~HermiteEngine() {
+    drop_graph();
+    for (PartBuffers& b : m_buf)
+        if (b.predicted) cudaEventDestroy(b.predicted);
+    if (m_pinned) cudaFreeHost(m_pinned);
+}
+
+void HermiteEngine::drop_graph() {
+    if (m_graph) cudaGraphExecDestroy(m_graph);
+    m_graph = nullptr;
+}
+
+void HermiteEngine::allocate(const State& s) {
+    const std::size_t n = m_n, parts = m_dev.size();
+    const std::size_t body = fp64() ? sizeof(Dbl4) : sizeof(float4);
+    const long long records = force_partial_records(static_cast<int>(n), m_force_block, m_force_grid);
+    m_buf.resize(parts);
+    std::vector<HermiteBodies> table(parts);
+    for (std::size_t k = 0; k < parts; ++k) {
+        const int d = m_dev.parts()[k].device;
+        PartBuffers& b = m_buf[k];
+        for (DeviceBuffer* buf : {&b.pos, &b.vel, &b.acc, &b.jerk})
+            *buf = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Dbl4), "hermite state");
+        b.t_last = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Tick), "hermite times");
+        b.t_end = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Tick), "hermite times");
+        b.pred_pos = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted positions");
+        b.pred_vel = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted velocities");
+        b.iota = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(int), "active list");
+        b.active = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(int), "active list");
+        b.scalars = DeviceBuffer::alloc(d, 2 * sizeof(Tick), "block time");
+        b.stats = DeviceBuffer::alloc(d, sizeof(HermiteStats), "hermite counters");
+        b.table = DeviceBuffer::alloc(d, parts * sizeof(HermiteBodies), "part table");
+        b.partial =
+            DeviceBuffer::alloc(d, static_cast<std::size_t>(records) * 2 * body, "j-split partial sums");
+        NBODY_CUDA_CHECK(cudaSetDevice(d));
+        b.scratch_bytes = HermiteSelect{}.scratch_bytes(static_cast<int>(n));
+        b.scratch = DeviceBuffer::alloc(d, std::max<std::size_t>(b.scratch_bytes, 1), "block-time selection");
+        NBODY_CUDA_CHECK(cudaEventCreateWithFlags(&b.predicted, cudaEventDisableTiming));
+        table[k] = b.bodies();
+    }
+    NBODY_CUDA_CHECK(cudaMallocHost(&m_pinned, parts * sizeof(HermiteStats)));
+    m_stats.assign(parts, HermiteStats{0, 0, 0, -1, -1});
+    if (n > 0) {
+        m_now_pos = DeviceBuffer::alloc(m_dev.parts().front().device, n * sizeof(Dbl4), "predicted state");
+        m_now_vel = DeviceBuffer::alloc(m_dev.parts().front().device, n * sizeof(Dbl4), "predicted state");
+    }
+    // Upload: Double4 and Dbl4 share their layout. Times start at tick 0 with t_end = 0: the priming block
+    // step finds every body due.
+    for (std::size_t k = 0; k < parts; ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        PartBuffers& b = m_buf[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.pos.get(), s.pos_mass.data(), n * sizeof(Dbl4),
+                                         cudaMemcpyHostToDevice, part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.vel.get(), s.vel.data(), n * sizeof(Dbl4), cudaMemcpyHostToDevice,
+                                         part.stream));
+        for (DeviceBuffer* buf : {&b.acc, &b.jerk, &b.t_last, &b.t_end, &b.scalars})
+            NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.stats.get(), &m_stats[k], sizeof(HermiteStats),
+                                         cudaMemcpyHostToDevice, part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.table.get(), table.data(), parts * sizeof(HermiteBodies),
+                                         cudaMemcpyHostToDevice, part.stream));
+        launch_iota(b.iota.as<int>(), static_cast<int>(n), part.stream);
+        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+    m_dev.synchronize();  // the host arrays (table, the state) go out of scope
+}
+
+HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
+    const PartBuffers& b = m_buf[k];
+    HermiteArgs a{};
+    a.self = b.bodies();
+    a.all = b.table.as<const HermiteBodies>();
+    a.parts = static_cast<int>(m_dev.size());
+    a.part = static_cast<int>(k);
+    a.pred_pos = b.pred_pos.get();
+    a.pred_vel = b.pred_vel.get();
+    a.active = b.active.as<const int>();
+    a.t_next = b.scalars.as<const Tick>();
+    a.n_active = reinterpret_cast<const int*>(b.scalars.as<const Tick>() + 1);
+    a.partial = b.partial.get();
+    a.stats = b.stats.as<HermiteStats>();
+    a.n = static_cast<int>(m_n);
+    a.force_block = m_force_block;
+    a.force_grid = m_force_grid;
+    a.soft2 = static_cast<float>(m_params.eps * m_params.eps) + kSelfInteractionFloor;
+    a.soft2_d = m_params.eps * m_params.eps + static_cast<double>(kSelfInteractionFloor);
+    a.G = m_params.G;
+    a.tick = m_params.dt / static_cast<double>(kHermiteTicks);
+    a.eta = m_params.eta;
+    a.dt_max = kHermiteTicks;
+    a.block_steps = block_steps();
+    a.prime = prime;
+    return a;
+}
+
+void HermiteEngine::block_step(bool prime, bool select) {
+    if (m_n == 0) return;
+    const int n = static_cast<int>(m_n);
+    const bool several = m_dev.size() > 1;
+    m_dev.wait_for_peers();  // every part's corrected bodies of the last block step have landed everywhere
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        DevicePart& part = m_dev.parts()[k];
+        PartBuffers& b = m_buf[k];
+        const HermiteArgs a = args(k, prime);
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        // Every part selects the same active list from the same times (CUB's selection keeps index order).
+        if (select)
+            HermiteSelect{}.run(b.t_end.as<const Tick>(), b.iota.as<const int>(), n, b.scalars.as<Tick>(),
+                                b.active.as<int>(), reinterpret_cast<int*>(b.scalars.as<Tick>() + 1),
+                                b.scratch.get(), b.scratch_bytes, a.stats, k == 0, prime, part.stream);
+        launch_hermite_predict(fp64(), a, part.stream);
+        if (several) NBODY_CUDA_CHECK(cudaEventRecord(b.predicted, part.stream));
+    }
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        DevicePart& part = m_dev.parts()[k];
+        const HermiteArgs a = args(k, prime);
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        launch_hermite_force(fp64(), a, part.stream);
+        // The corrector overwrites bodies in the other parts' copies: wait until they have predicted from
+        // the old ones.
+        for (std::size_t o = 0; several && o < m_dev.size(); ++o)
+            if (o != k) NBODY_CUDA_CHECK(cudaStreamWaitEvent(part.stream, m_buf[o].predicted, 0));
+        launch_hermite_correct(fp64(), a, part.stream);
+        if (several) NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+}
+
+void HermiteEngine::build_graph() {
+    cudaStream_t s = m_dev.parts().front().stream;
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < kGraphBlockSteps; ++k) block_step(false);
+    cudaGraph_t g = nullptr;
+    NBODY_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    const cudaError_t err = cudaGraphInstantiate(&m_graph, g, 0);
+    cudaGraphDestroy(g);
+    NBODY_CUDA_CHECK(err);
+}
+
+void HermiteEngine::finish() {
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(m_pinned + k, m_buf[k].stats.get(), sizeof(HermiteStats),
+                                         cudaMemcpyDeviceToHost, part.stream));
+    }
+    m_dev.synchronize();
+    m_stats.assign(m_pinned, m_pinned + m_dev.size());
+    for (const HermiteStats& st : m_stats) {
+        if (st.nonfinite_body >= 0)
+            throw BackendError("hermite: body " + std::to_string(st.nonfinite_body) +
+                               " became NaN or infinite (close encounter with eps " +
+                               std::to_string(m_params.eps) + "?); reset, or raise eps or lower dt / eta");
+        if (st.underflow_body >= 0)
+            throw BackendError("hermite-block: body " + std::to_string(st.underflow_body) +
+                               " needs a step below dt / 2^" + std::to_string(kHermiteLevels) + " = " +
+                               std::to_string(m_params.dt / static_cast<double>(kHermiteTicks)) +
+                               " at t = " + std::to_string(time()) +
+                               " (it took that smallest step); paused: raise eps or eta");
+    }
+}
+
+void HermiteEngine::reset(const State& s, const SimParams& p) {
+    if (p.precision == Precision::DS)
+        throw ParamError("precision",
+                         "the CUDA Hermite engine runs fp32 and fp64 forces (ds is leap-frog only so far)");
+    if (m_dev.size() > 1 && !m_dev.peer_access())
+        throw ParamError("gpus",
+                         "hermite over several GPUs needs peer access between them (its corrector stores "
+                         "into every GPU's copy); these GPUs have none: use --gpus 1");
+    drop_graph();
+    m_n = s.size();
+    m_params = p;
+    m_t0 = s.time;
+    m_group = s.group;
+    // One wave of force blocks: the grid every block step's (i-group, j-split) items are dealt over.
+    const bool wide = fp64();
+    int resident = 1;
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &resident, hermite_force_function(wide), kForceBlock,
+        static_cast<size_t>(kForceBlock) * hermite_force_smem_per_thread(wide)));
+    m_force_block = kForceBlock;
+    m_force_grid = std::max(1, resident) * std::max(1, m_sm);
+    allocate(s);
+    block_step(true);
+    finish();
+}
+
+void HermiteEngine::set_params(const SimParams& p) {
+    const SimParams old = m_params;
+    const bool same = p.dt == old.dt && p.eps == old.eps && p.G == old.G && p.eta == old.eta &&
+                      p.integrator == old.integrator && p.precision == old.precision;
+    if (same) {
+        m_params = p;  // steps per frame, kernel shape (the Hermite kernel plans its own launch)
+        return;
+    }
+    // A new step, softening or criterion: restart the integration from the state at the block time (bodies
+    // between their steps are predicted to it, as read_state does).
+    State s;
+    read_state(s);
+    HermiteEngine fresh(m_dev, m_sm);
+    fresh.reset(s, p);  // all or nothing: this engine is untouched if it throws
+    std::swap(m_buf, fresh.m_buf);
+    std::swap(m_now_pos, fresh.m_now_pos);
+    std::swap(m_now_vel, fresh.m_now_vel);
+    std::swap(m_pinned, fresh.m_pinned);
+    std::swap(m_graph, fresh.m_graph);
+    m_stats = fresh.m_stats;
+    m_params = fresh.m_params;
+    m_force_block = fresh.m_force_block;
+    m_force_grid = fresh.m_force_grid;
+    m_t0 = fresh.m_t0;
+}
+
+void HermiteEngine::step(int k) {
+    const bool graphs = m_dev.size() == 1;
+    while (k > 0) {
+        if (graphs && k >= kGraphBlockSteps) {
+            if (!m_graph) build_graph();
+            NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+            NBODY_CUDA_CHECK(cudaGraphLaunch(m_graph, m_dev.parts().front().stream));
+            k -= kGraphBlockSteps;
+        } else {
+            block_step(false);
+            --k;
+        }
+    }
+    finish();  // one small read per call, not per block step
+}
+
+double HermiteEngine::time() const {
+    if (m_stats.empty()) return m_t0;
+    return m_t0 +
+           static_cast<double>(m_stats.front().t_now) * (m_params.dt / static_cast<double>(kHermiteTicks));
+}
+
+void HermiteEngine::predict_now() {
+    const DevicePart& first = m_dev.parts().front();
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    launch_hermite_predict_now(m_buf.front().bodies(), m_buf.front().stats.as<const HermiteStats>(),
+                               static_cast<int>(m_n), m_params.dt / static_cast<double>(kHermiteTicks),
+                               m_now_pos.as<Dbl4>(), m_now_vel.as<Dbl4>(), first.stream);
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
+}
+
+void HermiteEngine::read_state(State& out) {
+    out.resize(m_n);
+    if (m_n > 0) {
+        predict_now();
+        NBODY_CUDA_CHECK(
+            cudaMemcpy(out.pos_mass.data(), m_now_pos.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+        NBODY_CUDA_CHECK(
+            cudaMemcpy(out.vel.data(), m_now_vel.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    }
+    out.group = m_group;
+    out.time = time();
+}
+
+// The accelerations of the last evaluation of each body (for shared steps: at the current time).
+void HermiteEngine::read_accelerations(std::vector<Double4>& out) {
+    m_dev.synchronize();
+    out.resize(m_n);
+    if (m_n == 0) return;
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(
+        cudaMemcpy(out.data(), m_buf.front().acc.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    for (Double4& a : out) a.w = 0;  // the kernel keeps phi there
+}
+
+// Drawing takes the positions at each body's last correction: under block steps the bodies between their
+// steps lag by less than their step, which no one sees, and it saves a predictor per frame.
+void HermiteEngine::positions_to_device(void* dst) {
+    if (m_n == 0) return;
+    const DevicePart& first = m_dev.parts().front();
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    const int block = 256;
+    to_float4_kernel<<<static_cast<unsigned>((m_n + block - 1) / block), block, 0, first.stream>>>(
+        m_buf.front().pos.as<const Dbl4>(), static_cast<float4*>(dst), static_cast<int>(m_n));
+    NBODY_CUDA_CHECK_LAUNCH("to_float4_kernel");
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
+}
+
+void HermiteEngine::positions_to_host(Float4* dst) {
+    m_dev.synchronize();
+    std::vector<Double4> pos(m_n);
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(
+        cudaMemcpy(pos.data(), m_buf.front().pos.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < m_n; ++i) dst[i] = to_float4(pos[i]);
+}
+
+double HermiteEngine::potential_energy() {
+    if (m_n == 0) return 0.0;
+    predict_now();  // the same state read_state returns
+    const DevicePart& first = m_dev.parts().front();
+    const int block = 256, n = static_cast<int>(m_n);
+    DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(double), "potential");
+    potential_kernel_f64<<<static_cast<unsigned>((m_n + block - 1) / block), block, block * sizeof(Dbl4),
+                           first.stream>>>(m_now_pos.as<const Dbl4>(), n, m_params.eps * m_params.eps,
+                                           phi.as<double>());
+    NBODY_CUDA_CHECK_LAUNCH("potential_kernel_f64");
+    std::vector<double> host(m_n);
+    NBODY_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost, first.stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
+    double sum = 0;
+    for (double v : host) sum += v;
+    return -0.5 * m_params.G * sum;
+}
+
+LaunchPlan HermiteEngine::plan() const {
+    // The all-active plan (shared steps; the priming evaluation of block steps). Block steps replan on the
+    // device from each active count.
+    const std::size_t share = (m_n + m_dev.size() - 1) / std::max<std::size_t>(1, m_dev.size());
+    const ForcePlan f =
+        force_plan(static_cast<int>(share), static_cast<int>(m_n), m_force_block, m_force_grid);
+    LaunchPlan pl;
+    pl.k = 1, pl.u = 1, pl.block = m_force_block, pl.q = f.q;
+    pl.splits = f.splits;
+    pl.chunk = f.chunk;
+    pl.tile = m_force_block;
+    pl.blocks = f.groups;
+    return pl;
+}
+
+std::string HermiteEngine::kernel_label() const {
+    const LaunchPlan pl = plan();
+    std::string s = std::string(integrator_name(m_params.integrator)) + " " +
+                    std::string(precision_name(m_params.precision)) + " (block " +
+                    std::to_string(m_force_block) + ", grid " + std::to_string(m_force_grid);
+    if (block_steps())
+        s += ", q and j split per block step";
+    else
+        s += ", q " + std::to_string(pl.q) + ", j split " + std::to_string(pl.splits);
+    s += ")";
+    if (m_dev.size() > 1) s += ", " + std::to_string(m_dev.size()) + " parts";
+    return s;
+}
+
+WorkCount HermiteEngine::work() const {
+    if (m_stats.empty()) return {0, 0, kFlopsPerInteractionHermite};
+    const HermiteStats& st = m_stats.front();
+    return {st.block_steps, static_cast<double>(st.active) * static_cast<double>(m_n),
+            kFlopsPerInteractionHermite};
+}
+
+void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
+                             std::vector<Double4>& jerk) {
+    for (int i : active)
+        if (i < 0 || static_cast<std::size_t>(i) >= m_n)
+            throw ParamError("active",
+                             "body " + std::to_string(i) + " out of range (N = " + std::to_string(m_n) + ")");
+    const int na = static_cast<int>(active.size());
+    // The priming state: t_next = t_last = 0, so the predictor copies the state unchanged.
+    if (m_stats.front().t_now != 0 || m_stats.front().block_steps != 0)
+        throw ParamError("active", "evaluate() runs on a freshly reset engine only");
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        PartBuffers& b = m_buf[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.active.get(), active.data(), active.size() * sizeof(int),
+                                         cudaMemcpyHostToDevice, part.stream));
+        NBODY_CUDA_CHECK(
+            cudaMemcpyAsync(b.scalars.as<Tick>() + 1, &na, sizeof(int), cudaMemcpyHostToDevice, part.stream));
+        for (DeviceBuffer* buf : {&b.acc, &b.jerk})
+            NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
+        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+    block_step(true, false);
+    m_dev.synchronize();
+    std::vector<Double4> all_acc(m_n), all_jerk(m_n);
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(
+        cudaMemcpy(all_acc.data(), m_buf.front().acc.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(
+        cudaMemcpy(all_jerk.data(), m_buf.front().jerk.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    acc.clear(), jerk.clear();
+    for (int i : active) acc.push_back(all_acc[i]), jerk.push_back(all_jerk[i]);
+}
+
+KernelResources HermiteEngine::resources() const {
+    cudaFuncAttributes attr{};
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, hermite_force_function(fp64())));
+    return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
+}
+
+}  // namespace nbody::kernels
+
+namespace nbody {
+
+HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active, const SimParams& p,
+                                  const std::vector<int>& devices) {
+    kernels::DeviceSet set(devices);
+    int sm = 0;
+    NBODY_CUDA_CHECK(
+        cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, devices.empty() ? 0 : devices.front()));
+    SimParams q = p;
+    q.integrator = Integrator::Hermite;
+    kernels::HermiteEngine engine(set, sm);
+    engine.reset(s, q);
+    HermiteForces f;
+    engine.evaluate(active, f.acc, f.jerk);
+    return f;
+}
+
+}  // namespace nbody
