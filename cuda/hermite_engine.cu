@@ -38,7 +38,8 @@ void HermiteEngine::drop_graph() {
 
 void HermiteEngine::allocate(const State& s) {
     const std::size_t n = m_n, parts = m_dev.size();
-    const std::size_t body = fp64() ? sizeof(Dbl4) : sizeof(float4);
+    const Precision prec = m_params.precision;
+    const std::size_t body = prec == Precision::Fp64 ? sizeof(Dbl4) : sizeof(float4);
     const long long records = force_partial_records(static_cast<int>(n), m_force_block, m_force_grid);
     m_buf.resize(parts);
     std::vector<HermiteBodies> table(parts);
@@ -51,13 +52,16 @@ void HermiteEngine::allocate(const State& s) {
         b.t_end = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Tick), "hermite times");
         b.pred_pos = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted positions");
         b.pred_vel = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted velocities");
+        if (prec == Precision::DS)
+            b.pred_lo = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(float4),
+                                            "predicted positions (lo)");
         b.iota = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(int), "active list");
         b.active = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(int), "active list");
         b.scalars = DeviceBuffer::alloc(d, 2 * sizeof(Tick), "block time");
         b.stats = DeviceBuffer::alloc(d, sizeof(HermiteStats), "hermite counters");
         b.table = DeviceBuffer::alloc(d, parts * sizeof(HermiteBodies), "part table");
-        b.partial =
-            DeviceBuffer::alloc(d, static_cast<std::size_t>(records) * 2 * body, "j-split partial sums");
+        b.partial = DeviceBuffer::alloc(d, static_cast<std::size_t>(records) * 2 * hermite_record_bytes(prec),
+                                        "j-split partial sums");
         NBODY_CUDA_CHECK(cudaSetDevice(d));
         b.scratch_bytes = HermiteSelect{}.scratch_bytes(static_cast<int>(n));
         b.scratch = DeviceBuffer::alloc(d, std::max<std::size_t>(b.scratch_bytes, 1), "block-time selection");
@@ -99,8 +103,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.all = b.table.as<const HermiteBodies>();
     a.parts = static_cast<int>(m_dev.size());
     a.part = static_cast<int>(k);
-    a.pred_pos = b.pred_pos.get();
-    a.pred_vel = b.pred_vel.get();
+    a.pred = {b.pred_pos.get(), b.pred_vel.get(), b.pred_lo.as<float4>()};
     a.active = b.active.as<const int>();
     a.t_next = b.scalars.as<const Tick>();
     a.n_active = reinterpret_cast<const int*>(b.scalars.as<const Tick>() + 1);
@@ -135,19 +138,19 @@ void HermiteEngine::block_step(bool prime, bool select) {
             HermiteSelect{}.run(b.t_end.as<const Tick>(), b.iota.as<const int>(), n, b.scalars.as<Tick>(),
                                 b.active.as<int>(), reinterpret_cast<int*>(b.scalars.as<Tick>() + 1),
                                 b.scratch.get(), b.scratch_bytes, a.stats, k == 0, prime, part.stream);
-        launch_hermite_predict(fp64(), a, part.stream);
+        launch_hermite_predict(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(b.predicted, part.stream));
     }
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         DevicePart& part = m_dev.parts()[k];
         const HermiteArgs a = args(k, prime);
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-        launch_hermite_force(fp64(), a, part.stream);
+        launch_hermite_force(m_params.precision, a, part.stream);
         // The corrector overwrites bodies in the other parts' copies: wait until they have predicted from
         // the old ones.
         for (std::size_t o = 0; several && o < m_dev.size(); ++o)
             if (o != k) NBODY_CUDA_CHECK(cudaStreamWaitEvent(part.stream, m_buf[o].predicted, 0));
-        launch_hermite_correct(fp64(), a, part.stream);
+        launch_hermite_correct(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
     }
 }
@@ -188,9 +191,6 @@ void HermiteEngine::finish() {
 }
 
 void HermiteEngine::reset(const State& s, const SimParams& p) {
-    if (p.precision == Precision::DS)
-        throw ParamError("precision",
-                         "the CUDA Hermite engine runs fp32 and fp64 forces (ds is leap-frog only so far)");
     if (m_dev.size() > 1 && !m_dev.peer_access())
         throw ParamError("gpus",
                          "hermite over several GPUs needs peer access between them (its corrector stores "
@@ -201,12 +201,12 @@ void HermiteEngine::reset(const State& s, const SimParams& p) {
     m_t0 = s.time;
     m_group = s.group;
     // One wave of force blocks: the grid every block step's (i-group, j-split) items are dealt over.
-    const bool wide = fp64();
+    const Precision prec = p.precision;
     int resident = 1;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
     NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &resident, hermite_force_function(wide), kForceBlock,
-        static_cast<size_t>(kForceBlock) * hermite_force_smem_per_thread(wide)));
+        &resident, hermite_force_function(prec), kForceBlock,
+        static_cast<size_t>(kForceBlock) * hermite_force_smem_per_thread(prec)));
     m_force_block = kForceBlock;
     m_force_grid = std::max(1, resident) * std::max(1, m_sm);
     allocate(s);
@@ -410,7 +410,7 @@ void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4
 
 KernelResources HermiteEngine::resources() const {
     cudaFuncAttributes attr{};
-    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, hermite_force_function(fp64())));
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, hermite_force_function(m_params.precision)));
     return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
 }
 

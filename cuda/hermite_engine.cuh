@@ -1,6 +1,6 @@
 #pragma once
 // The 4th-order Hermite integrator on the GPU (Makino & Aarseth 1992), with one shared step (hermite) or
-// individual power-of-two block steps (hermite-block, Aarseth's criterion), fp32 or fp64 forces, over one
+// individual power-of-two block steps (hermite-block, Aarseth's criterion), fp32, ds or fp64 forces, over one
 // or several device parts. One block step, all on the device:
 //   select   t_next = min_i t_end[i]; active = {i : t_end[i] == t_next}        (CUB, hermite_select.cu)
 //   predict  every body to t_next, in double, stored in the force precision    (every part, redundantly)
@@ -48,7 +48,7 @@ class HermiteEngine final : public GpuEngine {
   private:
     struct PartBuffers {
         DeviceBuffer pos, vel, acc, jerk, t_last, t_end;  // every body (HermiteBodies)
-        DeviceBuffer pred_pos, pred_vel;                  // predicted, in the force precision
+        DeviceBuffer pred_pos, pred_vel, pred_lo;         // predicted, in the force precision (lo: ds)
         DeviceBuffer iota, active, scalars, stats, table, partial, scratch;
         std::size_t scratch_bytes = 0;
         cudaEvent_t predicted = nullptr;  // after this part's predictor: peers may then overwrite bodies
@@ -62,7 +62,6 @@ class HermiteEngine final : public GpuEngine {
     void drop_graph();
     void finish();       // reads the counters of every part; throws on underflow or a non-finite body
     void predict_now();  // part 0's state predicted to the block time into m_now_pos / m_now_vel
-    bool fp64() const { return m_params.precision == Precision::Fp64; }
     bool block_steps() const { return m_params.integrator == Integrator::HermiteBlock; }
 
     DeviceSet& m_dev;

@@ -9,6 +9,7 @@
 // operations (in double seconds p.dt = 0.01 would make them inexact).
 #include <cuda_runtime.h>
 
+#include "core/sim_params.hpp"
 #include "hermite_plan.hpp"
 #include "precision.cuh"
 
@@ -39,12 +40,18 @@ struct HermiteStats {
     int nonfinite_body;         // -1, or a body whose corrected state is NaN or infinite
 };
 
+// The predicted bodies, all N, as the predictor writes them and the force kernel reads them.
+struct Predicted {
+    void* pos;   // x (w = m): float4 (fp32; ds: the float hi part) or Dbl4 (fp64)
+    void* vel;   // v: float4 (fp32, ds) or Dbl4 (fp64)
+    float4* lo;  // ds: x - hi (w unused)
+};
+
 struct HermiteArgs {
     HermiteBodies self;        // this part's copy
     const HermiteBodies* all;  // every part's copy (device array of `parts`, readable on this part's GPU)
     int parts, part;
-    void* pred_pos;       // predicted x (w = m): float4 (fp32) or Dbl4 (fp64), all N
-    void* pred_vel;       // predicted v: float4 or Dbl4
+    Predicted pred;       // every body predicted to t_next, in the force precision
     const int* active;    // active bodies (indices), n_active of them
     const int* n_active;  // device scalar
     const Tick* t_next;   // device scalar: the block time being reached
@@ -61,14 +68,15 @@ struct HermiteArgs {
     bool prime;        // the first evaluation: store a, j and the first step, move nothing
 };
 
-// Launchers (hermite_kernels.cu); `fp64` picks the precision of the predicted j-bodies and the force.
-void launch_hermite_predict(bool fp64, const HermiteArgs& a, cudaStream_t s);
-void launch_hermite_force(bool fp64, const HermiteArgs& a, cudaStream_t s);
-void launch_hermite_correct(bool fp64, const HermiteArgs& a, cudaStream_t s);
-// The force kernel as a function (for cudaFuncGetAttributes and the occupancy calculator) and its shared
-// memory per thread (one j-body: predicted position and velocity).
-const void* hermite_force_function(bool fp64);
-int hermite_force_smem_per_thread(bool fp64);
+// Launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64).
+void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s);
+void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s);
+void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s);
+// The force kernel as a function (for cudaFuncGetAttributes and the occupancy calculator), its shared
+// memory per thread (one j-body of the tile), and the bytes of one partial-sum record.
+const void* hermite_force_function(Precision prec);
+int hermite_force_smem_per_thread(Precision prec);
+int hermite_record_bytes(Precision prec);
 
 // Block-time selection (hermite_select.cu): t_next = min_i t_end[i], the active list = the bodies with
 // t_end[i] == t_next in index order, n_active; the part that counts (count_stats) adds to the stats.

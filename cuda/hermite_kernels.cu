@@ -31,7 +31,7 @@ __device__ inline B make_body(double x, double y, double z, double w) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Predictor: every body to the block time, in double, stored in the force precision.
-template <class B>
+template <class P>
 __global__ void hermite_predict_kernel(HermiteArgs a) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.n) return;
@@ -40,8 +40,7 @@ __global__ void hermite_predict_kernel(HermiteArgs a) {
     const HermiteBody b = {dvec(x), dvec(a.self.vel[i]), dvec(a.self.acc[i]), dvec(a.self.jerk[i])};
     DVec xp, vp;
     hermite_predict(b, tau, xp, vp);
-    static_cast<B*>(a.pred_pos)[i] = make_body<B>(xp.x, xp.y, xp.z, x.w);
-    static_cast<B*>(a.pred_vel)[i] = make_body<B>(vp.x, vp.y, vp.z, 0.0);
+    P::store(a.pred, i, xp, vp, x.w);
 }
 
 __global__ void hermite_predict_now_kernel(HermiteBodies b, const HermiteStats* stats, int n, double tick,
@@ -69,55 +68,47 @@ __global__ void iota_kernel(int* out, int n) {
 // corrector sums them in split order (deterministic, in double).
 template <class P>
 __global__ void hermite_force_kernel(HermiteArgs a) {
-    using B = typename P::Body;
-    using R = typename P::Real;
+    using J = typename P::J;
+    using Rec = typename P::Rec;
     extern __shared__ float4 smem[];
-    B* tpos = reinterpret_cast<B*>(smem);
-    B* tvel = tpos + blockDim.x;
+    J* tile = reinterpret_cast<J*>(smem);
     const Slice sl = part_slice(a);
     const int ni = sl.hi - sl.lo;
     if (ni <= 0) return;
     const ForcePlan pl = force_plan(ni, a.n, blockDim.x, gridDim.x);
     const int lane = threadIdx.x / pl.q, slice = threadIdx.x % pl.q;
-    const B* pos = static_cast<const B*>(a.pred_pos);
-    const B* vel = static_cast<const B*>(a.pred_vel);
-    R soft2;
-    if constexpr (std::is_same_v<R, double>)
-        soft2 = a.soft2_d;
-    else
-        soft2 = a.soft2;
     const int items = pl.groups * pl.splits;
     for (int w = blockIdx.x; w < items; w += gridDim.x) {  // uniform over the block
         const int group = w / pl.splits, split = w % pl.splits;
         const int p = group * pl.lanes + lane;
         const bool valid = p < ni;
-        const int i = a.active[sl.lo + (valid ? p : 0)];
-        const B xi = pos[i], vi = vel[i];
-        const typename P::I bi = {xi.x, xi.y, xi.z, vi.x, vi.y, vi.z};
+        const typename P::I bi = P::to_i(P::load(a.pred, a.active[sl.lo + (valid ? p : 0)]));
         typename P::Acc s{};
         const int j0 = split * pl.chunk, j1 = min(a.n, j0 + pl.chunk);
         for (int base = j0; base < j1; base += blockDim.x) {
             __syncthreads();  // the previous tile (or work item) is done with
             const int j = base + threadIdx.x;
-            if (j < j1) tpos[threadIdx.x] = pos[j], tvel[threadIdx.x] = vel[j];
+            if (j < j1) tile[threadIdx.x] = P::load(a.pred, j);
             __syncthreads();
             const int count = min(static_cast<int>(blockDim.x), j1 - base);
 #pragma unroll 4
-            for (int t = slice; t < count; t += pl.q) P::interact(bi, tpos[t], tvel[t], soft2, s);
+            for (int t = slice; t < count; t += pl.q) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+            P::flush(s);
         }
+        typename P::Total r = P::total(s);
         for (int off = 1; off < pl.q; off <<= 1) {  // butterfly over the q slices of a lane (same warp)
-            s.ax += __shfl_xor_sync(0xffffffffu, s.ax, off);
-            s.ay += __shfl_xor_sync(0xffffffffu, s.ay, off);
-            s.az += __shfl_xor_sync(0xffffffffu, s.az, off);
-            s.jx += __shfl_xor_sync(0xffffffffu, s.jx, off);
-            s.jy += __shfl_xor_sync(0xffffffffu, s.jy, off);
-            s.jz += __shfl_xor_sync(0xffffffffu, s.jz, off);
-            s.phi += __shfl_xor_sync(0xffffffffu, s.phi, off);
+            r.ax += __shfl_xor_sync(0xffffffffu, r.ax, off);
+            r.ay += __shfl_xor_sync(0xffffffffu, r.ay, off);
+            r.az += __shfl_xor_sync(0xffffffffu, r.az, off);
+            r.jx += __shfl_xor_sync(0xffffffffu, r.jx, off);
+            r.jy += __shfl_xor_sync(0xffffffffu, r.jy, off);
+            r.jz += __shfl_xor_sync(0xffffffffu, r.jz, off);
+            r.phi += __shfl_xor_sync(0xffffffffu, r.phi, off);
         }
         if (valid && slice == 0) {
-            B* out = static_cast<B*>(a.partial) + 2 * (static_cast<long long>(split) * ni + p);
-            out[0] = make_body<B>(s.ax, s.ay, s.az, s.phi);
-            out[1] = make_body<B>(s.jx, s.jy, s.jz, 0.0);
+            Rec* out = static_cast<Rec*>(a.partial) + 2 * (static_cast<long long>(split) * ni + p);
+            out[0] = make_body<Rec>(r.ax, r.ay, r.az, r.phi);
+            out[1] = make_body<Rec>(r.jx, r.jy, r.jz, 0.0);
         }
     }
 }
@@ -175,7 +166,6 @@ __global__ void hermite_correct_kernel(HermiteArgs a) {
     }
 }
 
-template <class T>
 unsigned blocks_for(long long n, int block) {
     return static_cast<unsigned>((n + block - 1) / block);
 }
@@ -184,53 +174,74 @@ constexpr int kBlock = 256;  // predictor and corrector: one thread per body, me
 
 }  // namespace
 
-void launch_hermite_predict(bool fp64, const HermiteArgs& a, cudaStream_t s) {
-    const unsigned grid = blocks_for<int>(a.n, kBlock);
-    if (fp64)
-        hermite_predict_kernel<Dbl4><<<grid, kBlock, 0, s>>>(a);
-    else
-        hermite_predict_kernel<float4><<<grid, kBlock, 0, s>>>(a);
+// Calls f with a value of the policy type for `prec`.
+template <class F>
+void with_policy(Precision prec, F&& f) {
+    switch (prec) {
+        case Precision::Fp32:
+            f(HermiteFp32{});
+            break;
+        case Precision::DS:
+            f(HermiteDS{});
+            break;
+        case Precision::Fp64:
+            f(HermiteFp64{});
+            break;
+    }
+}
+
+void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s) {
+    const unsigned grid = blocks_for(a.n, kBlock);
+    with_policy(prec, [&](auto pol) { hermite_predict_kernel<decltype(pol)><<<grid, kBlock, 0, s>>>(a); });
     NBODY_CUDA_CHECK_LAUNCH("hermite_predict_kernel");
 }
 
-void launch_hermite_force(bool fp64, const HermiteArgs& a, cudaStream_t s) {
-    const size_t smem = static_cast<size_t>(a.force_block) * hermite_force_smem_per_thread(fp64);
-    if (fp64)
-        hermite_force_kernel<HermiteFp64><<<a.force_grid, a.force_block, smem, s>>>(a);
-    else
-        hermite_force_kernel<HermiteFp32><<<a.force_grid, a.force_block, smem, s>>>(a);
+void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s) {
+    const size_t smem = static_cast<size_t>(a.force_block) * hermite_force_smem_per_thread(prec);
+    with_policy(prec, [&](auto pol) {
+        hermite_force_kernel<decltype(pol)><<<a.force_grid, a.force_block, smem, s>>>(a);
+    });
     NBODY_CUDA_CHECK_LAUNCH("hermite_force_kernel");
 }
 
-void launch_hermite_correct(bool fp64, const HermiteArgs& a, cudaStream_t s) {
+void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s) {
     // Sized for every body: the active count lives on the device (threads past it return at once).
-    const unsigned grid = blocks_for<int>(a.n, kBlock);
-    if (fp64)
-        hermite_correct_kernel<Dbl4><<<grid, kBlock, 0, s>>>(a);
-    else
-        hermite_correct_kernel<float4><<<grid, kBlock, 0, s>>>(a);
+    const unsigned grid = blocks_for(a.n, kBlock);
+    with_policy(prec, [&](auto pol) {
+        hermite_correct_kernel<typename decltype(pol)::Rec><<<grid, kBlock, 0, s>>>(a);
+    });
     NBODY_CUDA_CHECK_LAUNCH("hermite_correct_kernel");
 }
 
-const void* hermite_force_function(bool fp64) {
-    return fp64 ? reinterpret_cast<const void*>(&hermite_force_kernel<HermiteFp64>)
-                : reinterpret_cast<const void*>(&hermite_force_kernel<HermiteFp32>);
+const void* hermite_force_function(Precision prec) {
+    const void* f = nullptr;
+    with_policy(prec,
+                [&](auto pol) { f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol)>); });
+    return f;
 }
 
-int hermite_force_smem_per_thread(bool fp64) {
-    return 2 * (fp64 ? sizeof(Dbl4) : sizeof(float4));
+int hermite_force_smem_per_thread(Precision prec) {
+    int b = 0;
+    with_policy(prec, [&](auto pol) { b = static_cast<int>(sizeof(typename decltype(pol)::J)); });
+    return b;
+}
+
+int hermite_record_bytes(Precision prec) {
+    int b = 0;
+    with_policy(prec, [&](auto pol) { b = static_cast<int>(sizeof(typename decltype(pol)::Rec)); });
+    return b;
 }
 
 void launch_iota(int* iota, int n, cudaStream_t s) {
     if (n == 0) return;
-    iota_kernel<<<blocks_for<int>(n, kBlock), kBlock, 0, s>>>(iota, n);
+    iota_kernel<<<blocks_for(n, kBlock), kBlock, 0, s>>>(iota, n);
     NBODY_CUDA_CHECK_LAUNCH("iota_kernel");
 }
 
 void launch_hermite_predict_now(const HermiteBodies& b, const HermiteStats* stats, int n, double tick,
                                 Dbl4* pos, Dbl4* vel, cudaStream_t s) {
     if (n == 0) return;
-    hermite_predict_now_kernel<<<blocks_for<int>(n, kBlock), kBlock, 0, s>>>(b, stats, n, tick, pos, vel);
+    hermite_predict_now_kernel<<<blocks_for(n, kBlock), kBlock, 0, s>>>(b, stats, n, tick, pos, vel);
     NBODY_CUDA_CHECK_LAUNCH("hermite_predict_now_kernel");
 }
 

@@ -29,7 +29,9 @@ NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid) {
     const int by_n = (n + 2 * block - 1) / (2 * block);
     p.splits = by_grid < by_n ? by_grid : by_n;
     if (p.splits < 1) p.splits = 1;
-    p.chunk = (n + p.splits - 1) / p.splits;
+    // Whole tiles per split (a ragged last tile per split would cost a pair of barriers for a few bodies).
+    p.chunk = ((n + p.splits - 1) / p.splits + block - 1) / block * block;
+    p.splits = (n + p.chunk - 1) / p.chunk;
     return p;
 }
 

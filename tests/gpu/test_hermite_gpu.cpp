@@ -126,13 +126,14 @@ TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
 // one GPU, against the float64 double loop. Bounds, relative to the sum of the terms' magnitudes: fp32
 // 1e-4 (each term is good to a few float ulps since the state is float32-representable; a float sum of n
 // <= 7,499 terms errs by ~sqrt(n) u = 5e-6 of that sum, so 1e-4 is a 20x margin, and one missing or doubled
-// term is >= 1/n of it); fp64 1e-12 (n u = 8e-13 even summed worst-case).
+// term is >= 1/n of it); ds 1e-5 (float terms, but float sums of at most one tile, 128 terms, ~sqrt(128) u
+// = 7e-7, flushed into double); fp64 1e-12 (n u = 8e-13 even summed worst-case).
 TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
     REQUIRE_GPU(gpu);
     for (int n : {1, 2, 3, 31, 33, 255, 257, 7499}) {
         if (!within_cap(static_cast<std::size_t>(n))) continue;
         const State s = rounded_to_float32(test::plummer_state(static_cast<std::size_t>(n), 40 + n));
-        for (Precision prec : {Precision::Fp32, Precision::Fp64})
+        for (Precision prec : {Precision::Fp32, Precision::DS, Precision::Fp64})
             for (int size : {1, 7, n})
                 for (const std::vector<int>& devices : {std::vector<int>{0}, std::vector<int>{0, 0}}) {
                     if (size == 7 && n < 7) continue;
@@ -140,7 +141,7 @@ TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
                     const std::vector<int> act = active_set(n, size);
                     const HermiteForces f = cuda_hermite_forces(s, act, p, devices);
                     ASSERT_EQ(f.acc.size(), act.size());
-                    const double tol = prec == Precision::Fp64 ? 1e-12 : 1e-4;
+                    const double tol = prec == Precision::Fp64 ? 1e-12 : prec == Precision::DS ? 1e-5 : 1e-4;
                     for (std::size_t k = 0; k < act.size(); ++k) {
                         const RefForce r = reference(s, act[k], p.eps, p.G);
                         const std::string where =
@@ -161,12 +162,30 @@ TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
     }
 }
 
+// Far from the origin (a Plummer sphere moved to x = 1000) float32 positions keep only ~6e-5 of absolute
+// precision, 6e-4 of a typical separation of 0.1; ds forms x_j - x_i from the float hi and lo parts of the
+// double positions, exact to the float rounding of the difference: its bound stays 1e-5 as at the origin.
+TEST(HermiteForces, DoubleSingleKeepsCloseDifferencesFarFromTheOrigin) {
+    REQUIRE_GPU(gpu);
+    State s = test::plummer_state(1000, 9);
+    for (Double4& p : s.pos_mass) p.x += 1000.0;
+    const SimParams p = hermite(Integrator::Hermite, Precision::DS, 0.01, 0.01);
+    const std::vector<int> act = active_set(1000, 1000);
+    const HermiteForces f = cuda_hermite_forces(s, act, p);
+    for (std::size_t k = 0; k < act.size(); ++k) {
+        const RefForce r = reference(s, act[k], p.eps, p.G);
+        EXPECT_LE(err(f.acc[k], r.a), 1e-5 * r.a_scale) << act[k];
+        EXPECT_LE(err(f.jerk[k], r.j), 1e-5 * r.j_scale) << act[k];
+    }
+}
+
 // Shared steps, Plummer N = 1024, eps = 0.01, to t = 0.25. The float64 Hermite on the CPU (the same
 // predictor, corrector and step, a double loop for the forces) gives |dE/E| = 1.57e-4, 1.05e-5, 1.77e-6,
 // 6.2e-8 at dt = 1/64 ... 1/512: fourth order once dt resolves the closest encounters (16x per halving,
 // 29x measured from 1/256 to 1/512). fp64 forces agree with it to ~1e-13 of a force, so: dt = 1/256 below
 // 2.5e-6, and the halving to 1/512 gains between 8x and 64x. fp32 forces add a rounding error of ~1e-6 of
-// each force per evaluation, which over 64 steps moves E by ~1e-7 (2.5e-7 if systematic): below 3e-6.
+// each force per evaluation, which over 64 steps moves E by ~1e-7 (2.5e-7 if systematic): below 3e-6; ds
+// forces err by ~1e-7 of a force, which leaves fp64's bound.
 TEST(HermiteShared, PlummerEnergyErrorIsFourthOrder) {
     REQUIRE_GPU(gpu);
     const State s = test::plummer_state(1024, 11);
@@ -183,6 +202,9 @@ TEST(HermiteShared, PlummerEnergyErrorIsFourthOrder) {
     const double e32 =
         energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::Fp32, 1.0 / 256, 0.01), 0.25);
     EXPECT_LT(e32, 3e-6);
+    const double eds =
+        energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::DS, 1.0 / 256, 0.01), 0.25);
+    EXPECT_LT(eds, 2.5e-6);
 }
 
 // Block steps: a tight binary (period 0.044) in a Plummer field, eps = 1e-4, dt_max = 1/64, eta = 0.01, to
@@ -250,9 +272,9 @@ TEST(HermiteParts, TwoPartsOnOneGpuMatchOnePart) {
     }
 }
 
-// Switching leap-frog -> Hermite at a step boundary carries the particles; ds Hermite is refused with the
+// Switching leap-frog -> Hermite at a step boundary carries the particles; a bad eta is refused with the
 // reason and the running state kept.
-TEST(HermiteSwitch, CarriesStateAndRefusesDs) {
+TEST(HermiteSwitch, CarriesStateAndRefusesBadEta) {
     REQUIRE_GPU(gpu);
     const State s = test::plummer_state(500, 5);
     SimParams p;
@@ -268,9 +290,12 @@ TEST(HermiteSwitch, CarriesStateAndRefusesDs) {
     EXPECT_NEAR(gpu->time(), before.time, 1e-15);
     gpu->step(2);
     EXPECT_NEAR(gpu->time(), before.time + 2 * p.dt, 1e-12);
-    SimParams ds = p;
-    ds.precision = Precision::DS;
-    EXPECT_THROW(gpu->set_params(ds), ParamError);
+    SimParams bad = p;
+    bad.integrator = Integrator::HermiteBlock;
+    bad.eta = 0;
+    EXPECT_THROW(gpu->set_params(bad), ParamError);
+    bad.eta = std::nan("");
+    EXPECT_THROW(gpu->set_params(bad), ParamError);
     State kept;
     gpu->read_state(kept);
     EXPECT_EQ(kept.size(), s.size());
