@@ -14,7 +14,6 @@ namespace {
 // Block steps captured in one CUDA graph (one part): a block step is ~7 small launches, which at a few
 // microseconds each would otherwise cost as much as the force of a small active set.
 constexpr int kGraphBlockSteps = 16;
-constexpr int kForceBlock = 128;
 }  // namespace
 
 HermiteBodies HermiteEngine::PartBuffers::bodies() const {

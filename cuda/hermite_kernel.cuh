@@ -19,6 +19,9 @@ using Tick = long long;
 inline constexpr int kHermiteLevels = 32;  // smallest block step: p.dt / 2^32
 inline constexpr Tick kHermiteTicks = Tick{1} << kHermiteLevels;
 
+// Threads per block of the force kernel (the tile is one j-body per thread).
+inline constexpr int kForceBlock = 128;
+
 // One part's copy of every body (device pointers, N each). Every part holds all N bodies; the corrector
 // writes the bodies it advanced into every part's copy (peer stores), so the next block step on any part
 // sees them.

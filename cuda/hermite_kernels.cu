@@ -91,8 +91,13 @@ __global__ void hermite_force_kernel(HermiteArgs a) {
             if (j < j1) tile[threadIdx.x] = P::load(a.pred, j);
             __syncthreads();
             const int count = min(static_cast<int>(blockDim.x), j1 - base);
+            if (pl.q == 1 && count == kForceBlock) {  // the common case (many active): a fixed trip count
+#pragma unroll 8
+                for (int t = 0; t < kForceBlock; ++t) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+            } else {
 #pragma unroll 4
-            for (int t = slice; t < count; t += pl.q) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+                for (int t = slice; t < count; t += pl.q) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+            }
             P::flush(s);
         }
         typename P::Total r = P::total(s);
