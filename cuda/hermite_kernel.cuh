@@ -10,14 +10,11 @@
 #include <cuda_runtime.h>
 
 #include "core/sim_params.hpp"
+#include "hermite_math.cuh"
 #include "hermite_plan.hpp"
 #include "precision.cuh"
 
 namespace nbody::kernels {
-
-using Tick = long long;
-inline constexpr int kHermiteLevels = 32;  // smallest block step: p.dt / 2^32
-inline constexpr Tick kHermiteTicks = Tick{1} << kHermiteLevels;
 
 // Threads per block of the force kernel (the tile is one j-body per thread).
 inline constexpr int kForceBlock = 128;

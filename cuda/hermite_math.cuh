@@ -1,13 +1,18 @@
 #pragma once
 // The per-body Hermite arithmetic the GPU kernels use, in double: predictor, corrector, Aarseth's step and
-// the block rounding in ticks (PHYSICS.md, Makino & Aarseth 1992).
+// the block rounding in ticks (PHYSICS.md, Makino & Aarseth 1992). Host and device: the GPU tests run the
+// same scheme on the host as their float64 reference.
 #include <cuda_runtime.h>
 
-#include "precision.cuh"
+#include <cmath>
 
 namespace nbody::kernels {
 
+// Time in integer ticks, 2^kHermiteLevels per largest step p.dt: block steps are p.dt / 2^k, so t_i + dt_i,
+// the minimum over bodies and the equality that picks the active set are exact.
 using Tick = long long;
+inline constexpr int kHermiteLevels = 32;  // smallest block step: p.dt / 2^32
+inline constexpr Tick kHermiteTicks = Tick{1} << kHermiteLevels;
 
 struct DVec {
     double x, y, z;
@@ -24,7 +29,8 @@ __host__ __device__ inline DVec operator*(double s, DVec a) {
 __host__ __device__ inline double norm(DVec a) {
     return sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
 }
-__host__ __device__ inline DVec dvec(const Dbl4& d) {
+template <class T>  // Dbl4, Double4: anything with x, y, z
+__host__ __device__ inline DVec dvec(const T& d) {
     return {d.x, d.y, d.z};
 }
 
