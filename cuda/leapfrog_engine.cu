@@ -272,7 +272,7 @@ void LeapfrogEngine::step(int k) {
             NBODY_CUDA_CHECK(cudaGraphLaunch(m_graph, m_dev.parts().front().stream));
             k -= kGraphSteps;
             m_steps += kGraphSteps;
-            m_time += kGraphSteps * m_params.dt;
+            for (int i = 0; i < kGraphSteps; ++i) m_time += m_params.dt;  // as the single steps add it
         } else {
             launch(false);
             --k;
