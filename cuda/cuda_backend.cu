@@ -20,6 +20,7 @@ struct CudaBackend::Impl {
     CudaDeviceInfo info;
     std::unique_ptr<DeviceSet> devices;
     std::unique_ptr<GpuEngine> engine;
+    long long steps_before = 0;  // steps of the engines this run had before the current one
     SimParams params;
     std::size_t n = 0;
     cudaEvent_t ev_start = nullptr, ev_stop = nullptr;  // on the first part's GPU
@@ -93,6 +94,7 @@ void CudaBackend::reset(const State& s, const SimParams& p) {
     m->engine = std::move(fresh);
     m->params = p;
     m->n = s.size();
+    m->steps_before = 0;
 }
 
 void CudaBackend::set_params(const SimParams& p) {
@@ -106,7 +108,9 @@ void CudaBackend::set_params(const SimParams& p) {
         // Another engine (or buffers of another width): carry the particles across.
         State s;
         m->engine->read_state(s);
+        const long long steps = steps_taken();
         reset(s, p);
+        m->steps_before = steps;  // the run goes on: its step count with it
         return;
     }
     m->engine->set_params(p);
@@ -147,7 +151,7 @@ std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->ke
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }
-long long CudaBackend::steps_taken() const { return m->engine ? m->engine->steps() : 0; }
+long long CudaBackend::steps_taken() const { return m->steps_before + (m->engine ? m->engine->steps() : 0); }
 
 double CudaBackend::timed_steps(int k) {
     auto& parts = m->devices->parts();

@@ -34,14 +34,20 @@ std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Db
 SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n) {
     SimParams r = p;
     if (!p.kernel_auto) return r;
-    // Until a tuning table says otherwise: ij-unrolled, with the j range split over blocks where N is too
-    // small to fill the GPU with one block per i-group (the planner decides the split from N).
-    (void)n;
+    // The fastest shapes measured on the H200 (docs/performance.md, 2026-11-22 sweeps). Small N: split the j
+    // range over threads (q) and blocks (s, chosen by the planner) so the few i-groups still fill 132 SMs;
+    // large N: the widest register tile, which needs no split.
     r.variant = KernelVariant::IJUnrolled;
     switch (p.precision) {
-        case Precision::Fp32: r.shape = {4, 4, 256, 0, 1}; break;
-        case Precision::DS: r.shape = {2, 4, 256, 0, 0}; break;
-        case Precision::Fp64: r.shape = {2, 2, 256, 0, 0}; break;
+        case Precision::Fp32:
+            if (n < 9000) r.shape = {4, 4, 256, 0, 1};            // 23,055 steps/s at 7,500
+            else if (n < 14000) r.shape = {2, 4, 256, 8, 0};      // 14,290 at 10,000
+            else if (n < 50000) r.shape = {2, 4, 256, 4, 0};      // 5,145 at 18,000
+            else if (n < 120000) r.shape = {4, 4, 512, 0, 1};     // 1.99e12 at 100,000
+            else r.shape = {8, 8, 512, 0, 1};                     // 1.98e12 at 131,072
+            break;
+        case Precision::DS: r.shape = {2, 4, n < 50000 ? 128 : 256, 1, 0}; break;    // 1.05e12 at 131,072
+        case Precision::Fp64: r.shape = n < 50000 ? KernelShape{2, 4, 128, 1, 0} : KernelShape{4, 4, 256, 1, 0}; break;
     }
     return r;
 }
@@ -272,7 +278,7 @@ void LeapfrogEngine::step(int k) {
             NBODY_CUDA_CHECK(cudaGraphLaunch(m_graph, m_dev.parts().front().stream));
             k -= kGraphSteps;
             m_steps += kGraphSteps;
-            m_time += kGraphSteps * m_params.dt;
+            for (int i = 0; i < kGraphSteps; ++i) m_time += m_params.dt;  // as the single steps add it
         } else {
             launch(false);
             --k;
