@@ -225,6 +225,7 @@ void HermiteEngine::set_params(const SimParams& p) {
     // between their steps are predicted to it, as read_state does).
     State s;
     read_state(s);
+    const WorkCount done = work();  // the run goes on: its step count and work with it
     HermiteEngine fresh(m_dev, m_sm);
     fresh.reset(s, p);  // all or nothing: this engine is untouched if it throws
     std::swap(m_buf, fresh.m_buf);
@@ -237,6 +238,7 @@ void HermiteEngine::set_params(const SimParams& p) {
     m_force_block = fresh.m_force_block;
     m_force_grid = fresh.m_force_grid;
     m_t0 = fresh.m_t0;
+    m_carried = done;
 }
 
 void HermiteEngine::step(int k) {
@@ -367,10 +369,12 @@ std::string HermiteEngine::kernel_label() const {
 }
 
 WorkCount HermiteEngine::work() const {
-    if (m_stats.empty()) return {0, 0, kFlopsPerInteractionHermite};
-    const HermiteStats& st = m_stats.front();
-    return {st.block_steps, static_cast<double>(st.active) * static_cast<double>(m_n),
-            kFlopsPerInteractionHermite};
+    WorkCount w = m_carried;
+    if (!m_stats.empty()) {
+        w.evaluations += m_stats.front().block_steps;
+        w.pairs += static_cast<double>(m_stats.front().active) * static_cast<double>(m_n);
+    }
+    return w;
 }
 
 void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,

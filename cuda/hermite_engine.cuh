@@ -36,7 +36,9 @@ class HermiteEngine final : public GpuEngine {
     std::string kernel_label() const override;
     WorkCount work() const override;
     double time() const override;
-    long long steps() const override { return m_stats.empty() ? 0 : m_stats.front().block_steps; }
+    long long steps() const override {
+        return m_carried.evaluations + (m_stats.empty() ? 0 : m_stats.front().block_steps);
+    }
     LaunchPlan plan() const override;
     KernelResources resources() const override;
 
@@ -72,6 +74,8 @@ class HermiteEngine final : public GpuEngine {
     SimParams m_params;
     int m_force_block = 128, m_force_grid = 0;
     double m_t0 = 0;  // the state's time at the reset
+    WorkCount m_carried{0, 0,
+                        kFlopsPerInteractionHermite};  // block steps and pairs before a set_params restart
     std::vector<uint32_t> m_group;
     std::vector<HermiteStats> m_stats;  // per part, as of the last finish()
     HermiteStats* m_pinned = nullptr;   // host copies the parts write into

@@ -24,9 +24,11 @@ NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid) {
     while (p.q < 32 && ni * p.q * 2 <= block) p.q *= 2;  // at most 32 threads per body, no lane left idle
     p.lanes = block / p.q;
     p.groups = ni > 0 ? (ni + p.lanes - 1) / p.lanes : 0;
-    // Enough splits to give every block of the grid an item, keeping each split >= 2 tiles of j-bodies.
+    // Enough splits to give every block of the grid an item, down to one tile of j-bodies per split (a
+    // block step of 100 active bodies out of 65,536 is 512 splits of 128: 512 blocks where one split
+    // would have one; the corrector then sums 512 partial records per body, 32 KiB, from L2).
     const int by_grid = p.groups > 0 ? grid / p.groups : 1;
-    const int by_n = (n + 2 * block - 1) / (2 * block);
+    const int by_n = (n + block - 1) / block;
     p.splits = by_grid < by_n ? by_grid : by_n;
     if (p.splits < 1) p.splits = 1;
     // Whole tiles per split (a ragged last tile per split would cost a pair of barriers for a few bodies).
