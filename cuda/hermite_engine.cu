@@ -1,6 +1,7 @@
 #include "hermite_engine.cuh"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -175,18 +176,31 @@ void HermiteEngine::finish() {
     }
     m_dev.synchronize();
     m_stats.assign(m_pinned, m_pinned + m_dev.size());
+    std::string why;
     for (const HermiteStats& st : m_stats) {
-        if (st.nonfinite_body >= 0)
-            throw BackendError("hermite: body " + std::to_string(st.nonfinite_body) +
-                               " became NaN or infinite (close encounter with eps " +
-                               std::to_string(m_params.eps) + "?); reset, or raise eps or lower dt / eta");
-        if (st.underflow_body >= 0)
-            throw BackendError("hermite-block: body " + std::to_string(st.underflow_body) +
-                               " needs a step below dt / 2^" + std::to_string(kHermiteLevels) + " = " +
-                               std::to_string(m_params.dt / static_cast<double>(kHermiteTicks)) +
-                               " at t = " + std::to_string(time()) +
-                               " (it took that smallest step); paused: raise eps or eta");
+        if (st.nonfinite_body >= 0 && why.empty())
+            why = "hermite: body " + std::to_string(st.nonfinite_body) +
+                  " became NaN or infinite (close encounter with eps " + std::to_string(m_params.eps) +
+                  "?); reset, or raise eps or lower dt / eta";
+        if (st.underflow_body >= 0 && why.empty())
+            why = "hermite-block: body " + std::to_string(st.underflow_body) + " needs a step below dt / 2^" +
+                  std::to_string(kHermiteLevels) + " = " +
+                  std::to_string(m_params.dt / static_cast<double>(kHermiteTicks)) +
+                  " at t = " + std::to_string(time()) +
+                  " (it took that smallest step); paused: raise eps or eta";
     }
+    if (why.empty()) return;
+    // Reported once: the flags are cleared, so a run resumed after the pause reports only new trouble.
+    const int clear[2] = {-1, -1};
+    static_assert(offsetof(HermiteStats, nonfinite_body) ==
+                  offsetof(HermiteStats, underflow_body) + sizeof(int));
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        NBODY_CUDA_CHECK(cudaMemcpy(m_buf[k].stats.as<char>() + offsetof(HermiteStats, underflow_body), clear,
+                                    sizeof clear, cudaMemcpyHostToDevice));
+        m_stats[k].underflow_body = m_stats[k].nonfinite_body = -1;
+    }
+    throw BackendError(why);
 }
 
 void HermiteEngine::reset(const State& s, const SimParams& p) {

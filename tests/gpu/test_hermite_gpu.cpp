@@ -390,3 +390,27 @@ TEST(HermiteSwitch, CarriesStateAndRefusesBadEta) {
     EXPECT_EQ(kept.size(), s.size());
     EXPECT_NEAR(gpu->time(), before.time + 2 * p.dt, 1e-12);
 }
+
+// A binary of separation 1e-9 without softening has a period of ~1e-12, below the smallest block step
+// (dt / 2^32 = 2.3e-10 for dt = 1): the reset says so and the running state stays.
+TEST(HermiteBlock, StepUnderflowIsRefusedWithTheReason) {
+    REQUIRE_GPU(gpu);
+    const State field = test::plummer_state(64, 3);
+    SimParams p = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0, 0.0);
+    gpu->reset(field, p);
+    State tight;
+    tight.resize(2);
+    const double m = 0.01, a = 1e-9, v = std::sqrt(2 * m / a) / 2;
+    tight.pos_mass = {Double4{a / 2, 0, 0, m}, Double4{-a / 2, 0, 0, m}};
+    tight.vel = {Double4{0, v, 0, 0}, Double4{0, -v, 0, 0}};
+    try {
+        gpu->reset(tight, p);
+        ADD_FAILURE() << "no error for a step below dt / 2^32";
+    } catch (const BackendError& e) {
+        EXPECT_NE(std::string(e.what()).find("needs a step below"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(gpu->size(), field.size());
+    State kept;
+    gpu->read_state(kept);
+    EXPECT_EQ(kept.pos_mass[5].x, field.pos_mass[5].x);
+}
