@@ -6,8 +6,6 @@
 
 #include "core/errors.hpp"
 #include "cpu/force_f32.hpp"
-#include "hermite_forces.hpp"
-#include "potential_kernel.cuh"
 
 namespace nbody::kernels {
 
@@ -68,6 +66,8 @@ void HermiteEngine::allocate(const State& s) {
         NBODY_CUDA_CHECK(cudaEventCreateWithFlags(&b.predicted, cudaEventDisableTiming));
         table[k] = b.bodies();
     }
+    if (m_pinned) cudaFreeHost(m_pinned);
+    m_pinned = nullptr;
     NBODY_CUDA_CHECK(cudaMallocHost(&m_pinned, parts * sizeof(HermiteStats)));
     m_stats.assign(parts, HermiteStats{0, 0, 0, -1, -1});
     if (n > 0) {
@@ -277,82 +277,6 @@ double HermiteEngine::time() const {
            static_cast<double>(m_stats.front().t_now) * (m_params.dt / static_cast<double>(kHermiteTicks));
 }
 
-void HermiteEngine::predict_now() {
-    const DevicePart& first = m_dev.parts().front();
-    m_dev.synchronize();
-    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
-    launch_hermite_predict_now(m_buf.front().bodies(), m_buf.front().stats.as<const HermiteStats>(),
-                               static_cast<int>(m_n), m_params.dt / static_cast<double>(kHermiteTicks),
-                               m_now_pos.as<Dbl4>(), m_now_vel.as<Dbl4>(), first.stream);
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-}
-
-void HermiteEngine::read_state(State& out) {
-    out.resize(m_n);
-    if (m_n > 0) {
-        predict_now();
-        NBODY_CUDA_CHECK(
-            cudaMemcpy(out.pos_mass.data(), m_now_pos.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-        NBODY_CUDA_CHECK(
-            cudaMemcpy(out.vel.data(), m_now_vel.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-    }
-    out.group = m_group;
-    out.time = time();
-}
-
-// The accelerations of the last evaluation of each body (for shared steps: at the current time).
-void HermiteEngine::read_accelerations(std::vector<Double4>& out) {
-    m_dev.synchronize();
-    out.resize(m_n);
-    if (m_n == 0) return;
-    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    NBODY_CUDA_CHECK(
-        cudaMemcpy(out.data(), m_buf.front().acc.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-    for (Double4& a : out) a.w = 0;  // the kernel keeps phi there
-}
-
-// Drawing takes the positions at each body's last correction: under block steps the bodies between their
-// steps lag by less than their step, which no one sees, and it saves a predictor per frame.
-void HermiteEngine::positions_to_device(void* dst) {
-    if (m_n == 0) return;
-    const DevicePart& first = m_dev.parts().front();
-    m_dev.synchronize();
-    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
-    const int block = 256;
-    to_float4_kernel<<<static_cast<unsigned>((m_n + block - 1) / block), block, 0, first.stream>>>(
-        m_buf.front().pos.as<const Dbl4>(), static_cast<float4*>(dst), static_cast<int>(m_n));
-    NBODY_CUDA_CHECK_LAUNCH("to_float4_kernel");
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-}
-
-void HermiteEngine::positions_to_host(Float4* dst) {
-    m_dev.synchronize();
-    std::vector<Double4> pos(m_n);
-    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    NBODY_CUDA_CHECK(
-        cudaMemcpy(pos.data(), m_buf.front().pos.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-    for (std::size_t i = 0; i < m_n; ++i) dst[i] = to_float4(pos[i]);
-}
-
-double HermiteEngine::potential_energy() {
-    if (m_n == 0) return 0.0;
-    predict_now();  // the same state read_state returns
-    const DevicePart& first = m_dev.parts().front();
-    const int block = 256, n = static_cast<int>(m_n);
-    DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(double), "potential");
-    potential_kernel_f64<<<static_cast<unsigned>((m_n + block - 1) / block), block, block * sizeof(Dbl4),
-                           first.stream>>>(m_now_pos.as<const Dbl4>(), n, m_params.eps * m_params.eps,
-                                           phi.as<double>());
-    NBODY_CUDA_CHECK_LAUNCH("potential_kernel_f64");
-    std::vector<double> host(m_n);
-    NBODY_CUDA_CHECK(
-        cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost, first.stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-    double sum = 0;
-    for (double v : host) sum += v;
-    return -0.5 * m_params.G * sum;
-}
-
 LaunchPlan HermiteEngine::plan() const {
     // The all-active plan (shared steps; the priming evaluation of block steps). Block steps replan on the
     // device from each active count.
@@ -391,40 +315,6 @@ WorkCount HermiteEngine::work() const {
     return w;
 }
 
-void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
-                             std::vector<Double4>& jerk) {
-    for (int i : active)
-        if (i < 0 || static_cast<std::size_t>(i) >= m_n)
-            throw ParamError("active",
-                             "body " + std::to_string(i) + " out of range (N = " + std::to_string(m_n) + ")");
-    const int na = static_cast<int>(active.size());
-    // The priming state: t_next = t_last = 0, so the predictor copies the state unchanged.
-    if (m_stats.front().t_now != 0 || m_stats.front().block_steps != 0)
-        throw ParamError("active", "evaluate() runs on a freshly reset engine only");
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
-        PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.active.get(), active.data(), active.size() * sizeof(int),
-                                         cudaMemcpyHostToDevice, part.stream));
-        NBODY_CUDA_CHECK(
-            cudaMemcpyAsync(b.scalars.as<Tick>() + 1, &na, sizeof(int), cudaMemcpyHostToDevice, part.stream));
-        for (DeviceBuffer* buf : {&b.acc, &b.jerk})
-            NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
-        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-    }
-    block_step(true, false);
-    m_dev.synchronize();
-    std::vector<Double4> all_acc(m_n), all_jerk(m_n);
-    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    NBODY_CUDA_CHECK(
-        cudaMemcpy(all_acc.data(), m_buf.front().acc.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-    NBODY_CUDA_CHECK(
-        cudaMemcpy(all_jerk.data(), m_buf.front().jerk.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
-    acc.clear(), jerk.clear();
-    for (int i : active) acc.push_back(all_acc[i]), jerk.push_back(all_jerk[i]);
-}
-
 KernelResources HermiteEngine::resources() const {
     cudaFuncAttributes attr{};
     NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, hermite_force_function(m_params.precision)));
@@ -432,22 +322,3 @@ KernelResources HermiteEngine::resources() const {
 }
 
 }  // namespace nbody::kernels
-
-namespace nbody {
-
-HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active, const SimParams& p,
-                                  const std::vector<int>& devices) {
-    kernels::DeviceSet set(devices);
-    int sm = 0;
-    NBODY_CUDA_CHECK(
-        cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, devices.empty() ? 0 : devices.front()));
-    SimParams q = p;
-    q.integrator = Integrator::Hermite;
-    kernels::HermiteEngine engine(set, sm);
-    engine.reset(s, q);
-    HermiteForces f;
-    engine.evaluate(active, f.acc, f.jerk);
-    return f;
-}
-
-}  // namespace nbody
