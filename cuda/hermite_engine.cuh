@@ -46,6 +46,8 @@ class HermiteEngine final : public GpuEngine {
     // (distinct indices) at the state as it is, against all bodies, in the order of `active`. The stored
     // a and j of those bodies are replaced by the new ones (the same values a reset computed).
     void evaluate(const std::vector<int>& active, std::vector<Double4>& acc, std::vector<Double4>& jerk);
+    // Milliseconds per evaluation (predictor of all N, force and corrector of `active`), timed on the device.
+    double time_evaluations(const std::vector<int>& active, int repeats);
 
   private:
     struct PartBuffers {
@@ -58,6 +60,7 @@ class HermiteEngine final : public GpuEngine {
     };
 
     void allocate(const State& s);
+    void load_active(const std::vector<int>& active);  // a fixed active list for evaluate / time_evaluations
     HermiteArgs args(std::size_t part, bool prime) const;
     void block_step(bool prime, bool select = true);  // on every part; select: find the active list
     void build_graph();

@@ -19,4 +19,9 @@ struct HermiteForces {
 HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active, const SimParams& p,
                                   const std::vector<int>& devices = {0});
 
+// The Sapporo2 question, measured: one block-step evaluation (predictor of all N, force of `active_count`
+// bodies spread evenly over the state against all N, corrector) on GPU 0, repeated `repeats` times between
+// CUDA events; milliseconds per evaluation. nbody-bench --active prints it as interactions/s.
+double cuda_hermite_force_ms(const State& s, int active_count, const SimParams& p, int repeats);
+
 }  // namespace nbody

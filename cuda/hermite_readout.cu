@@ -1,5 +1,6 @@
 // The Hermite engine's state going out: the state predicted to the block time (read_state, the potential),
 // accelerations, positions for drawing, and the force kernel on its own (evaluate, cuda_hermite_forces).
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -58,6 +59,7 @@ void HermiteEngine::positions_to_device(void* dst) {
 }
 
 void HermiteEngine::positions_to_host(Float4* dst) {
+    if (m_n == 0) return;
     m_dev.synchronize();
     std::vector<Double4> pos(m_n);
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
@@ -85,16 +87,16 @@ double HermiteEngine::potential_energy() {
     return -0.5 * m_params.G * sum;
 }
 
-void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
-                             std::vector<Double4>& jerk) {
+// Installs `active` as the active list of every part, for evaluations at the state as it is.
+void HermiteEngine::load_active(const std::vector<int>& active) {
     for (int i : active)
         if (i < 0 || static_cast<std::size_t>(i) >= m_n)
             throw ParamError("active",
                              "body " + std::to_string(i) + " out of range (N = " + std::to_string(m_n) + ")");
-    const int na = static_cast<int>(active.size());
     // The priming state: t_next = t_last = 0, so the predictor copies the state unchanged.
     if (m_stats.front().t_now != 0 || m_stats.front().block_steps != 0)
-        throw ParamError("active", "evaluate() runs on a freshly reset engine only");
+        throw ParamError("active", "a bare force evaluation runs on a freshly reset engine only");
+    const int na = static_cast<int>(active.size());
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         const DevicePart& part = m_dev.parts()[k];
         PartBuffers& b = m_buf[k];
@@ -107,6 +109,12 @@ void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4
             NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
         NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
     }
+    m_dev.synchronize();
+}
+
+void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
+                             std::vector<Double4>& jerk) {
+    load_active(active);
     block_step(true, false);
     m_dev.synchronize();
     std::vector<Double4> all_acc(m_n), all_jerk(m_n);
@@ -117,6 +125,31 @@ void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4
         cudaMemcpy(all_jerk.data(), m_buf.front().jerk.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
     acc.clear(), jerk.clear();
     for (int i : active) acc.push_back(all_acc[i]), jerk.push_back(all_jerk[i]);
+}
+
+// The predictor, force and corrector of one block step on a fixed active list, `repeats` times between two
+// CUDA events on the first part (the others are waited for): milliseconds per evaluation.
+double HermiteEngine::time_evaluations(const std::vector<int>& active, int repeats) {
+    load_active(active);
+    auto& parts = m_dev.parts();
+    const DevicePart& first = parts.front();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    cudaEvent_t start = nullptr, stop = nullptr;
+    NBODY_CUDA_CHECK(cudaEventCreate(&start));
+    NBODY_CUDA_CHECK(cudaEventCreate(&stop));
+    block_step(true, false);  // warm-up
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    NBODY_CUDA_CHECK(cudaEventRecord(start, first.stream));
+    for (int r = 0; r < repeats; ++r) block_step(true, false);
+    m_dev.wait_for_peers();  // the first part's stream waits for every part's last corrector
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    NBODY_CUDA_CHECK(cudaEventRecord(stop, first.stream));
+    NBODY_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return static_cast<double>(ms) / std::max(1, repeats);
 }
 
 }  // namespace nbody::kernels
@@ -136,6 +169,23 @@ HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active
     HermiteForces f;
     engine.evaluate(active, f.acc, f.jerk);
     return f;
+}
+
+double cuda_hermite_force_ms(const State& s, int active_count, const SimParams& p, int repeats) {
+    kernels::DeviceSet set({0});
+    int sm = 0;
+    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0));
+    SimParams q = p;
+    q.integrator = Integrator::HermiteBlock;
+    kernels::HermiteEngine engine(set, sm);
+    engine.reset(s, q);
+    // Evenly spread over the bodies, as the active set of a block step is (bodies in index order are
+    // not neighbours in space).
+    const int n = static_cast<int>(s.size()), a = std::min(std::max(active_count, 1), std::max(n, 1));
+    std::vector<int> active(static_cast<std::size_t>(a));
+    for (int k = 0; k < a; ++k)
+        active[static_cast<std::size_t>(k)] = static_cast<int>(static_cast<long long>(k) * n / a);
+    return engine.time_evaluations(active, repeats);
 }
 
 }  // namespace nbody

@@ -20,6 +20,7 @@
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
+#include "hermite_forces.hpp"
 #endif
 
 namespace nbody {
@@ -32,6 +33,7 @@ struct BenchOptions {
     std::vector<std::string> integrators{"leapfrog"};
     std::vector<int> gpus{1};
     double eta = 0.01;
+    std::vector<int> active;  // hermite evaluations on fixed active sets of these sizes (--active)
     std::vector<int> ks, us, blocks, qs, ss;
     bool sweep = false, cpu = false, paper = false, accuracy = true;
     std::string scene, json;
@@ -188,6 +190,22 @@ void run_table(const BenchOptions& o, const std::string& command) {
                 }
             }
         }
+        // Block-step evaluations on a fixed active set: does a small set still use the GPU (Sapporo2)?
+        for (int act : o.active)
+            for (const std::string& pr : o.precisions) {
+                SimParams h = p;
+                h.precision = *parse_precision(pr);
+                try {
+                    const double ms = cuda_hermite_force_ms(state, act, h, 200);
+                    const double pairs = static_cast<double>(std::min<long long>(act, n)) * static_cast<double>(n);
+                    std::printf("# hermite evaluation N %lld active %d %s: %.4f ms, %.3e interactions/s, %.0f "
+                                "Gflop/s (60)\n",
+                                n, act, pr.c_str(), ms, pairs / (ms * 1e-3), pairs * 60 / (ms * 1e-3) * 1e-9);
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "skipped hermite evaluation N %lld active %d %s: %s\n", n, act, pr.c_str(),
+                                 e.what());
+                }
+            }
 #endif
     }
     if (!o.json.empty()) write_bench_json(o.json, meta, rows);
@@ -211,6 +229,9 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::IsMember(names_of(integrator_table())));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")->check(kPositive);
+    app.add_option("--active", o.active, "Also time Hermite block-step evaluations of this many active bodies (list)")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 1 << 24));
     app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")->delimiter(',')->check(CLI::Range(1, kMaxGpus));
     app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
     app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
