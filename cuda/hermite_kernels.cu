@@ -1,5 +1,6 @@
 // The Hermite kernels: predictor (every body), force on the active list (j split over threads and blocks),
 // corrector with the next time step (the active list). See hermite_kernel.cuh for the data and the plan.
+#include <algorithm>
 #include <type_traits>
 
 #include "cuda_check.cuh"
@@ -65,7 +66,7 @@ __global__ void iota_kernel(int* out, int n) {
 // the work items are (i-group, j-split) pairs planned from the active count (force_plan), handed out to
 // the blocks round-robin. Thread t of a block serves i-lane t / q and j-slice t % q; the q slices of a lane
 // are neighbouring threads of one warp and reduce with shuffles; the splits go to `partial` and the
-// corrector sums them in split order (deterministic, in double).
+// corrector sums them in a fixed order (deterministic: no atomics), in double.
 template <class P>
 __global__ void hermite_force_kernel(HermiteArgs a) {
     using J = typename P::J;
@@ -119,26 +120,8 @@ __global__ void hermite_force_kernel(HermiteArgs a) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Corrector: one thread per active body of this part. Sums the splits, corrects (or, priming, stores the
-// first a and j), chooses the next step, and writes the body into every part's copy.
-template <class B>
-__global__ void hermite_correct_kernel(HermiteArgs a) {
-    const Slice sl = part_slice(a);
-    const int ni = sl.hi - sl.lo;
-    const int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= ni) return;
-    const int i = a.active[sl.lo + p];
-    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid);
-    const B* part = static_cast<const B*>(a.partial);
-    DVec a1{}, j1{};
-    double phi = 0;
-    for (int s = 0; s < pl.splits; ++s) {
-        const B* r = part + 2 * (static_cast<long long>(s) * ni + p);
-        const B f = r[0], g = r[1];
-        a1.x += f.x, a1.y += f.y, a1.z += f.z, phi += f.w;
-        j1.x += g.x, j1.y += g.y, j1.z += g.z;
-    }
-    a1 = a.G * a1, j1 = a.G * j1, phi *= a.G;
+// The corrector of body i with its new a1, j1 (G included) and potential phi.
+__device__ void correct_body(const HermiteArgs& a, int i, DVec a1, DVec j1, double phi) {
     const Tick t_last = a.self.t_last[i], t_now = *a.t_next;
     const Dbl4 x0 = a.self.pos[i];
     HermiteBody b = {dvec(x0), dvec(a.self.vel[i]), dvec(a.self.acc[i]), dvec(a.self.jerk[i])};
@@ -171,11 +154,40 @@ __global__ void hermite_correct_kernel(HermiteArgs a) {
     }
 }
 
+// Corrector, one warp per active body of this part (a grid-stride loop over the slice, whose size only the
+// device knows). The lanes sum every 32nd j-split and shuffle the sums together (a block step of 100
+// active bodies out of 65,536 has 512 splits: one thread per body would make 512 dependent L2 round trips);
+// lane 0 then corrects (or, priming, stores the first a and j), chooses the next step, and writes the body
+// into every part's copy.
+template <class Rec>
+__global__ void hermite_correct_kernel(HermiteArgs a) {
+    const Slice sl = part_slice(a);
+    const int ni = sl.hi - sl.lo;
+    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid);
+    const int lane = threadIdx.x & 31;
+    const int warps = static_cast<int>(gridDim.x * (blockDim.x / 32));
+    const Rec* part = static_cast<const Rec*>(a.partial);
+    for (int p = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32); p < ni; p += warps) {
+        double v[7] = {0, 0, 0, 0, 0, 0, 0};  // a (3), phi, jerk (3)
+        for (int s = lane; s < pl.splits; s += 32) {
+            const Rec* r = part + 2 * (static_cast<long long>(s) * ni + p);
+            const Rec f = r[0], g = r[1];
+            v[0] += f.x, v[1] += f.y, v[2] += f.z, v[3] += f.w, v[4] += g.x, v[5] += g.y, v[6] += g.z;
+        }
+#pragma unroll
+        for (int k = 0; k < 7; ++k)
+            for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_xor_sync(0xffffffffu, v[k], off);
+        if (lane == 0)
+            correct_body(a, a.active[sl.lo + p], a.G * DVec{v[0], v[1], v[2]}, a.G * DVec{v[4], v[5], v[6]},
+                         a.G * v[3]);
+    }
+}
+
 unsigned blocks_for(long long n, int block) {
     return static_cast<unsigned>((n + block - 1) / block);
 }
 
-constexpr int kBlock = 256;  // predictor and corrector: one thread per body, memory bound
+constexpr int kBlock = 256;  // predictor: one thread per body, memory bound; corrector: 8 warps
 
 }  // namespace
 
@@ -210,8 +222,10 @@ void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s) 
 }
 
 void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s) {
-    // Sized for every body: the active count lives on the device (threads past it return at once).
-    const unsigned grid = blocks_for(a.n, kBlock);
+    // A fixed grid (the force kernel's block count, 8 warps each): the active count lives on the device,
+    // and the warps stride over it.
+    const unsigned grid = static_cast<unsigned>(
+        std::max(1, std::min(a.force_grid, static_cast<int>(blocks_for(a.n, kBlock / 32)))));
     with_policy(prec, [&](auto pol) {
         hermite_correct_kernel<typename decltype(pol)::Rec><<<grid, kBlock, 0, s>>>(a);
     });
