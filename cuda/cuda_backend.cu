@@ -147,6 +147,12 @@ void CudaBackend::write_positions_to_device(void* device_dst) {
 
 std::optional<double> CudaBackend::potential_energy() { return m->engine ? m->engine->potential_energy() : 0.0; }
 
+std::vector<DeviceTiming> CudaBackend::device_timings() {
+    if (!m->engine) return {};
+    m->devices->synchronize();
+    return m->engine->timings();
+}
+
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }

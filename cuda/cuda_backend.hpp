@@ -46,6 +46,7 @@ public:
     void copy_positions_to_host(Float4* dst) override;
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;
+    std::vector<DeviceTiming> device_timings() override;
     std::string kernel_label() const override;
     WorkCount work() const override;
     std::size_t size() const override;

@@ -52,6 +52,10 @@ DeviceSet::DeviceSet(std::vector<int> devices) {
         NBODY_CUDA_CHECK(cudaStreamCreateWithFlags(&p.stream, cudaStreamNonBlocking));
         NBODY_CUDA_CHECK(cudaEventCreateWithFlags(&p.done, cudaEventDisableTiming));
         NBODY_CUDA_CHECK(cudaEventRecord(p.done, p.stream));
+        for (cudaEvent_t* e : {&p.t_start, &p.t_kernel, &p.t_copied}) {
+            NBODY_CUDA_CHECK(cudaEventCreate(e));
+            NBODY_CUDA_CHECK(cudaEventRecord(*e, p.stream));
+        }
         m_parts.push_back(p);
     }
     // Peer access lets cudaMemcpyPeerAsync go straight over NVLink (or PCIe) instead of through the host.
@@ -76,7 +80,8 @@ DeviceSet::DeviceSet(std::vector<int> devices) {
 DeviceSet::~DeviceSet() {
     for (DevicePart& p : m_parts) {
         cudaSetDevice(p.device);
-        if (p.done) cudaEventDestroy(p.done);
+        for (cudaEvent_t e : {p.done, p.t_start, p.t_kernel, p.t_copied})
+            if (e) cudaEventDestroy(e);
         if (p.stream) cudaStreamDestroy(p.stream);
     }
     if (!m_parts.empty()) cudaSetDevice(m_parts.front().device);

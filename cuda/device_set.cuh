@@ -44,6 +44,8 @@ struct DevicePart {
     int device = 0;            // CUDA device ordinal (two parts may share one: the tests do)
     cudaStream_t stream = nullptr;
     cudaEvent_t done = nullptr;  // recorded after each step's kernel and outgoing copies
+    // Timing events of the last step (several parts only): before the kernel, after it, after the copies.
+    cudaEvent_t t_start = nullptr, t_kernel = nullptr, t_copied = nullptr;
 };
 
 // The bodies [begin, end) one part updates.

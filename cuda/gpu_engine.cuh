@@ -40,6 +40,8 @@ public:
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;
+    // The last step per part (device_set.cuh's timing events); empty on one part.
+    virtual std::vector<DeviceTiming> timings() const { return {}; }
 };
 
 }  // namespace nbody::kernels

@@ -187,6 +187,8 @@ void LeapfrogEngine::launch(bool prime) {
         DevicePart& part = m_dev.parts()[k];
         const LaunchPlan& pl = m_plans[k];
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        const bool timed = m_dev.size() > 1;  // one GPU: the steps run in a graph, timed as a whole
+        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_start, part.stream));
         if (pl.blocks > 0) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
             const dim3 block(static_cast<unsigned>(pl.block));
@@ -194,8 +196,12 @@ void LeapfrogEngine::launch(bool prime) {
             m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
             NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         }
+        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
         exchange(k, prime);
-        if (m_dev.size() > 1) NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+        if (timed) {
+            NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
+            NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+        }
     }
     if (!prime) m_cur = 1 - m_cur;
 }
@@ -418,6 +424,24 @@ KernelResources LeapfrogEngine::resources() const {
     cudaFuncAttributes attr{};
     NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, m_kernel->function));
     return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
+}
+
+std::vector<DeviceTiming> LeapfrogEngine::timings() const {
+    std::vector<DeviceTiming> out;
+    if (m_dev.size() < 2) return out;
+    for (const DevicePart& part : m_dev.parts()) {
+        DeviceTiming t;
+        t.device = "GPU " + std::to_string(part.device);
+        float kernel = 0, copy = 0;
+        // The events of a step still running (or never recorded) have no time yet: report zeros.
+        if (cudaEventElapsedTime(&kernel, part.t_start, part.t_kernel) == cudaSuccess &&
+            cudaEventElapsedTime(&copy, part.t_kernel, part.t_copied) == cudaSuccess)
+            t.kernel_ms = kernel, t.exchange_ms = copy;
+        else
+            cudaGetLastError();
+        out.push_back(t);
+    }
+    return out;
 }
 
 }  // namespace nbody::kernels

@@ -32,6 +32,7 @@ public:
     long long steps() const override { return m_steps; }
     LaunchPlan plan() const override { return m_plans.empty() ? LaunchPlan{} : m_plans.front(); }
     KernelResources resources() const override;
+    std::vector<DeviceTiming> timings() const override;
 
     // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice.
     static SimParams resolve(const SimParams& p, std::size_t n);
