@@ -41,12 +41,15 @@ struct HermiteSums {
     R ax, ay, az, jx, jy, jz, phi;
 };
 
-// The pair term for x_ij = (dx, dy, dz), v_ij = (dvx, dvy, dvz) and m_j.
-template <class R>
+// The pair term for x_ij = (dx, dy, dz), v_ij = (dvx, dvy, dvz) and m_j. REFINE (ds): one Newton step on
+// the float rsqrt (4 more instructions), so the float arithmetic after the difference errs by ~1 ulp.
+template <class R, bool REFINE = false>
 __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R m, R soft2,
                                              HermiteSums<R>& s) {
     const R d2 = fma(dz, dz, fma(dy, dy, dx * dx));
-    const R rinv = inv_sqrt(d2 + soft2);
+    const R r2 = d2 + soft2;
+    R rinv = inv_sqrt(r2);
+    if constexpr (REFINE) rinv = fma(R(0.5) * rinv, fma(-r2 * rinv, rinv, R(1)), rinv);
     const R mrinv = m * rinv;
     const R rinv2 = rinv * rinv;
     const R mrinv3 = mrinv * rinv2;
@@ -95,8 +98,9 @@ using HermiteFp64 = HermitePlain<double, Dbl4>;
 
 // ds (Sapporo2): x_j - x_i formed from float hi + lo parts ((xj_hi - xi_hi) + (xj_lo - xi_lo), good to the
 // float rounding of the difference far from the origin), the rest in float; the float sums are flushed into
-// double after every tile (at most blockDim / q terms each), so long sums do not lose float's accuracy.
-// 6 more FADD than fp32 per interaction (38 issued) and 48 bytes of tile per j-body.
+// double after every tile (at most blockDim / q terms each), so long sums do not lose float's accuracy;
+// rsqrt gets a Newton step. 6 FADD + 3 (Newton) more than fp32 per interaction (41 issued, 3 LDS.128 for
+// the 48-byte j-body): about 0.75e12 interactions/s at most on an H200.
 struct HermiteDS {
     using Rec = Dbl4;
     struct J {
@@ -123,9 +127,9 @@ struct HermiteDS {
         static_cast<float4*>(q.vel)[i] = make_float4(float(v.x), float(v.y), float(v.z), 0.f);
     }
     __device__ __forceinline__ static void interact(const I& i, const J& b, float soft2, double, Acc& s) {
-        hermite_pair<float>((b.h.x - i.xh) + (b.l.x - i.xl), (b.h.y - i.yh) + (b.l.y - i.yl),
-                            (b.h.z - i.zh) + (b.l.z - i.zl), b.v.x - i.vx, b.v.y - i.vy, b.v.z - i.vz, b.h.w,
-                            soft2, s.f);
+        hermite_pair<float, true>((b.h.x - i.xh) + (b.l.x - i.xl), (b.h.y - i.yh) + (b.l.y - i.yl),
+                                  (b.h.z - i.zh) + (b.l.z - i.zl), b.v.x - i.vx, b.v.y - i.vy, b.v.z - i.vz,
+                                  b.h.w, soft2, s.f);
     }
     __device__ static void flush(Acc& s) {
         s.d.ax += s.f.ax, s.d.ay += s.f.ay, s.d.az += s.f.az, s.d.phi += s.f.phi;
