@@ -25,7 +25,7 @@ struct BenchRow {
     std::string precision = "fp32";
     std::string integrator = "leapfrog";
     int gpus = 1;
-    int k = 0, u = 0, block = 0, q = 0;
+    int k = 0, u = 0, block = 0, q = 0, s = 0;  // s: j-splits over blocks
     int registers = 0;
     long long steps_per_repeat = 0;
     int repeats = 0;

@@ -1,5 +1,6 @@
 #include "core/sim_params.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -79,6 +80,18 @@ void validate(const SimParams& p) {
     if (p.gpus < 0 || p.gpus > kMaxGpus)
         throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
     if (!p.kernel_auto) validate_shape(p.variant, p.shape);
+}
+
+std::vector<int> devices_for(int gpus, int available, std::string* note) {
+    if (note) note->clear();
+    const int want = gpus == 0 ? available : gpus;
+    const int take = std::max(1, std::min(want, available));
+    if (want > available && note)
+        *note = "asked for " + std::to_string(want) + " GPUs; this machine has " + std::to_string(available) +
+                ": running on " + std::to_string(take);
+    std::vector<int> out;
+    for (int d = 0; d < take; ++d) out.push_back(d);
+    return out;
 }
 
 bool same_params(const SimParams& a, const SimParams& b) {

@@ -97,6 +97,38 @@ TEST(LaunchPlan, FixedQMustDivideTheBlock) {
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
 }
 
+// Automatic s: q stays 1 and the j range is split over blocks, a power of two, until one wave of 132 SMs x
+// 1024 threads is filled or a split would fall under kMinSplitChunk bodies.
+TEST(LaunchPlan, AutomaticSplitOverBlocksFollowsN) {
+    const KernelShape s0{4, 4, 256, 0, 0};
+    const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, s0, 7500, 132);
+    EXPECT_EQ(small.q, 1);
+    EXPECT_EQ(small.blocks, 8);   // ceil(7500 / (256 x 4))
+    EXPECT_EQ(small.splits, 16);  // 8 x 16 x 256 = 32,768 threads; 32 would leave 234 < 256 bodies per split
+    EXPECT_EQ(small.chunk, 469);  // ceil(7500 / 16): the last split takes what is left
+    const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, s0, 131072, 132);
+    EXPECT_EQ(large.splits, 8);   // 128 blocks x 4 x 256 = 131,072 is just short of 135,168
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, s0, 131072 * 8, 132).splits, 1);
+    EXPECT_EQ(plan_launch(KernelVariant::None, {1, 1, 64, 0, 0}, 1, 132).splits, 1);
+    // A part of a multi-GPU run: 1,000 own bodies against 100,000 may split its j range further.
+    const LaunchPlan part = plan_launch(KernelVariant::IJUnrolled, s0, 1000, 132, 1024, 100000);
+    EXPECT_EQ(part.splits, kMaxSplits);
+    EXPECT_EQ(part.chunk, (100000 + kMaxSplits - 1) / kMaxSplits);
+    // A fixed s is kept (clamped to the j count).
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 5000, 132).splits, 7);
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 3, 132).splits, 3);
+}
+
+TEST(SimParams, DevicesForGpuCount) {
+    std::string note;
+    EXPECT_EQ(devices_for(1, 2, &note), std::vector<int>({0}));
+    EXPECT_TRUE(note.empty());
+    EXPECT_EQ(devices_for(0, 2, &note), std::vector<int>({0, 1}));  // 0 = all
+    EXPECT_EQ(devices_for(4, 2, &note), std::vector<int>({0, 1}));
+    EXPECT_EQ(note, "asked for 4 GPUs; this machine has 2: running on 2");
+    EXPECT_EQ(devices_for(0, 0, &note), std::vector<int>({0}));  // the caller reports the missing device
+}
+
 TEST(SimParams, EngineAxesParseAndValidate) {
     EXPECT_EQ(parse_precision("ds"), Precision::DS);
     EXPECT_EQ(parse_precision("fp64"), Precision::Fp64);
