@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "cuda_check.cuh"
 #include "device_set.cuh"
+#include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
 
 namespace nbody {
@@ -35,13 +36,11 @@ struct CudaBackend::Impl {
 
     // What this backend runs; the rest is refused with the reason, keeping the running state. (The GPU
     // count is the backend's own, fixed when it was made: Simulation makes a new one when p.gpus changes.)
-    static void check_supported(const SimParams& p) {
-        if (p.integrator != Integrator::LeapFrog)
-            throw ParamError("integrator", "the CUDA backend runs leapfrog only so far (got " +
-                                               std::string(integrator_name(p.integrator)) + ")");
-    }
+    // Every integrator runs; the engines refuse what they do not (hermite: ds forces).
+    static void check_supported(const SimParams&) {}
 
-    std::unique_ptr<GpuEngine> make_engine(const SimParams&) {
+    std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
+        if (p.integrator != Integrator::LeapFrog) return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
         return std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
     }
 };

@@ -31,6 +31,11 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
             ->check(CLI::IsMember(names_of(integrator_table())));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")
         ->check(kPositive);
+    auto* active =
+        app.add_option("--active", o.active,
+                       "Also time Hermite block-step evaluations of this many active bodies (list)")
+            ->delimiter(',')
+            ->check(CLI::Range(1, 1 << 24));
     auto* gpus = app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")
                      ->delimiter(',')
                      ->check(CLI::Range(1, kMaxGpus));
@@ -59,7 +64,8 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
                      "--precisions) on this GPU and write the table the automatic kernel choice reads, into "
                      "the user's cache directory");
     app.add_option("--tune-out", o.tune_out, "With --tune: also write the table to this file")->needs(tune);
-    for (CLI::Option* other : {variants, integrators, gpus, qs, ss, sweep, cpu, paper}) tune->excludes(other);
+    for (CLI::Option* other : {variants, integrators, active, gpus, qs, ss, sweep, cpu, paper})
+        tune->excludes(other);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

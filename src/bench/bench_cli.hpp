@@ -17,6 +17,7 @@ struct BenchOptions {
     std::vector<std::string> integrators{"leapfrog"};
     std::vector<int> gpus{1};
     double eta = 0.01;
+    std::vector<int> active;  // hermite evaluations on fixed active sets of these sizes (--active)
     std::vector<int> ks, us, blocks, qs, ss;
     bool sweep = false, cpu = false, paper = false, accuracy = true;
     std::string scene, json;

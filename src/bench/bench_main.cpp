@@ -16,6 +16,7 @@
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
+#include "hermite_forces.hpp"
 #endif
 
 namespace nbody {
@@ -163,6 +164,22 @@ void run_table(const BenchOptions& o, const std::string& command) {
                 }
             }
         }
+        // Block-step evaluations on a fixed active set: does a small set still use the GPU (Sapporo2)?
+        for (int act : o.active)
+            for (const std::string& pr : o.precisions) {
+                SimParams h = p;
+                h.precision = *parse_precision(pr);
+                try {
+                    const double ms = cuda_hermite_force_ms(state, act, h, 200);
+                    const double pairs = static_cast<double>(std::min<long long>(act, n)) * static_cast<double>(n);
+                    std::printf("# hermite evaluation N %lld active %d %s: %.4f ms, %.3e interactions/s, %.0f "
+                                "Gflop/s (60)\n",
+                                n, act, pr.c_str(), ms, pairs / (ms * 1e-3), pairs * 60 / (ms * 1e-3) * 1e-9);
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "skipped hermite evaluation N %lld active %d %s: %s\n", n, act, pr.c_str(),
+                                 e.what());
+                }
+            }
 #endif
     }
     if (!o.json.empty()) write_bench_json(o.json, meta, rows);
