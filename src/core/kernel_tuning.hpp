@@ -107,8 +107,8 @@ std::filesystem::path tuning_cache_dir();  // from the environment
 // '-'); the SM count is checked inside the file.
 std::string tuning_file_name(const TuningKey& k);
 
-// The table compiled in (src/core/kernel_tuning_h200.txt, the output of `nbody-bench --tune --tune-out`
-// on the H200 committed as it is), used when no cache file matches. Throws TuningFileError if it is broken
+// The table compiled in (src/core/kernel_tuning_h200.txt: the H200's, in the same format as the output of
+// `nbody-bench --tune --tune-out`, which can replace its rows), used when no cache file matches. Throws TuningFileError if it is broken
 // (a unit test parses it, so that fails CI rather than a user's run).
 std::string_view builtin_tuning_text();
 const TuningTable& builtin_tuning_table();
