@@ -9,6 +9,12 @@
 
 namespace nbody {
 
+std::string located_message(const std::string& name, int line, const std::string& why) {
+    std::string s = name;
+    if (line > 0) s.append(":").append(std::to_string(line));
+    return s.append(": ").append(why);
+}
+
 std::string with_commas(std::size_t n) {
     const std::string digits = std::to_string(n);
     std::string out;

@@ -77,12 +77,13 @@ std::string with_commas(std::size_t n);  // 1048576 -> "1,048,576"
 // Text form
 // ---------------------------------------------------------------------------------------------------------
 
-// A table file that cannot be used, located as "name:line: why" (line 0: the whole file, "name: why").
+// "name:line: why" (line 0: the whole file, "name: why").
+std::string located_message(const std::string& name, int line, const std::string& why);
+
+// A table file that cannot be used, located by located_message.
 struct TuningFileError : Error {
     TuningFileError(std::string name, int line_no, const std::string& why)
-        : Error(name + (line_no > 0 ? ":" + std::to_string(line_no) : std::string()) + ": " + why),
-          file(std::move(name)),
-          line(line_no) {}
+        : Error(located_message(name, line_no, why)), file(std::move(name)), line(line_no) {}
     std::string file;
     int line;
 };
