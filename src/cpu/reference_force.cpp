@@ -11,27 +11,24 @@ std::vector<Double3> reference_accelerations(const State& s, double eps, double 
     const std::size_t n = s.size();
     const double eps2 = eps * eps;
     std::vector<Double3> acc(n);
-    parallel_for(
-        n, resolve_threads(threads),
-        [&](std::size_t b, std::size_t e) {
-            for (std::size_t i = b; i < e; ++i) {
-                const Double4 pi = s.pos_mass[i];
-                double ax = 0, ay = 0, az = 0;
-                for (std::size_t j = 0; j < n; ++j) {
-                    const Double4 pj = s.pos_mass[j];
-                    const double dx = double(pj.x) - pi.x, dy = double(pj.y) - pi.y, dz = double(pj.z) - pi.z;
-                    const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-                    if (j == i || r2 == 0) continue;
-                    const double inv_r = 1.0 / std::sqrt(r2);
-                    const double sc = double(pj.w) * inv_r * inv_r * inv_r;
-                    ax += dx * sc;
-                    ay += dy * sc;
-                    az += dz * sc;
-                }
-                acc[i] = {G * ax, G * ay, G * az};
+    parallel_for(n, resolve_threads(threads), [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+            const Double4 pi = s.pos_mass[i];
+            double ax = 0, ay = 0, az = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const Double4 pj = s.pos_mass[j];
+                const double dx = double(pj.x) - pi.x, dy = double(pj.y) - pi.y, dz = double(pj.z) - pi.z;
+                const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+                if (j == i || r2 == 0) continue;
+                const double inv_r = 1.0 / std::sqrt(r2);
+                const double sc = double(pj.w) * inv_r * inv_r * inv_r;
+                ax += dx * sc;
+                ay += dy * sc;
+                az += dz * sc;
             }
-        },
-        16);
+            acc[i] = {G * ax, G * ay, G * az};
+        }
+    }, 16);
     return acc;
 }
 

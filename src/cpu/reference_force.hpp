@@ -12,7 +12,7 @@ namespace nbody {
 std::vector<Double3> reference_accelerations(const State& s, double eps, double G, int threads = 0);
 
 struct ForceError {
-    double max_rel = 0;  // max_i |a_i - ref_i| / |ref_i|
+    double max_rel = 0;     // max_i |a_i - ref_i| / |ref_i|
     double median_rel = 0;
     long worst_index = -1;
 };
