@@ -74,6 +74,11 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
                  "print a summary");
     app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
         ->check(CLI::Range(1LL, 1000000000LL));
+    app.add_option(
+           "--t-end", o.t_end,
+           "Headless: run until this simulated time (block steps take as many as it needs; --steps then "
+           "caps the count)")
+        ->check(kPositive);
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->check(CLI::Range(1LL, 1LL << 26));
@@ -111,6 +116,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
+    if (o.t_end && app.count("--steps") == 0) o.steps = 1000000000LL;  // the time decides, not a count
     return o;
 }
 
