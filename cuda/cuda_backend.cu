@@ -4,10 +4,12 @@
 #include "cuda_backend.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/errors.hpp"
 #include "cuda_check.cuh"
 #include "device_set.cuh"
+#include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
 
 namespace nbody {
@@ -22,6 +24,8 @@ struct CudaBackend::Impl {
     long long steps_before = 0;  // steps of the engines this run had before the current one
     SimParams params;
     std::size_t n = 0;
+    TuningKey tuning_key;
+    TuningTable tuning;  // the engines' kernel_auto reads it (by reference: it lives as long as they do)
     cudaEvent_t ev_start = nullptr, ev_stop = nullptr;  // on the first part's GPU
 
     ~Impl() {
@@ -32,14 +36,12 @@ struct CudaBackend::Impl {
 
     // What this backend runs; the rest is refused with the reason, keeping the running state. (The GPU
     // count is the backend's own, fixed when it was made: Simulation makes a new one when p.gpus changes.)
-    static void check_supported(const SimParams& p) {
-        if (p.integrator != Integrator::LeapFrog)
-            throw ParamError("integrator", "the CUDA backend runs leapfrog only so far (got " +
-                                               std::string(integrator_name(p.integrator)) + ")");
-    }
+    // Every integrator runs; the engines refuse what they do not (hermite: ds forces).
+    static void check_supported(const SimParams&) {}
 
-    std::unique_ptr<GpuEngine> make_engine(const SimParams&) {
-        return std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count);
+    std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
+        if (p.integrator != Integrator::LeapFrog) return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+        return std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
     }
 };
 
@@ -68,6 +70,10 @@ CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>())
     cudaDriverGetVersion(&driver);
     m->info = {prop.name, prop.multiProcessorCount, prop.major, prop.minor, clock_khz * 1e-6, prop.totalGlobalMem,
                driver, count};
+    m->tuning_key = device_tuning_key(m->info.name, m->info.sm_count, driver);
+    LoadedTuning tuning = load_tuning_table(m->tuning_key, tuning_cache_dir());
+    if (!tuning.note.empty()) std::fprintf(stderr, "nbody: %s\n", tuning.note.c_str());
+    m->tuning = std::move(tuning.table);
     m->devices = std::make_unique<DeviceSet>(devices);
     NBODY_CUDA_CHECK(cudaSetDevice(devices.front()));
     NBODY_CUDA_CHECK(cudaEventCreate(&m->ev_start));
@@ -155,6 +161,9 @@ std::vector<DeviceTiming> CudaBackend::device_timings() {
 }
 
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
+std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
+const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }
+const TuningKey& CudaBackend::tuning_key() const { return m->tuning_key; }
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }

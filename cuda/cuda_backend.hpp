@@ -8,6 +8,7 @@
 
 #include "core/backend.hpp"
 #include "core/kernel_config.hpp"
+#include "core/kernel_tuning.hpp"
 
 namespace nbody {
 
@@ -48,6 +49,7 @@ public:
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;
     std::string kernel_label() const override;
+    std::string kernel_choice() const override;
     WorkCount work() const override;
     std::size_t size() const override;
     double time() const override;
@@ -60,6 +62,11 @@ public:
     std::size_t parts() const;
     LaunchPlan plan() const;
     KernelResources kernel_resources() const;
+    // The kernel_auto table, loaded once at construction: this GPU's cache file (nbody-bench --tune) when it
+    // is valid for this GPU and driver, else the built-in one; its source says which. tuning_key(): this
+    // GPU's (name, SMs, driver), under which --tune files its table.
+    const TuningTable& tuning_table() const;
+    const TuningKey& tuning_key() const;
 
 private:
     struct Impl;

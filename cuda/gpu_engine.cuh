@@ -34,6 +34,8 @@ public:
     virtual double potential_energy() = 0;
 
     virtual std::string kernel_label() const = 0;
+    // Why kernel_auto chose that kernel (core/kernel_tuning.hpp describe); empty when not automatic.
+    virtual std::string kernel_choice() const { return {}; }
     virtual WorkCount work() const = 0;
     virtual double time() const = 0;
     virtual long long steps() const = 0;

@@ -20,7 +20,8 @@ bool wide(Precision p) { return p != Precision::Fp32; }  // positions in double 
 std::size_t offset(std::size_t i, std::size_t bytes) { return i * bytes; }
 }  // namespace
 
-LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count) : m_dev(devices), m_sm(sm_count) {}
+LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning)
+    : m_dev(devices), m_sm(sm_count), m_tuning(tuning) {}
 
 LeapfrogEngine::~LeapfrogEngine() { drop_graph(); }
 
@@ -31,24 +32,22 @@ void LeapfrogEngine::drop_graph() {
 
 std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Dbl4) : sizeof(float4); }
 
-SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n) {
+SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why) {
     SimParams r = p;
     if (!p.kernel_auto) return r;
-    // The fastest shapes measured on the H200 (docs/performance.md, 2026-11-22 sweeps). Small N: split the j
-    // range over threads (q) and blocks (s, chosen by the planner) so the few i-groups still fill 132 SMs;
-    // large N: the widest register tile, which needs no split.
-    r.variant = KernelVariant::IJUnrolled;
-    switch (p.precision) {
-        case Precision::Fp32:
-            if (n < 9000) r.shape = {4, 4, 256, 0, 1};            // 23,055 steps/s at 7,500
-            else if (n < 14000) r.shape = {2, 4, 256, 8, 0};      // 14,290 at 10,000
-            else if (n < 50000) r.shape = {2, 4, 256, 4, 0};      // 5,145 at 18,000
-            else if (n < 120000) r.shape = {4, 4, 512, 0, 1};     // 1.99e12 at 100,000
-            else r.shape = {8, 8, 512, 0, 1};                     // 1.98e12 at 131,072
-            break;
-        case Precision::DS: r.shape = {2, 4, n < 50000 ? 128 : 256, 1, 0}; break;    // 1.05e12 at 131,072
-        case Precision::Fp64: r.shape = n < 50000 ? KernelShape{2, 4, 128, 1, 0} : KernelShape{4, 4, 256, 1, 0}; break;
-    }
+    // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
+    // H200 one, core/kernel_tuning_h200.txt): the measured winner at the nearest N, or the best
+    // interpolated between the two nearest; rows this build cannot run are passed over.
+    const KernelChoice c = choose_kernel(t, p.precision, n, [&](KernelVariant v, const KernelShape& s) {
+        const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);
+        cudaFuncAttributes attr{};
+        if (!e) return false;
+        if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
+        return s.block <= attr.maxThreadsPerBlock;
+    });
+    r.variant = c.variant;
+    r.shape = c.shape;
+    if (why) *why = c;
     return r;
 }
 
@@ -72,7 +71,8 @@ void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
 
 LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
-    c.running = resolve(p, m_n);
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    c.running = resolve(p, m_n, m_tuning, &c.choice);
     const KernelVariant v = c.running.variant;
     const KernelShape& shape = c.running.shape;
     const std::string prec(precision_name(p.precision));
@@ -118,6 +118,7 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
 
 void LeapfrogEngine::commit(Config&& c) {
     m_running = c.running;
+    m_choice = c.choice;
     m_kernel = c.kernel;
     m_plans = std::move(c.plans);
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
@@ -413,6 +414,8 @@ std::string LeapfrogEngine::kernel_label() const {
         s += ", " + std::to_string(m_dev.size()) + " parts" + (m_dev.peer_access() ? "" : " (no peer access)");
     return s;
 }
+
+std::string LeapfrogEngine::kernel_choice() const { return m_params.kernel_auto ? describe(m_choice) : std::string(); }
 
 WorkCount LeapfrogEngine::work() const {
     const double n = static_cast<double>(m_n);

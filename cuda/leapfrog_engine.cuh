@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/kernel_tuning.hpp"
 #include "gpu_engine.cuh"
 #include "kernel_table.cuh"
 
@@ -15,7 +16,8 @@ namespace nbody::kernels {
 
 class LeapfrogEngine final : public GpuEngine {
 public:
-    LeapfrogEngine(DeviceSet& devices, int sm_count);
+    // `tuning`: what kernel_auto chooses from (the backend's, outliving the engine).
+    LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning);
     ~LeapfrogEngine() override;
 
     void reset(const State& s, const SimParams& p) override;
@@ -27,6 +29,7 @@ public:
     void positions_to_host(Float4* dst) override;
     double potential_energy() override;
     std::string kernel_label() const override;
+    std::string kernel_choice() const override;
     WorkCount work() const override;
     double time() const override { return m_time; }
     long long steps() const override { return m_steps; }
@@ -34,8 +37,9 @@ public:
     KernelResources resources() const override;
     std::vector<DeviceTiming> timings() const override;
 
-    // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice.
-    static SimParams resolve(const SimParams& p, std::size_t n);
+    // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
+    // tuning table among the kernels compiled here whose block fits (why: where it came from).
+    static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why = nullptr);
 
 private:
     struct PartBuffers {
@@ -49,6 +53,7 @@ private:
 
     struct Config {
         SimParams running;
+        KernelChoice choice;  // kernel_auto only
         const KernelEntry* kernel = nullptr;
         std::vector<LaunchPlan> plans;
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
@@ -67,6 +72,8 @@ private:
 
     DeviceSet& m_dev;
     int m_sm = 0;
+    const TuningTable& m_tuning;
+    KernelChoice m_choice;
     std::vector<PartBuffers> m_buf;
     std::vector<Range> m_ranges;        // per part
     std::size_t m_n = 0;

@@ -17,6 +17,8 @@ log="$OUT/glx.txt"
     # Xvfb looks for xkbcomp and the keymaps at their installed paths: unpack into / (a throwaway machine).
     for f in .xvfb/*.deb; do dpkg -x "$f" /; done
     ldconfig
+    # Its libraries beyond these (freetype, png, X client libraries) are in the build prefix device-run made.
+    export LD_LIBRARY_PATH=/tmp/pfx/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
   fi
   if command -v Xvfb >/dev/null; then
     Xvfb :77 -screen 0 1600x900x24 +extension GLX > "$OUT/xvfb.log" 2>&1 &

@@ -1,17 +1,13 @@
 // nbody-bench: measures every kernel variant (and the CPU backend on request) over a list of N.
 // Interactions/s first; Gflop/s at 20 and 38 flops per interaction; force error against float64.
 #include <cstdio>
-#include <ctime>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "app/cli_checks.hpp"
-
+#include "bench/bench_cli.hpp"
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
@@ -20,31 +16,11 @@
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
+#include "hermite_forces.hpp"
 #endif
 
 namespace nbody {
 namespace {
-
-struct BenchOptions {
-    std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
-    std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
-    std::vector<std::string> precisions{"fp32"};
-    std::vector<std::string> integrators{"leapfrog"};
-    std::vector<int> gpus{1};
-    double eta = 0.01;
-    std::vector<int> ks, us, blocks, qs, ss;
-    bool sweep = false, cpu = false, paper = false, accuracy = true;
-    std::string scene, json;
-    double eps = 0.01;
-    BenchTiming timing;
-};
-
-std::string utc_now() {
-    char buf[32];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
 
 std::vector<int> or_default(const std::vector<int>& given, const std::vector<int>& all, int def, bool sweep) {
     if (!given.empty()) return given;
@@ -188,6 +164,22 @@ void run_table(const BenchOptions& o, const std::string& command) {
                 }
             }
         }
+        // Block-step evaluations on a fixed active set: does a small set still use the GPU (Sapporo2)?
+        for (int act : o.active)
+            for (const std::string& pr : o.precisions) {
+                SimParams h = p;
+                h.precision = *parse_precision(pr);
+                try {
+                    const double ms = cuda_hermite_force_ms(state, act, h, 200);
+                    const double pairs = static_cast<double>(std::min<long long>(act, n)) * static_cast<double>(n);
+                    std::printf("# hermite evaluation N %lld active %d %s: %.4f ms, %.3e interactions/s, %.0f "
+                                "Gflop/s (60)\n",
+                                n, act, pr.c_str(), ms, pairs / (ms * 1e-3), pairs * 60 / (ms * 1e-3) * 1e-9);
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "skipped hermite evaluation N %lld active %d %s: %s\n", n, act, pr.c_str(),
+                                 e.what());
+                }
+            }
 #endif
     }
     if (!o.json.empty()) write_bench_json(o.json, meta, rows);
@@ -198,43 +190,16 @@ void run_table(const BenchOptions& o, const std::string& command) {
 
 int main(int argc, char** argv) {
     using namespace nbody;
-    BenchOptions o;
-    CLI::App app{"nbody-bench: interactions/s and Gflop/s of every kernel variant, with force error vs float64"};
-    app.add_option("--sizes", o.sizes, "Comma-separated N list")->delimiter(',')->check(CLI::Range(1LL, 1LL << 24));
-    app.add_option("--variants", o.variants, "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij)")
-        ->delimiter(',')
-        ->check(CLI::IsMember(variant_choices()));
-    app.add_option("--precisions", o.precisions, "Force arithmetic list: " + joined_names(precision_table()))
-        ->delimiter(',')
-        ->check(CLI::IsMember(names_of(precision_table())));
-    app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
-        ->delimiter(',')
-        ->check(CLI::IsMember(names_of(integrator_table())));
-    app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")->check(kPositive);
-    app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")->delimiter(',')->check(CLI::Range(1, kMaxGpus));
-    app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
-    app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
-    app.add_option("--block", o.blocks, "block size list")->delimiter(',');
-    app.add_option("--q", o.qs, "threads per body list (0 = automatic)")->delimiter(',');
-    app.add_option("--s", o.ss, "j-splits over blocks list (0 = automatic, 1 = none)")->delimiter(',');
-    app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
-    app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
-    app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
-    app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
-    app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
-        ->check(CLI::ExistingFile);
-    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
-    app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")->check(CLI::Range(0.001, 60.0));
-    app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")->check(CLI::Range(1, 1000));
-    app.add_option("--json", o.json, "Write the rows as JSON");
-    CLI11_PARSE(app, argc, argv);
-    for (auto& v : o.variants)
-        if (v != "auto") v = std::string(variant_name(*parse_variant(v)));
+    auto parsed = parse_bench_command_line(argc, argv);
+    if (const int* code = std::get_if<int>(&parsed)) return *code;
+    const BenchOptions& o = std::get<BenchOptions>(parsed);
     std::string command = "nbody-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     try {
         if (o.paper)
             run_paper_mode(o.json, command, o.timing);
+        else if (o.tune)
+            run_tune_mode(o, command);
         else
             run_table(o, command);
     } catch (const std::exception& e) {

@@ -53,6 +53,10 @@ double host_clock_ms(Backend& b, int k);
 double cuda_event_ms(Backend& b, int k);
 #endif
 
+// Warm-up, then `timing.repeats` timed repeats of the backend as it is (no reset): fills the row's timing
+// fields (n, median ms per step, spread, rate, kernel, params) and returns each repeat's interactions/s.
+std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row);
+
 // Resets `backend` to `state` with the config's params, measures, and fills a row. `reference` may be
 // empty (no accuracy column).
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,

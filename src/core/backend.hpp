@@ -70,6 +70,10 @@ public:
     // 512 q 32 (auto), fp32" on CUDA, "cpu avx512f, fp32" on the CPU. Default: name().
     virtual std::string kernel_label() const { return name(); }
 
+    // Why the automatic choice (SimParams::kernel_auto) picked that kernel: "measured at N = 7,500
+    // (1.43e12 interactions/s); table: built-in (NVIDIA H200, ...)". Empty where nothing was chosen.
+    virtual std::string kernel_choice() const { return {}; }
+
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;
 
