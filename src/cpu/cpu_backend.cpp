@@ -39,7 +39,9 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
         b.x[i] = x.x, b.y[i] = x.y, b.z[i] = x.z, b.m[i] = x.w;
         b.vx[i] = v.x, b.vy[i] = v.y, b.vz[i] = v.z;
     }
-    // Built aside first: a refused first block step leaves the running simulation as it was.
+    // Built aside first: a refused first block step leaves the running simulation as it was (synchronised,
+    // so its own integrator can restart on it).
+    synchronise();
     std::swap(m_bodies, b);
     const SimParams old_params = m_params;
     const double old_time = m_time;
@@ -52,6 +54,7 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
         std::swap(m_bodies, b);
         m_params = old_params;
         m_time = old_time;
+        if (m_bodies.size() > 0) prime();
         throw;
     }
     m_group = s.group;

@@ -26,6 +26,8 @@ class CpuBackend final : public Backend {
     // the state kept (the simulation pauses on it).
     void step(int k) override;
     void read_state(State& out) override;
+    // hermite-block: each body's acceleration at the end of its own last step (all at one time right after a
+    // reset or set_params).
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::string kernel_label() const override;

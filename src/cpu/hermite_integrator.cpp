@@ -72,6 +72,10 @@ void HermiteCpu::predict_all(const Bodies& b, double t) {
 std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCount& work) {
     const std::size_t n = b.size();
     const bool block = p.integrator == Integrator::HermiteBlock;
+    if (n == 0) {  // nothing to integrate: the clock still moves, by the largest step
+        m_clock += block ? block_dt_max(p) : p.dt;
+        return 0;
+    }
     // The active set: every body (shared steps), or those whose step ends first (block steps).
     double t_next = m_clock + p.dt;
     m_active.clear();

@@ -291,4 +291,15 @@ TEST(CpuHermite, BlockStepUnderflowIsRefusedWithStateKept) {
     const double t = b.time();
     EXPECT_GT(t, 0.5);  // free fall from rest at separation 1 with G M = 1: t = pi / (2 sqrt 2) = 1.11
     EXPECT_LT(t, 1.2);
+
+    // A reset whose first step would underflow (bodies 1e-11 apart passing at relative speed 1, eps = 0:
+    // eta r / v = 1e-13 < 2^-40) is refused; the running simulation is kept as it was.
+    State tight = s0;
+    tight.pos_mass[0].x = 0.5e-11, tight.pos_mass[1].x = -0.5e-11;
+    tight.vel[0].y = 0.5, tight.vel[1].y = -0.5;
+    EXPECT_THROW(b.reset(tight, b.params()), BackendError);
+    State kept;
+    b.read_state(kept);
+    EXPECT_EQ(kept.pos_mass[0].x, s.pos_mass[0].x);
+    EXPECT_EQ(b.time(), t);
 }
