@@ -120,6 +120,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.dt_max = kHermiteTicks;
     a.block_steps = block_steps();
     a.prime = prime;
+    a.potential = m_potential;
     return a;
 }
 

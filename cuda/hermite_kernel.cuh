@@ -66,13 +66,15 @@ struct HermiteArgs {
     Tick dt_max;       // ticks in the largest step (kHermiteTicks)
     bool block_steps;  // false: every body steps dt_max
     bool prime;        // the first evaluation: store a, j and the first step, move nothing
+    bool potential;    // the force kernel also sums phi into acc.w (cuda_hermite_forces); else acc.w = 0
 };
 
 // Launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64).
 void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s);
-// The force kernel as a function (for cudaFuncGetAttributes and the occupancy calculator), its shared
+// The force kernel (the stepping one, without the potential) as a function (for cudaFuncGetAttributes and
+// the occupancy calculator), its shared
 // memory per thread (one j-body of the tile), and the bytes of one partial-sum record.
 const void* hermite_force_function(Precision prec);
 int hermite_force_smem_per_thread(Precision prec);

@@ -66,8 +66,9 @@ __global__ void iota_kernel(int* out, int n) {
 // the work items are (i-group, j-split) pairs planned from the active count (force_plan), handed out to
 // the blocks round-robin. Thread t of a block serves i-lane t / q and j-slice t % q; the q slices of a lane
 // are neighbouring threads of one warp and reduce with shuffles; the splits go to `partial` and the
-// corrector sums them in a fixed order (deterministic: no atomics), in double.
-template <class P>
+// corrector sums them in a fixed order (deterministic: no atomics), in double. PHI: the potential too (only
+// for cuda_hermite_forces; the stepping engine leaves it 0 in acc.w).
+template <class P, bool PHI>
 __global__ void hermite_force_kernel(HermiteArgs a) {
     using J = typename P::J;
     using Rec = typename P::Rec;
@@ -94,10 +95,12 @@ __global__ void hermite_force_kernel(HermiteArgs a) {
             const int count = min(static_cast<int>(blockDim.x), j1 - base);
             if (pl.q == 1 && count == kForceBlock) {  // the common case (many active): a fixed trip count
 #pragma unroll 8
-                for (int t = 0; t < kForceBlock; ++t) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+                for (int t = 0; t < kForceBlock; ++t)
+                    P::template interact<PHI>(bi, tile[t], a.soft2, a.soft2_d, s);
             } else {
 #pragma unroll 4
-                for (int t = slice; t < count; t += pl.q) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+                for (int t = slice; t < count; t += pl.q)
+                    P::template interact<PHI>(bi, tile[t], a.soft2, a.soft2_d, s);
             }
             P::flush(s);
         }
@@ -216,7 +219,10 @@ void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s) {
     const size_t smem = static_cast<size_t>(a.force_block) * hermite_force_smem_per_thread(prec);
     with_policy(prec, [&](auto pol) {
-        hermite_force_kernel<decltype(pol)><<<a.force_grid, a.force_block, smem, s>>>(a);
+        if (a.potential)
+            hermite_force_kernel<decltype(pol), true><<<a.force_grid, a.force_block, smem, s>>>(a);
+        else
+            hermite_force_kernel<decltype(pol), false><<<a.force_grid, a.force_block, smem, s>>>(a);
     });
     NBODY_CUDA_CHECK_LAUNCH("hermite_force_kernel");
 }
@@ -234,8 +240,9 @@ void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s
 
 const void* hermite_force_function(Precision prec) {
     const void* f = nullptr;
-    with_policy(prec,
-                [&](auto pol) { f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol)>); });
+    with_policy(prec, [&](auto pol) {
+        f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol), false>);
+    });
     return f;
 }
 
