@@ -10,10 +10,11 @@
 //   fp32: 13 FFMA + 9 FADD + 7 FMUL + MUFU.RSQ + FSETP + FSEL (phi's self test) = 32 issued, plus 2
 //         LDS.128 (broadcast) for the j-body; 43 flops counting an FFMA as two and the rsqrt as one.
 //         Without phi (PHI = false, the stepping kernel; hermite_pair): 14 FFMA + 6 FADD + 6 FMUL +
-//         MUFU.RSQ = 27 + 2 LDS.128. PTX of the unrolled full-tile loop per interaction, ld included
-//         (nvcc -ptx; 8 interactions per loop trip): fp32 33.62 -> 29.62, ds 45.88 ->
-//         41.88, fp64 42.00 -> 38.00; registers fp32 56, ds 72, fp64 72, no spills. Limit at 29:
-//         132 x 1.98e9 x 128 / 29 = 1.15e12 interactions/s.
+//         MUFU.RSQ = 27, and with k i-bodies per thread (force_plan; fp32 k = 4) the 2 LDS.128 serve
+//         4 interactions. PTX per interaction of the unrolled full-tile loop, loads and loop included
+//         (nvcc -ptx; no cuobjdump on the build machine): before (phi, k = 1) fp32 33.62, ds 45.88, fp64
+//         42.00; without phi 29.62 / 41.88 / 38.00; with k (4 / 2 / 2) 27.81 / 39.81 / 35.50. Registers
+//         56 / 72 / 72 -> 95 / 96 / 126, no spills. Limit at 27.8: 132 x 1.98e9 x 128 / 27.8 = 1.2e12/s.
 //         Belleman et al. (2008) count 60 per interaction (the GRAPE convention weights rsqrt and
 //         division); work() and nbody-bench report Gflop/s at their 60, as Sapporo2 does. With 128 issues
 //         per clock per SM (MUFU at 16 is not the limit), an H200 (132 SMs, 1.98 GHz) tops out near
@@ -81,6 +82,7 @@ __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R d
 template <class R, class B>
 struct HermitePlain {
     using Rec = B;  // a partial-sum record (two per i-body: a + phi, jerk)
+    static constexpr int kMaxK = sizeof(R) == 4 ? 4 : 2;  // i-bodies per thread (registers: 12 per body)
     struct J {
         B p, v;
     };
@@ -117,6 +119,7 @@ using HermiteFp64 = HermitePlain<double, Dbl4>;
 // the 48-byte j-body): about 0.75e12 interactions/s at most on an H200.
 struct HermiteDS {
     using Rec = Dbl4;
+    static constexpr int kMaxK = 2;  // 29 registers per i-body (9 + 6 float + 7 double sums)
     struct J {
         float4 h, l, v;
     };

@@ -59,6 +59,7 @@ struct HermiteArgs {
     HermiteStats* stats;
     int n;                        // bodies
     int force_block, force_grid;  // the force kernel's launch: the corrector re-derives the split from them
+    int force_k;                  // i-bodies per thread at most (hermite_force_max_k)
     float soft2;                  // eps^2 + self-interaction floor (float32 kernels)
     double soft2_d;
     double G, tick;    // tick: time units per tick
@@ -79,6 +80,8 @@ void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s
 const void* hermite_force_function(Precision prec);
 int hermite_force_smem_per_thread(Precision prec);
 int hermite_record_bytes(Precision prec);
+// The most i-bodies per thread the force kernel of `prec` takes (force_plan's max_k).
+int hermite_force_max_k(Precision prec);
 
 // Block-time selection (hermite_select.cu): t_next = min_i t_end[i], the active list = the bodies with
 // t_end[i] == t_next in index order, n_active; the part that counts (count_stats) adds to the stats.
