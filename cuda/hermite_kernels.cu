@@ -62,13 +62,7 @@ __global__ void iota_kernel(int* out, int n) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Force: the active i-bodies of this part against all n predicted j-bodies. The grid is fixed (one wave);
-// the work items are (i-group, j-split) pairs planned from the active count (force_plan), handed out to
-// the blocks round-robin. Thread t of a block serves i-lane t / q and j-slice t % q; the q slices of a lane
-// are neighbouring threads of one warp and reduce with shuffles; the splits go to `partial` and the
-// corrector sums them in a fixed order (deterministic: no atomics), in double. PHI: the potential too (only
-// for cuda_hermite_forces; the stepping engine leaves it 0 in acc.w).
-// K i-bodies per thread (pl.k, q = 1 then): lanes t, t + block, ..., each j-body read from the tile once
+// The force kernel's work items (below) with K i-bodies per thread (pl.k, q = 1 then): lanes t, t + block, ..., each j-body read from the tile once
 // for K interactions (the 2 LDS.128 per interaction of fp32 become 2 / K).
 template <class P, bool PHI, int K>
 __device__ void force_items(const HermiteArgs& a, const ForcePlan& pl, Slice sl, typename P::J* tile) {
