@@ -46,21 +46,25 @@ double energy_error_after(CudaBackend& b, const State& s, const SimParams& p, do
 TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
     for (int n : {1, 2, 33, 257, 7499, 100000})
         for (int grid : {1, 132, 1056})
-            for (int block : {64, 128, 256}) {
-                const long long records = kernels::force_partial_records(n, block, grid);
-                for (int ni = 1; ni <= n; ni += 1 + ni / 7) {
-                    const kernels::ForcePlan pl = kernels::force_plan(ni, n, block, grid);
-                    ASSERT_TRUE(pl.q >= 1 && pl.q <= 32 && (pl.q & (pl.q - 1)) == 0) << ni;
-                    ASSERT_EQ(pl.lanes * pl.q, block);
-                    ASSERT_GE(static_cast<long long>(pl.groups) * pl.lanes, ni);
-                    ASSERT_GE(static_cast<long long>(pl.splits) * pl.chunk, n);
-                    ASSERT_LE(static_cast<long long>(pl.splits) * ni, records)
-                        << n << " " << ni << " " << grid;
-                    if (pl.splits > 1) {
-                        ASSERT_LE(static_cast<long long>(pl.splits) * pl.groups, grid);
+            for (int block : {64, 128, 256})
+                for (int max_k : {1, 2, 4}) {
+                    const long long records = kernels::force_partial_records(n, block, grid, max_k);
+                    for (int ni = 1; ni <= n; ni += 1 + ni / 7) {
+                        const kernels::ForcePlan pl = kernels::force_plan(ni, n, block, grid, max_k);
+                        ASSERT_TRUE(pl.q >= 1 && pl.q <= 32 && (pl.q & (pl.q - 1)) == 0) << ni;
+                        ASSERT_TRUE(pl.k >= 1 && pl.k <= max_k && (pl.k & (pl.k - 1)) == 0) << ni;
+                        ASSERT_TRUE(pl.k == 1 || (pl.q == 1 && ni >= pl.k * block)) << ni;  // k lanes filled
+                        ASSERT_EQ(pl.lanes * pl.q, block * pl.k);
+                        ASSERT_GE(static_cast<long long>(pl.groups) * pl.lanes, ni);
+                        ASSERT_GE(static_cast<long long>(pl.splits) * pl.chunk, n);
+                        ASSERT_LE(static_cast<long long>(pl.splits) * ni, records)
+                            << n << " " << ni << " " << grid;
+                        if (pl.splits > 1) {
+                            ASSERT_LE(static_cast<long long>(pl.splits) * pl.groups,
+                                      4LL * std::max(grid, pl.groups));
+                        }
                     }
                 }
-            }
 }
 
 // Force, jerk and potential of active lists of 1, 7 and all bodies at awkward N, one part and two parts on
@@ -69,6 +73,8 @@ TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
 // <= 7,499 terms errs by ~sqrt(n) u = 5e-6 of that sum, so 1e-4 is a 20x margin, and one missing or doubled
 // term is >= 1/n of it); ds 1e-5 (float terms, but float sums of at most one tile, 128 terms, ~sqrt(128) u
 // = 7e-7, flushed into double); fp64 1e-12 (n u = 8e-13 even summed worst-case).
+// i-bodies per thread (force_plan's k): all 257 on one part take k = 2, all 7,499 k = 4 (fp32; 2 for ds
+// and fp64), 1 and 7 active k = 1, so every instance of the kernel is compared.
 TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
     REQUIRE_GPU(gpu);
     for (int n : {1, 2, 3, 31, 33, 255, 257, 7499}) {
