@@ -21,6 +21,7 @@ public:
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::string kernel_label() const override;
+    bool set_partition(RangePartition p) override;
     std::size_t size() const override { return m_x.size(); }
     double time() const override { return m_time; }
     long long steps_taken() const override { return m_steps; }
@@ -28,7 +29,12 @@ public:
     int threads() const { return m_threads; }
 
 private:
-    void compute_accelerations();  // a(x) into m_ax.. (G included)
+    void compute_accelerations();  // a(x) into m_ax.. (G included), rows [m_begin, m_end)
+    void gather_positions();       // a distributed run: other ranks' positions into m_x..
+
+    std::size_t m_begin = 0, m_end = 0;  // the rows this backend integrates (all unless partitioned)
+    RangePartition m_partition;
+    std::vector<Double4> m_gather_buf;
 
     int m_threads;
     SimParams m_params;
