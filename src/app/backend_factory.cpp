@@ -55,6 +55,7 @@ std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note
         setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank()).c_str(), 1);
     SimParams one = p;
     one.gpus = 1;
+    one.cpu_threads = threads_per_rank(p.cpu_threads);
     std::string inner_note;
     auto inner = make_backend(one, &inner_note);
     auto d = std::make_unique<DistributedBackend>(std::move(inner), std::move(exchange));

@@ -1,10 +1,12 @@
 #include "multi/mpi_exchange.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 
 #if NBODY_HAVE_MPI
 #include <mpi.h>
@@ -24,6 +26,11 @@ int launched_ranks() {
 }
 int local_rank() {
     return env_int("OMPI_COMM_WORLD_LOCAL_RANK", env_int("MPI_LOCALRANKID", 0));
+}
+
+int threads_per_rank(int requested) {
+    if (requested > 0) return requested;
+    return std::max(1, resolve_threads(0) / std::max(1, env_int("OMPI_COMM_WORLD_LOCAL_SIZE", 1)));
 }
 
 #if NBODY_HAVE_MPI

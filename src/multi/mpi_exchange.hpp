@@ -20,4 +20,8 @@ int launched_ranks();
 // The rank's index among the ranks on its host (OMPI_COMM_WORLD_LOCAL_RANK): its GPU under one rank per GPU.
 int local_rank();
 
+// CPU threads for one of this host's ranks: the hardware threads shared among the ranks mpirun started here
+// (OMPI_COMM_WORLD_LOCAL_SIZE), at least 1; `requested` when > 0.
+int threads_per_rank(int requested);
+
 }  // namespace nbody
