@@ -34,7 +34,9 @@ TEST(FuzzRegressions, SceneInputsEndCleanly) {
         SCOPED_TRACE(names[i]);
         // the issue-11 inputs (a denormal scale or cut-off) must be refused, not built
         const bool built = nbody::fuzz::scene_input(all[i].data(), all[i].size());
-        if (names[i].rfind("issue11-", 0) == 0) EXPECT_FALSE(built);
+        if (names[i].rfind("issue11-", 0) == 0) {
+            EXPECT_FALSE(built);
+        }
     }
     EXPECT_GE(all.size(), 3u);
 }
