@@ -11,6 +11,7 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "io/snapshot.hpp"
+#include "multi/distributed_backend.hpp"
 
 namespace nbody {
 
@@ -85,7 +86,9 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
         const auto t0 = Clock::now();
         backend.step(static_cast<int>(k));
         backend.read_state(state);  // synchronises, and lets us catch a blow-up early
-        const double dt_chunk = seconds_since(t0);
+        double dt_chunk = seconds_since(t0);
+        if (auto* d = dynamic_cast<DistributedBackend*>(&backend))  // every rank must pick the same next chunk
+            dt_chunk = d->exchange().max_over_ranks(dt_chunk);
         stepping += dt_chunk;
         done += k;
         if (long i = first_non_finite(state); i >= 0)

@@ -32,6 +32,8 @@ class CpuBackend final : public Backend {
     void copy_positions_to_host(Float4* dst) override;
     std::string kernel_label() const override;
     WorkCount work() const override { return m_work; }
+    // Distributed runs: leap-frog in fp32 on rows [begin, end) (the others refused at reset with the reason).
+    bool set_partition(RangePartition p) override;
     std::size_t size() const override { return m_bodies.size(); }
     double time() const override;
     long long steps_taken() const override { return m_steps; }
@@ -45,6 +47,11 @@ class CpuBackend final : public Backend {
     void compute_accelerations();  // leap-frog: a(x) into m_bodies.ax.. (G included)
     void leapfrog_step();
     void synchronise();  // block steps: every body predicted to the integrator's clock
+    void gather_positions();  // a distributed run: the other ranks' positions into m_bodies
+
+    std::size_t m_begin = 0, m_end = 0;  // the rows this backend integrates (all unless partitioned)
+    RangePartition m_partition;
+    std::vector<Double4> m_gather_buf;
 
     int m_threads;
     SimParams m_params;
