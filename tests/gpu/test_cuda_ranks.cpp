@@ -17,18 +17,6 @@
 
 using namespace nbody;
 
-namespace {
-
-double max_position_diff(const State& a, const State& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        d = std::max({d, std::fabs(a.pos_mass[i].x - b.pos_mass[i].x), std::fabs(a.pos_mass[i].y - b.pos_mass[i].y),
-                      std::fabs(a.pos_mass[i].z - b.pos_mass[i].z), std::fabs(a.vel[i].x - b.vel[i].x)});
-    return d;
-}
-
-}  // namespace
-
 TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
     std::unique_ptr<CudaBackend> single;
     try {
@@ -69,7 +57,7 @@ TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
             for (auto& e : errors)
                 if (e) std::rethrow_exception(e);
             for (const State& g : got)
-                EXPECT_EQ(max_position_diff(g, want), 0.0) << precision_name(pr) << ", " << ranks << " ranks";
+                EXPECT_EQ(test::max_abs_diff(g, want), 0.0) << precision_name(pr) << ", " << ranks << " ranks";
         }
     }
 }
