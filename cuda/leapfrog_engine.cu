@@ -467,11 +467,13 @@ void LeapfrogEngine::gather_over_ranks() {
     m_all.resize(n);
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         const Range r = m_ranges[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
-        NBODY_CUDA_CHECK(cudaMemcpy(m_staging.data() + r.begin * bb,
-                                    static_cast<const char*>(m_buf[k].pos[m_cur].get()) + r.begin * bb,
-                                    r.size() * bb, cudaMemcpyDeviceToHost));
+        const DevicePart& part = m_dev.parts()[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(m_staging.data() + r.begin * bb,
+                                         static_cast<const char*>(m_buf[k].pos[m_cur].get()) + r.begin * bb,
+                                         r.size() * bb, cudaMemcpyDeviceToHost, part.stream));
     }
+    m_dev.synchronize();
     for (std::size_t i = pb; i < pe; ++i)
         m_all[i] = wide(m_prec) ? reinterpret_cast<const Double4*>(m_staging.data())[i]
                                 : to_double4(reinterpret_cast<const Float4*>(m_staging.data())[i]);
@@ -490,21 +492,26 @@ void LeapfrogEngine::gather_over_ranks() {
     };
     for (std::size_t i = 0; i < pb; ++i) convert(i);
     for (std::size_t i = pe; i < n; ++i) convert(i);
+    // On each part's own stream (created non-blocking: a plain cudaMemcpy on the default stream would not be
+    // ordered before the next step's kernel), then waited for: the host buffers are reused.
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        const DevicePart& part = m_dev.parts()[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        auto upload = [&](const DeviceBuffer& d, const void* src, std::size_t first, std::size_t count, std::size_t w) {
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(d.get()) + first * w,
+                                             static_cast<const char*>(src) + first * w, count * w,
+                                             cudaMemcpyHostToDevice, part.stream));
+        };
         for (const Range r : {Range{0, pb}, Range{pe, n}}) {
             if (r.size() == 0) continue;
-            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.pos[m_cur].get()) + r.begin * bb,
-                                        m_staging.data() + r.begin * bb, r.size() * bb, cudaMemcpyHostToDevice));
+            upload(b.pos[m_cur], m_staging.data(), r.begin, r.size(), bb);
             if (m_prec != Precision::DS) continue;
-            const std::size_t fb = sizeof(float4);
-            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.hi[m_cur].get()) + r.begin * fb, hi.data() + r.begin,
-                                        r.size() * fb, cudaMemcpyHostToDevice));
-            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.lo[m_cur].get()) + r.begin * fb, lo.data() + r.begin,
-                                        r.size() * fb, cudaMemcpyHostToDevice));
+            upload(b.hi[m_cur], hi.data(), r.begin, r.size(), sizeof(float4));
+            upload(b.lo[m_cur], lo.data(), r.begin, r.size(), sizeof(float4));
         }
     }
+    m_dev.synchronize();
 }
 
 }  // namespace nbody::kernels

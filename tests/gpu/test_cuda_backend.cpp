@@ -150,8 +150,10 @@ TEST(CudaKernels, JSplitReductionIsExactInCount) {
 
 // CUDA and CPU stepped 100 times from the same Plummer state (N = 4096, eps = 0.05, dt = 0.005). Their
 // forces differ by float32 rounding (~1e-6 relative), which over t = 0.5 moves bodies by ~1e-7 and
-// changes velocities by ~1e-6; close encounters amplify that a little. Bounds: 1e-5 in position and
-// 5e-5 in velocity (system size and speeds ~1). A wrong kick (a dt/2 = 2.5e-3 |a|) or drift fails them.
+// changes velocities by ~1e-6; close encounters amplify that. The CPU kicks and drifts in float64 and the
+// GPU in float32 (x rounded to ~6e-8 every step), which the H200 measured at 1.3e-5 in position after 100
+// steps. Bounds: 5e-5 in position and velocity (system size and speeds ~1). A wrong kick (a dt/2 =
+// 2.5e-3 |a|) or drift fails them by two orders.
 TEST(CudaBackend, AgreesWithCpuAfter100Steps) {
     REQUIRE_GPU(gpu);
     const State s0 = test::plummer_state(4096, 17);
@@ -178,7 +180,7 @@ TEST(CudaBackend, AgreesWithCpuAfter100Steps) {
             dv = std::max({dv, std::fabs(double(g.vel[i].x) - c.vel[i].x), std::fabs(double(g.vel[i].y) - c.vel[i].y),
                            std::fabs(double(g.vel[i].z) - c.vel[i].z)});
         }
-        EXPECT_LT(dx, 1e-5) << v.name;
+        EXPECT_LT(dx, 5e-5) << v.name;
         EXPECT_LT(dv, 5e-5) << v.name;
         EXPECT_NEAR(gpu->time(), c.time, 1e-9);
         EXPECT_EQ(g.pos_mass[7].w, s0.pos_mass[7].w);  // masses travel unchanged
