@@ -1,8 +1,11 @@
 // Run under mpirun: one simulation (Plummer sphere, N = 1001, 100 leap-frog steps, CPU backend) over every
 // rank; rank 0 also runs it alone on the CPU backend and requires the two to agree bit for bit (the force
 // rows and kicks are the same arithmetic in the same order). Exit status 0 on agreement, 1 otherwise.
+// With NBODY_TEST_RANK_FAULT=hang:1 (mpi_exchange.cpp) rank 1 stops answering and rank 0 must abort the job
+// after the timeout instead of waiting forever.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cpu/cpu_backend.hpp"
@@ -12,8 +15,9 @@
 
 using namespace nbody;
 
-int main() {
-    auto ex = make_mpi_exchange(60.0);
+int main(int argc, char** argv) {
+    // argv[1]: the rank timeout in seconds (default 60); the fault test passes a short one.
+    auto ex = make_mpi_exchange(argc > 1 ? std::atof(argv[1]) : 60.0);
     const int rank = ex->rank(), ranks = ex->size();
     const State s0 = build_scene(henon_plummer_scene(1001, 7));
     SimParams p;
