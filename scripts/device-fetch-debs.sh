@@ -16,6 +16,5 @@ apt-get $o update -q
   libglfw3 libglfw3-dev libimgui-dev python3-glad libstb0 libstb-dev libxrandr2 libxinerama1 libxcursor1 \
   libxi6 libxrender1 libxfixes3 libwayland-client0 libffi8 libfreetype6 libpng16-16 libbrotli1 libxkbcommon0 \
   xorg-sgml-doctools x11proto-dev python3-jinja2 python3-markupsafe \
-  libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 \
-  libpmix2 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libpsm2-2 libpsm-infinipath1)
+  libopenmpi-dev)  # MPI headers: the GPU machines have mpirun and libmpi.so.40 but no headers (src/multi)
 du -sh .gl .devdeps

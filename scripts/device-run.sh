@@ -22,20 +22,10 @@ export PYTHONPATH=$P/usr/lib/python3/dist-packages:${PYTHONPATH:-}
 export PKG_CONFIG_LIBDIR=$P/usr/lib/x86_64-linux-gnu/pkgconfig:$P/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$P
 export PATH=/usr/local/cuda/bin:$PATH
 B=build/device
-# Debian's Open MPI unpacked into the prefix (device-fetch-debs.sh): its mpicxx wrapper points at /usr, so
-# name the header and library to FindMPI, and let the relocated Open MPI find its components.
-MPI_HINTS=()
-if [ -f $P/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ]; then
-  MPI_HINTS=(-DMPI_SKIP_COMPILER_WRAPPER=ON -DMPI_CXX_SKIP_MPICXX=ON
-             -DMPI_CXX_ADDITIONAL_INCLUDE_DIRS=$P/usr/lib/x86_64-linux-gnu/openmpi/include
-             -DMPI_CXX_LIBRARIES=$P/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so
-             -DMPIEXEC_EXECUTABLE=$(command -v mpirun || echo $P/usr/bin/orterun))
-  export OPAL_PREFIX=$P/usr
-fi
 rm -f $B/CMakeCache.txt  # the warm machine keeps the build tree; re-find every dependency
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
-  -DNBODY_PTXAS_VERBOSE=ON "${MPI_HINTS[@]}" > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+  -DNBODY_PTXAS_VERBOSE=ON > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
 cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
 grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5
 echo "== built"
@@ -92,13 +82,6 @@ while [ $# -gt 0 ]; do
           >> "$OUT/screenshots.log" 2>&1 || { rc=1; echo "screenshot of $sc failed"; }
       done
       tar czf "$OUT/images.tgz" -C /tmp images ;;
-    mpi)
-      # One simulation over 2 MPI ranks (CPU backend): the ctest 'mpi' tests, then a headless run.
-      (cd $B && ctest -L mpi --output-on-failure) > "$OUT/mpi-tests.log" 2>&1 || rc=1
-      tail -6 "$OUT/mpi-tests.log"
-      mpirun --allow-run-as-root --oversubscribe -np 2 $B/nbody-sandbox --headless --backend cpu --bodies 16384 \
-        --steps 20 --threads 8 > "$OUT/mpi-run.log" 2>&1 || rc=1
-      tail -12 "$OUT/mpi-run.log" ;;
     *) echo "device-run: unknown task '$1'"; rc=2 ;;
   esac
   shift

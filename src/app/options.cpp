@@ -78,6 +78,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     using namespace limits;  // the physical ranges, shared with scene files: core/limits.hpp
     app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
         ->transform(integer_in(1, 1000000000));
+    app.add_option("--t-end", o.t_end,
+                   "Headless: run until this simulated time, 1e-12 to 1e9 (block steps take as many as it needs; "
+                   "--steps then caps the count)")
+        ->check(real_in(kMinDt, 1e9));
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->transform(integer_in(1, 1LL << 26));
@@ -101,9 +105,6 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(real_in(1e-6, 1.0));
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
         ->check(gpu_count_check());
-    app.add_option("--rank-timeout", o.rank_timeout,
-                   "Under mpirun: seconds to wait for the other ranks before aborting (1 to 86400, default 60)")
-        ->check(real_in(1, 86400));
     // the shape flags' own rules (per variant) are checked by validate_shape; these only bound the numbers
     app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)")
         ->transform(integer_in(1, 1024));
@@ -127,6 +128,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     } catch (const CLI::ParseError& e) {
         return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }
+    if (o.t_end && app.count("--steps") == 0) o.steps = 1000000000LL;  // the time decides, not a count
     return o;
 }
 

@@ -15,6 +15,7 @@ struct AppOptions {
     std::string scene_path;  // empty: the default scene
     bool headless = false;
     long long steps = 100;
+    std::optional<double> t_end;  // headless: run until this simulated time instead of a step count
     std::optional<long long> bodies;
     std::optional<double> dt, eps, G;
     std::optional<uint64_t> seed;
@@ -25,7 +26,6 @@ struct AppOptions {
     std::string integrator;  // empty: the scene's, else leapfrog
     std::optional<double> eta;
     std::string gpus;  // empty: 1; "all" or a count
-    double rank_timeout = 60;  // under mpirun: seconds a collective may wait for the other ranks
     int threads = 0;
     std::string json_path;
     // The window and off-screen rendering (issue 5).

@@ -1,118 +1,113 @@
-// The MPI RankExchange: MPI_Iallgatherv / MPI_Ibarrier on host buffers, polled with MPI_Test against a
-// deadline so a dead or hung peer ends the job with a message instead of leaving every rank waiting.
-#include <mpi.h>
-#include <unistd.h>
+#include "multi/mpi_exchange.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <thread>
 
 #include "core/errors.hpp"
-#include "multi/rank_exchange.hpp"
+#include "core/parallel.hpp"
+
+#if NBODY_HAVE_MPI
+#include <mpi.h>
+#endif
 
 namespace nbody {
 
-bool mpi_built() {
-    return true;
-}
-
 namespace {
+int env_int(const char* name, int fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
+}
+}  // namespace
 
-void finalize_at_exit() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
+int launched_ranks() {
+    return env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+}
+int local_rank() {
+    return env_int("OMPI_COMM_WORLD_LOCAL_RANK", env_int("MPI_LOCALRANKID", 0));
 }
 
-// Test-only fault injection (tests/mpi and the by-hand check in docs/performance.md):
-// NBODY_TEST_RANK_FAULT="exit:R" makes rank R exit without MPI_Finalize at its first collective,
-// "hang:R" makes it sleep forever there, so the others' deadline is what ends the job.
-void maybe_inject_fault(int rank) {
-    const char* f = std::getenv("NBODY_TEST_RANK_FAULT");
-    if (!f) return;
-    const std::string s(f);
-    const auto colon = s.find(':');
-    if (colon == std::string::npos || std::atoi(s.c_str() + colon + 1) != rank) return;
-    std::fprintf(stderr, "rank %d: NBODY_TEST_RANK_FAULT=%s, %s now\n", rank, f,
-                 s.compare(0, colon, "exit") == 0 ? "exiting" : "hanging");
-    if (s.compare(0, colon, "exit") == 0) std::_Exit(3);
-    for (;;) pause();
+int threads_per_rank(int requested) {
+    if (requested > 0) return requested;
+    return std::max(1, resolve_threads(0) / std::max(1, env_int("OMPI_COMM_WORLD_LOCAL_SIZE", 1)));
 }
 
-class MpiExchange final : public RankExchange {
-  public:
-    explicit MpiExchange(double timeout_s) : m_timeout(timeout_s) {
-        int initialized = 0;
-        MPI_Initialized(&initialized);
-        if (!initialized) {
-            MPI_Init(nullptr, nullptr);
-            std::atexit(finalize_at_exit);
-        }
+#if NBODY_HAVE_MPI
+namespace {
+class MpiExchange final : public Exchange {
+public:
+    MpiExchange() {
+        int provided = 0;
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
         MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
         MPI_Comm_size(MPI_COMM_WORLD, &m_size);
+        MPI_Type_contiguous(4, MPI_DOUBLE,
+                            &m_double4);  // counts in bodies: no int overflow below 2^31 bodies
+        MPI_Type_commit(&m_double4);
+    }
+    ~MpiExchange() override {
+        if (m_failed) MPI_Abort(MPI_COMM_WORLD, 3);  // a pending collective cannot be finalised
+        MPI_Type_free(&m_double4);
+        MPI_Finalize();
     }
     int rank() const override { return m_rank; }
     int size() const override { return m_size; }
-    std::string name() const override {
-        return "mpi (" + std::to_string(m_size) + (m_size == 1 ? " rank)" : " ranks)");
-    }
+    std::string name() const override { return "mpi (" + std::to_string(m_size) + " ranks)"; }
 
-    void all_gather(std::vector<Double4>& data, const std::vector<BodyRange>& ranges) override {
-        maybe_inject_fault(m_rank);
-        m_counts.resize(ranges.size());
-        m_displs.resize(ranges.size());
-        for (std::size_t r = 0; r < ranges.size(); ++r) {
-            m_counts[r] = static_cast<int>(4 * ranges[r].size());  // doubles; < 2^31 for N < 5e8
-            m_displs[r] = static_cast<int>(4 * ranges[r].begin);
+    void all_gather(std::span<Double4> all, const std::vector<IndexRange>& ranges) override {
+        std::vector<int> counts, displs;
+        for (const IndexRange& r : ranges) {
+            counts.push_back(static_cast<int>(r.size()));
+            displs.push_back(static_cast<int>(r.begin));
         }
-        // Host buffers. With a CUDA-aware MPI (UCX with CUDA, MPIX_Query_cuda_support() == 1) a GPU rank
-        // could pass its device positions here and skip the copy to the host and back.
         MPI_Request req;
-        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data.data(), m_counts.data(), m_displs.data(),
-                        MPI_DOUBLE, MPI_COMM_WORLD, &req);
-        wait(req, "all-gather of positions");
+        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), displs.data(),
+                        m_double4, MPI_COMM_WORLD, &req);
+        wait(req, "the position all-gather");
     }
-
     void barrier() override {
-        maybe_inject_fault(m_rank);
         MPI_Request req;
         MPI_Ibarrier(MPI_COMM_WORLD, &req);
-        wait(req, "barrier");
+        wait(req, "a barrier");
     }
 
-  private:
-    // Polls the request; sleeps a little between tests once the wait is no longer short.
+private:
+    // MPI_Wait would block forever on a dead rank; poll with a deadline instead.
     void wait(MPI_Request& req, const char* what) {
-        using Clock = std::chrono::steady_clock;
-        const auto t0 = Clock::now();
-        for (long spins = 0;; ++spins) {
-            int done = 0;
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        int done = 0;
+        for (;;) {
             MPI_Test(&req, &done, MPI_STATUS_IGNORE);
             if (done) return;
-            const double waited = std::chrono::duration<double>(Clock::now() - t0).count();
-            if (waited > m_timeout) {
-                std::fprintf(stderr,
-                             "error: rank %d of %d: the %s got no answer from every rank within %.0f s "
-                             "(--rank-timeout); a rank died or hangs. Aborting the job.\n",
-                             m_rank, m_size, what, m_timeout);
-                std::fflush(stderr);
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            }
-            if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(50));
+            if (std::chrono::steady_clock::now() > deadline) break;
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
         }
+        m_failed = true;
+        const std::string msg = "rank " + std::to_string(m_rank) + " of " + std::to_string(m_size) + ": " +
+                                what + " did not complete within " + std::to_string(timeout.count()) +
+                                " ms (a rank died or hangs); aborting the job";
+        std::fprintf(stderr, "nbody: %s\n", msg.c_str());
+        throw BackendError(msg);
     }
 
-    double m_timeout;
     int m_rank = 0, m_size = 1;
-    std::vector<int> m_counts, m_displs;
+    bool m_failed = false;
+    MPI_Datatype m_double4{};
 };
-
 }  // namespace
 
-std::unique_ptr<RankExchange> make_mpi_exchange(double timeout_s) {
-    return std::make_unique<MpiExchange>(timeout_s);
+std::unique_ptr<Exchange> exchange_from_environment() {
+    if (launched_ranks() <= 1) return std::make_unique<SingleExchange>();
+    return std::make_unique<MpiExchange>();
 }
+#else
+std::unique_ptr<Exchange> exchange_from_environment() {
+    if (launched_ranks() <= 1) return std::make_unique<SingleExchange>();
+    throw BackendError("started by mpirun with " + std::to_string(launched_ranks()) +
+                       " ranks, but this build has no MPI (configure with NBODY_WITH_MPI=ON and Open MPI "
+                       "installed: apt-get install libopenmpi-dev openmpi-bin)");
+}
+#endif
 
 }  // namespace nbody
