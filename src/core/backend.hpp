@@ -5,7 +5,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,8 @@ struct DeviceTiming {
 // all-gather over ranks). Bodies outside the range keep stale velocities and accelerations.
 struct RangePartition {
     std::size_t begin = 0, end = 0;
-    std::function<void(std::span<Double4>)> gather;
+    // A vector, not std::span: this header is also compiled by nvcc as C++17 (cuda/), which has no <span>.
+    std::function<void(std::vector<Double4>&)> gather;
 };
 
 class Backend {

@@ -25,7 +25,7 @@ void DistributedBackend::reset(const State& s, const SimParams& p) {
     Exchange* ex = m_exchange.get();
     auto ranges = m_ranges;
     m_inner->set_partition(
-        {own.begin, own.end, [ex, ranges](std::span<Double4> all) { ex->all_gather(all, ranges); }});
+        {own.begin, own.end, [ex, ranges](std::vector<Double4>& all) { ex->all_gather(all, ranges); }});
     m_inner->reset(s, p);
 }
 
