@@ -40,9 +40,15 @@ struct CudaBackend::Impl {
     static void check_supported(const SimParams&) {}
 
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
-        if (p.integrator != Integrator::LeapFrog) return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
-        return std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
+        std::unique_ptr<GpuEngine> e;
+        if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+        else e = std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
+        if (partition.gather && !e->set_partition(partition))
+            throw ParamError("integrator", std::string(integrator_name(p.integrator)) +
+                                               " does not run over MPI ranks yet; leapfrog does");
+        return e;
     }
+    RangePartition partition;  // a distributed run (set before the reset that applies it)
 };
 
 CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>()) {
@@ -153,6 +159,11 @@ void CudaBackend::write_positions_to_device(void* device_dst) {
 }
 
 std::optional<double> CudaBackend::potential_energy() { return m->engine ? m->engine->potential_energy() : 0.0; }
+
+bool CudaBackend::set_partition(RangePartition p) {
+    m->partition = std::move(p);
+    return true;
+}
 
 std::vector<DeviceTiming> CudaBackend::device_timings() {
     if (!m->engine) return {};

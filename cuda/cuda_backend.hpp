@@ -48,6 +48,7 @@ public:
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;
+    bool set_partition(RangePartition p) override;
     std::string kernel_label() const override;
     std::string kernel_choice() const override;
     WorkCount work() const override;

@@ -42,6 +42,9 @@ public:
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;
+    // A distributed run over MPI ranks (core/backend.hpp's RangePartition), applied by the next reset;
+    // false where the engine cannot integrate a sub-range.
+    virtual bool set_partition(const RangePartition&) { return false; }
     // The last step per part (device_set.cuh's timing events); empty on one part.
     virtual std::vector<DeviceTiming> timings() const { return {}; }
 };

@@ -223,6 +223,15 @@ void LeapfrogEngine::reset(const State& s, const SimParams& p) {
     m_params = p;
     m_prec = p.precision;
     m_ranges = split_ranges(m_n, m_dev.size());
+    if (m_partition.gather) {
+        if (m_partition.begin > m_partition.end || m_partition.end > m_n)
+            throw ParamError("partition", "range [" + std::to_string(m_partition.begin) + ", " +
+                                              std::to_string(m_partition.end) + ") outside the " +
+                                              std::to_string(m_n) + " bodies");
+        // This rank's bodies over its GPUs; the other ranks' arrive through gather_over_ranks.
+        m_ranges = split_ranges(m_partition.end - m_partition.begin, m_dev.size());
+        for (Range& r : m_ranges) r.begin += m_partition.begin, r.end += m_partition.begin;
+    }
     Config c = configure(p);  // may throw: this engine is then dropped, the running one kept
     allocate(m_n, m_prec);
     commit(std::move(c));
@@ -277,7 +286,7 @@ void LeapfrogEngine::set_params(const SimParams& p) {
 }
 
 void LeapfrogEngine::step(int k) {
-    const bool graphs = m_dev.size() == 1;
+    const bool graphs = m_dev.size() == 1 && !m_partition.gather;
     while (k > 0) {
         if (graphs && m_cur == 0 && k >= kGraphSteps) {
             if (!m_graph) build_graph();  // capture records launches without running them; m_cur is back at 0
@@ -288,6 +297,7 @@ void LeapfrogEngine::step(int k) {
             for (int i = 0; i < kGraphSteps; ++i) m_time += m_params.dt;  // as the single steps add it
         } else {
             launch(false);
+            if (m_partition.gather) gather_over_ranks();
             --k;
             ++m_steps;
             m_time += m_params.dt;
@@ -445,6 +455,56 @@ std::vector<DeviceTiming> LeapfrogEngine::timings() const {
         out.push_back(t);
     }
     return out;
+}
+
+// After a step of a distributed run: each part's new positions (its share of this rank's range) to the host
+// as float64, the all-gather over ranks, and every other rank's bodies uploaded to every part. 16 or 32 bytes
+// per body each way over PCIe; a CUDA-aware MPI could gather device buffers instead.
+void LeapfrogEngine::gather_over_ranks() {
+    m_dev.synchronize();
+    const std::size_t n = m_n, bb = body_bytes(), pb = m_partition.begin, pe = m_partition.end;
+    m_staging.resize(n * bb);
+    m_all.resize(n);
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const Range r = m_ranges[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        NBODY_CUDA_CHECK(cudaMemcpy(m_staging.data() + r.begin * bb,
+                                    static_cast<const char*>(m_buf[k].pos[m_cur].get()) + r.begin * bb,
+                                    r.size() * bb, cudaMemcpyDeviceToHost));
+    }
+    for (std::size_t i = pb; i < pe; ++i)
+        m_all[i] = wide(m_prec) ? reinterpret_cast<const Double4*>(m_staging.data())[i]
+                                : to_double4(reinterpret_cast<const Float4*>(m_staging.data())[i]);
+    m_partition.gather(m_all);
+    std::vector<Float4> hi, lo;
+    if (m_prec == Precision::DS) hi.resize(n), lo.resize(n);
+    auto convert = [&](std::size_t i) {
+        const Double4 d = m_all[i];
+        if (wide(m_prec)) reinterpret_cast<Double4*>(m_staging.data())[i] = d;
+        else reinterpret_cast<Float4*>(m_staging.data())[i] = to_float4(d);
+        if (m_prec == Precision::DS) {
+            hi[i] = to_float4(d);
+            lo[i] = {static_cast<float>(d.x - hi[i].x), static_cast<float>(d.y - hi[i].y),
+                     static_cast<float>(d.z - hi[i].z), 0.f};
+        }
+    };
+    for (std::size_t i = 0; i < pb; ++i) convert(i);
+    for (std::size_t i = pe; i < n; ++i) convert(i);
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        PartBuffers& b = m_buf[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        for (const Range r : {Range{0, pb}, Range{pe, n}}) {
+            if (r.size() == 0) continue;
+            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.pos[m_cur].get()) + r.begin * bb,
+                                        m_staging.data() + r.begin * bb, r.size() * bb, cudaMemcpyHostToDevice));
+            if (m_prec != Precision::DS) continue;
+            const std::size_t fb = sizeof(float4);
+            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.hi[m_cur].get()) + r.begin * fb, hi.data() + r.begin,
+                                        r.size() * fb, cudaMemcpyHostToDevice));
+            NBODY_CUDA_CHECK(cudaMemcpy(static_cast<char*>(b.lo[m_cur].get()) + r.begin * fb, lo.data() + r.begin,
+                                        r.size() * fb, cudaMemcpyHostToDevice));
+        }
+    }
 }
 
 }  // namespace nbody::kernels

@@ -36,6 +36,10 @@ public:
     LaunchPlan plan() const override { return m_plans.empty() ? LaunchPlan{} : m_plans.front(); }
     KernelResources resources() const override;
     std::vector<DeviceTiming> timings() const override;
+    bool set_partition(const RangePartition& p) override {
+        m_partition = p;
+        return true;
+    }
 
     // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
     // tuning table among the kernels compiled here whose block fits (why: where it came from).
@@ -66,6 +70,7 @@ private:
     StepArgs args(std::size_t part, bool prime) const;
     void launch(bool prime);  // one step (or the priming evaluation) on every part, with the exchange
     void exchange(std::size_t from, bool prime);
+    void gather_over_ranks();  // a distributed run: this rank's new positions out, the other ranks' in
     void build_graph();
     void drop_graph();
     std::size_t body_bytes() const;
@@ -85,7 +90,10 @@ private:
     std::vector<uint32_t> m_group;
     double m_time = 0;
     long long m_steps = 0;
-    cudaGraphExec_t m_graph = nullptr;  // one part only: kGraphSteps steps from m_cur == 0
+    cudaGraphExec_t m_graph = nullptr;
+    RangePartition m_partition;          // gather set: this rank integrates [begin, end) only
+    std::vector<Double4> m_all;          // a distributed run's host copy of every position
+    std::vector<unsigned char> m_staging;  // one part only: kGraphSteps steps from m_cur == 0
 };
 
 }  // namespace nbody::kernels

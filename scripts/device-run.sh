@@ -24,8 +24,15 @@ export PATH=/usr/local/cuda/bin:$PATH
 B=build/device
 rm -f $B/CMakeCache.txt  # the warm machine keeps the build tree; re-find every dependency
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
+# The GPU machines have mpirun and libmpi.so.40 but no MPI headers or mpicxx: point CMake at the carried
+# headers (libopenmpi-dev in .devdeps) and the machine's library.
+MPI_FLAGS=()
+if ! command -v mpicxx >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libmpi.so.40 ]; then
+  MPI_FLAGS=(-DMPI_CXX_COMPILER="$(command -v g++)" -DMPI_CXX_ADDITIONAL_INCLUDE_DIRS=$P/usr/lib/x86_64-linux-gnu/openmpi/include
+             -DMPI_CXX_LIB_NAMES=mpi -DMPI_mpi_LIBRARY=/usr/lib/x86_64-linux-gnu/libmpi.so.40 -DMPI_CXX_SKIP_MPICXX=ON)
+fi
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
-  -DNBODY_PTXAS_VERBOSE=ON > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+  -DNBODY_PTXAS_VERBOSE=ON "${MPI_FLAGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
 cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
 grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5
 echo "== built"

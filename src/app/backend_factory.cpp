@@ -49,10 +49,7 @@ std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note
     if (launched_ranks() <= 1) return nullptr;
     auto exchange = exchange_from_environment();
     *rank = exchange->rank();
-    // One GPU per rank: the local rank's, made the only one this process sees before CUDA starts (an
-    // explicit CUDA_VISIBLE_DEVICES from the launcher wins).
-    if (!std::getenv("CUDA_VISIBLE_DEVICES"))
-        setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank()).c_str(), 1);
+    pin_local_gpu();
     SimParams one = p;
     one.gpus = 1;
     one.cpu_threads = threads_per_rank(p.cpu_threads);

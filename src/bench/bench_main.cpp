@@ -117,12 +117,19 @@ private:
 };
 #endif
 
-// Under mpirun with several ranks: the CPU backend distributed over them (one simulation; CUDA joins when
-// CudaBackend integrates a sub-range), else nullptr. Only rank 0 prints: the others' stdout goes nowhere.
+// Under mpirun with several ranks: one simulation distributed over them, each rank on its GPU (the launcher
+// gives each rank one: CUDA_VISIBLE_DEVICES = local rank) or, without one, on its share of the CPU cores;
+// else nullptr. Only rank 0 prints: the others' stdout goes nowhere.
 std::unique_ptr<DistributedBackend> rank_backend() {
     if (launched_ranks() <= 1) return nullptr;
-    auto d = std::make_unique<DistributedBackend>(std::make_unique<CpuBackend>(threads_per_rank(0)),
-                                                  exchange_from_environment());
+    std::unique_ptr<Backend> inner;
+#ifdef NBODY_HAVE_CUDA
+    pin_local_gpu();
+    std::string why;
+    inner = try_make_cuda_backend(SimParams{}, &why);
+#endif
+    if (!inner) inner = std::make_unique<CpuBackend>(threads_per_rank(0));
+    auto d = std::make_unique<DistributedBackend>(std::move(inner), exchange_from_environment());
     if (d->exchange().rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw Error("rank " + std::to_string(d->exchange().rank()) + ": cannot silence stdout");
     std::fprintf(stderr, "nbody-bench: rank %d: %s\n", d->exchange().rank(), d->name().c_str());
@@ -166,7 +173,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
         const bool want_cpu = true;
 #endif
         if (want_cpu)
-            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "cpu-ranks" : "cpu", "cpu");
+            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "ranks" : "cpu", ranks ? "auto" : "cpu");
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (SimParams a : axes(o, p, true)) {

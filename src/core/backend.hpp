@@ -33,8 +33,7 @@ struct DeviceTiming {
 // all-gather over ranks). Bodies outside the range keep stale velocities and accelerations.
 struct RangePartition {
     std::size_t begin = 0, end = 0;
-    // A vector, not std::span: this header is also compiled by nvcc as C++17 (cuda/), which has no <span>.
-    std::function<void(std::vector<Double4>&)> gather;
+    std::function<void(std::vector<Double4>&)> gather;  // all N bodies (C++17: the CUDA files include this)
 };
 
 class Backend {

@@ -110,4 +110,8 @@ std::unique_ptr<Exchange> exchange_from_environment() {
 }
 #endif
 
+void pin_local_gpu() {
+    if (!std::getenv("CUDA_VISIBLE_DEVICES")) setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank()).c_str(), 1);
+}
+
 }  // namespace nbody

@@ -19,6 +19,9 @@ int launched_ranks();
 
 // The rank's index among the ranks on its host (OMPI_COMM_WORLD_LOCAL_RANK): its GPU under one rank per GPU.
 int local_rank();
+// One GPU per rank: makes the local rank's GPU the only one this process sees, before CUDA starts (an
+// explicit CUDA_VISIBLE_DEVICES from the launcher wins).
+void pin_local_gpu();
 
 // CPU threads for one of this host's ranks: the hardware threads shared among the ranks mpirun started here
 // (OMPI_COMM_WORLD_LOCAL_SIZE), at least 1; `requested` when > 0.

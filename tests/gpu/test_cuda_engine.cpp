@@ -42,14 +42,6 @@ ForceError force_error(CudaBackend& b, const State& s, const SimParams& p) {
     return compare_forces(acc, reference_accelerations(s, p.eps, p.G));
 }
 
-double max_abs_diff(const State& a, const State& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        d = std::max({d, std::fabs(a.pos_mass[i].x - b.pos_mass[i].x), std::fabs(a.pos_mass[i].y - b.pos_mass[i].y),
-                      std::fabs(a.pos_mass[i].z - b.pos_mass[i].z), std::fabs(a.vel[i].x - b.vel[i].x)});
-    return d;
-}
-
 }  // namespace
 
 // fp64: every operation in double, rsqrt from the approximate instruction refined to double (error of the
@@ -101,13 +93,13 @@ TEST(CudaPrecision, SwitchingKeepsTheParticles) {
     p.precision = Precision::DS;
     gpu->set_params(p);
     gpu->read_state(b);
-    EXPECT_EQ(max_abs_diff(a, b), 0.0);
+    EXPECT_EQ(test::max_abs_diff(a, b), 0.0);
     EXPECT_EQ(gpu->steps_taken(), 5);
     EXPECT_NEAR(gpu->time(), a.time, 1e-15);
     p.precision = Precision::Fp32;
     gpu->set_params(p);
     gpu->read_state(b);
-    EXPECT_EQ(max_abs_diff(rounded_to_float32(a), b), 0.0);
+    EXPECT_EQ(test::max_abs_diff(rounded_to_float32(a), b), 0.0);
     gpu->step(5);
     gpu->read_state(b);
     EXPECT_EQ(first_non_finite(b), -1);
@@ -164,7 +156,7 @@ TEST(CudaParts, TwoPartsMatchOnePart) {
         State a, b;
         one->read_state(a);
         two->read_state(b);
-        EXPECT_EQ(max_abs_diff(a, b), 0.0) << precision_name(pr);
+        EXPECT_EQ(test::max_abs_diff(a, b), 0.0) << precision_name(pr);
         EXPECT_EQ(a.time, b.time);
         // The Performance panel's per-GPU times of the last step: a kernel that ran, copies that took time.
         const std::vector<DeviceTiming> t = two->device_timings();
@@ -179,7 +171,7 @@ TEST(CudaParts, TwoPartsMatchOnePart) {
         two->step(50);
         one->read_state(a);
         two->read_state(b);
-        EXPECT_LT(max_abs_diff(a, b), 1e-4) << precision_name(pr) << " auto";
+        EXPECT_LT(test::max_abs_diff(a, b), 1e-4) << precision_name(pr) << " auto";
         const double w1 = *one->potential_energy(), w2 = *two->potential_energy();
         EXPECT_NEAR(w1 / w2, 1.0, 1e-5);
     }
@@ -205,7 +197,7 @@ TEST(CudaParts, EveryGpuMatchesOneGpu) {
     State a, b;
     one->read_state(a);
     many.read_state(b);
-    EXPECT_EQ(max_abs_diff(a, b), 0.0);
+    EXPECT_EQ(test::max_abs_diff(a, b), 0.0);
 }
 
 // Pathological N for the split: fewer bodies than parts and than splits.

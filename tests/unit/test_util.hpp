@@ -1,5 +1,7 @@
 #pragma once
 // Small helpers shared by the unit tests.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/state.hpp"
@@ -10,5 +12,14 @@ namespace nbody::test {
 
 // A Plummer sphere in Henon units (G = M = 1, a = 3 pi / 16) of n bodies.
 inline State plummer_state(std::size_t n, uint64_t seed = 7) { return build_scene(henon_plummer_scene(n, seed)); }
+
+// The largest difference in any position coordinate or in vx between two states of the same size.
+inline double max_abs_diff(const State& a, const State& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        d = std::max({d, std::fabs(a.pos_mass[i].x - b.pos_mass[i].x), std::fabs(a.pos_mass[i].y - b.pos_mass[i].y),
+                      std::fabs(a.pos_mass[i].z - b.pos_mass[i].z), std::fabs(a.vel[i].x - b.vel[i].x)});
+    return d;
+}
 
 }  // namespace nbody::test
