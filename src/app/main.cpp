@@ -23,7 +23,9 @@ int run_summary(const nbody::AppOptions& o) {
     std::string note;
     int rank = 0;  // under mpirun every rank runs this; rank 0 alone prints and writes
     auto backend = make_rank_backend(setup.params, &note, &rank);
-    if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))  // before the first collective (reset)
+    // --rank-timeout bounds every gather from reset on; the start-up barrier in DistributedBackend's
+    // constructor keeps Exchange's default 60 s.
+    if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
         d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
     if (!backend) backend = make_backend(setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
