@@ -1,6 +1,8 @@
 // nbody-sandbox: watch galaxies collide. With a display it opens the interactive window; --headless with
 // --frames/--screenshot/--record renders off-screen through EGL; plain --headless simulates and prints a
 // summary.
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -10,6 +12,7 @@
 #include "app/options.hpp"
 #include "app/sandbox.hpp"
 #include "core/errors.hpp"
+#include "multi/distributed_backend.hpp"
 #include "scene/scene.hpp"
 
 namespace {
@@ -20,6 +23,10 @@ int run_summary(const nbody::AppOptions& o) {
     std::string note;
     int rank = 0;  // under mpirun every rank runs this; rank 0 alone prints and writes
     auto backend = make_rank_backend(setup.params, &note, &rank);
+    // --rank-timeout bounds every gather from reset on; the start-up barrier in DistributedBackend's
+    // constructor keeps Exchange's default 60 s.
+    if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
+        d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
     if (!backend) backend = make_backend(setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
     backend->reset(initial_state(setup), setup.params);

@@ -105,6 +105,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(real_in(1e-6, 1.0));
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
         ->check(gpu_count_check());
+    app.add_option("--rank-timeout", o.rank_timeout,
+                   "Under mpirun: seconds to wait for the other ranks before giving up (1 to 86400, default 60)")
+        ->check(real_in(1, 86400));
     // the shape flags' own rules (per variant) are checked by validate_shape; these only bound the numbers
     app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)")
         ->transform(integer_in(1, 1024));

@@ -26,6 +26,7 @@ struct AppOptions {
     std::string integrator;  // empty: the scene's, else leapfrog
     std::optional<double> eta;
     std::string gpus;  // empty: 1; "all" or a count
+    double rank_timeout = 60;  // under mpirun: seconds a gather or barrier may wait for the other ranks
     int threads = 0;
     std::string json_path;
     // The window and off-screen rendering (issue 5).
