@@ -270,6 +270,7 @@ void LeapfrogEngine::reset(const State& s, const SimParams& p) {
     m_time = s.time;
     m_steps = 0;
     launch(true);
+    if (m_partition.gather) gather_over_ranks();  // every rank's predicted positions, before the first step
     m_dev.synchronize();  // the host arrays above go out of scope
 }
 
@@ -282,6 +283,7 @@ void LeapfrogEngine::set_params(const SimParams& p) {
     if (p.dt != old.dt || p.eps != old.eps || p.G != old.G) {
         drop_graph();
         launch(true);
+        if (m_partition.gather) gather_over_ranks();  // every rank re-primes: DistributedBackend forwards to all
     }
 }
 
@@ -457,11 +459,14 @@ std::vector<DeviceTiming> LeapfrogEngine::timings() const {
     return out;
 }
 
-// After a step of a distributed run: each part's new positions (its share of this rank's range) to the host
+// After a step (or the priming evaluation) of a distributed run: each part's new positions (its share of this rank's range) to the host
 // as float64, the all-gather over ranks, and every other rank's bodies uploaded to every part. 16 or 32 bytes
 // per body each way over PCIe; a CUDA-aware MPI could gather device buffers instead.
 void LeapfrogEngine::gather_over_ranks() {
     m_dev.synchronize();
+    // The positions the last launch wrote (a step's x_{n+2}, the prime's predicted x_{n+1}): pos[1 - cur], the
+    // next step's input (args()).
+    const int fresh = 1 - m_cur;
     const std::size_t n = m_n, bb = body_bytes(), pb = m_partition.begin, pe = m_partition.end;
     m_staging.resize(n * bb);
     m_all.resize(n);
@@ -470,7 +475,7 @@ void LeapfrogEngine::gather_over_ranks() {
         const DevicePart& part = m_dev.parts()[k];
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(m_staging.data() + r.begin * bb,
-                                         static_cast<const char*>(m_buf[k].pos[m_cur].get()) + r.begin * bb,
+                                         static_cast<const char*>(m_buf[k].pos[fresh].get()) + r.begin * bb,
                                          r.size() * bb, cudaMemcpyDeviceToHost, part.stream));
     }
     m_dev.synchronize();
@@ -505,10 +510,10 @@ void LeapfrogEngine::gather_over_ranks() {
         };
         for (const Range r : {Range{0, pb}, Range{pe, n}}) {
             if (r.size() == 0) continue;
-            upload(b.pos[m_cur], m_staging.data(), r.begin, r.size(), bb);
+            upload(b.pos[fresh], m_staging.data(), r.begin, r.size(), bb);
             if (m_prec != Precision::DS) continue;
-            upload(b.hi[m_cur], hi.data(), r.begin, r.size(), sizeof(float4));
-            upload(b.lo[m_cur], lo.data(), r.begin, r.size(), sizeof(float4));
+            upload(b.hi[fresh], hi.data(), r.begin, r.size(), sizeof(float4));
+            upload(b.lo[fresh], lo.data(), r.begin, r.size(), sizeof(float4));
         }
     }
     m_dev.synchronize();
