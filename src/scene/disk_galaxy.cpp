@@ -213,13 +213,25 @@ std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
     return n - std::clamp<std::size_t>(disk_n, 1, n - 1);
 }
 
-std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed) {
-    Rng rng(seed);
+namespace {
+MassModel mass_model(const DiskGalaxyParams& p) {
     MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
-    const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
-    if (halo_n == 0) m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
+    if (disk_galaxy_halo_count(p.n, p.disk) == 0)
+        m.halo_mass = 0, m.disk_mass = p.mass;  // one body: the disk
     const double c = p.disk.cutoff / p.disk.scale_length;
     m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
+    return m;
+}
+}  // namespace
+
+double disk_galaxy_vc2(const DiskGalaxyParams& p, double R) {
+    return mass_model(p).vc2(R);
+}
+
+std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed) {
+    Rng rng(seed);
+    const MassModel m = mass_model(p);
+    const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
     std::vector<Body> out;
     out.reserve(p.n);
     sample_halo(m, halo_n, rng, out);
