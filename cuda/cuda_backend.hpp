@@ -1,11 +1,14 @@
 #pragma once
-// The CUDA backend, as the host sees it: plain C++, no CUDA types (they live in cuda_backend.cu).
+// The CUDA backend, as the host sees it: plain C++, no CUDA types (they live in the .cu files). One or
+// several GPUs; the integrator and precision in use are an engine inside (cuda/gpu_engine.cuh).
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/kernel_config.hpp"
+#include "core/kernel_tuning.hpp"
 
 namespace nbody {
 
@@ -15,6 +18,8 @@ struct CudaDeviceInfo {
     int cc_major = 0, cc_minor = 0;
     double clock_ghz = 0;       // boost clock reported by the driver
     std::size_t memory_bytes = 0;
+    int driver_version = 0;     // cudaDriverGetVersion, e.g. 13000
+    int device_count = 0;       // CUDA devices on this machine
 };
 
 struct KernelResources {
@@ -25,8 +30,10 @@ struct KernelResources {
 
 class CudaBackend final : public Backend {
 public:
-    // Takes device 0. Throws BackendError (no device, driver too old, compute capability without kernels).
-    CudaBackend();
+    // One part per entry of `devices` (CUDA ordinals; {0} by default). An ordinal may repeat: two parts on
+    // one GPU run the whole multi-GPU decomposition and exchange there (the tests do). Throws BackendError
+    // (no device, driver too old, compute capability without kernels, an ordinal that does not exist).
+    explicit CudaBackend(std::vector<int> devices = {0});
     ~CudaBackend() override;
 
     std::string name() const override;
@@ -40,27 +47,34 @@ public:
     void copy_positions_to_host(Float4* dst) override;
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;
+    std::vector<DeviceTiming> device_timings() override;
     std::string kernel_label() const override;
+    std::string kernel_choice() const override;
+    WorkCount work() const override;
     std::size_t size() const override;
     double time() const override;
     long long steps_taken() const override;
 
-    // Runs k steps between two CUDA events on the backend's stream and returns the milliseconds between
-    // them (synchronises). What nbody-bench times.
+    // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). What
+    // nbody-bench times. With several parts the events bracket all of them.
     double timed_steps(int k);
-    // Allocates device memory for n bodies ahead of a reset. Throws BackendError when the device does
-    // not have it, keeping the current state and buffers.
-    void reserve(std::size_t n);
-    const CudaDeviceInfo& device() const;
-    const LaunchPlan& plan() const;
+    const CudaDeviceInfo& device() const;  // the first part's GPU (the one that renders)
+    std::size_t parts() const;
+    LaunchPlan plan() const;
     KernelResources kernel_resources() const;
+    // The kernel_auto table, loaded once at construction: this GPU's cache file (nbody-bench --tune) when it
+    // is valid for this GPU and driver, else the built-in one; its source says which. tuning_key(): this
+    // GPU's (name, SMs, driver), under which --tune files its table.
+    const TuningTable& tuning_table() const;
+    const TuningKey& tuning_key() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> m;
 };
 
-// The CUDA backend, or null with the reason in *why ("no CUDA-capable device is detected", ...).
-std::unique_ptr<CudaBackend> try_make_cuda_backend(std::string* why);
+// The CUDA backend for p.gpus GPUs, or null with the reason in *why ("no CUDA-capable device is detected",
+// ...). *note says when fewer GPUs than asked were taken.
+std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note = nullptr);
 
 }  // namespace nbody

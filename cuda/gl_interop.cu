@@ -10,14 +10,18 @@
 namespace nbody {
 
 namespace {
+// A resource belongs to the CUDA device it was registered on (the GL context's GPU); with several GPUs the
+// backend leaves another one current after a step, so every call selects the resource's device first.
 class CudaGlBuffer final : public GlInteropBuffer {
 public:
-    explicit CudaGlBuffer(cudaGraphicsResource_t r) : m_res(r) {}
+    CudaGlBuffer(cudaGraphicsResource_t r, int device) : m_res(r), m_device(device) {}
     ~CudaGlBuffer() override {
+        cudaSetDevice(m_device);
         if (m_mapped) cudaGraphicsUnmapResources(1, &m_res, 0);
         cudaGraphicsUnregisterResource(m_res);
     }
     void* map() override {
+        NBODY_CUDA_CHECK(cudaSetDevice(m_device));
         NBODY_CUDA_CHECK(cudaGraphicsMapResources(1, &m_res, 0));
         m_mapped = true;
         void* ptr = nullptr;
@@ -28,11 +32,13 @@ public:
     void unmap() override {
         if (!m_mapped) return;
         m_mapped = false;
+        NBODY_CUDA_CHECK(cudaSetDevice(m_device));
         NBODY_CUDA_CHECK(cudaGraphicsUnmapResources(1, &m_res, 0));
     }
 
 private:
     cudaGraphicsResource_t m_res;
+    int m_device;
     bool m_mapped = false;
 };
 }  // namespace
@@ -45,6 +51,14 @@ std::unique_ptr<GlInteropBuffer> GlInteropBuffer::try_register(unsigned gl_buffe
         if (why) *why = "no CUDA device";
         return nullptr;
     }
+    // The CUDA device that runs the current GL context (device 0 where the driver cannot say).
+    unsigned gl_count = 0;
+    int device = 0;
+    if (cudaGLGetDevices(&gl_count, &device, 1, cudaGLDeviceListAll) != cudaSuccess || gl_count == 0) {
+        cudaGetLastError();
+        device = 0;
+    }
+    cudaSetDevice(device);
     cudaGraphicsResource_t res = nullptr;
     // WriteDiscard: CUDA overwrites the whole buffer every frame and never reads what GL left there.
     const cudaError_t err =
@@ -56,7 +70,7 @@ std::unique_ptr<GlInteropBuffer> GlInteropBuffer::try_register(unsigned gl_buffe
         return nullptr;
     }
     (void)bytes;
-    return std::make_unique<CudaGlBuffer>(res);
+    return std::make_unique<CudaGlBuffer>(res, device);
 }
 
 }  // namespace nbody

@@ -1,42 +1,30 @@
 #include "kernel_table.cuh"
 
-#include <array>
-
 namespace nbody::kernels {
 
 namespace {
-template <int K, int U, bool ROLLED>
-void launch(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
-    step_kernel<K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+KernelList list_for(Precision p) {
+    switch (p) {
+        case Precision::DS: return ds_kernels();
+        case Precision::Fp64: return fp64_kernels();
+        default: return fp32_kernels();
+    }
 }
-
-template <int K, int U, bool ROLLED>
-KernelEntry entry(KernelVariant v) {
-    return {v, K, U, reinterpret_cast<const void*>(&step_kernel<K, U, ROLLED>), &launch<K, U, ROLLED>};
-}
-
-using V = KernelVariant;
-const std::array<KernelEntry, 13> kTable = {{
-    entry<1, 1, true>(V::None),
-    entry<2, 1, true>(V::IUnrolled),
-    entry<4, 1, true>(V::IUnrolled),
-    entry<8, 1, true>(V::IUnrolled),
-    entry<2, 2, false>(V::IJUnrolled),
-    entry<2, 4, false>(V::IJUnrolled),
-    entry<2, 8, false>(V::IJUnrolled),
-    entry<4, 2, false>(V::IJUnrolled),
-    entry<4, 4, false>(V::IJUnrolled),
-    entry<4, 8, false>(V::IJUnrolled),
-    entry<8, 2, false>(V::IJUnrolled),
-    entry<8, 4, false>(V::IJUnrolled),
-    entry<8, 8, false>(V::IJUnrolled),
-}};
 }  // namespace
 
-const KernelEntry* find_kernel(KernelVariant v, int k, int u) {
-    for (const auto& e : kTable)
-        if (e.variant == v && e.k == k && e.u == u) return &e;
+const KernelEntry* find_kernel(Precision p, KernelVariant v, int k, int u) {
+    const KernelList l = list_for(p);
+    for (const KernelEntry* e = l.begin; e != l.end; ++e)
+        if (e->variant == v && e->k == k && e->u == u) return e;
     return nullptr;
+}
+
+std::string compiled_shapes(Precision p, KernelVariant v) {
+    std::string out;
+    const KernelList l = list_for(p);
+    for (const KernelEntry* e = l.begin; e != l.end; ++e)
+        if (e->variant == v) out += (out.empty() ? "" : ", ") + std::to_string(e->k) + "x" + std::to_string(e->u);
+    return out.empty() ? "none" : out;
 }
 
 }  // namespace nbody::kernels

@@ -1,10 +1,16 @@
 #pragma once
-// The compiled kernel instances, looked up at run time by (variant, k, u). A variant is a type
-// (step_kernel<K, U, ROLLED>); this table is the deliberate list of the 13 instances CI and every
-// developer compile: none (1x1), i-unrolled (k = 2, 4, 8), ij-unrolled (k, u in {2, 4, 8}).
+// The compiled step-kernel instances, looked up at run time by (precision, variant, k, u). A variant is a
+// type (step_kernel<P, K, U, ROLLED>); these tables are the deliberate list CI and every developer compile:
+//   fp32: none (1x1), i-unrolled (k = 2, 4, 8), ij-unrolled (k, u in {2, 4, 8})          13 instances
+//   ds:   none, i-unrolled (k = 2, 4), ij-unrolled (2x2, 2x4, 4x2, 4x4)                    7
+//   fp64: none, i-unrolled (k = 2, 4), ij-unrolled (2x2, 2x4, 4x2, 4x4)                    7
+// ds and fp64 carry twice the registers per i- and j-body (double sums, hi + lo), so k and u of 8 would spill.
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "core/kernel_config.hpp"
+#include "core/sim_params.hpp"
 #include "step_kernel.cuh"
 
 namespace nbody::kernels {
@@ -12,13 +18,38 @@ namespace nbody::kernels {
 using Launcher = void (*)(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args);
 
 struct KernelEntry {
+    Precision precision;
     KernelVariant variant;
     int k, u;
     const void* function;  // for cudaFuncGetAttributes (registers, max threads per block)
     Launcher launch;
+    int body_bytes;        // shared memory per j-body: 16 (fp32) or 32 (ds, fp64)
 };
 
-// Null when the combination was not compiled (validate_shape rejects those first).
-const KernelEntry* find_kernel(KernelVariant v, int k, int u);
+// Null when the combination was not compiled.
+const KernelEntry* find_kernel(Precision p, KernelVariant v, int k, int u);
+
+// "k x u in {1x1, 2x1, ...}" for the messages that refuse an uncompiled combination.
+std::string compiled_shapes(Precision p, KernelVariant v);
+
+// One table per precision (kernel_table_<precision>.cu, compiled in parallel).
+struct KernelList {
+    const KernelEntry* begin;
+    const KernelEntry* end;
+};
+KernelList fp32_kernels();
+KernelList ds_kernels();
+KernelList fp64_kernels();
+
+template <class P, int K, int U, bool ROLLED>
+void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
+    step_kernel<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+}
+
+template <class P, int K, int U, bool ROLLED>
+KernelEntry entry(Precision p, KernelVariant v) {
+    return {p, v, K, U, reinterpret_cast<const void*>(&step_kernel<P, K, U, ROLLED>), &launch_step<P, K, U, ROLLED>,
+            16 * P::kSlots};
+}
 
 }  // namespace nbody::kernels

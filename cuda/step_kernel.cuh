@@ -1,12 +1,18 @@
 #pragma once
 // The gravity step kernel: shared-memory j-tiles (the Chamomile J-BAG), i-bodies and accumulators in
-// registers (the I-POT), the j range of each i-group optionally split over q threads of one warp, and the
-// leap-frog update fused into the epilogue, so one launch is one whole step.
+// registers (the I-POT), the j range of each i-group optionally split over q threads of one warp and over
+// s blocks, and the leap-frog update fused into the epilogue, so one launch is one whole step. One template
+// for every precision (precision.cuh) and unrolling variant (K i-bodies per thread, U j-bodies per inner
+// iteration); a launch updates the i-bodies [i_begin, i_end) of a part against all n bodies.
 //
 // Build flags (cuda/CMakeLists.txt): -ftz=true. Without flush-to-zero every rsqrtf carries a denormal
-// fix-up (a compare and two multiplies): 18 issued instructions per interaction instead of 13.
+// fix-up (a compare and two multiplies): 18 issued instructions per fp32 interaction instead of 13.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "precision.cuh"
 
 namespace nbody::kernels {
 
@@ -17,105 +23,178 @@ namespace nbody::kernels {
 // which is kick-drift-kick with the next step's kick and drift done early. pos_out is the buffer that
 // held x_n: no block reads it during the launch. In `prime` mode (after a reset or a change of eps or G)
 // the kernel evaluates a_n at pos_in = x_n instead, keeps vel, and writes pos_out = x_{n+1}.
+// Arrays are indexed by body (0..n-1) on every part; a part writes only its own [i_begin, i_end).
 struct StepArgs {
-    const float4* __restrict__ pos_in;  // positions the forces are evaluated at, w = mass (N)
-    float4* __restrict__ pos_out;       // next positions (N)
-    float4* __restrict__ vel;           // v in, v out (N)
-    float4* __restrict__ acc;           // a in, a out, G included (N)
-    int n;
-    int q;             // threads per i-group (j-split), a power of two dividing 32
-    int tile;          // j-bodies per shared-memory tile: a multiple of blockDim.x and of q * U
-    float soft2;       // eps^2 + self-interaction floor (length^2)
-    float G;
-    float half_dt;     // h = dt / 2
-    float dt;
+    Sources in;         // positions the forces are evaluated at (w = mass) and, for DS, their split
+    void* pos_out;      // next positions: float4 (fp32) or Dbl4
+    float4* hi_out;     // DS: the split of pos_out
+    float4* lo_out;
+    void* vel;          // v in, v out: float4 (fp32) or Dbl4
+    void* acc;          // a in, a out, G included: float4 (fp32) or Dbl4
+    void* partial;      // s > 1: partial sums [s][i_end - i_begin], Vec of the precision
+    unsigned* counters; // s > 1: blocks finished per i-group (reset to 0 by the last)
+    int n;              // bodies exerting force (all of them)
+    int i_begin, i_end; // bodies this launch updates
+    int q;              // threads per i-group (j-split in a warp), a power of two dividing 32
+    int splits;         // blocks per i-group (j-split over blocks)
+    int chunk;          // j-bodies per split
+    int tile;           // j-bodies per shared-memory tile: a multiple of blockDim.x and of q * U
+    float soft2;        // eps^2 + self-interaction floor (length^2)
+    double soft2_d;
+    double G, half_dt, dt;  // h = dt / 2
     bool prime;
 };
 
-// One interaction: the acceleration body j (x, y, z, mass) exerts on position xi, without G.
-// 3 FADD (dx, dy, dz), 3 FFMA (r2 = soft2 + dx^2 + dy^2 + dz^2, softening as the first term), 1 MUFU.RSQ,
-// 3 FMUL (s = m / r^3), 3 FFMA (accumulate): 13 issued instructions, 20 flops by NVIDIA's convention
-// (38 by Warren et al.'s). soft2 > 0 always (a 1e-20 floor), so the self term is a finite zero.
-__device__ __forceinline__ void interact(float xi, float yi, float zi, float4 bj, float soft2, float& ax,
-                                         float& ay, float& az) {
-    const float dx = bj.x - xi, dy = bj.y - yi, dz = bj.z - zi;
-    const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
-    const float inv_r = rsqrtf(r2);
-    const float inv_r2 = inv_r * inv_r;
-    const float s = bj.w * inv_r * inv_r2;
-    ax = fmaf(dx, s, ax);
-    ay = fmaf(dy, s, ay);
-    az = fmaf(dz, s, az);
+template <class P>
+__device__ __forceinline__ typename P::Acc zero_acc() {
+    typename P::Acc a{};
+    return a;
 }
 
-// K i-bodies per thread, U j-bodies per inner iteration. ROLLED keeps the loop over j groups rolled
-// (`#pragma unroll 1`), as the paper's no-unrolling and i-unrolling variants do; the ij variant unrolls U.
+// eps^2 in the precision of the interaction (double only for Fp64).
+template <class P>
+__device__ __forceinline__ auto softening(const StepArgs& a) {
+    if constexpr (std::is_same_v<P, Fp64>) return a.soft2_d;
+    else return a.soft2;
+}
+
+// A load that bypasses L1 (which is not coherent between blocks): partial sums other blocks wrote.
+__device__ __forceinline__ float4 load_cg(const float4* p) { return __ldcg(p); }
+__device__ __forceinline__ Dbl4 load_cg(const Dbl4* p) {
+    const double2 a = __ldcg(reinterpret_cast<const double2*>(p)), b = __ldcg(reinterpret_cast<const double2*>(p) + 1);
+    return {a.x, a.y, b.x, b.y};
+}
+
+// The leap-frog epilogue for body i with the acceleration sum (without G) `s`: see StepArgs.
+template <class P>
+__device__ void leapfrog_update(const StepArgs& a, int i, typename P::Real sx, typename P::Real sy,
+                                typename P::Real sz) {
+    using R = typename P::Real;
+    using V = typename P::Vec;
+    using B = typename P::Body;
+    const R g = static_cast<R>(a.G), h = static_cast<R>(a.half_dt), dt = static_cast<R>(a.dt);
+    const R ax = g * sx, ay = g * sy, az = g * sz;
+    V* vel = static_cast<V*>(a.vel);
+    V* acc = static_cast<V*>(a.acc);
+    V v = vel[i];
+    if (!a.prime) {
+        const V ao = acc[i];
+        v.x = (v.x + ao.x * h) + ax * h;
+        v.y = (v.y + ao.y * h) + ay * h;
+        v.z = (v.z + ao.z * h) + az * h;
+        vel[i] = v;
+    }
+    V an = v;  // w unused
+    an.x = ax, an.y = ay, an.z = az;
+    acc[i] = an;
+    const B p = static_cast<const B*>(a.in.pos)[i];
+    B next = p;  // keeps the mass in w
+    next.x = p.x + (v.x + ax * h) * dt;
+    next.y = p.y + (v.y + ay * h) * dt;
+    next.z = p.z + (v.z + az * h) * dt;
+    static_cast<B*>(a.pos_out)[i] = next;
+    if constexpr (P::kSlots == 2 && P::kFlush > 0) {  // DS: the float split the next step's tiles read
+        const float xh = static_cast<float>(next.x), yh = static_cast<float>(next.y), zh = static_cast<float>(next.z);
+        a.hi_out[i] = make_float4(xh, yh, zh, static_cast<float>(next.w));
+        a.lo_out[i] = make_float4(static_cast<float>(next.x - xh), static_cast<float>(next.y - yh),
+                                  static_cast<float>(next.z - zh), 0.f);
+    }
+}
+
+// Sum over the s splits of an i-group, in split order (so the result does not depend on which block
+// finished last), then the epilogue. Called by the last block of the group to finish.
+template <class P>
+__device__ void reduce_splits_and_update(const StepArgs& a, int i) {
+    using V = typename P::Vec;
+    using R = typename P::Real;
+    const int n_i = a.i_end - a.i_begin, at = i - a.i_begin;
+    const V* part = static_cast<const V*>(a.partial);
+    R sx = 0, sy = 0, sz = 0;
+#pragma unroll 1
+    for (int s = 0; s < a.splits; ++s) {
+        const V v = load_cg(part + static_cast<long long>(s) * n_i + at);
+        sx += v.x, sy += v.y, sz += v.z;
+    }
+    leapfrog_update<P>(a, i, sx, sy, sz);
+}
+
 // Block layout: thread t serves i-lane t / q and j-slice t % q, so the q slices of a lane sit in one warp
 // and reduce with shuffles. Slice s reads tile entries s, s + q, s + 2q, ...: the q slices of a lane read
-// neighbouring float4s (conflict-free for q <= 8), and lanes in a warp with the same slice read the same
-// address (a broadcast). A tile holds `tile` bodies (blockDim.x times a small factor, so each slice gets
-// at least 32 j-bodies between two barriers even at q = 32); the last tile is cut to the bodies left.
-// Requires tile % (q * U) == 0 and blockDim.x % q == 0 (checked on the host).
-template <int K, int U, bool ROLLED>
+// neighbouring entries (conflict-free for q <= 8), and lanes in a warp with the same slice read the same
+// address (a broadcast). blockIdx.x is the i-group, blockIdx.y the split: split b sums the j-bodies
+// [b chunk, (b + 1) chunk). ROLLED keeps the loop over j groups rolled (`#pragma unroll 1`), as the paper's
+// no-unrolling and i-unrolling variants do; the ij variant unrolls U.
+template <class P, int K, int U, bool ROLLED>
 __global__ void step_kernel(StepArgs a) {
-    extern __shared__ float4 tile[];
+    extern __shared__ float4 smem[];
+    using Acc = typename P::Acc;
     const int q = a.q;
     const int lanes = blockDim.x / q;
     const int lane = threadIdx.x / q, slice = threadIdx.x % q;
-    const int block_first = blockIdx.x * lanes * K;
+    const int block_first = a.i_begin + static_cast<int>(blockIdx.x) * lanes * K;
+    const int j0 = static_cast<int>(blockIdx.y) * a.chunk, j1 = min(a.n, j0 + a.chunk);
+    const auto soft2 = softening<P>(a);
 
-    float xi[K], yi[K], zi[K], ax[K], ay[K], az[K];
+    typename P::I xi[K];
+    Acc acc[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int i = block_first + k * lanes + lane;  // neighbouring lanes take neighbouring bodies
-        const float4 p = i < a.n ? a.pos_in[i] : make_float4(0.f, 0.f, 0.f, 0.f);
-        xi[k] = p.x, yi[k] = p.y, zi[k] = p.z;
-        ax[k] = ay[k] = az[k] = 0.f;
+        xi[k] = P::load_i(a.in, i < a.i_end ? i : a.i_begin);
+        acc[k] = zero_acc<P>();
     }
 
-    // Two tile buffers: while the block computes on one, cp.async (sm_80+) fills the other from global
-    // memory, so the L2 latency of a tile load hides behind the previous tile's arithmetic.
+    // Two tile buffers: while the block computes on one, cp.async fills the other from global memory, so
+    // the L2 latency of a tile load hides behind the previous tile's arithmetic.
+    const int slots = P::kSlots * a.tile;
     auto fetch = [&](int base, float4* buf) {
-        for (int t = threadIdx.x; t < a.tile; t += blockDim.x) {
-            const int j = base + t;
-            // Bodies past N arrive as zero mass (zfill): they add exactly 0, as soft2 > 0 keeps r2 finite.
-            __pipeline_memcpy_async(&buf[t], j < a.n ? &a.pos_in[j] : a.pos_in, sizeof(float4),
-                                    j < a.n ? 0 : sizeof(float4));
-        }
+        for (int t = threadIdx.x; t < a.tile; t += blockDim.x) P::fetch(buf, a.tile, t, a.in, base + t, base + t < j1);
         __pipeline_commit();
     };
-    fetch(0, tile);
+    fetch(j0, smem);
     int buf = 0;
-    for (int base = 0; base < a.n; base += a.tile, buf ^= 1) {
-        const float4* cur = tile + buf * a.tile;
-        if (base + a.tile < a.n) {
-            fetch(base + a.tile, tile + (buf ^ 1) * a.tile);
+    for (int base = j0; base < j1; base += a.tile, buf ^= 1) {
+        const float4* cur = smem + buf * slots;
+        if (base + a.tile < j1) {
+            fetch(base + a.tile, smem + (buf ^ 1) * slots);
             __pipeline_wait_prior(1);  // this tile has landed; the next one may still be in flight
         } else {
             __pipeline_wait_prior(0);
         }
         __syncthreads();
         // Entries this slice must read: ceil(bodies left / q), rounded up to a whole U group.
-        const int left = min(a.tile, a.n - base);
+        const int left = min(a.tile, j1 - base);
         const int per_slice = ((left + q - 1) / q + U - 1) / U * U;
-        if constexpr (ROLLED) {
+        // The j-bodies [from, to) of this slice's share of the tile.
+        auto sweep = [&](int from, int to) {
+            if constexpr (ROLLED) {
 #pragma unroll 1
-            for (int jj = 0; jj < per_slice; ++jj) {
-                const float4 bj = cur[jj * q + slice];
+                for (int jj = from; jj < to; ++jj) {
+                    const typename P::J bj = P::body(cur, a.tile, jj * q + slice);
 #pragma unroll
-                for (int k = 0; k < K; ++k) interact(xi[k], yi[k], zi[k], bj, a.soft2, ax[k], ay[k], az[k]);
+                    for (int k = 0; k < K; ++k) P::interact(xi[k], bj, soft2, acc[k]);
+                }
+            } else {
+#pragma unroll 1
+                for (int jj = from; jj < to; jj += U) {
+                    typename P::J bj[U];
+#pragma unroll
+                    for (int u = 0; u < U; ++u) bj[u] = P::body(cur, a.tile, (jj + u) * q + slice);
+#pragma unroll
+                    for (int u = 0; u < U; ++u)
+#pragma unroll
+                        for (int k = 0; k < K; ++k) P::interact(xi[k], bj[u], soft2, acc[k]);
+                }
             }
-        } else {
+        };
+        if constexpr (P::kFlush == 0) {
+            sweep(0, per_slice);
+        } else {  // DS: runs of kFlush j-bodies, each flushed into the double sums
 #pragma unroll 1
-            for (int jj = 0; jj < per_slice; jj += U) {
-                float4 bj[U];
+            for (int run = 0; run < per_slice; run += P::kFlush) {
+                sweep(run, min(per_slice, run + P::kFlush));
 #pragma unroll
-                for (int u = 0; u < U; ++u) bj[u] = cur[(jj + u) * q + slice];
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-#pragma unroll
-                    for (int k = 0; k < K; ++k)
-                        interact(xi[k], yi[k], zi[k], bj[u], a.soft2, ax[k], ay[k], az[k]);
+                for (int k = 0; k < K; ++k) P::flush(acc[k]);
             }
         }
         __syncthreads();  // everyone is done with `cur` before the next fetch overwrites it
@@ -126,30 +205,51 @@ __global__ void step_kernel(StepArgs a) {
     for (int off = 1; off < q; off <<= 1) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-            ax[k] += __shfl_xor_sync(0xffffffffu, ax[k], off);
-            ay[k] += __shfl_xor_sync(0xffffffffu, ay[k], off);
-            az[k] += __shfl_xor_sync(0xffffffffu, az[k], off);
+            acc[k].x += __shfl_xor_sync(0xffffffffu, acc[k].x, off);
+            acc[k].y += __shfl_xor_sync(0xffffffffu, acc[k].y, off);
+            acc[k].z += __shfl_xor_sync(0xffffffffu, acc[k].z, off);
         }
     }
 
-    // Leap-frog epilogue: slice k % q handles i-body k, so the writes spread over the slices.
+    // One split: the epilogue at once. Slice k % q handles i-body k, so the writes spread over the slices.
+    if (a.splits == 1) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int i = block_first + k * lanes + lane;
+            if (i < a.i_end && (k % q) == slice) leapfrog_update<P>(a, i, acc[k].x, acc[k].y, acc[k].z);
+        }
+        return;
+    }
+
+    // Several splits: publish this block's partial sums; the last block of the i-group to finish sums them.
+    using V = typename P::Vec;
+    V* part = static_cast<V*>(a.partial) + static_cast<long long>(blockIdx.y) * (a.i_end - a.i_begin);
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int i = block_first + k * lanes + lane;
-        if (i >= a.n || (k % q) != slice) continue;
-        const float4 an = make_float4(a.G * ax[k], a.G * ay[k], a.G * az[k], 0.f);
-        float4 v = a.vel[i];
-        if (!a.prime) {
-            const float4 ao = a.acc[i];
-            v.x = (v.x + ao.x * a.half_dt) + an.x * a.half_dt;
-            v.y = (v.y + ao.y * a.half_dt) + an.y * a.half_dt;
-            v.z = (v.z + ao.z * a.half_dt) + an.z * a.half_dt;
-            a.vel[i] = v;
+        if (i < a.i_end && (k % q) == slice) {
+            V v{};
+            v.x = acc[k].x, v.y = acc[k].y, v.z = acc[k].z;
+            part[i - a.i_begin] = v;
         }
-        a.acc[i] = an;
-        const float4 p = a.pos_in[i];
-        const float vx = v.x + an.x * a.half_dt, vy = v.y + an.y * a.half_dt, vz = v.z + an.z * a.half_dt;
-        a.pos_out[i] = make_float4(p.x + vx * a.dt, p.y + vy * a.dt, p.z + vz * a.dt, p.w);
+    }
+    __threadfence();  // the partial sums are visible device-wide before the count says so
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned done = atomicAdd(&a.counters[blockIdx.x], 1u);
+        last = done == static_cast<unsigned>(a.splits - 1);
+        if (last) a.counters[blockIdx.x] = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    // Rolled on purpose: the accumulators are dead here, and an unrolled loop of K reductions would raise
+    // the register count of the whole kernel (and cost occupancy in the inner loop).
+#pragma unroll 1
+    for (int k = 0; k < K; ++k) {
+        const int i = block_first + k * lanes + lane;
+        if (i < a.i_end && (k % q) == slice) reduce_splits_and_update<P>(a, i);
     }
 }
 

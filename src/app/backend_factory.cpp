@@ -25,9 +25,9 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
         return std::make_unique<CpuBackend>(p.cpu_threads);
     }
 #ifdef NBODY_HAVE_CUDA
-    std::string why;
-    if (auto b = try_make_cuda_backend(&why)) {
-        say("CUDA backend: " + b->name());
+    std::string why, fewer;
+    if (auto b = try_make_cuda_backend(p, &why, &fewer)) {
+        say("CUDA backend: " + b->name() + (fewer.empty() ? "" : " (" + fewer + ")"));
         return std::unique_ptr<Backend>(std::move(b));
     }
     if (p.backend == BackendKind::Cuda) throw BackendError("--backend cuda: " + why);

@@ -1,12 +1,14 @@
 #include "app/options.hpp"
 
 #include <filesystem>
+#include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "app/cli_checks.hpp"
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "io/snapshot.hpp"
 #include "scene/scene_file.hpp"
 
@@ -36,32 +38,33 @@ namespace {
 // The window and off-screen rendering flags (issue 5).
 void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--frames", o.frames, "Quit after this many frames (window or headless rendering)")
-        ->check(CLI::Range(1LL, 100000000LL));
+        ->transform(integer_in(1, 100000000));
     app.add_option(
         "--screenshot", o.screenshot_path,
         "Save the last frame as this PNG (headless; or with a window and --frames, panels included)");
     app.add_option("--record", o.record_path,
                    "With --headless: record every frame to this video (needs ffmpeg)");
     app.add_option("--width", o.width, "Window width (screen units) or image width (pixels)")
-        ->check(CLI::Range(16, 16384));
+        ->transform(integer_in(16, 16384));
     app.add_option("--height", o.height, "Window height (screen units) or image height (pixels)")
-        ->check(CLI::Range(16, 16384));
+        ->transform(integer_in(16, 16384));
     app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
     app.add_flag("!--no-interop", o.interop,
                  "Copy positions through the host even where CUDA-GL interop works");
     app.add_option("--ui-scale", o.ui_scale, "Scale of the panels (projectors: 2); default the monitor's")
-        ->check(CLI::Range(0.5, 4.0));
+        ->check(real_in(0.5, 4.0));
     app.add_option("--color", o.color, "Colour by group (scene component), speed or depth")
         ->check(CLI::IsMember({"group", "speed", "depth"}));
     app.add_flag("--auto-steps", o.auto_steps,
                  "As many steps per frame as fit in a 60 Hz frame ('as fast as possible')");
     app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");
     app.add_option("--steps-per-frame", o.steps_per_frame, "Steps per drawn frame (1 to 10000)")
-        ->check(CLI::Range(1, 10000));
+        ->transform(integer_in(1, 10000));
 }
 }  // namespace
 
-std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
+std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ostream* out,
+                                                 std::ostream* err) {
     AppOptions o;
     CLI::App app{
         "nbody-sandbox: direct-summation gravity (Plummer softening, G = 1 N-body units, leap-frog KDK)"};
@@ -72,44 +75,54 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv) {
     app.add_flag("--headless", o.headless,
                  "No window: with --frames/--screenshot/--record render off-screen (EGL), else simulate and "
                  "print a summary");
+    using namespace limits;  // the physical ranges, shared with scene files: core/limits.hpp
     app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
-        ->check(CLI::Range(1LL, 1000000000LL));
+        ->transform(integer_in(1, 1000000000));
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
-        ->check(CLI::Range(1LL, 1LL << 26));
-    app.add_option("--dt", o.dt, "Time step (> 0)")->check(kPositive);
-    app.add_option("--eps", o.eps, "Plummer softening length (>= 0)")->check(kNonNegative);
-    app.add_option("--G", o.G, "Gravitational constant (> 0)")->check(kPositive);
-    app.add_option("--seed", o.seed, "Override the scene's random seed");
+        ->transform(integer_in(1, 1LL << 26));
+    app.add_option("--dt", o.dt, "Time step (1e-12 to 1e6)")->check(real_in(kMinDt, kMaxDt));
+    app.add_option("--eps", o.eps, "Plummer softening length (0, or 1e-9 to 1e4)")
+        ->check(real_in(kMinEps, kMaxLength, true));
+    app.add_option("--G", o.G, "Gravitational constant (1e-12 to 1e12)")->check(real_in(kMinG, kMaxG));
+    app.add_option("--seed", o.seed, "Override the scene's random seed (0 to 2^62)")
+        ->transform(integer_in(0, 1LL << 62));
     app.add_option("--backend", o.backend, "cpu, cuda or auto (CUDA when a device is usable)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    app.add_option("--variant", o.variant,
-                   "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij)")
+    app.add_option(
+           "--variant", o.variant,
+           "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij)")
         ->check(CLI::IsMember(variant_choices()));
     app.add_option("--precision", o.precision, "Force arithmetic: " + joined_names(precision_table()))
         ->check(CLI::IsMember(names_of(precision_table())));
     app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
         ->check(CLI::IsMember(names_of(integrator_table())));
-    app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, in (0, 1] (default 0.01)")
-        ->check(kPositive);
+    app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, 1e-6 to 1 (default 0.01)")
+        ->check(real_in(1e-6, 1.0));
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
         ->check(gpu_count_check());
-    app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)");
-    app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8)");
-    app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)");
-    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two)");
-    app.add_option("--threads", o.threads, "CPU threads (0 = all)")->check(CLI::Range(0, 1024));
+    // the shape flags' own rules (per variant) are checked by validate_shape; these only bound the numbers
+    app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)")
+        ->transform(integer_in(1, 1024));
+    app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8)")
+        ->transform(integer_in(1, 1024));
+    app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)")
+        ->transform(integer_in(1, 1024));
+    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two)")
+        ->transform(integer_in(0, 1024));
+    app.add_option("--threads", o.threads, "CPU threads (0 = all)")->transform(integer_in(0, 1024));
     app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");
     add_render_options(app, o);
     app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
     app.add_flag("--quiet", o.quiet, "No progress line");
     app.add_option("--save", o.save_path, "Headless: write the final state to this CSV snapshot");
-    app.add_option("--load-snapshot", o.snapshot_path, "Resume from a CSV snapshot (its dt, eps, G unless given)")
+    app.add_option("--load-snapshot", o.snapshot_path,
+                   "Resume from a CSV snapshot (its dt, eps, G unless given)")
         ->check(CLI::ExistingFile);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }
     return o;
 }
@@ -127,7 +140,9 @@ void adopt_snapshot(RunSetup& r, const AppOptions& o) {
 }
 }  // namespace
 
-State initial_state(const RunSetup& setup) { return setup.snapshot ? *setup.snapshot : build_scene(setup.scene); }
+State initial_state(const RunSetup& setup) {
+    return setup.snapshot ? *setup.snapshot : build_scene(setup.scene);
+}
 
 RunSetup prepare_run(const AppOptions& o) {
     RunSetup r;

@@ -1,6 +1,7 @@
 #pragma once
 // The command line of nbody-sandbox, parsed into options, and how they turn into a scene and SimParams.
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <variant>
@@ -23,7 +24,7 @@ struct AppOptions {
     std::string precision;   // empty: the scene's, else fp32
     std::string integrator;  // empty: the scene's, else leapfrog
     std::optional<double> eta;
-    std::string gpus;        // empty: 1; "all" or a count
+    std::string gpus;  // empty: 1; "all" or a count
     int threads = 0;
     std::string json_path;
     // The window and off-screen rendering (issue 5).
@@ -50,8 +51,10 @@ struct AppOptions {
 };
 
 // Parses argv. Returns the options, or the exit code to end with (0 after --help, non-zero after a bad
-// flag or value, with the message already printed naming the flag).
-std::variant<AppOptions, int> parse_command_line(int argc, char** argv);
+// flag or value, with the message already printed naming the flag: to `out` and `err`, std::cout and
+// std::cerr when null).
+std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ostream* out = nullptr,
+                                                 std::ostream* err = nullptr);
 
 struct RunSetup {
     SceneSpec scene;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "app/backend_factory.hpp"
 #include "core/errors.hpp"
@@ -22,14 +23,17 @@ double since(Clock::time_point t0) {
 float typical_top_speed(const State& s) {
     std::vector<float> v(s.size());
     for (std::size_t i = 0; i < s.size(); ++i)
-        v[i] = static_cast<float>(std::sqrt(s.vel[i].x * s.vel[i].x + s.vel[i].y * s.vel[i].y + s.vel[i].z * s.vel[i].z));
+        v[i] = static_cast<float>(
+            std::sqrt(s.vel[i].x * s.vel[i].x + s.vel[i].y * s.vel[i].y + s.vel[i].z * s.vel[i].z));
     if (v.empty()) return 1;
     auto mid = v.begin() + std::ptrdiff_t(v.size() * 9 / 10);
     std::nth_element(v.begin(), mid, v.end());
     return std::max(1.5f * *mid, 1e-6f);
 }
 
-glm::vec3 to_vec3(const Double3& d) { return glm::vec3(float(d.x), float(d.y), float(d.z)); }
+glm::vec3 to_vec3(const Double3& d) {
+    return glm::vec3(float(d.x), float(d.y), float(d.z));
+}
 
 ColorMode parse_color(const std::string& s) {
     return s == "speed" ? ColorMode::Speed : s == "depth" ? ColorMode::Depth : ColorMode::Group;
@@ -64,10 +68,11 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     attach_renderer();
-    frame_all();  // sets the radius the sprite sizes use, and a home view
+    frame_all();                       // sets the radius the sprite sizes use, and a home view
     if (const auto& c = scene.camera)  // the scene's own suggested view wins
-        m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)), float(c->distance),
-                          glm::radians(float(c->yaw_deg)), glm::radians(float(c->pitch_deg)));
+        m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
+                          float(c->distance), glm::radians(float(c->yaw_deg)),
+                          glm::radians(float(c->pitch_deg)));
 }
 
 void Viewer::attach_renderer() {
@@ -85,17 +90,22 @@ void Viewer::set_allow_interop(bool on) {
 }
 
 std::string Viewer::load_scene(const std::string& path, double multiplier) {
+    begin_load_scene(path, multiplier);
+    for (;;) {
+        if (std::optional<std::string> r = poll_load()) return *r;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+std::optional<std::string> Viewer::poll_load() {
+    std::optional<SceneLoader::Result> r = m_loader.take();
+    if (!r) return std::nullopt;
+    if (!r->error.empty()) return r->error;  // the current scene keeps running
     try {
-        SceneSpec scene = load_scene_file(path);
-        if (multiplier != 1.0)
-            rescale_bodies(scene,
-                           std::max<std::size_t>(
-                               1, std::size_t(std::llround(double(scene.total_bodies()) * multiplier))));
-        SimParams p = scene.apply_to(m_sim.params());
-        start(scene, p, build_scene(scene));
-        return "";
+        start(r->scene, r->scene.apply_to(m_sim.params()), r->state);
+        return std::string();
     } catch (const std::exception& e) {
-        return e.what();
+        return std::string(e.what());
     }
 }
 

@@ -3,6 +3,7 @@
 // renderer with its position feed, the camera, and one frame = simulate, upload, draw. The GL context
 // (window or EGL) is made by the caller and must be current.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "render/particle_renderer.hpp"
 #include "render/position_feed.hpp"
 #include "scene/scene.hpp"
+#include "scene/scene_loader.hpp"
 
 namespace nbody {
 
@@ -26,8 +28,16 @@ class Viewer {
     Viewer(const AppOptions& o, GlContext& ctx);
     ~Viewer();
 
-    // Loads another scene file with the particle count times `multiplier`. On failure the current scene
-    // keeps running and the message is returned; "" on success.
+    // Loads another scene file with the particle count times `multiplier`, on a worker thread (issue 11):
+    // the current scene keeps running until poll_load(), called each frame, hands over the result: nullopt
+    // while none is ready, "" once the new scene runs, else the message (a bad file, a cancel) and the
+    // current scene keeps running.
+    void begin_load_scene(const std::string& path, double multiplier) { m_loader.start(path, multiplier); }
+    std::optional<std::string> poll_load();
+    bool loading() const { return m_loader.busy(); }
+    double load_progress() const { return m_loader.progress(); }
+    void cancel_load() { m_loader.cancel(); }
+    // The same, waiting for it (tests and scripted runs).
     std::string load_scene(const std::string& path, double multiplier);
     void reset();  // the loaded scene from the start
 
@@ -77,6 +87,7 @@ class Viewer {
     std::size_t m_group_count = 1;
     std::vector<std::string> m_group_names;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
+    SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };
 
 }  // namespace nbody

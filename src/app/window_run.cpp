@@ -124,8 +124,8 @@ class InputRouter {
             case GLFW_KEY_F1:
                 m_state.show_help = !m_state.show_help;
                 break;
-            case GLFW_KEY_ESCAPE:
-                m_window.request_close();
+            case GLFW_KEY_ESCAPE:  // cancels a scene being generated, else quits
+                m_viewer.loading() ? m_viewer.cancel_load() : m_window.request_close();
                 break;
             default:
                 break;
@@ -187,6 +187,7 @@ class WindowApp {
             m_ui->render();
             m_viewer.times().ui = std::chrono::duration<double>(Clock::now() - tu).count();
             act(req);
+            poll_load();
             if (m_opts.frames && frame + 1 == *m_opts.frames) save_final_screenshot();
             m_window.present();
             m_viewer.times().frame = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -224,9 +225,20 @@ class WindowApp {
         if (r.interop_changed) m_viewer.set_allow_interop(m_state.allow_interop);
         if (r.screenshot) m_want_screenshot = true;
         if (r.toggle_record) m_video ? stop_video() : start_video();
-        if (r.load_path) {
-            m_view.load_error = m_viewer.load_scene(*r.load_path, r.load_multiplier);
-            if (m_view.load_error.empty()) select_current_scene();
+        if (r.load_path) m_viewer.begin_load_scene(*r.load_path, r.load_multiplier);
+    }
+
+    // A scene generated off the frame loop: progress while it builds, then the new scene or the message.
+    void poll_load() {
+        if (std::optional<std::string> done = m_viewer.poll_load()) {
+            m_view.load_error = *done;
+            if (done->empty()) select_current_scene();
+        } else if (m_viewer.loading()) {
+            char text[128];
+            std::snprintf(text, sizeof text,
+                          "generating the scene: %.0f%% (Esc cancels; this one keeps running)",
+                          100.0 * m_viewer.load_progress());
+            m_view.load_error = text;
         }
     }
 

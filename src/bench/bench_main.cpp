@@ -1,15 +1,13 @@
 // nbody-bench: measures every kernel variant (and the CPU backend on request) over a list of N.
 // Interactions/s first; Gflop/s at 20 and 38 flops per interaction; force error against float64.
 #include <cstdio>
-#include <ctime>
-#include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "app/cli_checks.hpp"
-
+#include "bench/bench_cli.hpp"
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
@@ -18,31 +16,11 @@
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
+#include "hermite_forces.hpp"
 #endif
 
 namespace nbody {
 namespace {
-
-struct BenchOptions {
-    std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
-    std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
-    std::vector<std::string> precisions{"fp32"};
-    std::vector<std::string> integrators{"leapfrog"};
-    std::vector<int> gpus{1};
-    double eta = 0.01;
-    std::vector<int> ks, us, blocks, qs;
-    bool sweep = false, cpu = false, paper = false, accuracy = true;
-    std::string scene, json;
-    double eps = 0.01;
-    BenchTiming timing;
-};
-
-std::string utc_now() {
-    char buf[32];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
 
 std::vector<int> or_default(const std::vector<int>& given, const std::vector<int>& all, int def, bool sweep) {
     if (!given.empty()) return given;
@@ -76,8 +54,9 @@ void try_row(std::vector<BenchRow>& rows, Backend& b, const StepTimer& timer, co
         r.backend = backend, r.variant = variant;
 #ifdef NBODY_HAVE_CUDA
         if (auto* gpu = dynamic_cast<CudaBackend*>(&b)) {
-            const LaunchPlan& plan = gpu->plan();
-            r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q;
+            const LaunchPlan plan = gpu->plan();
+            r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q, r.s = plan.splits;
+            r.gpus = static_cast<int>(gpu->parts());
             r.registers = gpu->kernel_resources().registers;
         }
 #endif
@@ -101,8 +80,9 @@ void try_row(std::vector<BenchRow>& rows, Backend& b, const StepTimer& timer, co
     for (int k : or_default(o.ks, all_k, info.default_shape.k, o.sweep))
         for (int u : or_default(o.us, all_u, info.default_shape.u, o.sweep))
             for (int b : or_default(o.blocks, {}, info.default_shape.block, false))
-                for (int q : or_default(o.qs, {}, 0, false)) {
-                    const KernelShape s{k, u, b, q};
+                for (int q : or_default(o.qs, {}, 0, false))
+                for (int sp : or_default(o.ss, {}, info.default_shape.s, false)) {
+                    const KernelShape s{k, u, b, q, sp};
                     try {
                         validate_shape(v, s);
                         out.push_back(s);
@@ -113,14 +93,36 @@ void try_row(std::vector<BenchRow>& rows, Backend& b, const StepTimer& timer, co
     return out;
 }
 
+#ifdef NBODY_HAVE_CUDA
+// One CUDA backend per GPU count asked for, made on first use (each holds its own buffers and streams).
+class GpuBackends {
+public:
+    CudaBackend* get(int gpus) {
+        auto& slot = by_count_[gpus];
+        if (!slot) {
+            SimParams p;
+            p.gpus = gpus;
+            std::string why, note;
+            slot = try_make_cuda_backend(p, &why, &note);
+            if (!slot) std::fprintf(stderr, "nbody-bench: no CUDA backend for %d GPU(s): %s\n", gpus, why.c_str());
+            if (!note.empty()) std::fprintf(stderr, "nbody-bench: %s\n", note.c_str());
+        }
+        return slot.get();
+    }
+
+private:
+    std::map<int, std::unique_ptr<CudaBackend>> by_count_;
+};
+#endif
+
 void run_table(const BenchOptions& o, const std::string& command) {
     std::vector<BenchRow> rows;
     BenchMeta meta{"", utc_now(), command};
     CpuBackend cpu;
 #ifdef NBODY_HAVE_CUDA
-    std::string why;
-    auto gpu = try_make_cuda_backend(&why);
-    if (!gpu) std::fprintf(stderr, "nbody-bench: no CUDA backend (%s); CPU rows only\n", why.c_str());
+    GpuBackends gpus;
+    CudaBackend* gpu = gpus.get(o.gpus.front());
+    if (!gpu) std::fprintf(stderr, "nbody-bench: CPU rows only\n");
     if (gpu) meta.device = gpu->name();
 #else
     std::fprintf(stderr, "nbody-bench: built without CUDA; CPU rows only\n");
@@ -145,18 +147,37 @@ void run_table(const BenchOptions& o, const std::string& command) {
             for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, host_clock_ms, state, c, ref, o, "cpu", "cpu");
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
-        for (SimParams a : axes(o, p, true))
+        for (SimParams a : axes(o, p, true)) {
+            CudaBackend* g = gpus.get(a.gpus);
+            if (!g) continue;
             for (const std::string& vname : o.variants) {
                 if (vname == "auto") {
                     a.kernel_auto = true;
-                    try_row(rows, *gpu, cuda_event_ms, state, a, ref, o, "cuda", "auto");
+                    try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", "auto");
                     continue;
                 }
                 a.kernel_auto = false;
                 a.variant = *parse_variant(vname);
                 for (const KernelShape& s : shapes_for(a.variant, o)) {
                     a.shape = s;
-                    try_row(rows, *gpu, cuda_event_ms, state, a, ref, o, "cuda", std::string(variant_name(a.variant)));
+                    try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", std::string(variant_name(a.variant)));
+                }
+            }
+        }
+        // Block-step evaluations on a fixed active set: does a small set still use the GPU (Sapporo2)?
+        for (int act : o.active)
+            for (const std::string& pr : o.precisions) {
+                SimParams h = p;
+                h.precision = *parse_precision(pr);
+                try {
+                    const double ms = cuda_hermite_force_ms(state, act, h, 200);
+                    const double pairs = static_cast<double>(std::min<long long>(act, n)) * static_cast<double>(n);
+                    std::printf("# hermite evaluation N %lld active %d %s: %.4f ms, %.3e interactions/s, %.0f "
+                                "Gflop/s (60)\n",
+                                n, act, pr.c_str(), ms, pairs / (ms * 1e-3), pairs * 60 / (ms * 1e-3) * 1e-9);
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "skipped hermite evaluation N %lld active %d %s: %s\n", n, act, pr.c_str(),
+                                 e.what());
                 }
             }
 #endif
@@ -169,42 +190,16 @@ void run_table(const BenchOptions& o, const std::string& command) {
 
 int main(int argc, char** argv) {
     using namespace nbody;
-    BenchOptions o;
-    CLI::App app{"nbody-bench: interactions/s and Gflop/s of every kernel variant, with force error vs float64"};
-    app.add_option("--sizes", o.sizes, "Comma-separated N list")->delimiter(',')->check(CLI::Range(1LL, 1LL << 24));
-    app.add_option("--variants", o.variants, "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij)")
-        ->delimiter(',')
-        ->check(CLI::IsMember(variant_choices()));
-    app.add_option("--precisions", o.precisions, "Force arithmetic list: " + joined_names(precision_table()))
-        ->delimiter(',')
-        ->check(CLI::IsMember(names_of(precision_table())));
-    app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
-        ->delimiter(',')
-        ->check(CLI::IsMember(names_of(integrator_table())));
-    app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")->check(kPositive);
-    app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")->delimiter(',')->check(CLI::Range(1, kMaxGpus));
-    app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
-    app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
-    app.add_option("--block", o.blocks, "block size list")->delimiter(',');
-    app.add_option("--q", o.qs, "threads per body list (0 = automatic)")->delimiter(',');
-    app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
-    app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
-    app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
-    app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
-    app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
-        ->check(CLI::ExistingFile);
-    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
-    app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")->check(CLI::Range(0.001, 60.0));
-    app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")->check(CLI::Range(1, 1000));
-    app.add_option("--json", o.json, "Write the rows as JSON");
-    CLI11_PARSE(app, argc, argv);
-    for (auto& v : o.variants)
-        if (v != "auto") v = std::string(variant_name(*parse_variant(v)));
+    auto parsed = parse_bench_command_line(argc, argv);
+    if (const int* code = std::get_if<int>(&parsed)) return *code;
+    const BenchOptions& o = std::get<BenchOptions>(parsed);
     std::string command = "nbody-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     try {
         if (o.paper)
             run_paper_mode(o.json, command, o.timing);
+        else if (o.tune)
+            run_tune_mode(o, command);
         else
             run_table(o, command);
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #include "bench/bench_output.hpp"
 
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -9,9 +10,16 @@
 
 namespace nbody {
 
+std::string utc_now() {
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
 void print_table_header() {
-    std::printf("%9s %-4s %-13s %-12s %2s %2s %5s %3s %4s %12s %9s %9s %11s %10s %9s %9s\n", "N", "prec", "integrator",
-                "variant", "k", "u", "block", "q", "regs", "interact/s", "Gflop20", "Gflop38", "steps/s", "ms/step",
+    std::printf("%9s %-4s %-13s %-12s %4s %2s %2s %5s %3s %3s %4s %12s %9s %9s %11s %10s %9s %9s\n", "N", "prec",
+                "integrator", "variant", "gpus", "k", "u", "block", "q", "s", "regs", "interact/s", "Gflop20", "Gflop38", "steps/s", "ms/step",
                 "max_err", "med_err");
 }
 
@@ -21,8 +29,9 @@ void print_row(const BenchRow& r) {
         std::snprintf(err[0], sizeof err[0], "%.2e", r.error.max_rel);
         std::snprintf(err[1], sizeof err[1], "%.2e", r.error.median_rel);
     }
-    std::printf("%9zu %-4s %-13s %-12s %2d %2d %5d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s\n", r.n,
-                r.precision.c_str(), r.integrator.c_str(), r.variant.c_str(), r.k, r.u, r.block, r.q, r.registers,
+    std::printf("%9zu %-4s %-13s %-12s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s\n", r.n,
+                r.precision.c_str(), r.integrator.c_str(), r.variant.c_str(), r.gpus, r.k, r.u, r.block, r.q, r.s,
+                r.registers,
                 r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38, r.rate.steps_per_s, r.ms_per_step, err[0],
                 err[1]);
     std::fflush(stdout);
@@ -51,6 +60,7 @@ void write_bench_json(const std::string& path, const BenchMeta& meta, const std:
             {"u", r.u},
             {"block", r.block},
             {"q", r.q},
+            {"s", r.s},
             {"registers", r.registers},
             {"gflops_20", r.rate.gflops20},
             {"gflops_38", r.rate.gflops38},

@@ -12,9 +12,17 @@ struct BenchMeta {
     std::string command;  // the command line that produced the rows
 };
 
+// Now, UTC, ISO 8601: "2026-11-22T03:46:06Z".
+std::string utc_now();
+
 // One table row per configuration: interactions/s first, Gflop/s at 20 and 38 as conversions of it.
 void print_table_header();
 void print_row(const BenchRow& r);
 void write_bench_json(const std::string& path, const BenchMeta& meta, const std::vector<BenchRow>& rows);
+
+// nbody-bench --tune (tune_mode.cpp): measures, writes the tuning table to the cache (and --tune-out,
+// --json), prints the winners and what auto now picks. Throws Error without a usable CUDA device.
+struct BenchOptions;
+void run_tune_mode(const BenchOptions& o, const std::string& command);
 
 }  // namespace nbody

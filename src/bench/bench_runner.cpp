@@ -19,19 +19,7 @@ double host_clock_ms(Backend& b, int k) {
 double cuda_event_ms(Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); }
 #endif
 
-BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
-                 const std::vector<Double3>& reference, const BenchTiming& timing) {
-    BenchRow row;
-    row.n = state.size();
-    backend.reset(state, params);
-    if (!reference.empty()) {
-        std::vector<Double4> acc;
-        backend.read_accelerations(acc);
-        row.error = compare_forces(acc, reference);
-    } else {
-        row.error.max_rel = -1;
-    }
-
+std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row) {
     // Warm-up: grow the batch until it takes warmup_seconds; that also estimates the time per step.
     long long k = 1;
     double ms = timer(backend, 1);
@@ -43,6 +31,7 @@ BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, c
     // Even batch sizes of at least 32 let the CUDA backend replay its graph for every step.
     long long steps = std::max<long long>(1, std::llround(timing.seconds_per_repeat * 1e3 / std::max(est, 1e-6)));
     if (steps >= 32) steps = (steps + 31) / 32 * 32;
+    if (steps >= 32 && k < 32) timer(backend, 32);  // capture the CUDA graph before, not inside, the first repeat
 
     // Each repeat's work comes from the backend's own count (N^2 per shared step, active x N per block step).
     std::vector<double> per_step;
@@ -53,18 +42,37 @@ BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, c
         per_step.push_back(repeat_ms / static_cast<double>(steps));
         rates.push_back(throughput(backend.work() - w0, repeat_ms * 1e-3));
     }
+    std::vector<double> each;
+    for (const Throughput& t : rates) each.push_back(t.interactions_per_s);
     std::sort(per_step.begin(), per_step.end());
     std::sort(rates.begin(), rates.end(),
               [](const Throughput& a, const Throughput& b) { return a.interactions_per_s < b.interactions_per_s; });
+    row.n = backend.size();
     row.ms_per_step = per_step[per_step.size() / 2];
     row.ms_spread = (per_step.back() - per_step.front()) / row.ms_per_step;
     row.steps_per_repeat = steps;
     row.repeats = timing.repeats;
     row.rate = rates[rates.size() / 2];
     row.kernel = backend.kernel_label();
+    const SimParams& params = backend.params();
     row.precision = std::string(precision_name(params.precision));
     row.integrator = std::string(integrator_name(params.integrator));
     row.gpus = params.gpus;
+    return each;
+}
+
+BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
+                 const std::vector<Double3>& reference, const BenchTiming& timing) {
+    BenchRow row;
+    backend.reset(state, params);
+    if (!reference.empty()) {
+        std::vector<Double4> acc;
+        backend.read_accelerations(acc);
+        row.error = compare_forces(acc, reference);
+    } else {
+        row.error.max_rel = -1;
+    }
+    time_repeats(backend, timer, timing, row);
     return row;
 }
 

@@ -25,7 +25,7 @@ struct BenchRow {
     std::string precision = "fp32";
     std::string integrator = "leapfrog";
     int gpus = 1;
-    int k = 0, u = 0, block = 0, q = 0;
+    int k = 0, u = 0, block = 0, q = 0, s = 0;  // s: j-splits over blocks
     int registers = 0;
     long long steps_per_repeat = 0;
     int repeats = 0;
@@ -52,6 +52,10 @@ double host_clock_ms(Backend& b, int k);
 // CudaBackend::timed_steps: CUDA events on the backend's stream around k steps (b must be a CudaBackend).
 double cuda_event_ms(Backend& b, int k);
 #endif
+
+// Warm-up, then `timing.repeats` timed repeats of the backend as it is (no reset): fills the row's timing
+// fields (n, median ms per step, spread, rate, kernel, params) and returns each repeat's interactions/s.
+std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row);
 
 // Resets `backend` to `state` with the config's params, measures, and fills a row. `reference` may be
 // empty (no accuracy column).

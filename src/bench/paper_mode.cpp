@@ -49,7 +49,7 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
     CpuBackend cpu;
 #ifdef NBODY_HAVE_CUDA
     std::string why;
-    auto gpu = try_make_cuda_backend(&why);
+    auto gpu = try_make_cuda_backend(SimParams{}, &why);
     if (!gpu) std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n", why.c_str());
 #endif
     for (const PaperCase& c : kCases) {

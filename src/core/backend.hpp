@@ -20,6 +20,12 @@ struct BackendCaps {
 };
 
 
+struct DeviceTiming {
+    std::string device;      // "GPU 1"
+    double kernel_ms = 0;    // the step kernel on this GPU's share of the bodies
+    double exchange_ms = 0;  // its positions copied to every other GPU, after the kernel
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -64,8 +70,16 @@ public:
     // 512 q 32 (auto), fp32" on CUDA, "cpu avx512f, fp32" on the CPU. Default: name().
     virtual std::string kernel_label() const { return name(); }
 
+    // Why the automatic choice (SimParams::kernel_auto) picked that kernel: "measured at N = 7,500
+    // (1.43e12 interactions/s); table: built-in (NVIDIA H200, ...)". Empty where nothing was chosen.
+    virtual std::string kernel_choice() const { return {}; }
+
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;
+
+    // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (the Performance
+    // panel shows them). Empty where there is one device or none.
+    virtual std::vector<DeviceTiming> device_timings() { return {}; }
 
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;

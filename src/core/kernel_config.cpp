@@ -43,7 +43,8 @@ std::optional<KernelVariant> parse_variant(std::string_view name) {
 
 std::string kernel_label(KernelVariant v, const KernelShape& s) {
     return std::string(variant_name(v)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " +
-           std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto"));
+           std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto")) +
+           (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
 }
 
 void validate_shape(KernelVariant v, const KernelShape& s) {
@@ -60,6 +61,9 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
     if (s.q < 0 || s.q > 32 || (s.q & (s.q - 1)) != 0)
         throw ParamError("q", "threads per body must be 0 (auto) or a power of two up to 32 (got " +
                                   std::to_string(s.q) + ")");
+    if (s.s < 0 || s.s > kMaxSplits)
+        throw ParamError("s", "blocks per body (j-split over blocks) must be 0 (auto) or 1 to " +
+                                  std::to_string(kMaxSplits) + " (got " + std::to_string(s.s) + ")");
 }
 
 namespace {
@@ -69,26 +73,41 @@ long long blocks_for(std::size_t n, int block, int q, int k) {
 }
 }  // namespace
 
-LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm) {
+LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm,
+                       std::size_t n_j, int body_bytes) {
     validate_shape(v, shape);
-    LaunchPlan p{shape.k, shape.u, shape.block, shape.q, shape.block, 0};
+    if (n_j == 0) n_j = n;
+    LaunchPlan p;
+    p.k = shape.k, p.u = shape.u, p.block = shape.block, p.q = shape.q, p.splits = shape.s;
+    const long long target = static_cast<long long>(sm_count) * threads_per_sm;
+    const auto nj = static_cast<long long>(n_j);
     if (shape.q > 0) {
         if (shape.block % (shape.q * shape.u) != 0)
             throw ParamError("q", "threads per body " + std::to_string(shape.q) + " times u " +
                                       std::to_string(shape.u) + " must divide the block size " +
                                       std::to_string(shape.block));
+    } else if (shape.s == 0) {
+        p.q = 1;  // the split goes over blocks instead (below)
     } else {
-        const long long target = static_cast<long long>(sm_count) * threads_per_sm;
         p.q = 1;
         for (int q = 1; q <= 32 && shape.block % (q * shape.u) == 0; q *= 2) {
             p.q = q;
-            if (blocks_for(n, shape.block, q, shape.k) * shape.block >= target) break;
+            if (blocks_for(n, shape.block, q, shape.k) * shape.s * shape.block >= target) break;
         }
     }
     p.blocks = blocks_for(n, p.block, p.q, p.k);
-    // Each slice reads tile / q bodies between two barriers: aim for 128, within 1024 bodies per tile
-    // (2 x 16 KiB double-buffered, under the 48 KiB a block gets without opting in).
-    p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, 1024 / p.block));
+    if (shape.s == 0) {
+        p.splits = 1;
+        while (p.splits < kMaxSplits && p.blocks * p.splits * p.block < target &&
+               nj / (2LL * p.splits) >= kMinSplitChunk)
+            p.splits *= 2;
+    }
+    p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, nj)));
+    p.chunk = (nj + p.splits - 1) / p.splits;
+    // Each slice reads tile / q bodies between two barriers: aim for 128, within 16 KiB of bodies per tile
+    // buffer (2 x 16 KiB double-buffered, under the 48 KiB a block gets without opting in).
+    const int max_tile = std::max(p.block, 16384 / std::max(body_bytes, 1));
+    p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, max_tile / p.block));
     return p;
 }
 

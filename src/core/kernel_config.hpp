@@ -20,12 +20,14 @@ struct KernelShape {
     int k = 4;       // i-bodies per thread (1 for None; 2, 4, 8 otherwise)
     int u = 4;       // j-bodies per inner iteration (IJUnrolled: 2, 4, 8; 1 otherwise)
     int block = 256; // threads per block, 64 to 1024, a multiple of 32
-    int q = 0;       // threads sharing one i-group's j range (j-split); 0 = chosen from N and the SM count
+    int q = 0;       // threads sharing one i-group's j range (j-split in a warp); 0 = chosen from N and the SMs
+    int s = 1;       // blocks sharing one i-group's j range (j-split over blocks, partial sums reduced by the last
+                     // block to finish); 1 = none, 0 = chosen from N and the SMs (then q is 1 unless given)
 };
 
 // Field by field (written out: the CUDA files compile as C++17, without defaulted comparisons).
 inline bool operator==(const KernelShape& a, const KernelShape& b) {
-    return a.k == b.k && a.u == b.u && a.block == b.block && a.q == b.q;
+    return a.k == b.k && a.u == b.u && a.block == b.block && a.q == b.q && a.s == b.s;
 }
 inline bool operator!=(const KernelShape& a, const KernelShape& b) { return !(a == b); }
 
@@ -50,19 +52,31 @@ std::string kernel_label(KernelVariant v, const KernelShape& s);
 // Throws ParamError naming k, u, block or q with the allowed values for this variant.
 void validate_shape(KernelVariant v, const KernelShape& s);
 
-// How one step launches: the shape with q resolved and the grid size.
+// How one step launches: the shape with q and s resolved and the grid size.
 struct LaunchPlan {
     int k = 1, u = 1, block = 256, q = 1;
+    int splits = 1;        // s: blocks per i-group, each summing a contiguous chunk of the j range
+    long long chunk = 0;   // j-bodies per split (the last split takes what is left)
     int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128
-    long long blocks = 0;  // ceil(n / (block / q * k))
+    long long blocks = 0;  // i-groups: ceil(n_i / (block / q * k)); the grid is blocks x splits
 };
+
+// The largest j-split over blocks the planner chooses or accepts, and the fewest j-bodies a split may get.
+inline constexpr int kMaxSplits = 64;
+inline constexpr long long kMinSplitChunk = 256;
 
 // Resolves the j-split q for n bodies on a GPU with `sm_count` multiprocessors. Automatic (shape.q == 0):
 // the smallest q whose grid fills every SM with at least `threads_per_sm` threads (the backend passes what
 // one SM can hold of this kernel: one full wave), since small N leaves most of the GPU idle otherwise
 // (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the largest allowed when none does. q must divide block / u, so a slice's share of a tile unrolls evenly.
 // Throws ParamError for a fixed q that does not fit the block.
+// `n` is the number of i-bodies the launch updates, `n_j` the number of bodies exerting force (all N; 0 means n,
+// as on one GPU; a part of a multi-GPU run updates n = its share). `body_bytes`: shared memory per j-body (16
+// for float4, 32 for double or double-single bodies), which caps the tile at 16 KiB per buffer.
+// Automatic s (shape.s == 0): q = 1 (or as given) and the smallest power-of-two s that fills one wave with
+// every split keeping at least kMinSplitChunk bodies: the j-split over blocks keeps the i-group of a block
+// large, so each j-tile loaded from L2 serves block x k i-bodies instead of block x k / q.
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count,
-                       int threads_per_sm = 1024);
+                       int threads_per_sm = 1024, std::size_t n_j = 0, int body_bytes = 16);
 
 }  // namespace nbody

@@ -1,9 +1,11 @@
 #include "core/sim_params.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace nbody {
 
@@ -22,8 +24,12 @@ const std::array<NamedValue<BackendKind>, 3> kBackends = {{
 }};
 }  // namespace
 
-std::optional<BackendKind> parse_backend_kind(std::string_view s) { return parse_named(kBackends, s); }
-std::string_view backend_kind_name(BackendKind k) { return name_of(kBackends, k); }
+std::optional<BackendKind> parse_backend_kind(std::string_view s) {
+    return parse_named(kBackends, s);
+}
+std::string_view backend_kind_name(BackendKind k) {
+    return name_of(kBackends, k);
+}
 
 const std::array<NamedValue<Precision>, 3>& precision_table() {
     static const std::array<NamedValue<Precision>, 3> table = {{
@@ -34,43 +40,69 @@ const std::array<NamedValue<Precision>, 3>& precision_table() {
     }};
     return table;
 }
-std::optional<Precision> parse_precision(std::string_view s) { return parse_named(precision_table(), s); }
-std::string_view precision_name(Precision p) { return name_of(precision_table(), p); }
+std::optional<Precision> parse_precision(std::string_view s) {
+    return parse_named(precision_table(), s);
+}
+std::string_view precision_name(Precision p) {
+    return name_of(precision_table(), p);
+}
 
 const std::array<NamedValue<Integrator>, 3>& integrator_table() {
     static const std::array<NamedValue<Integrator>, 3> table = {{
-        {Integrator::LeapFrog, "leapfrog", "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step"},
+        {Integrator::LeapFrog, "leapfrog",
+         "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step"},
         {Integrator::Hermite, "hermite", "4th-order Hermite predictor-corrector, one shared time step"},
         {Integrator::HermiteBlock, "hermite-block",
          "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)"},
     }};
     return table;
 }
-std::optional<Integrator> parse_integrator(std::string_view s) { return parse_named(integrator_table(), s); }
-std::string_view integrator_name(Integrator i) { return name_of(integrator_table(), i); }
+std::optional<Integrator> parse_integrator(std::string_view s) {
+    return parse_named(integrator_table(), s);
+}
+std::string_view integrator_name(Integrator i) {
+    return name_of(integrator_table(), i);
+}
 
 void validate(const SimParams& p) {
-    if (!(p.dt > 0) || !std::isfinite(p.dt)) throw ParamError("dt", "must be > 0 and finite" + got(p.dt));
-    if (!(p.eps >= 0) || !std::isfinite(p.eps)) throw ParamError("eps", "must be >= 0 and finite" + got(p.eps));
-    if (!(p.G > 0) || !std::isfinite(p.G)) throw ParamError("G", "must be > 0 and finite" + got(p.G));
+    using namespace limits;  // the ranges and why: core/limits.hpp
+    if (!(p.dt >= kMinDt && p.dt <= kMaxDt)) throw ParamError("dt", "must be from 1e-12 to 1e6" + got(p.dt));
+    if (!(p.eps == 0 || (p.eps >= kMinEps && p.eps <= kMaxLength)))
+        throw ParamError("eps", "must be 0 or from 1e-9 to 1e4" + got(p.eps));
+    if (!(p.G >= kMinG && p.G <= kMaxG)) throw ParamError("G", "must be from 1e-12 to 1e12" + got(p.G));
     if (p.steps_per_frame < 1 || p.steps_per_frame > 10000)
         throw ParamError("steps_per_frame", "must be from 1 to 10000" + got(p.steps_per_frame));
     if (p.cpu_threads < 0 || p.cpu_threads > 1024)
         throw ParamError("cpu_threads", "must be 0 (all) or 1 to 1024" + got(p.cpu_threads));
     if (!(p.eta > 0 && p.eta <= 1))
-        throw ParamError("eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
+        throw ParamError(
+            "eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
     if (p.gpus < 0 || p.gpus > kMaxGpus)
         throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
     if (!p.kernel_auto) validate_shape(p.variant, p.shape);
 }
 
+std::vector<int> devices_for(int gpus, int available, std::string* note) {
+    if (note) note->clear();
+    const int want = gpus == 0 ? available : gpus;
+    const int take = std::max(1, std::min(want, available));
+    if (want > available && note)
+        *note = "asked for " + std::to_string(want) + " GPUs; this machine has " + std::to_string(available) +
+                ": running on " + std::to_string(take);
+    std::vector<int> out;
+    for (int d = 0; d < take; ++d) out.push_back(d);
+    return out;
+}
+
 bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
            a.backend == b.backend && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
-           a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator && a.eta == b.eta &&
-           a.gpus == b.gpus && a.cpu_threads == b.cpu_threads;
+           a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator &&
+           a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads;
 }
 
-std::string kernel_label(const SimParams& p) { return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape); }
+std::string kernel_label(const SimParams& p) {
+    return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape);
+}
 
 }  // namespace nbody

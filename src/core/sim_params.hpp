@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/kernel_config.hpp"
 #include "core/named_enum.hpp"
@@ -57,6 +58,10 @@ struct SimParams {
     int gpus = 1;              // GPUs the CUDA backend spreads the bodies over: 1 to kMaxGpus, 0 = all
     int cpu_threads = 0;       // 0 = all hardware threads
 };
+
+// The CUDA devices for SimParams::gpus on a machine with `available` GPUs: 1 -> {0}, 0 ("all") -> every
+// one, more than there are -> every one, with the reason in *note (empty otherwise).
+std::vector<int> devices_for(int gpus, int available, std::string* note);
 
 // Throws ParamError naming the first field out of range and its allowed range.
 void validate(const SimParams& p);

@@ -11,7 +11,8 @@
 //   id,group,mass,x,y,z,vx,vy,vz
 //   0,0,0.000133333,0.97,-0.24,0,...
 //
-// Floats are written with %.9g, which round-trips every float32 exactly; the time with %.17g (float64).
+// Numbers are written with %.17g, which round-trips every float64 exactly (subnormals included: the reader
+// accepts them; it refuses only what overflows a double, NaN and infinity).
 // The reader also takes the common `id,mass,x,y,z,vx,vy,vz` (group 0); header lines it does not know are
 // comments. Errors name the file and line.
 #include <optional>

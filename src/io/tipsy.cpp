@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -20,10 +21,18 @@ constexpr std::size_t kFloats[3] = {12, 9, 11};  // floats per gas, dark, star r
     throw Error(path + ": byte " + std::to_string(offset) + ": " + why);
 }
 
-std::vector<unsigned char> read_all(const std::string& path) {
+// Up to `limit` bytes of a regular file (not a pipe or a device: /dev/zero would never end), and its size.
+std::vector<unsigned char> read_bytes(const std::string& path, std::size_t limit, std::size_t& size) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw Error(path + ": not a regular file (or it does not exist)");
+    size = std::filesystem::file_size(path, ec);
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open the tipsy file");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (ec || !in) throw Error(path + ": cannot open the tipsy file");
+    std::vector<unsigned char> b(std::min(size, limit));
+    in.read(reinterpret_cast<char*>(b.data()), std::streamsize(b.size()));
+    if (std::size_t(in.gcount()) != b.size()) throw Error(path + ": cannot read the tipsy file");
+    return b;
 }
 
 // Reads a value of type T at `at` in the given byte order.
@@ -38,39 +47,50 @@ T load(const std::vector<unsigned char>& b, std::size_t at, bool big) {
     return v;
 }
 
-// The header in one byte order, or false when it does not describe this file.
-bool parse_header(const std::vector<unsigned char>& b, bool big, TipsyHeader& h) {
+// The header in one byte order, or false when it does not describe a file of `file_size` bytes.
+bool parse_header(const std::vector<unsigned char>& b, std::size_t file_size, bool big, TipsyHeader& h) {
     const int32_t n = load<int32_t>(b, 8, big), ndim = load<int32_t>(b, 12, big);
-    const int32_t counts[3] = {load<int32_t>(b, 16, big), load<int32_t>(b, 20, big), load<int32_t>(b, 24, big)};
+    const int32_t counts[3] = {load<int32_t>(b, 16, big), load<int32_t>(b, 20, big),
+                               load<int32_t>(b, 24, big)};
     if (ndim != 3 || n < 0 || counts[0] < 0 || counts[1] < 0 || counts[2] < 0) return false;
     if (int64_t{counts[0]} + counts[1] + counts[2] != n) return false;
     std::size_t size = kHeaderBytes;
     for (int k = 0; k < 3; ++k) size += std::size_t(counts[k]) * kFloats[k] * 4;
-    if (size != b.size()) return false;
+    if (size != file_size) return false;
     h.time = load<double>(b, 0, big);
     h.nsph = uint32_t(counts[0]), h.ndark = uint32_t(counts[1]), h.nstar = uint32_t(counts[2]);
     h.big_endian = big;
     return std::isfinite(h.time);
 }
 
-TipsyHeader header_of(const std::vector<unsigned char>& b, const std::string& path) {
+TipsyHeader header_of(const std::vector<unsigned char>& b, std::size_t file_size, const std::string& path) {
     if (b.size() < kHeaderBytes)
         fail(path, b.size(), "file ends inside the 32-byte header (" + std::to_string(b.size()) + " bytes)");
     TipsyHeader h;
-    if (parse_header(b, true, h) || parse_header(b, false, h)) return h;
+    if (parse_header(b, file_size, true, h) || parse_header(b, file_size, false, h)) return h;
     const int32_t n = load<int32_t>(b, 8, true), ndim = load<int32_t>(b, 12, true);
-    fail(path, 8, "not a tipsy header in either byte order (big-endian reading: nbodies " + std::to_string(n) +
-                      ", ndim " + std::to_string(ndim) + "; the counts must add up, ndim be 3, and the file be " +
-                      "32 + 48 nsph + 36 ndark + 44 nstar bytes, it is " + std::to_string(b.size()) + ")");
+    fail(path, 8,
+         "not a tipsy header in either byte order (big-endian reading: nbodies " + std::to_string(n) +
+             ", ndim " + std::to_string(ndim) + "; the counts must add up, ndim be 3, and the file be " +
+             "32 + 48 nsph + 36 ndark + 44 nstar bytes, it is " + std::to_string(file_size) + ")");
 }
 
 }  // namespace
 
-TipsyHeader read_tipsy_header(const std::string& path) { return header_of(read_all(path), path); }
+TipsyHeader read_tipsy_header(const std::string& path) {
+    std::size_t size = 0;
+    const std::vector<unsigned char> b = read_bytes(path, kHeaderBytes, size);
+    return header_of(b, size, path);
+}
 
 State read_tipsy(const std::string& path) {
-    const std::vector<unsigned char> b = read_all(path);
-    const TipsyHeader h = header_of(b, path);
+    std::size_t size = 0;
+    const std::vector<unsigned char> b = read_bytes(path, std::size_t(-1), size);
+    return parse_tipsy(b, path);
+}
+
+State parse_tipsy(const std::vector<unsigned char>& b, const std::string& path) {
+    const TipsyHeader h = header_of(b, b.size(), path);
     State s;
     s.resize(h.bodies());
     s.time = h.time;

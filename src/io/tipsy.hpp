@@ -7,6 +7,7 @@
 // the byte order is the one in which the header makes sense (ndim 3, counts adding up, file size matching).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/state.hpp"
 
@@ -19,11 +20,14 @@ struct TipsyHeader {
     std::size_t bodies() const { return std::size_t{nsph} + ndark + nstar; }
 };
 
-// Reads the header only. Throws nbody::Error "path: byte N: why" for a short or inconsistent file.
+// Reads the header only (32 bytes and the file's size). Throws nbody::Error "path: byte N: why" for a short
+// or inconsistent file.
 TipsyHeader read_tipsy_header(const std::string& path);
 
 // Reads every particle: gas, then dark matter, then stars; State::group is the kind (0 gas, 1 dark, 2 star)
 // and State::time the header's time. Throws nbody::Error naming the byte offset of the first bad value.
 State read_tipsy(const std::string& path);
+// The same from the file's bytes already in memory; `path` names it in messages.
+State parse_tipsy(const std::vector<unsigned char>& bytes, const std::string& path);
 
 }  // namespace nbody

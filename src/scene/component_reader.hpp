@@ -3,6 +3,7 @@
 // scene loader; the format is documented in docs/scenes.md.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -12,8 +13,17 @@ namespace nbody {
 
 constexpr long long kMaxBodies = 1ll << 26;  // 67M bodies: 1 GiB of float4 state, well past interactive
 
+// A length that sets the size of a structure (a scale, radius, cut-off or thickness), kept with where it was
+// written so that checks needing the whole scene (softening, where orbits put the component) can point at it.
+struct StructureLength {
+    std::string field;  // "component[1].halo.scale"
+    double value = 0;
+    toml::source_region where;  // the value, or the component's table when the default was used
+};
+
 struct ParsedComponent {
     ComponentSpec spec;
+    std::vector<StructureLength> lengths;
     const toml::node* position = nullptr;  // as written (null when absent), so orbit helpers can object
     const toml::node* velocity = nullptr;
 };

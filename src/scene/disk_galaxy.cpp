@@ -4,6 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/errors.hpp"
+#include "core/limits.hpp"
+#include "scene/build_control.hpp"
 #include "scene/rng.hpp"
 
 namespace nbody {
@@ -71,11 +74,16 @@ struct MassModel {
 // spherical shells, each with its exact softened potential -2 G dm / (A + B),
 // A = sqrt((r + s)^2 + eps^2), B = sqrt((r - s)^2 + eps^2) (-G dm / max(r, s) for eps = 0).
 class HaloJeans {
-public:
+  public:
     explicit HaloJeans(const MassModel& m) {
         const double rmax = halo_radius(m.halo), eps2 = m.eps * m.eps;
         m_lo = std::log(std::min(rmax * 1e-5, m.halo.scale * 1e-4));
         m_step = (std::log(rmax) - m_lo) / (kGrid - 1);
+        // Validated scales give a grid from 1e-8 to 1e8; anything else would index m_sigma2 with a NaN.
+        if (!std::isfinite(m_lo) || !(m_step > 0 && std::isfinite(m_step)))
+            throw ParamError("halo.scale", "the halo's radius grid is degenerate (scale " +
+                                               std::to_string(m.halo.scale) + ", truncation radius " +
+                                               std::to_string(rmax) + ")");
         std::vector<double> r(kGrid), dm(kGrid), phi(kGrid, 0.0);
         double inside = 0;
         for (int i = 0; i < kGrid; ++i) {
@@ -111,7 +119,7 @@ public:
         return m_sigma2[i] + (u - i) * (m_sigma2[i + 1] - m_sigma2[i]);
     }
 
-private:
+  private:
     static constexpr int kGrid = 600;
     double m_lo = 0, m_step = 1;
     std::vector<double> m_sigma2;
@@ -121,25 +129,25 @@ private:
 // of the untruncated profile: Plummer's g(q) = q^2 (1 - q^2)^3.5 (Aarseth, Henon & Wielen 1974), Hernquist's
 // q^2 f(E) with f from Hernquist (1990, eq. 17). Rejection under 1.1 times the scanned maximum.
 double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
-    if (h.profile == HaloProfile::Plummer) {
-        double q, y;
-        do q = rng.uniform(), y = rng.uniform() * 0.1;
-        while (y >= q * q * std::pow(1.0 - q * q, 3.5));
-        return q;
-    }
+    if (h.profile == HaloProfile::Plummer) return plummer_speed_fraction(rng);
     const double psi = 1.0 / (r / h.scale + 1.0);  // -Phi in units of G M / a
     auto density = [psi](double q) {               // q^2 f(psi (1 - q^2)), up to a constant
         const double e = psi * (1.0 - q * q), x = std::sqrt(e), one = std::max(1e-12, 1.0 - e);
-        const double f = (3.0 * std::asin(x) + x * std::sqrt(one) * (1.0 - 2.0 * e) * (8.0 * e * e - 8.0 * e - 3.0)) /
-                         std::pow(one, 2.5);
+        const double f =
+            (3.0 * std::asin(x) + x * std::sqrt(one) * (1.0 - 2.0 * e) * (8.0 * e * e - 8.0 * e - 3.0)) /
+            std::pow(one, 2.5);
         return q * q * f;
     };
     double top = 0;
     for (int i = 1; i < 64; ++i) top = std::max(top, density(i / 64.0));
-    double q, y;
-    do q = rng.uniform(), y = rng.uniform() * 1.1 * top;
-    while (y >= density(q));
-    return q;
+    // The scan can miss a peak narrower than 1/64 (deep in the cusp); then everything under the peak above
+    // the envelope is accepted, still at least the 1/64 of draws nearest q = 0.
+    return draw_until(
+        [&]() -> std::optional<double> {
+            const double q = rng.uniform(), y = rng.uniform() * 1.1 * top;
+            return y < density(q) ? std::optional(q) : std::nullopt;
+        },
+        "halo.scale", "the Hernquist speed distribution at r = " + std::to_string(r) + " is empty");
 }
 
 // The halo's own distribution function gives its speeds as an untruncated, unsoftened model in isolation;
@@ -148,7 +156,8 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
 // radius (untruncated speeds there would make the outskirts expand) and feels softened forces. (A local
 // Maxwellian with the Jeans sigma instead puts too many slow stars in the core, which then contracts by
 // 15% in a few crossing times: Kazantzidis, Magorrian & Moore 2004.)
-void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out,
+                 BuildControl* control) {
     MassModel ideal = m;
     ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = 0;
     ideal.halo.mass_cut = 0.99999;
@@ -158,38 +167,49 @@ void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Bo
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
         b.m = m.halo_mass / double(count);
-        double x;
-        do x = rng.uniform() * m.halo.mass_cut;
-        while (x <= 0);
+        const double x = draw_until(
+            [&]() -> std::optional<double> {
+                const double u = rng.uniform() * m.halo.mass_cut;
+                return u > 0 ? std::optional(u) : std::nullopt;
+            },
+            "halo.mass_cut", "the enclosed-mass fraction is never above 0");
         const double r = halo_radius_at(m.halo, x);
         b.x = r * rng.unit_vector();
-        const double psi =
-            m.G * untruncated_mass / (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
+        const double psi = m.G * untruncated_mass /
+                           (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
         const double s2 = bare.sigma2(r);
         const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
         b.v = (scale * halo_speed_fraction(m.halo, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
         out.push_back(b);
+        tick(control, i);
     }
 }
 
-void sample_disk(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out) {
+void sample_disk(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out,
+                 BuildControl* control) {
     const DiskSpec& d = m.disk;
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
         b.m = m.disk_mass / double(count);
-        double R;
-        do R = -d.scale_length * std::log((1.0 - rng.uniform()) * (1.0 - rng.uniform()));
-        while (R > d.cutoff);
+        // Gamma(2) radii redrawn beyond the cut-off: the reader keeps cutoff >= scale_length (26% accepted)
+        const double R = draw_until(
+            [&]() -> std::optional<double> {
+                const double v = -d.scale_length * std::log((1.0 - rng.uniform()) * (1.0 - rng.uniform()));
+                return v > d.cutoff ? std::nullopt : std::optional(v);
+            },
+            "disk.cutoff", "too small against disk.scale_length (it should be at least one scale length)");
         const double phi = rng.uniform(0.0, 2.0 * kPi);
-        const double z = d.scale_height * std::atanh(std::clamp(2.0 * rng.uniform() - 1.0, -1 + 1e-12, 1 - 1e-12));
+        const double z =
+            d.scale_height * std::atanh(std::clamp(2.0 * rng.uniform() - 1.0, -1 + 1e-12, 1 - 1e-12));
         const double c = std::cos(phi), s = std::sin(phi);
         b.x = {R * c, R * s, z};
 
         const double Rs = std::max(R, 1e-3 * d.scale_length);  // the centre itself is a removable singularity
         const double omega2 = m.vc2(Rs) / (Rs * Rs);
         const double dR = 1e-3 * Rs;
-        const double domega2 = (m.vc2(Rs + dR) / ((Rs + dR) * (Rs + dR)) - m.vc2(Rs - dR) / ((Rs - dR) * (Rs - dR))) /
-                               (2.0 * dR);
+        const double domega2 =
+            (m.vc2(Rs + dR) / ((Rs + dR) * (Rs + dR)) - m.vc2(Rs - dR) / ((Rs - dR) * (Rs - dR))) /
+            (2.0 * dR);
         const double kappa2 = std::max(Rs * domega2 + 4.0 * omega2, 1e-3 * omega2);
         const double kappa = std::sqrt(kappa2), sigma_scale = m.G * m.surface_density(R);
         const double sigma_r = d.toomre_q * 3.36 * sigma_scale / kappa;
@@ -200,12 +220,15 @@ void sample_disk(const MassModel& m, std::size_t count, Rng& rng, std::vector<Bo
         const double vr = sigma_r * rng.normal(), vphi = vphi_mean + sigma_phi * rng.normal();
         b.v = {vr * c - vphi * s, vr * s + vphi * c, sigma_z * rng.normal()};
         out.push_back(b);
+        tick(control, i);
     }
 }
 
 }  // namespace
 
-double halo_radius(const HaloSpec& h) { return halo_radius_at(h, h.mass_cut); }
+double halo_radius(const HaloSpec& h) {
+    return halo_radius_at(h, h.mass_cut);
+}
 
 std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
     if (n < 2) return 0;
@@ -214,10 +237,26 @@ std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
 }
 
 namespace {
+// The generator's own checks (the scene reader gives the same with file:line:column): each loop above then
+// accepts at least a quarter of its draws.
+void check(const DiskGalaxyParams& p) {
+    require_mass(p.mass);
+    require_G(p.G);
+    require_range("eps", p.eps, 0.0, limits::kMaxLength);
+    require_range("disk.mass_fraction", p.disk.mass_fraction, 0.01, 0.99);
+    require_range("disk.body_fraction", p.disk.body_fraction, 0.01, 0.99);
+    require_length("disk.scale_length", p.disk.scale_length);
+    require_length("disk.scale_height", p.disk.scale_height);
+    require_range("disk.cutoff", p.disk.cutoff, p.disk.scale_length, limits::kMaxLength);
+    require_range("disk.toomre_q", p.disk.toomre_q, 0.5, 10.0);
+    require_length("halo.scale", p.halo.scale);
+    require_range("halo.mass_cut", p.halo.mass_cut, 0.05, 0.9999);
+}
+
 MassModel mass_model(const DiskGalaxyParams& p) {
     MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
     if (disk_galaxy_halo_count(p.n, p.disk) == 0)
-        m.halo_mass = 0, m.disk_mass = p.mass;  // one body: the disk
+        m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
     const double c = p.disk.cutoff / p.disk.scale_length;
     m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
     return m;
@@ -228,14 +267,15 @@ double disk_galaxy_vc2(const DiskGalaxyParams& p, double R) {
     return mass_model(p).vc2(R);
 }
 
-std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed) {
+std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, BuildControl* control) {
+    check(p);
     Rng rng(seed);
     const MassModel m = mass_model(p);
     const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
     std::vector<Body> out;
     out.reserve(p.n);
-    sample_halo(m, halo_n, rng, out);
-    sample_disk(m, p.n - halo_n, rng, out);
+    sample_halo(m, halo_n, rng, out, control);
+    sample_disk(m, p.n - halo_n, rng, out, control);
     remove_center_of_mass(out);
     return out;
 }

@@ -30,7 +30,9 @@ struct DiskGalaxyParams {
 // Bodies of the halo: the first disk_galaxy_halo_count() of the result; the disk follows.
 std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk);
 
-std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed);
+// Throws ParamError naming the parameter outside its range (core/limits.hpp; disk.cutoff >=
+// disk.scale_length).
+std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, BuildControl* control = nullptr);
 
 // Largest radius a halo sample reaches: where the enclosed-mass fraction equals mass_cut.
 double halo_radius(const HaloSpec& h);

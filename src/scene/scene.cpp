@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "io/tipsy.hpp"
+#include "scene/build_control.hpp"
 #include "scene/disk_galaxy.hpp"
 #include "scene/generators.hpp"
 #include "scene/orbits.hpp"
@@ -45,8 +47,10 @@ void rescale_bodies(SceneSpec& scene, std::size_t total) {
     std::vector<ComponentSpec*> scaled;
     std::size_t fixed = 0;
     for (auto& c : scene.components) {
-        if (c.type == ComponentType::PointMass || c.type == ComponentType::Tipsy) fixed += c.n;
-        else scaled.push_back(&c);
+        if (c.type == ComponentType::PointMass || c.type == ComponentType::Tipsy)
+            fixed += c.n;
+        else
+            scaled.push_back(&c);
     }
     const std::size_t k = scaled.size();
     if (k == 0) return;
@@ -62,7 +66,8 @@ void rescale_bodies(SceneSpec& scene, std::size_t total) {
         if (i + 1 == k) {
             n = share - assigned;
         } else {
-            n = static_cast<std::size_t>(std::llround(static_cast<double>(scaled[i]->n) * double(share) / old_total));
+            n = static_cast<std::size_t>(
+                std::llround(static_cast<double>(scaled[i]->n) * double(share) / old_total));
             n = std::max<std::size_t>(1, std::min(n, share - assigned - (k - 1 - i)));
         }
         scaled[i]->n = n;
@@ -84,29 +89,57 @@ std::vector<Body> read_tipsy_bodies(const ComponentSpec& c) {
         out[i] = {{p.x, p.y, p.z}, {v.x, v.y, v.z}, p.w};
         m += p.w;
     }
-    for (Body& b : out) b.m *= m > 0 ? c.mass / m : 0.0;
+    if (!(m > 0))
+        throw Error(c.file + ": the bodies have no mass, so they cannot be scaled to the component's");
+    for (Body& b : out) b.m *= c.mass / m;
     remove_center_of_mass(out);
+    // float32 tipsy values are finite, but the scene's limits hold for a file's bodies too
+    for (const Body& b : out)
+        if (!(std::abs(b.x.x) <= limits::kMaxPosition && std::abs(b.x.y) <= limits::kMaxPosition &&
+              std::abs(b.x.z) <= limits::kMaxPosition && std::abs(b.v.x) <= limits::kMaxSpeed &&
+              std::abs(b.v.y) <= limits::kMaxSpeed && std::abs(b.v.z) <= limits::kMaxSpeed))
+            throw Error(c.file +
+                        ": a body lies more than 1e6 length units from the centre or moves faster than "
+                        "1e6 velocity units");
     return out;
 }
 
-std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint64_t seed) {
+// "component[1] ('second')" for messages.
+std::string component_label(const SceneSpec& scene, std::size_t ci) {
+    const std::string& name = scene.components[ci].name;
+    return "component[" + std::to_string(ci) + "]" + (name.empty() ? "" : " ('" + name + "')");
+}
+
+// A generator that returns a non-finite coordinate has met parameters the checks did not foresee; the
+// scene is refused here rather than run as NaNs.
+void require_finite(const std::vector<Body>& bodies) {
+    for (const Body& b : bodies)
+        if (!std::isfinite(b.m + b.x.x + b.x.y + b.x.z + b.v.x + b.v.y + b.v.z))
+            throw Error(
+                "the generator produced a non-finite position, velocity or mass from these parameters");
+}
+
+std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint64_t seed,
+                           BuildControl* control) {
     switch (c.type) {
         case ComponentType::Plummer: {
             // A truncated model is too hot for what is left of it: rescale all speeds to the softened virial
             // equilibrium 2T = -V (generators.hpp). Measured at a = 0.25, X1 <= 0.7, eps = 0.1: radii stay
             // within 8% over 3 time units; scaling the speeds radius by radius by the Jeans dispersion (as
             // the disk galaxy's halo does) made the core breathe by 18% instead.
-            auto b = make_plummer({c.n, c.mass, c.scale, c.mass_cut, scene.G}, seed);
-            if (c.virialize) virialize(b, scene.eps, scene.G);
+            auto b = make_plummer({c.n, c.mass, c.scale, c.mass_cut, scene.G}, seed, control);
+            if (c.virialize) virialize(b, scene.eps, scene.G, control);
             return b;
         }
         case ComponentType::UniformSphere:
-            return make_uniform_sphere({c.n, c.mass, c.scale, c.virial_ratio, scene.G}, seed);
+            return make_uniform_sphere({c.n, c.mass, c.scale, c.virial_ratio, scene.G}, seed, control);
         case ComponentType::DiskGalaxy:
-            return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G}, seed);
+            return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G}, seed, control);
         case ComponentType::PointMass:
+            require_mass(c.mass);
             return std::vector<Body>(c.n, Body{{}, {}, c.mass / double(std::max<std::size_t>(1, c.n))});
-        case ComponentType::Tipsy: return read_tipsy_bodies(c);
+        case ComponentType::Tipsy:
+            return read_tipsy_bodies(c);
     }
     return {};
 }
@@ -128,19 +161,32 @@ void remove_net_velocity(State& s) {
 }
 }  // namespace
 
-State build_scene(const SceneSpec& scene) {
+State build_scene(const SceneSpec& scene, BuildControl* control) {
     std::vector<ComponentSpec> components = scene.components;
     apply_orbits(components, scene.orbits, scene.G);
     State s;
     s.resize(scene.total_bodies());
+    if (control) control->begin(scene.total_bodies());
     std::size_t at = 0;
     for (std::size_t ci = 0; ci < components.size(); ++ci) {
         const ComponentSpec& c = components[ci];
         // splitmix-style spread of (seed, component) so neighbouring seeds give unrelated streams
         const uint64_t seed = (scene.seed + 0x9E3779B97F4A7C15ull * (ci + 1)) ^ (scene.seed >> 31);
         const Rotation turn = Rotation::z_onto(c.axis);
-        const std::size_t halo_n = c.type == ComponentType::DiskGalaxy ? disk_galaxy_halo_count(c.n, c.disk) : 0;
-        const std::vector<Body> bodies = generate(c, scene, seed);
+        const std::size_t halo_n =
+            c.type == ComponentType::DiskGalaxy ? disk_galaxy_halo_count(c.n, c.disk) : 0;
+        std::vector<Body> bodies;
+        try {
+            bodies = generate(c, scene, seed, control);
+            require_finite(bodies);
+        } catch (const BuildCancelled&) {
+            throw;
+        } catch (const ParamError& e) {  // the generator names its parameter; say which component it was
+            throw ParamError(component_label(scene, ci) + "." + e.field,
+                             std::string(e.what()).substr(e.field.size() + 2));
+        } catch (const Error& e) {
+            throw Error(component_label(scene, ci) + ": " + e.what());
+        }
         for (std::size_t i = 0; i < bodies.size(); ++i) {
             const Double3 x = turn(bodies[i].x) + c.position, v = turn(bodies[i].v) + c.velocity;
             s.pos_mass[at] = {x.x, x.y, x.z, bodies[i].m};
@@ -150,6 +196,7 @@ State build_scene(const SceneSpec& scene) {
         }
     }
     if (scene.zero_momentum) remove_net_velocity(s);
+    if (control) control->finish();
     return s;
 }
 

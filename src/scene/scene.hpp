@@ -43,15 +43,15 @@ struct ComponentSpec {
     std::size_t n = 0;
     double mass = 1.0;
     Double3 position, velocity;  // where the component's centre of mass starts, and how it moves
-    Double3 axis{0, 0, 1};       // orientation: the generator's z axis (a disk's spin axis) is turned onto this
-    double scale = 1.0;          // plummer: Plummer radius a; uniform_sphere: radius
-    double mass_cut = 0.999;     // plummer: enclosed-mass fraction sampled (truncation)
-    bool virialize = false;      // plummer: rescale speeds to the softened virial equilibrium after truncation
-    double virial_ratio = 0.0;   // uniform_sphere: 2T/|W| of the random velocities
-    uint32_t group = 0;          // colour group (defaults to the component's index)
-    DiskSpec disk;               // disk_galaxy only
-    HaloSpec halo;               // disk_galaxy only
-    std::string file;            // tipsy: the snapshot to read (its body count is fixed)
+    Double3 axis{0, 0, 1};    // orientation: the generator's z axis (a disk's spin axis) is turned onto this
+    double scale = 1.0;       // plummer: Plummer radius a; uniform_sphere: radius
+    double mass_cut = 0.999;  // plummer: enclosed-mass fraction sampled (truncation)
+    bool virialize = false;   // plummer: rescale speeds to the softened virial equilibrium after truncation
+    double virial_ratio = 0.0;     // uniform_sphere: 2T/|W| of the random velocities
+    uint32_t group = 0;            // colour group (defaults to the component's index)
+    DiskSpec disk;                 // disk_galaxy only
+    HaloSpec halo;                 // disk_galaxy only
+    std::string file;              // tipsy: the snapshot to read (its body count is fixed)
     bool placed_by_orbit = false;  // position and velocity come from an orbit helper
 };
 
@@ -76,7 +76,7 @@ struct OrbitSpec {
 struct CameraSpec {
     double distance = 5.0;  // length units from the target
     Double3 target;
-    double yaw_deg = 0.0;    // about the z axis, from +x
+    double yaw_deg = 0.0;     // about the z axis, from +x
     double pitch_deg = 30.0;  // above the x-y plane, -89 to 89
 };
 
@@ -89,7 +89,8 @@ struct SceneSpec {
     double G = 1.0;
     uint64_t seed = 1;
     int steps_per_frame = 1;
-    // Optional: the precision, integrator and eta the scene is meant to run with (else the program's defaults).
+    // Optional: the precision, integrator and eta the scene is meant to run with (else the program's
+    // defaults).
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;
     std::optional<double> eta;
@@ -99,7 +100,8 @@ struct SceneSpec {
     std::vector<OrbitSpec> orbits;
 
     std::size_t total_bodies() const;
-    // SimParams with dt, eps, G, steps per frame and (where given) precision, integrator and eta from the scene.
+    // SimParams with dt, eps, G, steps per frame and (where given) precision, integrator and eta from the
+    // scene.
     SimParams apply_to(SimParams p) const;
 };
 
@@ -108,11 +110,16 @@ struct SceneSpec {
 SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed);
 
 // Scales every component's N in proportion so they add up to `total` (each keeps at least one body; a
-// point_mass always has exactly one, a tipsy component its file's count). Throws ParamError when total is too small for that.
+// point_mass always has exactly one, a tipsy component its file's count). Throws ParamError when total is too
+// small for that.
 void rescale_bodies(SceneSpec& scene, std::size_t total);
 
+class BuildControl;  // scene/build_control.hpp
+
 // Generates the bodies; deterministic for a given spec (each component's stream is seeded from the scene
-// seed and the component index, so changing one component does not reshuffle the others).
-State build_scene(const SceneSpec& scene);
+// seed and the component index, so changing one component does not reshuffle the others). Bounded in time
+// for any spec: a parameter outside its range (core/limits.hpp) is a ParamError naming the component and
+// the parameter. With a control it reports progress and throws BuildCancelled soon after control->cancel().
+State build_scene(const SceneSpec& scene, BuildControl* control = nullptr);
 
 }  // namespace nbody

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "scene/component_reader.hpp"
 #include "scene/orbits.hpp"
 #include "scene/toml_reader.hpp"
@@ -18,12 +20,23 @@ namespace {
 CameraSpec read_camera(const toml::table& t, const std::string& file) {
     TomlReader r(t, file, "camera.");
     CameraSpec c;
-    c.distance = r.positive("distance", c.distance, 1e9);
-    c.target = r.vec3("target", {});
+    c.distance = r.number("distance", c.distance, limits::kMinLength, 1e9);
+    c.target = r.vec3("target", {}, limits::kMaxPosition);
     c.yaw_deg = r.number("yaw", c.yaw_deg, -360.0, 360.0);
     c.pitch_deg = r.number("pitch", c.pitch_deg, -89.0, 89.0);
     r.finish();
     return c;
+}
+
+// 0 (no softening) or a length from kMinEps to kMaxLength.
+double read_softening(TomlReader& r) {
+    const toml::node* n = r.node("eps");
+    const double raw = n ? n->value<double>().value_or(0.0) : 0.0;
+    const double eps = limits::is_subnormal(raw) ? raw : r.number("eps", 0.01, 0.0, limits::kMaxLength);
+    if (eps == 0 || eps >= limits::kMinEps) return eps;
+    r.fail(r.where("eps"), "eps",
+           "must be 0 or from 1e-9 to " + TomlReader::format(limits::kMaxLength) + " (got " +
+               TomlReader::format(eps) + (limits::is_subnormal(eps) ? ", a subnormal number)" : ")"));
 }
 
 // Orbit helpers name their components; these are what an orbit needs to check and resolve the names.
@@ -33,8 +46,8 @@ struct ComponentIndex {
     std::vector<int> placed_by;  // orbit index that moves each component, or -1
 };
 
-std::vector<std::size_t> read_members(TomlReader& r, const toml::table& t, OrbitType type, ComponentIndex& idx,
-                                      int orbit) {
+std::vector<std::size_t> read_members(TomlReader& r, const toml::table& t, OrbitType type,
+                                      ComponentIndex& idx, int orbit) {
     const std::vector<std::string> names = r.strings("components");
     const toml::node* node = t.get("components");
     if (names.size() != orbit_member_count(type))
@@ -58,8 +71,9 @@ std::vector<std::size_t> read_members(TomlReader& r, const toml::table& t, Orbit
         if (type == OrbitType::HeadOn && k == 0) continue;
         ParsedComponent& pc = idx.parsed[it->second];
         if (idx.placed_by[it->second] >= 0)
-            r.fail(node->source(), "components", "component '" + names[k] + "' is already placed by orbit[" +
-                                                     std::to_string(idx.placed_by[it->second]) + "]");
+            r.fail(node->source(), "components",
+                   "component '" + names[k] + "' is already placed by orbit[" +
+                       std::to_string(idx.placed_by[it->second]) + "]");
         if (pc.position || pc.velocity)
             r.fail((pc.position ? pc.position : pc.velocity)->source(), "components",
                    "component '" + names[k] + "' is placed by this orbit; remove its position and velocity");
@@ -79,22 +93,24 @@ OrbitSpec read_orbit(const toml::table& t, const std::string& file, int index, C
              : type == "head_on"   ? OrbitType::HeadOn
                                    : OrbitType::Parabolic;
     o.members = read_members(r, t, o.type, idx, index);
+    using namespace limits;
     if (o.type == OrbitType::HeadOn) {
-        o.distance = r.positive("distance", o.distance, 1e9);
-        o.speed = r.number("speed", o.speed, 0.0, 1e9);
+        o.distance = r.number("distance", o.distance, kMinLength, kMaxLength);
+        o.speed = r.number("speed", o.speed, 0.0, kMaxSpeed);
         o.tilt_deg = r.number("tilt", 0.0, -180.0, 180.0);
-        o.offset = r.number("offset", 0.0, 0.0, 1e9);
+        o.offset = r.number("offset", 0.0, 0.0, kMaxLength);
     } else {
-        o.position = r.vec3("position", {});
-        o.velocity = r.vec3("velocity", {});
+        o.position = r.vec3("position", {}, kMaxPosition);
+        o.velocity = r.vec3("velocity", {}, kMaxSpeed);
         o.axis = r.direction("axis", {0, 0, 1});
     }
     if (o.type == OrbitType::Parabolic) {
-        o.pericentre = r.positive("pericentre", 1.0, 1e9);
-        o.distance = r.number("distance", 10.0 * o.pericentre, o.pericentre, 1e9);
+        o.pericentre = r.number("pericentre", 1.0, kMinLength, kMaxLength);
+        o.distance =
+            r.number("distance", std::min(10.0 * o.pericentre, kMaxLength), o.pericentre, kMaxLength);
     }
     if (o.type == OrbitType::Figure8 || o.type == OrbitType::Figure8Four) {
-        o.scale = r.positive("scale", 1.0, 1e9);
+        o.scale = r.number("scale", 1.0, kMinLength, kMaxLength);
         const double m0 = idx.parsed[o.members[0]].spec.mass;
         for (std::size_t k : o.members)
             if (std::abs(idx.parsed[k].spec.mass - m0) > 1e-9 * m0)
@@ -130,22 +146,50 @@ void read_components(TomlReader& r, SceneSpec& s, std::optional<long long> bodie
     idx.placed_by.assign(idx.parsed.size(), -1);
 }
 
+// Each structure must be resolved by the softening and by float32 positions where the orbits put it
+// (core/limits.hpp says why). Orbits are applied to a copy here: the same code build_scene runs.
+void check_structure_lengths(const SceneSpec& s, const std::vector<ParsedComponent>& parsed,
+                             const std::string& file) {
+    std::vector<ComponentSpec> placed = s.components;
+    apply_orbits(placed, s.orbits, s.G);
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        const double from_origin = std::sqrt(dot(placed[i].position, placed[i].position));
+        for (const StructureLength& l : parsed[i].lengths) {
+            const auto fail = [&](double least, const std::string& why, const char* rule) {
+                throw SceneError(file, int(l.where.begin.line), int(l.where.begin.column),
+                                 "field '" + l.field + "': " + TomlReader::format(l.value) + " is " + why +
+                                     ": must be at least " + TomlReader::format(least) + " (" + rule + ")");
+            };
+            if (l.value < limits::kSofteningFraction * s.eps)
+                fail(limits::kSofteningFraction * s.eps,
+                     "far below the softening eps = " + TomlReader::format(s.eps), "eps / 100; or lower eps");
+            if (l.value < limits::kResolution * from_origin)
+                fail(limits::kResolution * from_origin,
+                     "below what float32 positions resolve " + TomlReader::format(from_origin) +
+                         " from the origin, where this component starts",
+                     "1e-4 of that distance");
+        }
+    }
+}
+
 SceneSpec read_scene(const toml::table& root, const std::string& file) {
     TomlReader r(root, file, "");
     SceneSpec s;
     s.source = file;
     s.name = r.string("name", file);
     s.description = r.string("description", "");
-    s.dt = r.positive("dt", 0.01, 1e6);
-    s.eps = r.number("eps", 0.01, 0.0, 1e6);
-    s.G = r.positive("G", 1.0, 1e6);
+    s.dt = r.number("dt", 0.01, limits::kMinDt, limits::kMaxDt);
+    s.eps = read_softening(r);
+    s.G = r.number("G", 1.0, limits::kMinG, limits::kMaxG);
     s.seed = static_cast<uint64_t>(r.integer("seed", 1, 0, (1ll << 62)));
     s.steps_per_frame = static_cast<int>(r.integer("steps_per_frame", 1, 1, 10000));
     s.zero_momentum = r.boolean("zero_momentum", false);
     if (r.has("precision"))
-        s.precision = parse_precision(r.choice("precision", "fp32", names_of(precision_table()), "precision"));
+        s.precision =
+            parse_precision(r.choice("precision", "fp32", names_of(precision_table()), "precision"));
     if (r.has("integrator"))
-        s.integrator = parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
+        s.integrator =
+            parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
     if (r.has("eta")) s.eta = r.number("eta", 0.01, 1e-6, 1.0);
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
@@ -156,10 +200,11 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     if (const toml::array* orbits = table_array(r, "orbit"))
         for (std::size_t i = 0; i < orbits->size(); ++i)
             s.orbits.push_back(read_orbit(*orbits->get(i)->as_table(), file, static_cast<int>(i), idx));
-    for (auto& pc : idx.parsed) s.components.push_back(std::move(pc.spec));
+    for (auto& pc : idx.parsed) s.components.push_back(pc.spec);
     if (s.total_bodies() > static_cast<std::size_t>(kMaxBodies))
         r.fail_table("the components add up to " + std::to_string(s.total_bodies()) + " bodies; at most " +
                      std::to_string(kMaxBodies) + " allowed");
+    check_structure_lengths(s, idx.parsed, file);
     r.finish();
     return s;
 }
@@ -179,6 +224,14 @@ SceneSpec parse_scene(const std::string& text, const std::string& name) {
 }
 
 SceneSpec load_scene_file(const std::string& path) {
+    // A regular file of sane size: a pipe or /dev/zero would never end, and a scene is a page of text.
+    constexpr std::uintmax_t kMaxBytes = 16u << 20;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw SceneError(path, 0, 0, "not a regular file (or it does not exist)");
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxBytes)
+        throw SceneError(path, 0, 0,
+                         "is " + std::to_string(size) + " bytes; a scene file is at most 16 MiB of text");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SceneError(path, 0, 0, "cannot open the scene file");
     std::ostringstream text;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace nbody {
 
@@ -26,10 +27,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::string fmt(double v) {
-    std::ostringstream os;
-    os.precision(12);
-    os << v;
-    return os.str();
+    return limits::format_number(v);
 }
 }  // namespace
 
@@ -67,19 +65,21 @@ double TomlReader::number(std::string_view key, double def, double lo, double hi
     if (!n) return def;
     if (!n->is_number()) fail(n->source(), key, "expected a number");
     const double v = n->value<double>().value_or(NAN);
-    if (!std::isfinite(v) || v < lo || v > hi)
+    if (!(v >= lo && v <= hi))
         fail(n->source(), key, "must be from " + fmt(lo) + " to " + fmt(hi) + " (got " + fmt(v) + ")");
+    if (limits::is_subnormal(v))  // only where the range includes 0: 0 or a normal number
+        fail(n->source(), key,
+             "must be 0 or from 2.2e-308 to " + fmt(hi) + " (got " + fmt(v) + ", a subnormal number)");
     return v;
 }
 
-double TomlReader::positive(std::string_view key, double def, double hi) {
-    const toml::node* n = get(key);
-    if (!n) return def;
-    if (!n->is_number()) fail(n->source(), key, "expected a number");
-    const double v = n->value<double>().value_or(NAN);
-    if (!std::isfinite(v) || !(v > 0) || v > hi)
-        fail(n->source(), key, "must be > 0 and at most " + fmt(hi) + " (got " + fmt(v) + ")");
-    return v;
+std::string TomlReader::format(double v) {
+    return fmt(v);
+}
+
+toml::source_region TomlReader::where(std::string_view key) const {
+    const toml::node* n = m_table.get(key);
+    return n ? n->source() : m_table.source();
 }
 
 long long TomlReader::integer(std::string_view key, long long def, long long lo, long long hi) {
@@ -89,7 +89,8 @@ long long TomlReader::integer(std::string_view key, long long def, long long lo,
     const long long v = n->value<long long>().value_or(0);
     if (v < lo || v > hi)
         fail(n->source(), key,
-             "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " + std::to_string(v) + ")");
+             "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
+                 std::to_string(v) + ")");
     return v;
 }
 
@@ -110,7 +111,7 @@ std::string TomlReader::required_string(std::string_view key) {
     return string(key, "");
 }
 
-Double3 TomlReader::vec3(std::string_view key, Double3 def) {
+Double3 TomlReader::vec3(std::string_view key, Double3 def, double bound) {
     const toml::node* n = get(key);
     if (!n) return def;
     const toml::array* a = n->as_array();
@@ -120,13 +121,19 @@ Double3 TomlReader::vec3(std::string_view key, Double3 def) {
         const toml::node& e = *a->get(i);
         if (!e.is_number()) fail(e.source(), key, "expected an array of three numbers [x, y, z]");
         v[i] = e.value<double>().value_or(NAN);
-        if (!std::isfinite(v[i])) fail(e.source(), key, "components must be finite");
+        if (!(std::abs(v[i]) <= bound))
+            fail(e.source(), key,
+                 "components must be from " + fmt(-bound) + " to " + fmt(bound) + " (got " + fmt(v[i]) + ")");
+        if (limits::is_subnormal(v[i]))
+            fail(e.source(), key,
+                 "components must be 0 or from 2.2e-308 to " + fmt(bound) + " in size (got " + fmt(v[i]) +
+                     ", a subnormal number)");
     }
     return {v[0], v[1], v[2]};
 }
 
 Double3 TomlReader::direction(std::string_view key, Double3 def) {
-    const Double3 v = vec3(key, def);
+    const Double3 v = vec3(key, def, limits::kMaxPosition);
     if (dot(v, v) < 1e-24) fail(m_table.get(key)->source(), key, "must be a non-zero direction [x, y, z]");
     return v;
 }
@@ -138,13 +145,14 @@ bool TomlReader::boolean(std::string_view key, bool def) {
     return n->value<bool>().value_or(def);
 }
 
-std::string TomlReader::choice(std::string_view key, const std::string& def, const std::vector<std::string>& allowed,
-                               std::string_view noun) {
+std::string TomlReader::choice(std::string_view key, const std::string& def,
+                               const std::vector<std::string>& allowed, std::string_view noun) {
     const toml::node* n = m_table.get(key);
     const std::string v = string(key, def);
     if (!n || std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
     std::string why = "unknown " + std::string(noun) + " '" + v + "'";
-    if (auto s = did_you_mean(v, {allowed.begin(), allowed.end()}); !s.empty()) why += " (did you mean '" + s + "'?)";
+    if (auto s = did_you_mean(v, {allowed.begin(), allowed.end()}); !s.empty())
+        why += " (did you mean '" + s + "'?)";
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
     fail(n->source(), key, why + "; allowed: " + list);
@@ -172,7 +180,8 @@ std::vector<std::string> TomlReader::strings(std::string_view key) {
 const toml::table* TomlReader::table(std::string_view key) {
     const toml::node* n = get(key);
     if (!n) return nullptr;
-    if (!n->is_table()) fail(n->source(), key, "expected a table ([" + m_prefix + std::string(key) + "] or {...})");
+    if (!n->is_table())
+        fail(n->source(), key, "expected a table ([" + m_prefix + std::string(key) + "] or {...})");
     return n->as_table();
 }
 

@@ -14,18 +14,18 @@
 namespace nbody {
 
 class TomlReader {
-public:
+  public:
     // `prefix` qualifies field names in messages ("" for the top level, "component[2]." in an array).
     TomlReader(const toml::table& table, std::string file, std::string prefix);
 
+    // A number from lo to hi; subnormal values are rejected by name even where the range includes 0.
     double number(std::string_view key, double def, double lo, double hi);
-    // Like number() but the lower bound is exclusive (value must be > lo).
-    double positive(std::string_view key, double def, double hi = 1e30);
     long long integer(std::string_view key, long long def, long long lo, long long hi);
     long long required_integer(std::string_view key, long long lo, long long hi);
     std::string string(std::string_view key, std::string def);
     std::string required_string(std::string_view key);
-    Double3 vec3(std::string_view key, Double3 def);
+    // Three numbers, each from -bound to bound (and not subnormal).
+    Double3 vec3(std::string_view key, Double3 def, double bound);
     // A non-zero direction, returned as given (callers normalise).
     Double3 direction(std::string_view key, Double3 def);
     bool boolean(std::string_view key, bool def);
@@ -42,6 +42,11 @@ public:
     // The prefix to give a reader of sub-table `key`: "component[2].disk.".
     std::string child_prefix(std::string_view key) const { return m_prefix + std::string(key) + "."; }
     const std::string& file() const { return m_file; }
+    // The field's name in messages ("component[2].disk.cutoff") and where it is (the table when absent).
+    std::string qualified(std::string_view key) const { return m_prefix + std::string(key); }
+    toml::source_region where(std::string_view key) const;
+    // Numbers in messages: the shortest text that reads back as v.
+    static std::string format(double v);
     bool has(std::string_view key) const { return m_table.contains(key); }
     // The raw node (or null), for fields with a shape of their own; marks the key as known.
     const toml::node* node(std::string_view key) { return get(key); }
@@ -49,10 +54,11 @@ public:
     // Throws for the first key never asked for: "unknown key 'epss' (did you mean 'eps'?)".
     void finish() const;
 
-    [[noreturn]] void fail(const toml::source_region& where, std::string_view key, const std::string& why) const;
+    [[noreturn]] void fail(const toml::source_region& where, std::string_view key,
+                           const std::string& why) const;
     [[noreturn]] void fail_table(const std::string& why) const;
 
-private:
+  private:
     const toml::node* get(std::string_view key);
 
     const toml::table& m_table;

@@ -170,6 +170,7 @@ void kernel_panel(PanelContext& c) {
         ImGui::TextDisabled("(no CUDA in this build)");
     }
     ImGui::TextWrapped("running: %s", b.kernel_label().c_str());
+    if (const std::string why = b.kernel_choice(); !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
     if (!b.caps().kernel_variants) {
         ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA");
     }

@@ -72,6 +72,9 @@ void performance_panel(PanelContext& c) {
     ImGui::Text("steps/s  %.4g    frames/s  %.1f    steps/frame %d", s.rate.steps_per_s, s.frames_per_s,
                 c.sim.steps_last_frame());
     ImGui::TextWrapped("kernel: %s", c.sim.backend().kernel_label().c_str());
+    // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
+    for (const DeviceTiming& d : c.sim.backend().device_timings())
+        ImGui::Text("%s  kernel %.3f ms   exchange %.3f ms", d.device.c_str(), d.kernel_ms, d.exchange_ms);
     ImGui::Separator();
     ImGui::TextWrapped("positions: %s", c.view.upload_path.c_str());
     if (!c.view.upload_note.empty()) {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <cuda_runtime.h>
+
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -22,7 +24,7 @@ bool within_cap(std::size_t n) {
     return !cap || n <= std::strtoull(cap, nullptr, 10);
 }
 
-std::unique_ptr<CudaBackend> gpu_or_skip(std::string& why) { return try_make_cuda_backend(&why); }
+std::unique_ptr<CudaBackend> gpu_or_skip(std::string& why) { return try_make_cuda_backend(SimParams{}, &why); }
 
 #define REQUIRE_GPU(b)                                          \
     std::string why_##b;                                        \
@@ -199,7 +201,7 @@ TEST(CudaBackend, ParamChangesApplyWithoutLosingState) {
     p.shape = variant_info(KernelVariant::None).default_shape;
     gpu->set_params(p);
     gpu->read_state(after);
-    EXPECT_EQ(0, std::memcmp(before.pos_mass.data(), after.pos_mass.data(), before.size() * sizeof(Float4)));
+    EXPECT_EQ(0, std::memcmp(before.pos_mass.data(), after.pos_mass.data(), before.size() * sizeof(Double4)));
     std::vector<Double4> acc;
     gpu->read_accelerations(acc);
     EXPECT_LT(compare_forces(acc, reference_accelerations(after, 0.2, 1.0)).max_rel, 1e-4);
@@ -213,34 +215,26 @@ TEST(CudaBackend, OutOfMemoryKeepsTheOldState) {
     REQUIRE_GPU(gpu);
     const State s0 = test::plummer_state(1000, 4);
     gpu->reset(s0, SimParams{});
-    // Fill the device with other backends' buffers (16 GiB each) until an allocation fails, then ask for
-    // more with ours: it must fail, say so, and leave the state it had.
-    std::vector<std::unique_ptr<CudaBackend>> hogs;
-    const std::size_t chunk = std::size_t{1} << 28;  // bodies: 4 x 4 GiB
-    bool exhausted = false;
-    for (int i = 0; i < 64 && !exhausted; ++i) {
-        hogs.push_back(try_make_cuda_backend(nullptr));
-        ASSERT_TRUE(hogs.back());
-        try {
-            hogs.back()->reserve(chunk);
-        } catch (const BackendError&) {
-            exhausted = true;
-        }
-    }
-    ASSERT_TRUE(exhausted);
+    // Fill the device (256 MiB pieces, then 1 MiB ones) until allocations fail, then ask for a state that needs
+    // ~200 MiB: the reset must fail, say so, and leave the state it had.
+    std::vector<void*> hogs;
+    for (std::size_t piece : {std::size_t{1} << 28, std::size_t{1} << 20})
+        for (void* p = nullptr; hogs.size() < 200000 && cudaMalloc(&p, piece) == cudaSuccess;) hogs.push_back(p);
+    (void)cudaGetLastError();
+    ASSERT_FALSE(hogs.empty());
     try {
-        gpu->reserve(chunk);
-        FAIL() << "reserving " << chunk << " more bodies succeeded on a full device";
+        gpu->reset(test::plummer_state(4000000, 5), SimParams{});
+        ADD_FAILURE() << "a 4M-body reset succeeded on a full device";
     } catch (const BackendError& e) {
         EXPECT_NE(std::string(e.what()).find("keeping the previous state"), std::string::npos) << e.what();
     }
-    hogs.clear();
+    for (void* p : hogs) cudaFree(p);
     EXPECT_EQ(gpu->size(), 1000u);
     gpu->step(2);
     State s;
     gpu->read_state(s);
     EXPECT_EQ(first_non_finite(s), -1);
-    EXPECT_EQ(s.pos_mass[999].w, s0.pos_mass[999].w);
+    EXPECT_EQ(s.pos_mass[999].w, static_cast<double>(static_cast<float>(s0.pos_mass[999].w)));
 }
 
 // The device potential energy (float32 pair sums per body, double total) against the float64 sum, for the

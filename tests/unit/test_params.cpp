@@ -19,20 +19,22 @@ std::string error_of(const SimParams& p) {
 }
 }  // namespace
 
-TEST(SimParams, DefaultsAreValid) { EXPECT_EQ(error_of(SimParams{}), ""); }
+TEST(SimParams, DefaultsAreValid) {
+    EXPECT_EQ(error_of(SimParams{}), "");
+}
 
 TEST(SimParams, BadValuesNameFieldAndRange) {
     SimParams p;
     p.dt = -0.1;
-    EXPECT_EQ(error_of(p), "dt: must be > 0 and finite (got -0.10000000000000001)");
+    EXPECT_EQ(error_of(p), "dt: must be from 1e-12 to 1e6 (got -0.10000000000000001)");
     p.dt = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_NE(error_of(p).find("dt: must be > 0 and finite"), std::string::npos);
+    EXPECT_NE(error_of(p).find("dt: must be from 1e-12 to 1e6 (got nan)"), std::string::npos);
     p = {};
     p.eps = -1;
-    EXPECT_NE(error_of(p).find("eps: must be >= 0"), std::string::npos);
+    EXPECT_NE(error_of(p).find("eps: must be 0 or from 1e-9 to 1e4"), std::string::npos);
     p = {};
     p.G = 0;
-    EXPECT_NE(error_of(p).find("G: must be > 0"), std::string::npos);
+    EXPECT_NE(error_of(p).find("G: must be from 1e-12 to 1e12"), std::string::npos);
     p = {};
     p.steps_per_frame = 0;
     EXPECT_NE(error_of(p).find("steps_per_frame: must be from 1 to 10000"), std::string::npos);
@@ -58,9 +60,12 @@ TEST(KernelShape, BadShapesNameTheField) {
         return std::string();
     };
     EXPECT_EQ(msg(KernelVariant::None, {2, 1, 256, 0}), "k: variant none allows k in {1} (got 2)");
-    EXPECT_EQ(msg(KernelVariant::IUnrolled, {3, 1, 256, 0}), "k: variant i-unrolled allows k in {2, 4, 8} (got 3)");
-    EXPECT_EQ(msg(KernelVariant::IJUnrolled, {4, 16, 256, 0}), "u: variant ij-unrolled allows u in {2, 4, 8} (got 16)");
-    EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 100, 0}).find("block: must be a multiple of 32"), std::string::npos);
+    EXPECT_EQ(msg(KernelVariant::IUnrolled, {3, 1, 256, 0}),
+              "k: variant i-unrolled allows k in {2, 4, 8} (got 3)");
+    EXPECT_EQ(msg(KernelVariant::IJUnrolled, {4, 16, 256, 0}),
+              "u: variant ij-unrolled allows u in {2, 4, 8} (got 16)");
+    EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 100, 0}).find("block: must be a multiple of 32"),
+              std::string::npos);
     EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 2048, 0}).find("block"), std::string::npos);
     EXPECT_NE(msg(KernelVariant::IJUnrolled, {4, 4, 256, 3}).find("q: threads per body"), std::string::npos);
     EXPECT_EQ(msg(KernelVariant::IJUnrolled, {8, 8, 1024, 32}), "");
@@ -70,13 +75,13 @@ TEST(KernelShape, BadShapesNameTheField) {
 TEST(LaunchPlan, AutomaticQFollowsN) {
     const KernelShape ij = variant_info(KernelVariant::IJUnrolled).default_shape;  // k 4, u 4, block 256
     const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132);
-    EXPECT_EQ(small.q, 32);          // even q = 32 gives only 235 blocks of 256 threads
-    EXPECT_EQ(small.blocks, 235);    // ceil(7500 / (256 / 32 * 4))
-    EXPECT_EQ(small.tile, 1024);     // the largest tile: each of the 32 slices reads 32 bodies per barrier
+    EXPECT_EQ(small.q, 32);        // even q = 32 gives only 235 blocks of 256 threads
+    EXPECT_EQ(small.blocks, 235);  // ceil(7500 / (256 / 32 * 4))
+    EXPECT_EQ(small.tile, 1024);   // the largest tile: each of the 32 slices reads 32 bodies per barrier
     const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, ij, 131072, 132);
-    EXPECT_EQ(large.q, 8);           // q = 4 gives 131072 threads, just short of 132 x 1024
+    EXPECT_EQ(large.q, 8);  // q = 4 gives 131072 threads, just short of 132 x 1024
     EXPECT_EQ(large.blocks, 1024);
-    EXPECT_EQ(large.tile, 1024);     // 128 bodies per slice between barriers
+    EXPECT_EQ(large.tile, 1024);  // 128 bodies per slice between barriers
     const LaunchPlan one = plan_launch(KernelVariant::None, {1, 1, 64, 0}, 1, 132);
     EXPECT_EQ(one.blocks, 1);
     EXPECT_EQ(one.tile % (one.q * one.u), 0);
@@ -90,6 +95,38 @@ TEST(LaunchPlan, FixedQMustDivideTheBlock) {
         EXPECT_EQ(std::string(e.what()), "q: threads per body 32 times u 8 must divide the block size 96");
     }
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
+}
+
+// Automatic s: q stays 1 and the j range is split over blocks, a power of two, until one wave of 132 SMs x
+// 1024 threads is filled or a split would fall under kMinSplitChunk bodies.
+TEST(LaunchPlan, AutomaticSplitOverBlocksFollowsN) {
+    const KernelShape s0{4, 4, 256, 0, 0};
+    const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, s0, 7500, 132);
+    EXPECT_EQ(small.q, 1);
+    EXPECT_EQ(small.blocks, 8);   // ceil(7500 / (256 x 4))
+    EXPECT_EQ(small.splits, 16);  // 8 x 16 x 256 = 32,768 threads; 32 would leave 234 < 256 bodies per split
+    EXPECT_EQ(small.chunk, 469);  // ceil(7500 / 16): the last split takes what is left
+    const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, s0, 131072, 132);
+    EXPECT_EQ(large.splits, 8);   // 128 blocks x 4 x 256 = 131,072 is just short of 135,168
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, s0, 131072 * 8, 132).splits, 1);
+    EXPECT_EQ(plan_launch(KernelVariant::None, {1, 1, 64, 0, 0}, 1, 132).splits, 1);
+    // A part of a multi-GPU run: 1,000 own bodies against 100,000 may split its j range further.
+    const LaunchPlan part = plan_launch(KernelVariant::IJUnrolled, s0, 1000, 132, 1024, 100000);
+    EXPECT_EQ(part.splits, kMaxSplits);
+    EXPECT_EQ(part.chunk, (100000 + kMaxSplits - 1) / kMaxSplits);
+    // A fixed s is kept (clamped to the j count).
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 5000, 132).splits, 7);
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 3, 132).splits, 3);
+}
+
+TEST(SimParams, DevicesForGpuCount) {
+    std::string note;
+    EXPECT_EQ(devices_for(1, 2, &note), std::vector<int>({0}));
+    EXPECT_TRUE(note.empty());
+    EXPECT_EQ(devices_for(0, 2, &note), std::vector<int>({0, 1}));  // 0 = all
+    EXPECT_EQ(devices_for(4, 2, &note), std::vector<int>({0, 1}));
+    EXPECT_EQ(note, "asked for 4 GPUs; this machine has 2: running on 2");
+    EXPECT_EQ(devices_for(0, 0, &note), std::vector<int>({0}));  // the caller reports the missing device
 }
 
 TEST(SimParams, EngineAxesParseAndValidate) {

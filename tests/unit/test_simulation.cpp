@@ -141,10 +141,14 @@ TEST_F(SimulationTest, AVariantChangeOnTheCpuBackendLeavesNoMarker) {
 }
 
 TEST_F(SimulationTest, NanPausesAndResetRecovers) {
-    // A time step absurdly large for the forces: positions overflow float within a step.
+    // Masses far past float32's range (a state loaded directly: scene files cap them, core/limits.hpp) with
+    // the largest G and time step allowed: accelerations overflow float within a step.
     SimParams p = cpu_params();
-    p.dt = 1e30;
-    sim.load(small_cluster(8), p);
+    p.dt = 1e6;
+    p.G = 1e12;
+    State heavy = small_cluster(8);
+    for (auto& pm : heavy.pos_mass) pm.w *= 1e30;
+    sim.load(heavy, p);
     sim.advance_frame(1.0, 10.0);
     EXPECT_TRUE(sim.blew_up());
     EXPECT_TRUE(sim.paused());

@@ -1,0 +1,49 @@
+#pragma once
+// What an integrator is on the GPU: the CUDA backend (cuda_backend.cu) holds the devices and one engine for
+// the integrator in use (leapfrog_engine.cu; the Hermite engine beside it), and switches engines at a step
+// boundary by carrying the state across. An engine runs over every part of the DeviceSet.
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/kernel_config.hpp"
+#include "cuda_backend.hpp"
+#include "device_set.cuh"
+
+namespace nbody::kernels {
+
+class GpuEngine {
+public:
+    virtual ~GpuEngine() = default;
+
+    // Takes the state (uploaded to every part) and evaluates the first forces. Throws ParamError for a
+    // combination the engine does not run and BackendError (out of memory), keeping its previous state.
+    virtual void reset(const State& s, const SimParams& p) = 0;
+    // Same integrator, new parameters, at a step boundary; re-evaluates the forces when eps or G changed.
+    virtual void set_params(const SimParams& p) = 0;
+    // Queues k steps (leap-frog, shared Hermite) or block steps (hermite-block) on the parts' streams.
+    virtual void step(int k) = 0;
+
+    virtual void read_state(State& out) = 0;
+    virtual void read_accelerations(std::vector<Double4>& out) = 0;
+    // Positions and masses as float4, from the first part: into device memory on its GPU (the GL buffer)
+    // or into host memory.
+    virtual void positions_to_device(void* dst) = 0;
+    virtual void positions_to_host(Float4* dst) = 0;
+    // W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), evaluated on the first part's GPU.
+    virtual double potential_energy() = 0;
+
+    virtual std::string kernel_label() const = 0;
+    // Why kernel_auto chose that kernel (core/kernel_tuning.hpp describe); empty when not automatic.
+    virtual std::string kernel_choice() const { return {}; }
+    virtual WorkCount work() const = 0;
+    virtual double time() const = 0;
+    virtual long long steps() const = 0;
+    // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
+    virtual LaunchPlan plan() const = 0;
+    virtual KernelResources resources() const = 0;
+    // The last step per part (device_set.cuh's timing events); empty on one part.
+    virtual std::vector<DeviceTiming> timings() const { return {}; }
+};
+
+}  // namespace nbody::kernels

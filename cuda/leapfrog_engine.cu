@@ -1,0 +1,450 @@
+#include "leapfrog_engine.cuh"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "cpu/force_f32.hpp"
+#include "potential_kernel.cuh"
+
+namespace nbody::kernels {
+
+namespace {
+// Steps captured in one CUDA graph: an even number, so the double-buffered positions end where they
+// began and the graph can be replayed. 32 steps make the ~4 us graph launch negligible.
+constexpr int kGraphSteps = 32;
+
+bool wide(Precision p) { return p != Precision::Fp32; }  // positions in double on the device
+
+// A part's share of an array of N elements of `bytes` each.
+std::size_t offset(std::size_t i, std::size_t bytes) { return i * bytes; }
+}  // namespace
+
+LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning)
+    : m_dev(devices), m_sm(sm_count), m_tuning(tuning) {}
+
+LeapfrogEngine::~LeapfrogEngine() { drop_graph(); }
+
+void LeapfrogEngine::drop_graph() {
+    if (m_graph) cudaGraphExecDestroy(m_graph);
+    m_graph = nullptr;
+}
+
+std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Dbl4) : sizeof(float4); }
+
+SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why) {
+    SimParams r = p;
+    if (!p.kernel_auto) return r;
+    // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
+    // H200 one, core/kernel_tuning_h200.txt): the measured winner at the nearest N, or the best
+    // interpolated between the two nearest; rows this build cannot run are passed over.
+    const KernelChoice c = choose_kernel(t, p.precision, n, [&](KernelVariant v, const KernelShape& s) {
+        const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);
+        cudaFuncAttributes attr{};
+        if (!e) return false;
+        if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
+        return s.block <= attr.maxThreadsPerBlock;
+    });
+    r.variant = c.variant;
+    r.shape = c.shape;
+    if (why) *why = c;
+    return r;
+}
+
+void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
+    const std::size_t bb = wide(prec) ? sizeof(Dbl4) : sizeof(float4);
+    m_buf.resize(m_dev.size());
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const int d = m_dev.parts()[k].device;
+        PartBuffers& b = m_buf[k];
+        for (int c = 0; c < 2; ++c) {
+            b.pos[c] = DeviceBuffer::alloc(d, n * bb, "positions");
+            if (prec == Precision::DS) {
+                b.hi[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");
+                b.lo[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");
+            }
+        }
+        b.vel = DeviceBuffer::alloc(d, n * bb, "velocities");
+        b.acc = DeviceBuffer::alloc(d, n * bb, "accelerations");
+    }
+}
+
+LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
+    Config c;
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    c.running = resolve(p, m_n, m_tuning, &c.choice);
+    const KernelVariant v = c.running.variant;
+    const KernelShape& shape = c.running.shape;
+    const std::string prec(precision_name(p.precision));
+    c.kernel = find_kernel(p.precision, v, shape.k, shape.u);
+    if (!c.kernel)
+        throw ParamError("k", "no " + prec + " kernel compiled for " + std::string(variant_name(v)) + " k " +
+                                  std::to_string(shape.k) + " u " + std::to_string(shape.u) +
+                                  " (compiled k x u: " + compiled_shapes(p.precision, v) + ")");
+    cudaFuncAttributes attr{};
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, c.kernel->function));
+    if (shape.block > attr.maxThreadsPerBlock)
+        throw ParamError("block", "at most " + std::to_string(attr.maxThreadsPerBlock) + " for " +
+                                      std::string(variant_name(v)) + " k " + std::to_string(shape.k) + " u " +
+                                      std::to_string(shape.u) + " " + prec + " (" + std::to_string(attr.numRegs) +
+                                      " registers per thread); got " + std::to_string(shape.block));
+    // Automatic q and s aim at one full wave: as many threads as the SMs can hold at once with this
+    // kernel's registers and shared memory.
+    int resident = 1;
+    NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &resident, c.kernel->function, shape.block, 2 * static_cast<size_t>(shape.block) * c.kernel->body_bytes));
+    const std::size_t bb = wide(p.precision) ? sizeof(Dbl4) : sizeof(float4);
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        const LaunchPlan pl = plan_launch(v, shape, m_ranges[k].size(), m_sm, std::max(1, resident) * shape.block,
+                                          m_n, c.kernel->body_bytes);
+        c.plans.push_back(pl);
+        // Scratch for the j-split over blocks: partial sums and per-group counters, zeroed once; the last
+        // block of a group resets its counter, so they stay zero between launches.
+        c.partial.emplace_back();
+        c.counters.emplace_back();
+        if (pl.splits > 1) {
+            c.partial.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.splits) * m_ranges[k].size() * bb,
+                                                   "j-split partial sums");
+            c.counters.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.blocks) * sizeof(unsigned),
+                                                    "j-split counters");
+            NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+            NBODY_CUDA_CHECK(cudaMemsetAsync(c.counters.back().get(), 0, c.counters.back().bytes(), part.stream));
+        }
+    }
+    return c;
+}
+
+void LeapfrogEngine::commit(Config&& c) {
+    m_running = c.running;
+    m_choice = c.choice;
+    m_kernel = c.kernel;
+    m_plans = std::move(c.plans);
+    for (std::size_t k = 0; k < m_buf.size(); ++k) {
+        m_buf[k].partial = std::move(c.partial[k]);
+        m_buf[k].counters = std::move(c.counters[k]);
+    }
+    drop_graph();
+}
+
+StepArgs LeapfrogEngine::args(std::size_t k, bool prime) const {
+    const PartBuffers& b = m_buf[k];
+    const LaunchPlan& pl = m_plans[k];
+    // prime: forces at x_n = pos[cur], predicted x_{n+1} into pos[1 - cur].
+    // step:  forces at x_{n+1} = pos[1 - cur], x_{n+2} into pos[cur].
+    const int in = prime ? m_cur : 1 - m_cur, out = 1 - in;
+    StepArgs a{};
+    a.in = {b.pos[in].get(), b.hi[in].as<float4>(), b.lo[in].as<float4>()};
+    a.pos_out = b.pos[out].get();
+    a.hi_out = b.hi[out].as<float4>();
+    a.lo_out = b.lo[out].as<float4>();
+    a.vel = b.vel.get();
+    a.acc = b.acc.get();
+    a.partial = b.partial.get();
+    a.counters = b.counters.as<unsigned>();
+    a.n = static_cast<int>(m_n);
+    a.i_begin = static_cast<int>(m_ranges[k].begin);
+    a.i_end = static_cast<int>(m_ranges[k].end);
+    a.q = pl.q;
+    a.splits = pl.splits;
+    a.chunk = static_cast<int>(pl.chunk);
+    a.tile = pl.tile;
+    a.soft2 = static_cast<float>(m_params.eps * m_params.eps) + kSelfInteractionFloor;
+    a.soft2_d = m_params.eps * m_params.eps + static_cast<double>(kSelfInteractionFloor);
+    a.G = m_params.G;
+    a.half_dt = 0.5 * m_params.dt;
+    a.dt = m_params.dt;
+    a.prime = prime;
+    return a;
+}
+
+// Part `from` copies the bodies it just updated into every other part's buffers, on its own stream after
+// its kernel; each other part waits for that (DeviceSet::wait_for_peers) before it reads them.
+void LeapfrogEngine::exchange(std::size_t from, bool prime) {
+    const int out = prime ? 1 - m_cur : m_cur;
+    const DevicePart& src = m_dev.parts()[from];
+    const std::size_t first = m_ranges[from].begin, count = m_ranges[from].size();
+    for (std::size_t to = 0; to < m_dev.size(); ++to) {
+        if (to == from || count == 0) continue;
+        const DevicePart& dst = m_dev.parts()[to];
+        auto copy = [&](const DeviceBuffer& s, const DeviceBuffer& d, std::size_t bytes) {
+            NBODY_CUDA_CHECK(cudaMemcpyPeerAsync(static_cast<char*>(d.get()) + offset(first, bytes), dst.device,
+                                                 static_cast<const char*>(s.get()) + offset(first, bytes), src.device,
+                                                 count * bytes, src.stream));
+        };
+        copy(m_buf[from].pos[out], m_buf[to].pos[out], body_bytes());
+        if (m_prec == Precision::DS) {
+            copy(m_buf[from].hi[out], m_buf[to].hi[out], sizeof(float4));
+            copy(m_buf[from].lo[out], m_buf[to].lo[out], sizeof(float4));
+        }
+    }
+}
+
+void LeapfrogEngine::launch(bool prime) {
+    if (m_n == 0) return;
+    m_dev.wait_for_peers();
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        DevicePart& part = m_dev.parts()[k];
+        const LaunchPlan& pl = m_plans[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        const bool timed = m_dev.size() > 1;  // one GPU: the steps run in a graph, timed as a whole
+        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_start, part.stream));
+        if (pl.blocks > 0) {
+            const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
+            const dim3 block(static_cast<unsigned>(pl.block));
+            const size_t smem = 2 * static_cast<size_t>(pl.tile) * static_cast<size_t>(m_kernel->body_bytes);
+            m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
+            NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
+        }
+        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
+        exchange(k, prime);
+        if (timed) {
+            NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
+            NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+        }
+    }
+    if (!prime) m_cur = 1 - m_cur;
+}
+
+void LeapfrogEngine::build_graph() {
+    cudaStream_t s = m_dev.parts().front().stream;
+    NBODY_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < kGraphSteps; ++k) launch(false);
+    cudaGraph_t g = nullptr;
+    NBODY_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    const cudaError_t err = cudaGraphInstantiate(&m_graph, g, 0);
+    cudaGraphDestroy(g);
+    NBODY_CUDA_CHECK(err);
+}
+
+void LeapfrogEngine::reset(const State& s, const SimParams& p) {
+    m_n = s.size();
+    m_params = p;
+    m_prec = p.precision;
+    m_ranges = split_ranges(m_n, m_dev.size());
+    Config c = configure(p);  // may throw: this engine is then dropped, the running one kept
+    allocate(m_n, m_prec);
+    commit(std::move(c));
+    m_cur = 0;
+    const std::size_t n = m_n;
+    // The float32 kernels take the float64 host state rounded; ds and fp64 keep it whole (Double4 and Dbl4
+    // share their layout).
+    std::vector<Float4> pos32, vel32;
+    std::vector<Float4> hi, lo;
+    if (!wide(m_prec)) {
+        pos32.resize(n), vel32.resize(n);
+        for (std::size_t i = 0; i < n; ++i) pos32[i] = to_float4(s.pos_mass[i]), vel32[i] = to_float4(s.vel[i]);
+    } else if (m_prec == Precision::DS) {
+        hi.resize(n), lo.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            hi[i] = to_float4(s.pos_mass[i]);
+            lo[i] = {static_cast<float>(s.pos_mass[i].x - hi[i].x), static_cast<float>(s.pos_mass[i].y - hi[i].y),
+                     static_cast<float>(s.pos_mass[i].z - hi[i].z), 0.f};
+        }
+    }
+    const void* pos_src = wide(m_prec) ? static_cast<const void*>(s.pos_mass.data()) : pos32.data();
+    const void* vel_src = wide(m_prec) ? static_cast<const void*>(s.vel.data()) : vel32.data();
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        PartBuffers& b = m_buf[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.pos[0].get(), pos_src, n * body_bytes(), cudaMemcpyHostToDevice, part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.vel.get(), vel_src, n * body_bytes(), cudaMemcpyHostToDevice, part.stream));
+        if (m_prec == Precision::DS) {
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.hi[0].get(), hi.data(), n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.lo[0].get(), lo.data(), n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
+        }
+        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+    m_group = s.group;
+    m_time = s.time;
+    m_steps = 0;
+    launch(true);
+    m_dev.synchronize();  // the host arrays above go out of scope
+}
+
+void LeapfrogEngine::set_params(const SimParams& p) {
+    const SimParams old = m_params;
+    if (p.kernel_auto != old.kernel_auto || p.variant != old.variant || p.shape != old.shape)
+        commit(configure(p));  // all or nothing
+    m_params = p;
+    // The predicted positions depend on dt and the stored accelerations on eps and G: re-prime.
+    if (p.dt != old.dt || p.eps != old.eps || p.G != old.G) {
+        drop_graph();
+        launch(true);
+    }
+}
+
+void LeapfrogEngine::step(int k) {
+    const bool graphs = m_dev.size() == 1;
+    while (k > 0) {
+        if (graphs && m_cur == 0 && k >= kGraphSteps) {
+            if (!m_graph) build_graph();  // capture records launches without running them; m_cur is back at 0
+            NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+            NBODY_CUDA_CHECK(cudaGraphLaunch(m_graph, m_dev.parts().front().stream));
+            k -= kGraphSteps;
+            m_steps += kGraphSteps;
+            for (int i = 0; i < kGraphSteps; ++i) m_time += m_params.dt;  // as the single steps add it
+        } else {
+            launch(false);
+            --k;
+            ++m_steps;
+            m_time += m_params.dt;
+        }
+    }
+}
+
+void LeapfrogEngine::read_state(State& out) {
+    m_dev.synchronize();
+    const std::size_t n = m_n;
+    out.resize(n);
+    const std::size_t bb = body_bytes();
+    std::vector<unsigned char> pos(n * bb), vel(n * bb);
+    const DevicePart& first = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    NBODY_CUDA_CHECK(cudaMemcpy(pos.data(), m_buf.front().pos[m_cur].get(), n * bb, cudaMemcpyDeviceToHost));
+    // Velocities are current only on the part that owns each body.
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const Range r = m_ranges[k];
+        if (r.size() == 0) continue;
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        NBODY_CUDA_CHECK(cudaMemcpy(vel.data() + r.begin * bb, m_buf[k].vel.as<char>() + r.begin * bb, r.size() * bb,
+                                    cudaMemcpyDeviceToHost));
+    }
+    if (wide(m_prec)) {
+        std::memcpy(out.pos_mass.data(), pos.data(), n * bb);
+        std::memcpy(out.vel.data(), vel.data(), n * bb);
+    } else {
+        const auto* p = reinterpret_cast<const Float4*>(pos.data());
+        const auto* v = reinterpret_cast<const Float4*>(vel.data());
+        for (std::size_t i = 0; i < n; ++i) out.pos_mass[i] = to_double4(p[i]), out.vel[i] = to_double4(v[i]);
+    }
+    out.group = m_group;
+    out.time = m_time;
+}
+
+void LeapfrogEngine::read_accelerations(std::vector<Double4>& out) {
+    m_dev.synchronize();
+    const std::size_t bb = body_bytes();
+    std::vector<unsigned char> acc(m_n * bb);
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const Range r = m_ranges[k];
+        if (r.size() == 0) continue;
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+        NBODY_CUDA_CHECK(cudaMemcpy(acc.data() + r.begin * bb, m_buf[k].acc.as<char>() + r.begin * bb, r.size() * bb,
+                                    cudaMemcpyDeviceToHost));
+    }
+    out.resize(m_n);
+    if (wide(m_prec)) {
+        std::memcpy(out.data(), acc.data(), m_n * bb);
+    } else {
+        const auto* a = reinterpret_cast<const Float4*>(acc.data());
+        for (std::size_t i = 0; i < m_n; ++i) out[i] = to_double4(a[i]);
+    }
+}
+
+void LeapfrogEngine::positions_to_device(void* dst) {
+    const DevicePart& first = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    if (wide(m_prec)) {
+        const int block = 256;
+        to_float4_kernel<<<static_cast<unsigned>((m_n + block - 1) / block), block, 0, first.stream>>>(
+            m_buf.front().pos[m_cur].as<const Dbl4>(), static_cast<float4*>(dst), static_cast<int>(m_n));
+        NBODY_CUDA_CHECK_LAUNCH("to_float4_kernel");
+    } else {
+        // Device to device on our stream; the caller's unmap (stream 0) orders GL after it.
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, m_buf.front().pos[m_cur].get(), m_n * sizeof(float4),
+                                         cudaMemcpyDeviceToDevice, first.stream));
+    }
+    m_dev.synchronize();
+}
+
+void LeapfrogEngine::positions_to_host(Float4* dst) {
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    if (!wide(m_prec)) {
+        NBODY_CUDA_CHECK(cudaMemcpy(dst, m_buf.front().pos[m_cur].get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+        return;
+    }
+    std::vector<Double4> pos(m_n);
+    NBODY_CUDA_CHECK(cudaMemcpy(pos.data(), m_buf.front().pos[m_cur].get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < m_n; ++i) dst[i] = to_float4(pos[i]);
+}
+
+double LeapfrogEngine::potential_energy() {
+    if (m_n == 0) return 0.0;
+    const DevicePart& first = m_dev.parts().front();
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    const int block = 256, n = static_cast<int>(m_n);
+    const unsigned grid = static_cast<unsigned>((m_n + block - 1) / block);
+    double sum = 0;
+    if (wide(m_prec)) {
+        DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(double), "potential");
+        potential_kernel_f64<<<grid, block, block * sizeof(Dbl4), first.stream>>>(
+            m_buf.front().pos[m_cur].as<const Dbl4>(), n, m_params.eps * m_params.eps, phi.as<double>());
+        NBODY_CUDA_CHECK_LAUNCH("potential_kernel_f64");
+        std::vector<double> host(m_n);
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost, first.stream));
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
+        for (double v : host) sum += v;
+    } else {
+        DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(float), "potential");
+        potential_kernel<<<grid, block, block * sizeof(float4), first.stream>>>(
+            m_buf.front().pos[m_cur].as<const float4>(), n, static_cast<float>(m_params.eps * m_params.eps),
+            phi.as<float>());
+        NBODY_CUDA_CHECK_LAUNCH("potential_kernel");
+        std::vector<float> host(m_n);
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(float), cudaMemcpyDeviceToHost, first.stream));
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
+        for (float v : host) sum += v;
+    }
+    return -0.5 * m_params.G * sum;
+}
+
+std::string LeapfrogEngine::kernel_label() const {
+    const LaunchPlan pl = plan();
+    KernelShape shown = m_running.shape;
+    shown.q = pl.q;  // what the planner chose for "auto"
+    shown.s = pl.splits;
+    std::string s = nbody::kernel_label(m_running.variant, shown) + (m_params.kernel_auto ? " (auto)" : "") + ", " +
+                    std::string(precision_name(m_params.precision));
+    if (m_dev.size() > 1)
+        s += ", " + std::to_string(m_dev.size()) + " parts" + (m_dev.peer_access() ? "" : " (no peer access)");
+    return s;
+}
+
+std::string LeapfrogEngine::kernel_choice() const { return m_params.kernel_auto ? describe(m_choice) : std::string(); }
+
+WorkCount LeapfrogEngine::work() const {
+    const double n = static_cast<double>(m_n);
+    return {m_steps, static_cast<double>(m_steps) * n * n, kFlopsPerInteractionNvidia};
+}
+
+KernelResources LeapfrogEngine::resources() const {
+    if (!m_kernel) return {};
+    cudaFuncAttributes attr{};
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, m_kernel->function));
+    return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
+}
+
+std::vector<DeviceTiming> LeapfrogEngine::timings() const {
+    std::vector<DeviceTiming> out;
+    if (m_dev.size() < 2) return out;
+    for (const DevicePart& part : m_dev.parts()) {
+        DeviceTiming t;
+        t.device = "GPU " + std::to_string(part.device);
+        float kernel = 0, copy = 0;
+        // The events of a step still running (or never recorded) have no time yet: report zeros.
+        if (cudaEventElapsedTime(&kernel, part.t_start, part.t_kernel) == cudaSuccess &&
+            cudaEventElapsedTime(&copy, part.t_kernel, part.t_copied) == cudaSuccess)
+            t.kernel_ms = kernel, t.exchange_ms = copy;
+        else
+            cudaGetLastError();
+        out.push_back(t);
+    }
+    return out;
+}
+
+}  // namespace nbody::kernels

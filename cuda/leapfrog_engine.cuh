@@ -1,0 +1,91 @@
+#pragma once
+// Kick-drift-kick leap-frog on the GPU in any precision, over one or several device parts: the step kernel
+// (step_kernel.cuh) evaluates the forces on a part's own bodies and does the leap-frog update in its
+// epilogue; the part then copies the positions it updated into every other part (peer to peer). On one GPU
+// the steps are batched in a CUDA graph.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/kernel_tuning.hpp"
+#include "gpu_engine.cuh"
+#include "kernel_table.cuh"
+
+namespace nbody::kernels {
+
+class LeapfrogEngine final : public GpuEngine {
+public:
+    // `tuning`: what kernel_auto chooses from (the backend's, outliving the engine).
+    LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning);
+    ~LeapfrogEngine() override;
+
+    void reset(const State& s, const SimParams& p) override;
+    void set_params(const SimParams& p) override;
+    void step(int k) override;
+    void read_state(State& out) override;
+    void read_accelerations(std::vector<Double4>& out) override;
+    void positions_to_device(void* dst) override;
+    void positions_to_host(Float4* dst) override;
+    double potential_energy() override;
+    std::string kernel_label() const override;
+    std::string kernel_choice() const override;
+    WorkCount work() const override;
+    double time() const override { return m_time; }
+    long long steps() const override { return m_steps; }
+    LaunchPlan plan() const override { return m_plans.empty() ? LaunchPlan{} : m_plans.front(); }
+    KernelResources resources() const override;
+    std::vector<DeviceTiming> timings() const override;
+
+    // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
+    // tuning table among the kernels compiled here whose block fits (why: where it came from).
+    static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why = nullptr);
+
+private:
+    struct PartBuffers {
+        DeviceBuffer pos[2];           // x_n and x_{n+1} (float4, or Dbl4 for ds and fp64), all N
+        DeviceBuffer hi[2], lo[2];     // ds: the float split of pos
+        DeviceBuffer vel, acc;         // all N; a part keeps its own range current
+        DeviceBuffer partial, counters;  // j-split over blocks
+    };
+    // An engine is reset once (the CUDA backend makes a fresh one for every reset, so a reset that fails
+    // leaves the running engine untouched); set_params changes it in place, also all-or-nothing.
+
+    struct Config {
+        SimParams running;
+        KernelChoice choice;  // kernel_auto only
+        const KernelEntry* kernel = nullptr;
+        std::vector<LaunchPlan> plans;
+        std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
+    };
+    // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
+    // configuration (throws ParamError or BackendError; commit() installs it).
+    Config configure(const SimParams& p) const;
+    void commit(Config&& c);
+    void allocate(std::size_t n, Precision prec);  // called once, by reset, on a fresh engine
+    StepArgs args(std::size_t part, bool prime) const;
+    void launch(bool prime);  // one step (or the priming evaluation) on every part, with the exchange
+    void exchange(std::size_t from, bool prime);
+    void build_graph();
+    void drop_graph();
+    std::size_t body_bytes() const;
+
+    DeviceSet& m_dev;
+    int m_sm = 0;
+    const TuningTable& m_tuning;
+    KernelChoice m_choice;
+    std::vector<PartBuffers> m_buf;
+    std::vector<Range> m_ranges;        // per part
+    std::size_t m_n = 0;
+    Precision m_prec = Precision::Fp32;  // what the buffers hold
+    SimParams m_params, m_running;      // as asked; with the kernel choice resolved
+    const KernelEntry* m_kernel = nullptr;
+    std::vector<LaunchPlan> m_plans;    // one per part
+    int m_cur = 0;
+    std::vector<uint32_t> m_group;
+    double m_time = 0;
+    long long m_steps = 0;
+    cudaGraphExec_t m_graph = nullptr;  // one part only: kGraphSteps steps from m_cur == 0
+};
+
+}  // namespace nbody::kernels

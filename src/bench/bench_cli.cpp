@@ -1,0 +1,122 @@
+#include "bench/bench_cli.hpp"
+
+#include <algorithm>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli_checks.hpp"
+#include "core/errors.hpp"
+
+namespace nbody {
+
+std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) {
+    BenchOptions o;
+    CLI::App app{
+        "nbody-bench: interactions/s and Gflop/s of every kernel variant, with force error vs float64"};
+    auto* sizes = app.add_option("--sizes", o.sizes, "Comma-separated N list")
+                      ->delimiter(',')
+                      ->check(CLI::Range(1LL, 1LL << 24));
+    auto* variants =
+        app.add_option("--variants", o.variants,
+                       "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij)")
+            ->delimiter(',')
+            ->check(CLI::IsMember(variant_choices()));
+    auto* precisions = app.add_option("--precisions", o.precisions,
+                                      "Force arithmetic list: " + joined_names(precision_table()))
+                           ->delimiter(',')
+                           ->check(CLI::IsMember(names_of(precision_table())));
+    auto* integrators =
+        app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
+            ->delimiter(',')
+            ->check(CLI::IsMember(names_of(integrator_table())));
+    app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")
+        ->check(kPositive);
+    auto* active =
+        app.add_option("--active", o.active,
+                       "Also time Hermite block-step evaluations of this many active bodies (list)")
+            ->delimiter(',')
+            ->check(CLI::Range(1, 1 << 24));
+    auto* gpus = app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")
+                     ->delimiter(',')
+                     ->check(CLI::Range(1, kMaxGpus));
+    app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
+    app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
+    app.add_option("--block", o.blocks, "block size list")->delimiter(',');
+    auto* qs = app.add_option("--q", o.qs, "threads per body list (0 = automatic)")->delimiter(',');
+    auto* ss =
+        app.add_option("--s", o.ss, "j-splits over blocks list (0 = automatic, 1 = none)")->delimiter(',');
+    auto* sweep = app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
+    auto* cpu = app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
+    auto* paper =
+        app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
+    app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
+    app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
+    auto* seconds = app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")
+                        ->check(CLI::Range(0.001, 60.0));
+    auto* repeats = app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")
+                        ->check(CLI::Range(1, 1000));
+    app.add_option("--json", o.json, "Write the rows as JSON");
+    auto* tune =
+        app.add_flag("--tune", o.tune,
+                     "Measure kernel shapes at N from 1,000 to 262,144 (or --sizes) in each precision (or "
+                     "--precisions) on this GPU and write the table the automatic kernel choice reads, into "
+                     "the user's cache directory");
+    app.add_option("--tune-out", o.tune_out, "With --tune: also write the table to this file")->needs(tune);
+    for (CLI::Option* other : {variants, integrators, active, gpus, qs, ss, sweep, cpu, paper})
+        tune->excludes(other);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    for (auto& v : o.variants)
+        if (v != "auto") v = std::string(variant_name(*parse_variant(v)));
+    if (o.tune) {
+        const TunePlan defaults;
+        if (!sizes->count()) {
+            const std::vector<std::size_t> def = default_tune_sizes();
+            o.sizes.assign(def.begin(), def.end());
+        }
+        if (!precisions->count()) o.precisions = names_of(precision_table());
+        if (!seconds->count()) o.timing.seconds_per_repeat = defaults.seconds_per_repeat;
+        if (!repeats->count()) o.timing.repeats = defaults.repeats;
+        o.timing.warmup_seconds = std::min(o.timing.warmup_seconds, 0.5 * o.timing.seconds_per_repeat);
+    }
+    return o;
+}
+
+TunePlan tune_plan(const BenchOptions& o) {
+    TunePlan p;
+    for (long long n : o.sizes) p.sizes.push_back(static_cast<std::size_t>(n));
+    std::sort(p.sizes.begin(), p.sizes.end());
+    p.sizes.erase(std::unique(p.sizes.begin(), p.sizes.end()), p.sizes.end());
+    p.precisions.clear();
+    for (const std::string& name : o.precisions)
+        if (std::find(p.precisions.begin(), p.precisions.end(), *parse_precision(name)) == p.precisions.end())
+            p.precisions.push_back(*parse_precision(name));
+    p.seconds_per_repeat = o.timing.seconds_per_repeat;
+    p.warmup_seconds = o.timing.warmup_seconds;
+    p.repeats = o.timing.repeats;
+    return p;
+}
+
+TuneGrids tune_grids(const BenchOptions& o) {
+    // Each value on its own, so the error names the flag: "--k: variant ij-unrolled allows k in {2, 4, 8}
+    // (got 3)".
+    const KernelShape d = variant_info(KernelVariant::IJUnrolled).default_shape;
+    auto check = [](const KernelShape& s) {
+        try {
+            validate_shape(KernelVariant::IJUnrolled, s);
+        } catch (const ParamError& e) {
+            throw ParamError("--" + e.field, std::string(e.what()).substr(e.field.size() + 2));
+        }
+    };
+    for (int k : o.ks) check({k, d.u, d.block, 0, 1});
+    for (int u : o.us) check({d.k, u, d.block, 0, 1});
+    for (int b : o.blocks) check({d.k, d.u, b, 0, 1});
+    return [ks = o.ks, us = o.us, blocks = o.blocks](Precision p) { return tune_grid(p, ks, us, blocks); };
+}
+
+}  // namespace nbody
