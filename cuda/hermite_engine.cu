@@ -38,7 +38,8 @@ void HermiteEngine::allocate(const State& s) {
     const std::size_t n = m_n, parts = m_dev.size();
     const Precision prec = m_params.precision;
     const std::size_t body = prec == Precision::Fp64 ? sizeof(Dbl4) : sizeof(float4);
-    const long long records = force_partial_records(static_cast<int>(n), m_force_block, m_force_grid);
+    const long long records =
+        force_partial_records(static_cast<int>(n), m_force_block, m_force_grid, m_force_k);
     m_buf.resize(parts);
     std::vector<HermiteBodies> table(parts);
     for (std::size_t k = 0; k < parts; ++k) {
@@ -112,6 +113,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.n = static_cast<int>(m_n);
     a.force_block = m_force_block;
     a.force_grid = m_force_grid;
+    a.force_k = m_force_k;
     a.soft2 = static_cast<float>(m_params.eps * m_params.eps) + kSelfInteractionFloor;
     a.soft2_d = m_params.eps * m_params.eps + static_cast<double>(kSelfInteractionFloor);
     a.G = m_params.G;
@@ -120,6 +122,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.dt_max = kHermiteTicks;
     a.block_steps = block_steps();
     a.prime = prime;
+    a.potential = m_potential;
     return a;
 }
 
@@ -221,6 +224,7 @@ void HermiteEngine::reset(const State& s, const SimParams& p) {
         &resident, hermite_force_function(prec), kForceBlock,
         static_cast<size_t>(kForceBlock) * hermite_force_smem_per_thread(prec)));
     m_force_block = kForceBlock;
+    m_force_k = hermite_force_max_k(prec);
     m_force_grid = std::max(1, resident) * std::max(1, m_sm);
     allocate(s);
     block_step(true);
@@ -250,6 +254,7 @@ void HermiteEngine::set_params(const SimParams& p) {
     m_stats = fresh.m_stats;
     m_params = fresh.m_params;
     m_force_block = fresh.m_force_block;
+    m_force_k = fresh.m_force_k;
     m_force_grid = fresh.m_force_grid;
     m_t0 = fresh.m_t0;
     m_carried = done;
@@ -282,9 +287,9 @@ LaunchPlan HermiteEngine::plan() const {
     // device from each active count.
     const std::size_t share = (m_n + m_dev.size() - 1) / std::max<std::size_t>(1, m_dev.size());
     const ForcePlan f =
-        force_plan(static_cast<int>(share), static_cast<int>(m_n), m_force_block, m_force_grid);
+        force_plan(static_cast<int>(share), static_cast<int>(m_n), m_force_block, m_force_grid, m_force_k);
     LaunchPlan pl;
-    pl.k = 1, pl.u = 1, pl.block = m_force_block, pl.q = f.q;
+    pl.k = f.k, pl.u = 1, pl.block = m_force_block, pl.q = f.q;
     pl.splits = f.splits;
     pl.chunk = f.chunk;
     pl.tile = m_force_block;
@@ -300,7 +305,8 @@ std::string HermiteEngine::kernel_label() const {
     if (block_steps())
         s += ", q and j split per block step";
     else
-        s += ", q " + std::to_string(pl.q) + ", j split " + std::to_string(pl.splits);
+        s += ", k " + std::to_string(pl.k) + ", q " + std::to_string(pl.q) + ", j split " +
+             std::to_string(pl.splits);
     s += ")";
     if (m_dev.size() > 1) s += ", " + std::to_string(m_dev.size()) + " parts";
     return s;

@@ -76,7 +76,9 @@ class HermiteEngine final : public GpuEngine {
     std::size_t m_n = 0;
     SimParams m_params;
     int m_force_block = 128, m_force_grid = 0;
-    double m_t0 = 0;  // the state's time at the reset
+    int m_force_k = 1;         // i-bodies per thread at most (hermite_force_max_k)
+    bool m_potential = false;  // evaluate(): the force kernel sums phi too (stepping never reads it)
+    double m_t0 = 0;           // the state's time at the reset
     WorkCount m_carried{0, 0,
                         kFlopsPerInteractionHermite};  // block steps and pairs before a set_params restart
     std::vector<uint32_t> m_group;

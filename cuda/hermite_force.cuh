@@ -9,6 +9,12 @@
 // Instruction mix per interaction (counted in the PTX of hermite_force_kernel, sm_90, -ftz=true):
 //   fp32: 13 FFMA + 9 FADD + 7 FMUL + MUFU.RSQ + FSETP + FSEL (phi's self test) = 32 issued, plus 2
 //         LDS.128 (broadcast) for the j-body; 43 flops counting an FFMA as two and the rsqrt as one.
+//         Without phi (PHI = false, the stepping kernel; hermite_pair): 14 FFMA + 6 FADD + 6 FMUL +
+//         MUFU.RSQ = 27, and with k i-bodies per thread (force_plan; fp32 k = 4) the 2 LDS.128 serve
+//         4 interactions. PTX per interaction of the unrolled full-tile loop, loads and loop included
+//         (nvcc -ptx; no cuobjdump on the build machine): before (phi, k = 1) fp32 33.62, ds 45.88, fp64
+//         42.00; without phi 29.62 / 41.88 / 38.00; with k (4 / 2 / 2) 27.81 / 39.81 / 35.50. Registers
+//         56 / 72 / 72 -> 95 / 96 / 126, no spills. Limit at 27.8: 132 x 1.98e9 x 128 / 27.8 = 1.2e12/s.
 //         Belleman et al. (2008) count 60 per interaction (the GRAPE convention weights rsqrt and
 //         division); work() and nbody-bench report Gflop/s at their 60, as Sapporo2 does. With 128 issues
 //         per clock per SM (MUFU at 16 is not the limit), an H200 (132 SMs, 1.98 GHz) tops out near
@@ -43,11 +49,19 @@ struct HermiteSums {
 
 // The pair term for x_ij = (dx, dy, dz), v_ij = (dvx, dvy, dvz) and m_j. REFINE (ds): one Newton step on
 // the float rsqrt (4 more instructions), so the float arithmetic after the difference errs by ~1 ulp.
-template <class R, bool REFINE = false>
+// PHI: also the potential. Only cuda_hermite_forces reads it (the stepping engine never does, and
+// potential_energy() has its own kernel); it costs FSETP + FSEL + FADD and the separate r^2 = d^2 + eps^2
+// FADD (the self test needs d^2). Without it eps^2 seeds the first FFMA: 4 fewer instructions.
+template <class R, bool REFINE = false, bool PHI = true>
 __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R m, R soft2,
                                              HermiteSums<R>& s) {
-    const R d2 = fma(dz, dz, fma(dy, dy, dx * dx));
-    const R r2 = d2 + soft2;
+    R d2 = R(0), r2;
+    if constexpr (PHI) {
+        d2 = fma(dz, dz, fma(dy, dy, dx * dx));
+        r2 = d2 + soft2;
+    } else {
+        r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, soft2)));
+    }
     R rinv = inv_sqrt(r2);
     if constexpr (REFINE) rinv = fma(R(0.5) * rinv, fma(-r2 * rinv, rinv, R(1)), rinv);
     const R mrinv = m * rinv;
@@ -55,7 +69,7 @@ __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R d
     const R mrinv3 = mrinv * rinv2;
     const R rv = fma(dz, dvz, fma(dy, dvy, dx * dvx));
     const R alpha = R(3) * (rv * rinv2);
-    s.phi -= d2 > R(0) ? mrinv : R(0);
+    if constexpr (PHI) s.phi -= d2 > R(0) ? mrinv : R(0);
     s.ax = fma(mrinv3, dx, s.ax);
     s.ay = fma(mrinv3, dy, s.ay);
     s.az = fma(mrinv3, dz, s.az);
@@ -68,6 +82,7 @@ __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R d
 template <class R, class B>
 struct HermitePlain {
     using Rec = B;  // a partial-sum record (two per i-body: a + phi, jerk)
+    static constexpr int kMaxK = sizeof(R) == 4 ? 4 : 2;  // i-bodies per thread (registers: 12 per body)
     struct J {
         B p, v;
     };
@@ -84,11 +99,12 @@ struct HermitePlain {
         static_cast<B*>(q.pos)[i] = {R(x.x), R(x.y), R(x.z), R(m)};
         static_cast<B*>(q.vel)[i] = {R(v.x), R(v.y), R(v.z), R(0)};
     }
+    template <bool PHI>
     __device__ __forceinline__ static void interact(const I& i, const J& b, float soft2f, double soft2d,
                                                     Acc& s) {
         const R soft2 = sizeof(R) == 8 ? R(soft2d) : R(soft2f);
-        hermite_pair<R>(b.p.x - i.x, b.p.y - i.y, b.p.z - i.z, b.v.x - i.vx, b.v.y - i.vy, b.v.z - i.vz,
-                        b.p.w, soft2, s);
+        hermite_pair<R, false, PHI>(b.p.x - i.x, b.p.y - i.y, b.p.z - i.z, b.v.x - i.vx, b.v.y - i.vy,
+                                    b.v.z - i.vz, b.p.w, soft2, s);
     }
     __device__ static void flush(Acc&) {}
     __device__ static Total total(const Acc& s) { return s; }
@@ -103,6 +119,7 @@ using HermiteFp64 = HermitePlain<double, Dbl4>;
 // the 48-byte j-body): about 0.75e12 interactions/s at most on an H200.
 struct HermiteDS {
     using Rec = Dbl4;
+    static constexpr int kMaxK = 2;  // 29 registers per i-body (9 + 6 float + 7 double sums)
     struct J {
         float4 h, l, v;
     };
@@ -126,10 +143,11 @@ struct HermiteDS {
         q.lo[i] = make_float4(float(x.x - xh), float(x.y - yh), float(x.z - zh), 0.f);
         static_cast<float4*>(q.vel)[i] = make_float4(float(v.x), float(v.y), float(v.z), 0.f);
     }
+    template <bool PHI>
     __device__ __forceinline__ static void interact(const I& i, const J& b, float soft2, double, Acc& s) {
-        hermite_pair<float, true>((b.h.x - i.xh) + (b.l.x - i.xl), (b.h.y - i.yh) + (b.l.y - i.yl),
-                                  (b.h.z - i.zh) + (b.l.z - i.zl), b.v.x - i.vx, b.v.y - i.vy, b.v.z - i.vz,
-                                  b.h.w, soft2, s.f);
+        hermite_pair<float, true, PHI>((b.h.x - i.xh) + (b.l.x - i.xl), (b.h.y - i.yh) + (b.l.y - i.yl),
+                                       (b.h.z - i.zh) + (b.l.z - i.zl), b.v.x - i.vx, b.v.y - i.vy,
+                                       b.v.z - i.vz, b.h.w, soft2, s.f);
     }
     __device__ static void flush(Acc& s) {
         s.d.ax += s.f.ax, s.d.ay += s.f.ay, s.d.az += s.f.az, s.d.phi += s.f.phi;

@@ -59,6 +59,7 @@ struct HermiteArgs {
     HermiteStats* stats;
     int n;                        // bodies
     int force_block, force_grid;  // the force kernel's launch: the corrector re-derives the split from them
+    int force_k;                  // i-bodies per thread at most (hermite_force_max_k)
     float soft2;                  // eps^2 + self-interaction floor (float32 kernels)
     double soft2_d;
     double G, tick;    // tick: time units per tick
@@ -66,17 +67,21 @@ struct HermiteArgs {
     Tick dt_max;       // ticks in the largest step (kHermiteTicks)
     bool block_steps;  // false: every body steps dt_max
     bool prime;        // the first evaluation: store a, j and the first step, move nothing
+    bool potential;    // the force kernel also sums phi into acc.w (cuda_hermite_forces); else acc.w = 0
 };
 
 // Launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64).
 void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s);
-// The force kernel as a function (for cudaFuncGetAttributes and the occupancy calculator), its shared
+// The force kernel (the stepping one, without the potential) as a function (for cudaFuncGetAttributes and
+// the occupancy calculator), its shared
 // memory per thread (one j-body of the tile), and the bytes of one partial-sum record.
 const void* hermite_force_function(Precision prec);
 int hermite_force_smem_per_thread(Precision prec);
 int hermite_record_bytes(Precision prec);
+// The most i-bodies per thread the force kernel of `prec` takes (force_plan's max_k).
+int hermite_force_max_k(Precision prec);
 
 // Block-time selection (hermite_select.cu): t_next = min_i t_end[i], the active list = the bodies with
 // t_end[i] == t_next in index order, n_active; the part that counts (count_stats) adds to the stats.

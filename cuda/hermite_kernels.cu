@@ -62,29 +62,24 @@ __global__ void iota_kernel(int* out, int n) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Force: the active i-bodies of this part against all n predicted j-bodies. The grid is fixed (one wave);
-// the work items are (i-group, j-split) pairs planned from the active count (force_plan), handed out to
-// the blocks round-robin. Thread t of a block serves i-lane t / q and j-slice t % q; the q slices of a lane
-// are neighbouring threads of one warp and reduce with shuffles; the splits go to `partial` and the
-// corrector sums them in a fixed order (deterministic: no atomics), in double.
-template <class P>
-__global__ void hermite_force_kernel(HermiteArgs a) {
-    using J = typename P::J;
+// The force kernel's work items (below) with K i-bodies per thread (pl.k, q = 1 then): lanes t, t + block, ..., each j-body read from the tile once
+// for K interactions (the 2 LDS.128 per interaction of fp32 become 2 / K).
+template <class P, bool PHI, int K>
+__device__ void force_items(const HermiteArgs& a, const ForcePlan& pl, Slice sl, typename P::J* tile) {
     using Rec = typename P::Rec;
-    extern __shared__ float4 smem[];
-    J* tile = reinterpret_cast<J*>(smem);
-    const Slice sl = part_slice(a);
     const int ni = sl.hi - sl.lo;
-    if (ni <= 0) return;
-    const ForcePlan pl = force_plan(ni, a.n, blockDim.x, gridDim.x);
-    const int lane = threadIdx.x / pl.q, slice = threadIdx.x % pl.q;
+    const int lane = threadIdx.x / pl.q, slice = threadIdx.x % pl.q, stride = blockDim.x / pl.q;
     const int items = pl.groups * pl.splits;
     for (int w = blockIdx.x; w < items; w += gridDim.x) {  // uniform over the block
         const int group = w / pl.splits, split = w % pl.splits;
-        const int p = group * pl.lanes + lane;
-        const bool valid = p < ni;
-        const typename P::I bi = P::to_i(P::load(a.pred, a.active[sl.lo + (valid ? p : 0)]));
-        typename P::Acc s{};
+        typename P::I bi[K];
+        typename P::Acc s[K];
+#pragma unroll
+        for (int m = 0; m < K; ++m) {
+            const int p = group * pl.lanes + lane + m * stride;
+            bi[m] = P::to_i(P::load(a.pred, a.active[sl.lo + (p < ni ? p : 0)]));
+            s[m] = typename P::Acc{};
+        }
         const int j0 = split * pl.chunk, j1 = min(a.n, j0 + pl.chunk);
         for (int base = j0; base < j1; base += blockDim.x) {
             __syncthreads();  // the previous tile (or work item) is done with
@@ -93,30 +88,64 @@ __global__ void hermite_force_kernel(HermiteArgs a) {
             __syncthreads();
             const int count = min(static_cast<int>(blockDim.x), j1 - base);
             if (pl.q == 1 && count == kForceBlock) {  // the common case (many active): a fixed trip count
-#pragma unroll 8
-                for (int t = 0; t < kForceBlock; ++t) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+#pragma unroll(K == 1 ? 8 : 16 / K)                   // 8 or 16 interactions a trip
+                for (int t = 0; t < kForceBlock; ++t) {
+                    const typename P::J b = tile[t];
+#pragma unroll
+                    for (int m = 0; m < K; ++m) P::template interact<PHI>(bi[m], b, a.soft2, a.soft2_d, s[m]);
+                }
             } else {
-#pragma unroll 4
-                for (int t = slice; t < count; t += pl.q) P::interact(bi, tile[t], a.soft2, a.soft2_d, s);
+#pragma unroll(K == 1 ? 4 : 1)
+                for (int t = slice; t < count; t += pl.q) {
+                    const typename P::J b = tile[t];
+#pragma unroll
+                    for (int m = 0; m < K; ++m) P::template interact<PHI>(bi[m], b, a.soft2, a.soft2_d, s[m]);
+                }
             }
-            P::flush(s);
+#pragma unroll
+            for (int m = 0; m < K; ++m) P::flush(s[m]);
         }
-        typename P::Total r = P::total(s);
-        for (int off = 1; off < pl.q; off <<= 1) {  // butterfly over the q slices of a lane (same warp)
-            r.ax += __shfl_xor_sync(0xffffffffu, r.ax, off);
-            r.ay += __shfl_xor_sync(0xffffffffu, r.ay, off);
-            r.az += __shfl_xor_sync(0xffffffffu, r.az, off);
-            r.jx += __shfl_xor_sync(0xffffffffu, r.jx, off);
-            r.jy += __shfl_xor_sync(0xffffffffu, r.jy, off);
-            r.jz += __shfl_xor_sync(0xffffffffu, r.jz, off);
-            r.phi += __shfl_xor_sync(0xffffffffu, r.phi, off);
-        }
-        if (valid && slice == 0) {
-            Rec* out = static_cast<Rec*>(a.partial) + 2 * (static_cast<long long>(split) * ni + p);
-            out[0] = make_body<Rec>(r.ax, r.ay, r.az, r.phi);
-            out[1] = make_body<Rec>(r.jx, r.jy, r.jz, 0.0);
+#pragma unroll
+        for (int m = 0; m < K; ++m) {
+            typename P::Total r = P::total(s[m]);
+            for (int off = 1; off < pl.q; off <<= 1) {  // butterfly over the q slices of a lane (same warp)
+                r.ax += __shfl_xor_sync(0xffffffffu, r.ax, off);
+                r.ay += __shfl_xor_sync(0xffffffffu, r.ay, off);
+                r.az += __shfl_xor_sync(0xffffffffu, r.az, off);
+                r.jx += __shfl_xor_sync(0xffffffffu, r.jx, off);
+                r.jy += __shfl_xor_sync(0xffffffffu, r.jy, off);
+                r.jz += __shfl_xor_sync(0xffffffffu, r.jz, off);
+                r.phi += __shfl_xor_sync(0xffffffffu, r.phi, off);
+            }
+            const int p = group * pl.lanes + lane + m * stride;
+            if (p < ni && slice == 0) {
+                Rec* out = static_cast<Rec*>(a.partial) + 2 * (static_cast<long long>(split) * ni + p);
+                out[0] = make_body<Rec>(r.ax, r.ay, r.az, r.phi);
+                out[1] = make_body<Rec>(r.jx, r.jy, r.jz, 0.0);
+            }
         }
     }
+}
+
+// Force: the active i-bodies of this part against all n predicted j-bodies. The grid is fixed (one wave);
+// the work items are (i-group, j-split) pairs planned from the active count (force_plan), handed out to
+// the blocks round-robin. Thread t of a block serves i-lane t / q (and, k > 1, t + block ...) and j-slice
+// t % q; the q slices of a lane are neighbouring threads of one warp and reduce with shuffles; the splits
+// go to `partial` and the corrector sums them in a fixed order (deterministic: no atomics), in double.
+// PHI: the potential too (only for cuda_hermite_forces; the stepping engine leaves it 0 in acc.w).
+template <class P, bool PHI>
+__global__ void hermite_force_kernel(HermiteArgs a) {
+    extern __shared__ float4 smem[];
+    typename P::J* tile = reinterpret_cast<typename P::J*>(smem);
+    const Slice sl = part_slice(a);
+    const int ni = sl.hi - sl.lo;
+    if (ni <= 0) return;
+    const ForcePlan pl = force_plan(ni, a.n, blockDim.x, gridDim.x, a.force_k);
+    if constexpr (P::kMaxK >= 4)
+        if (pl.k == 4) return force_items<P, PHI, 4>(a, pl, sl, tile);
+    if constexpr (P::kMaxK >= 2)
+        if (pl.k == 2) return force_items<P, PHI, 2>(a, pl, sl, tile);
+    force_items<P, PHI, 1>(a, pl, sl, tile);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -163,7 +192,7 @@ template <class Rec>
 __global__ void hermite_correct_kernel(HermiteArgs a) {
     const Slice sl = part_slice(a);
     const int ni = sl.hi - sl.lo;
-    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid);
+    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid, a.force_k);
     const int lane = threadIdx.x & 31;
     const int warps = static_cast<int>(gridDim.x * (blockDim.x / 32));
     const Rec* part = static_cast<const Rec*>(a.partial);
@@ -216,7 +245,10 @@ void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s) {
     const size_t smem = static_cast<size_t>(a.force_block) * hermite_force_smem_per_thread(prec);
     with_policy(prec, [&](auto pol) {
-        hermite_force_kernel<decltype(pol)><<<a.force_grid, a.force_block, smem, s>>>(a);
+        if (a.potential)
+            hermite_force_kernel<decltype(pol), true><<<a.force_grid, a.force_block, smem, s>>>(a);
+        else
+            hermite_force_kernel<decltype(pol), false><<<a.force_grid, a.force_block, smem, s>>>(a);
     });
     NBODY_CUDA_CHECK_LAUNCH("hermite_force_kernel");
 }
@@ -234,8 +266,9 @@ void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s
 
 const void* hermite_force_function(Precision prec) {
     const void* f = nullptr;
-    with_policy(prec,
-                [&](auto pol) { f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol)>); });
+    with_policy(prec, [&](auto pol) {
+        f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol), false>);
+    });
     return f;
 }
 
@@ -243,6 +276,12 @@ int hermite_force_smem_per_thread(Precision prec) {
     int b = 0;
     with_policy(prec, [&](auto pol) { b = static_cast<int>(sizeof(typename decltype(pol)::J)); });
     return b;
+}
+
+int hermite_force_max_k(Precision prec) {
+    int k = 1;
+    with_policy(prec, [&](auto pol) { k = decltype(pol)::kMaxK; });
+    return k;
 }
 
 int hermite_record_bytes(Precision prec) {

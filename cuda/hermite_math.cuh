@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "core/hermite.hpp"
+
 namespace nbody::kernels {
 
 // Time in integer ticks, 2^kHermiteLevels per largest step p.dt: block steps are p.dt / 2^k, so t_i + dt_i,
@@ -14,21 +16,11 @@ using Tick = long long;
 inline constexpr int kHermiteLevels = 32;  // smallest block step: p.dt / 2^32
 inline constexpr Tick kHermiteTicks = Tick{1} << kHermiteLevels;
 
-struct DVec {
-    double x, y, z;
-};
-__host__ __device__ inline DVec operator+(DVec a, DVec b) {
-    return {a.x + b.x, a.y + b.y, a.z + b.z};
-}
-__host__ __device__ inline DVec operator-(DVec a, DVec b) {
-    return {a.x - b.x, a.y - b.y, a.z - b.z};
-}
-__host__ __device__ inline DVec operator*(double s, DVec a) {
-    return {s * a.x, s * a.y, s * a.z};
-}
-__host__ __device__ inline double norm(DVec a) {
-    return sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
-}
+// The vector type and the predictor, corrector and Aarseth criterion are core/hermite.hpp's, shared with the
+// CPU backend; what is GPU-specific is below (time in ticks, the cautious first step, the finiteness check).
+using DVec = hermite::D3;
+using hermite::norm;
+
 template <class T>  // Dbl4, Double4: anything with x, y, z
 __host__ __device__ inline DVec dvec(const T& d) {
     return {d.x, d.y, d.z};
@@ -40,9 +32,7 @@ struct HermiteBody {
 
 // x and v a time tau later, to third order in x (the jerk term).
 __host__ __device__ inline void hermite_predict(const HermiteBody& b, double tau, DVec& x, DVec& v) {
-    const double h2 = tau * tau / 2, h3 = tau * tau * tau / 6;
-    x = b.pos + tau * b.vel + h2 * b.acc + h3 * b.jerk;
-    v = b.vel + tau * b.acc + h2 * b.jerk;
+    hermite::predict(b.pos, b.vel, b.acc, b.jerk, tau, x, v);
 }
 
 // One corrector step of length dt from b (at t0) with the new a1, j1 at t0 + dt (evaluated at the predicted
@@ -52,33 +42,24 @@ __host__ __device__ inline void hermite_correct(HermiteBody& b, DVec a1, DVec j1
                                                 DVec& crackle) {
     DVec xp, vp;
     hermite_predict(b, dt, xp, vp);
-    const DVec da = b.acc - a1;
-    const double dt2 = dt * dt, dt3 = dt2 * dt;
-    const DVec s0 = (1.0 / dt2) * ((-6.0) * da - dt * (4.0 * b.jerk + 2.0 * j1));  // a'' at t0
-    const DVec c0 = (1.0 / dt3) * (12.0 * da + (6.0 * dt) * (b.jerk + j1));        // a''' (constant)
-    b.pos = xp + (dt2 * dt2 / 24.0) * s0 + (dt2 * dt3 / 120.0) * c0;
-    b.vel = vp + (dt3 / 6.0) * s0 + (dt2 * dt2 / 24.0) * c0;
+    const hermite::Corrected c = hermite::correct(xp, vp, b.acc, b.jerk, a1, j1, dt);
+    b.pos = c.x;
+    b.vel = c.v;
     b.acc = a1;
     b.jerk = j1;
-    snap = s0 + dt * c0;
-    crackle = c0;
+    snap = c.a2;
+    crackle = c.a3;
 }
 
-// Aarseth's criterion: sqrt(eta (|a||a2| + |j|^2) / (|j||a3| + |a2|^2)) (time units). Infinite when the
-// denominator vanishes (a body that feels nothing may take the largest step).
+// Aarseth's criterion (time units); infinite when the denominator vanishes.
 __host__ __device__ inline double aarseth_dt(DVec a, DVec j, DVec a2, DVec a3, double eta) {
-    const double na = norm(a), nj = norm(j), n2 = norm(a2), n3 = norm(a3);
-    const double den = nj * n3 + n2 * n2;
-    if (!(den > 0)) return INFINITY;
-    return sqrt(eta * (na * n2 + nj * nj) / den);
+    return hermite::aarseth_step(eta, a, j, a2, a3);
 }
 
-// The first step, before snap and crackle are known: eta_s |a| / |j| with eta_s = eta / 10 (a cautious
-// start; the next steps may double each time).
+// The first step, before snap and crackle are known: a tenth of the CPU's eta |a| / |j| (a cautious start;
+// the next steps may double each time, so it costs a few block steps per body once).
 __host__ __device__ inline double hermite_initial_dt(DVec a, DVec j, double eta) {
-    const double nj = norm(j);
-    if (!(nj > 0)) return INFINITY;
-    return 0.1 * eta * norm(a) / nj;
+    return 0.1 * hermite::initial_step(eta, a, j);
 }
 
 // The block step in ticks for a wish of `want` ticks: the largest power of two <= want and <= dt_max, at

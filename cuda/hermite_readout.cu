@@ -115,7 +115,9 @@ void HermiteEngine::load_active(const std::vector<int>& active) {
 void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
                              std::vector<Double4>& jerk) {
     load_active(active);
+    m_potential = true;  // the one reader of phi (acc.w)
     block_step(true, false);
+    m_potential = false;
     m_dev.synchronize();
     std::vector<Double4> all_acc(m_n), all_jerk(m_n);
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));

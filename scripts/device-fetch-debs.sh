@@ -15,5 +15,6 @@ apt-get $o update -q
   libglm-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libtomlplusplus3 libgtest-dev googletest \
   libglfw3 libglfw3-dev libimgui-dev python3-glad libstb0 libstb-dev libxrandr2 libxinerama1 libxcursor1 \
   libxi6 libxrender1 libxfixes3 libwayland-client0 libffi8 libfreetype6 libpng16-16 libbrotli1 libxkbcommon0 \
-  xorg-sgml-doctools x11proto-dev python3-jinja2 python3-markupsafe)
+  xorg-sgml-doctools x11proto-dev python3-jinja2 python3-markupsafe \
+  libopenmpi-dev)  # MPI headers: the GPU machines have mpirun and libmpi.so.40 but no headers (src/multi)
 du -sh .gl .devdeps

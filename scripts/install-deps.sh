@@ -8,6 +8,7 @@ pkgs=(
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libstb-dev
   libgtest-dev xvfb xauth
   clang libclang-rt-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan
+  libopenmpi-dev openmpi-bin  # MPI ranks (src/multi, tests/mpi); optional: the build goes without it
   ffmpeg  # video recording only (--record, V in the window); the program says so when it is missing
 )
 missing=()

@@ -14,6 +14,10 @@ ins_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([
 
 
 def demangle_shape(name):
+    h = re.search(r"hermite_force_kernelINS0_(\w+?)ELb([01])E", name)
+    if h:
+        pol = "fp32" if "If6float4" in h.group(1) else "ds" if "HermiteDS" in h.group(1) else "fp64"
+        return f"hermite_force_kernel<{pol}, PHI={'true' if h.group(2) == '1' else 'false'}>"
     m = re.search(r"step_kernelILi(\d+)ELi(\d+)ELb([01])E", name)
     if not m:
         return name
@@ -22,6 +26,9 @@ def demangle_shape(name):
 
 
 def analyse(name, instrs):
+    # The Hermite kernel's tile loop holds several unrolled inner loops (k = 1, 2, 4, ragged): take its
+    # cheapest loop per interaction, the full-tile loop of the largest k.
+    cheapest = "hermite_force_kernel" in name
     best = None
     for idx, (addr, op, rest) in enumerate(instrs):
         if not op.startswith("BRA"):
@@ -34,7 +41,11 @@ def analyse(name, instrs):
             continue
         body = [i for i in instrs if target <= i[0] <= addr]
         mufu = sum(1 for i in body if i[1].startswith("MUFU.RSQ"))
-        if mufu and (best is None or mufu > best[0] or (mufu == best[0] and len(body) < len(best[1]))):
+        if mufu and cheapest and (best is None or len(body) / mufu < len(best[1]) / best[0]):
+            best = (mufu, body)
+        elif mufu and not cheapest and (
+            best is None or mufu > best[0] or (mufu == best[0] and len(body) < len(best[1]))
+        ):
             best = (mufu, body)
     if best is None:
         return None
@@ -56,7 +67,7 @@ def main():
             funcs[cur].append((int(m.group(1), 16), m.group(3), m.group(4)))
     print(f"{'kernel':44s} {'inter/loop':>10s} {'instr/loop':>10s} {'instr/inter':>11s}  mix per loop")
     for name in sorted(funcs, key=demangle_shape):
-        if "step_kernel" not in name:
+        if "step_kernel" not in name and "hermite_force_kernel" not in name:
             continue
         r = analyse(name, funcs[name])
         if not r:

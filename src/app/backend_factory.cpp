@@ -2,9 +2,13 @@
 
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "multi/distributed_backend.hpp"
+#include "multi/mpi_exchange.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
 #endif
+
+#include <cstdlib>
 
 namespace nbody {
 
@@ -38,6 +42,25 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
     say("this build has no CUDA backend; using the CPU backend");
 #endif
     return std::make_unique<CpuBackend>(p.cpu_threads);
+}
+
+std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note, int* rank) {
+    *rank = 0;
+    if (launched_ranks() <= 1) return nullptr;
+    auto exchange = exchange_from_environment();
+    *rank = exchange->rank();
+    // One GPU per rank: the local rank's, made the only one this process sees before CUDA starts (an
+    // explicit CUDA_VISIBLE_DEVICES from the launcher wins).
+    if (!std::getenv("CUDA_VISIBLE_DEVICES"))
+        setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank()).c_str(), 1);
+    SimParams one = p;
+    one.gpus = 1;
+    one.cpu_threads = threads_per_rank(p.cpu_threads);
+    std::string inner_note;
+    auto inner = make_backend(one, &inner_note);
+    auto d = std::make_unique<DistributedBackend>(std::move(inner), std::move(exchange));
+    if (note) *note = inner_note + "; " + d->exchange().name() + ", this rank integrates its share";
+    return d;
 }
 
 }  // namespace nbody

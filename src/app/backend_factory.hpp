@@ -11,6 +11,12 @@ namespace nbody {
 // no device can be used (not built with CUDA, no device, driver too old).
 std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note = nullptr);
 
+// Under mpirun with more than one rank (multi/mpi_exchange): this rank's share of one simulation, a
+// DistributedBackend over the backend make_backend picks, one GPU per rank (the local rank). nullptr when not
+// started by mpirun. Throws BackendError when mpirun started several ranks and this build has no MPI, or the
+// inner backend cannot run a sub-range. *rank gets this process's rank (only rank 0 prints and writes).
+std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note, int* rank);
+
 // True when this build includes the CUDA backend.
 bool cuda_built();
 

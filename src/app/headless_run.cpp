@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "io/snapshot.hpp"
+#include "multi/distributed_backend.hpp"
 
 namespace nbody {
 
@@ -20,25 +23,36 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 class Progress {
 public:
-    Progress(long long total, bool enabled) : m_total(total), m_enabled(enabled), m_tty(isatty(STDERR_FILENO)) {}
-    void update(long long done, double t, double elapsed, double rate) {
+    explicit Progress(bool enabled) : m_enabled(enabled), m_tty(isatty(STDERR_FILENO)) {}
+    // fraction: of the steps asked for, or of the time span to --t-end; `where`: "step 10/100" or "t-end 2".
+    void update(double fraction, const std::string& where, double t, double elapsed, double rate) {
         if (!m_enabled) return;
         const double since = elapsed - m_last;
-        if (done < m_total && since < (m_tty ? 0.25 : 5.0)) return;
+        const bool last = fraction >= 1.0;
+        if (!last && since < (m_tty ? 0.25 : 5.0)) return;
         m_last = elapsed;
-        const double eta = done > 0 ? elapsed * double(m_total - done) / double(done) : 0;
-        std::fprintf(stderr, "%sstep %lld/%lld (%3.0f%%)  t = %-10.5g %.3g interactions/s  ETA %.1f s%s",
-                     m_tty ? "\r" : "", done, m_total, 100.0 * double(done) / double(m_total), t, rate, eta,
-                     m_tty ? "   " : "\n");
-        if (m_tty && done == m_total) std::fprintf(stderr, "\n");
+        const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0;
+        std::fprintf(stderr, "%s%s (%3.0f%%)  t = %-10.5g %.3g interactions/s  ETA %.1f s%s",
+                     m_tty ? "\r" : "", where.c_str(), 100.0 * fraction, t, rate, eta, m_tty ? "   " : "\n");
+        if (m_tty && last) std::fprintf(stderr, "\n");
         std::fflush(stderr);
     }
 
 private:
-    long long m_total;
     bool m_enabled, m_tty;
     double m_last = -1e9;
 };
+
+// Simulated time t has reached t_end, allowing for the round-off of a sum of shared steps.
+bool reached(double t, double t_end) { return t >= t_end - 1e-9 * std::max(1.0, std::fabs(t_end)); }
+
+// How many steps may be taken towards t_end without passing it: shared steps, the whole steps that remain (at
+// least 1); block steps, one at a time, since a block step advances the clock by a varying amount (the
+// O(N) read and check after each is small beside its force sum).
+long long steps_towards(double t_end, double t, const SimParams& p) {
+    if (p.integrator == Integrator::HermiteBlock) return 1;
+    return std::max(1LL, static_cast<long long>(std::ceil((t_end - t) / p.dt - 1e-9)));
+}
 }  // namespace
 
 RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOptions& o) {
@@ -59,28 +73,44 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
         d0 = compute_diagnostics(state, p.eps, p.G, p.cpu_threads);
     }
 
-    // Step in chunks sized to about 0.2 s so progress updates without costing throughput.
-    Progress progress(o.steps, !o.quiet);
+    // Step in chunks sized to about 0.2 s so progress updates without costing throughput. With --t-end the
+    // run ends at the first step boundary at or after t_end (block steps: the first block time there).
+    Progress progress(!o.quiet);
     long long done = 0, chunk = 1;
     double stepping = 0;
     const WorkCount work0 = backend.work();
-    while (done < o.steps) {
-        const long long k = std::min(chunk, o.steps - done);
+    const double t_start = backend.time();
+    while (done < o.steps && !(o.t_end && reached(backend.time(), *o.t_end))) {
+        long long k = std::min(chunk, o.steps - done);
+        if (o.t_end) k = std::min(k, steps_towards(*o.t_end, backend.time(), p));
         const auto t0 = Clock::now();
         backend.step(static_cast<int>(k));
         backend.read_state(state);  // synchronises, and lets us catch a blow-up early
-        const double dt_chunk = seconds_since(t0);
+        double dt_chunk = seconds_since(t0);
+        if (auto* d = dynamic_cast<DistributedBackend*>(&backend))  // every rank must pick the same next chunk
+            dt_chunk = d->exchange().max_over_ranks(dt_chunk);
         stepping += dt_chunk;
         done += k;
         if (long i = first_non_finite(state); i >= 0)
             throw Error("the state became NaN or infinite at step " + std::to_string(backend.steps_taken()) +
                         " (body " + std::to_string(i) + "): dt " + std::to_string(p.dt) +
-                        " is too large for eps " + std::to_string(p.eps) + "; try a smaller --dt or larger --eps");
-        progress.update(done, backend.time(), stepping, throughput(backend.work() - work0, stepping).interactions_per_s);
+                        " is too large for eps " + std::to_string(p.eps) +
+                        "; try a smaller --dt or larger --eps");
+        const double rate = throughput(backend.work() - work0, stepping).interactions_per_s;
+        if (o.t_end)
+            progress.update(std::min(1.0, (backend.time() - t_start) / (*o.t_end - t_start)),
+                            "step " + std::to_string(done) + ", t-end " + std::to_string(*o.t_end),
+                            backend.time(), stepping, rate);
+        else
+            progress.update(double(done) / double(o.steps),
+                            "step " + std::to_string(done) + "/" + std::to_string(o.steps), backend.time(),
+                            stepping, rate);
         if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
     }
-    if (!o.save_path.empty())
-        write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
+    if (o.t_end && !reached(backend.time(), *o.t_end))
+        std::fprintf(stderr, "note: stopped by --steps %lld at t = %.6g, before --t-end %.6g\n", o.steps,
+                     backend.time(), *o.t_end);
+    if (!o.save_path.empty()) write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
     s.steps = done;
     s.sim_time = backend.time();
     s.wall_seconds = stepping;

@@ -19,10 +19,15 @@ int run_summary(const nbody::AppOptions& o) {
     using namespace nbody;
     const RunSetup setup = prepare_run(o);
     std::string note;
-    auto backend = make_backend(setup.params, &note);
-    if (!o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+    int rank = 0;  // under mpirun every rank runs this; rank 0 alone prints and writes
+    auto backend = make_rank_backend(setup.params, &note, &rank);
+    if (!backend) backend = make_backend(setup.params, &note);
+    if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
     backend->reset(initial_state(setup), setup.params);
-    const RunSummary s = run_headless(*backend, setup, o);
+    AppOptions mine = o;
+    if (rank != 0) mine.quiet = true, mine.save_path.clear();
+    const RunSummary s = run_headless(*backend, setup, mine);
+    if (rank != 0) return 0;
     std::printf("%s", summary_text(s).c_str());
     if (!o.json_path.empty()) write_summary_json(s, o.json_path);
     return 0;

@@ -78,6 +78,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     using namespace limits;  // the physical ranges, shared with scene files: core/limits.hpp
     app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
         ->transform(integer_in(1, 1000000000));
+    app.add_option("--t-end", o.t_end,
+                   "Headless: run until this simulated time, 1e-12 to 1e9 (block steps take as many as it needs; "
+                   "--steps then caps the count)")
+        ->check(real_in(kMinDt, 1e9));
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->transform(integer_in(1, 1LL << 26));
@@ -124,6 +128,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     } catch (const CLI::ParseError& e) {
         return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }
+    if (o.t_end && app.count("--steps") == 0) o.steps = 1000000000LL;  // the time decides, not a count
     return o;
 }
 

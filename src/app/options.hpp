@@ -15,6 +15,7 @@ struct AppOptions {
     std::string scene_path;  // empty: the default scene
     bool headless = false;
     long long steps = 100;
+    std::optional<double> t_end;  // headless: run until this simulated time instead of a step count
     std::optional<long long> bodies;
     std::optional<double> dt, eps, G;
     std::optional<uint64_t> seed;

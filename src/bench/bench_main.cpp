@@ -13,6 +13,8 @@
 #include "core/errors.hpp"
 #include "io/output_path.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "multi/distributed_backend.hpp"
+#include "multi/mpi_exchange.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
@@ -116,13 +118,33 @@ private:
 };
 #endif
 
+// Under mpirun with several ranks: the CPU backend distributed over them (one simulation; CUDA joins when
+// CudaBackend integrates a sub-range), else nullptr. Only rank 0 prints: the others' stdout goes nowhere.
+std::unique_ptr<DistributedBackend> rank_backend() {
+    if (launched_ranks() <= 1) return nullptr;
+    auto d = std::make_unique<DistributedBackend>(std::make_unique<CpuBackend>(threads_per_rank(0)),
+                                                  exchange_from_environment());
+    if (d->exchange().rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+        throw Error("rank " + std::to_string(d->exchange().rank()) + ": cannot silence stdout");
+    std::fprintf(stderr, "nbody-bench: rank %d: %s\n", d->exchange().rank(), d->name().c_str());
+    return d;
+}
+
+// Every rank must take the same number of steps per repeat, so each uses the slowest rank's time.
+double ranks_clock_ms(Backend& b, int k) {
+    return static_cast<DistributedBackend&>(b).exchange().max_over_ranks(host_clock_ms(b, k));
+}
+
 void run_table(const BenchOptions& o, const std::string& command) {
     std::vector<BenchRow> rows;
     BenchMeta meta{"", utc_now(), command};
-    CpuBackend cpu;
+    CpuBackend single;
+    const std::unique_ptr<DistributedBackend> ranks = rank_backend();
+    Backend& cpu = ranks ? static_cast<Backend&>(*ranks) : single;
+    const StepTimer cpu_clock = ranks ? StepTimer(ranks_clock_ms) : StepTimer(host_clock_ms);
 #ifdef NBODY_HAVE_CUDA
     GpuBackends gpus;
-    CudaBackend* gpu = gpus.get(o.gpus.front());
+    CudaBackend* gpu = ranks ? nullptr : gpus.get(o.gpus.front());
     if (!gpu) std::fprintf(stderr, "nbody-bench: CPU rows only\n");
     if (gpu) meta.device = gpu->name();
 #else
@@ -145,7 +167,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
         const bool want_cpu = true;
 #endif
         if (want_cpu)
-            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, host_clock_ms, state, c, ref, o, "cpu", "cpu");
+            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "cpu-ranks" : "cpu", "cpu");
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (SimParams a : axes(o, p, true)) {
@@ -183,7 +205,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
             }
 #endif
     }
-    if (!o.json.empty()) write_bench_json(o.json, meta, rows);
+    if (!o.json.empty() && (!ranks || ranks->exchange().rank() == 0)) write_bench_json(o.json, meta, rows);
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // The one interface every simulation backend implements: the CPU backend (the numerical reference and the
 // fallback) and the CUDA backend (the fast path). A backend owns the particle state between steps.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,15 @@ struct DeviceTiming {
     std::string device;      // "GPU 1"
     double kernel_ms = 0;    // the step kernel on this GPU's share of the bodies
     double exchange_ms = 0;  // its positions copied to every other GPU, after the kernel
+};
+
+// A distributed run (multi/distributed_backend): the backend integrates only bodies [begin, end) (kick, drift,
+// forces on them against all N) and, every step between the drift and the force evaluation, calls
+// gather(pos_mass of all N bodies) with its own range filled in; gather fills in every other range (an
+// all-gather over ranks). Bodies outside the range keep stale velocities and accelerations.
+struct RangePartition {
+    std::size_t begin = 0, end = 0;
+    std::function<void(std::span<Double4>)> gather;
 };
 
 class Backend {
@@ -80,6 +91,11 @@ public:
     // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (the Performance
     // panel shows them). Empty where there is one device or none.
     virtual std::vector<DeviceTiming> device_timings() { return {}; }
+
+    // Takes effect at the next reset(); an empty gather means the whole range again. Returns false where the
+    // backend cannot integrate a sub-range (CudaBackend until the lead wires it: its engine already runs an
+    // i-range per device part).
+    virtual bool set_partition(RangePartition) { return false; }
 
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;

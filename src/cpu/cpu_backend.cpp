@@ -13,96 +13,219 @@ std::string CpuBackend::name() const {
     return "cpu (" + std::to_string(m_threads) + " threads, " + force_f32_isa() + ")";
 }
 
+std::string CpuBackend::kernel_label() const {
+    // fp32 runs the vectorised float32 loop; ds and fp64 the float64 loops of force_modes
+    const std::string loop = m_params.precision == Precision::Fp32 ? force_f32_isa() : "f64 loop";
+    return "cpu " + loop + ", " + std::string(precision_name(m_params.precision)) + ", " +
+           std::string(integrator_name(m_params.integrator));
+}
+
+double CpuBackend::time() const {
+    return m_params.integrator == Integrator::LeapFrog ? m_time : m_time + m_hermite.clock();
+}
+
+double CpuBackend::block_dt(std::size_t i) const {
+    return m_params.integrator == Integrator::HermiteBlock ? m_hermite.block_dt(i) : 0.0;
+}
+
 namespace {
-// What this backend runs today; the others are refused with the reason, keeping the running state.
-void check_supported(const SimParams& p) {
-    if (p.precision != Precision::Fp32)
-        throw ParamError("precision", "the CPU backend runs fp32 only so far (got " +
-                                          std::string(precision_name(p.precision)) + ")");
-    if (p.integrator != Integrator::LeapFrog)
-        throw ParamError("integrator", "the CPU backend runs leapfrog only so far (got " +
-                                           std::string(integrator_name(p.integrator)) + ")");
+// What a distributed run takes today: the leap-frog fp32 loop has a row range; the others are refused.
+void check_partitioned(const SimParams& p) {
+    if (p.integrator != Integrator::LeapFrog || p.precision != Precision::Fp32)
+        throw ParamError("integrator", "a distributed CPU run takes leapfrog in fp32 only so far (got " +
+                                           std::string(integrator_name(p.integrator)) + ", " +
+                                           std::string(precision_name(p.precision)) + ")");
 }
 }  // namespace
 
-std::string CpuBackend::kernel_label() const {
-    return "cpu " + std::string(force_f32_isa()) + ", " + std::string(precision_name(m_params.precision));
+bool CpuBackend::set_partition(RangePartition p) {
+    m_partition = std::move(p);
+    return true;
 }
 
 void CpuBackend::reset(const State& s, const SimParams& p) {
     validate(p);
-    check_supported(p);
     check_state_finite(s);
-    m_params = p;
-    if (p.cpu_threads > 0) m_threads = p.cpu_threads;
     const std::size_t n = s.size();
-    for (auto* v : {&m_x, &m_y, &m_z, &m_m, &m_vx, &m_vy, &m_vz, &m_ax, &m_ay, &m_az}) v->assign(n, 0.f);
+    std::size_t begin = 0, end = n;
+    if (m_partition.gather) {
+        check_partitioned(p);
+        if (m_partition.begin > m_partition.end || m_partition.end > n)
+            throw ParamError("partition", "range [" + std::to_string(m_partition.begin) + ", " +
+                                              std::to_string(m_partition.end) + ") outside the " +
+                                              std::to_string(n) + " bodies");
+        begin = m_partition.begin, end = m_partition.end;
+    }
+    Bodies b;
+    b.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        const Float4 x = to_float4(s.pos_mass[i]), v = to_float4(s.vel[i]);
-        m_x[i] = x.x, m_y[i] = x.y, m_z[i] = x.z, m_m[i] = x.w;
-        m_vx[i] = v.x, m_vy[i] = v.y, m_vz[i] = v.z;
+        const Double4 x = s.pos_mass[i], v = s.vel[i];
+        b.x[i] = x.x, b.y[i] = x.y, b.z[i] = x.z, b.m[i] = x.w;
+        b.vx[i] = v.x, b.vy[i] = v.y, b.vz[i] = v.z;
+    }
+    // Built aside first: a refused first block step leaves the running simulation as it was (synchronised,
+    // so its own integrator can restart on it).
+    synchronise();
+    std::swap(m_bodies, b);
+    const SimParams old_params = m_params;
+    const double old_time = m_time;
+    const std::size_t old_begin = m_begin, old_end = m_end;
+    m_params = p;
+    m_time = s.time;
+    m_begin = begin, m_end = end;
+    if (p.cpu_threads > 0) m_threads = p.cpu_threads;
+    try {
+        prime();
+    } catch (...) {
+        std::swap(m_bodies, b);
+        m_params = old_params;
+        m_time = old_time;
+        m_begin = old_begin, m_end = old_end;
+        if (m_bodies.size() > 0) prime();
+        throw;
     }
     m_group = s.group;
-    m_time = s.time;
     m_steps = 0;
-    compute_accelerations();
+    m_work = {0, 0, m_work.flops_per_pair};
 }
 
 void CpuBackend::set_params(const SimParams& p) {
     validate(p);
-    check_supported(p);
-    const bool force_changed = p.eps != m_params.eps || p.G != m_params.G;
-    m_params = p;
+    if (m_partition.gather) check_partitioned(p);
+    const SimParams& o = m_params;
+    const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision ||
+                         p.integrator != o.integrator || p.eta != o.eta ||
+                         (p.integrator != Integrator::LeapFrog && p.dt != o.dt);
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
-    if (force_changed) compute_accelerations();
-}
-
-void CpuBackend::compute_accelerations() {
-    const std::size_t n = m_x.size();
-    const SourcesF32 src{m_x.data(), m_y.data(), m_z.data(), m_m.data(), n};
-    const float eps2 = static_cast<float>(m_params.eps * m_params.eps);
-    // Each i row is summed by one thread in a fixed j order, so the result is bit-identical for any
-    // thread count. Rows are cheap to hand out in chunks of 16 or more.
-    parallel_for(n, m_threads, [&](std::size_t b, std::size_t e) {
-        accelerations_f32(src, b, e, eps2, m_ax.data(), m_ay.data(), m_az.data());
-    }, 16);
-    if (m_params.G != 1.0) {
-        const float g = static_cast<float>(m_params.G);
-        for (std::size_t i = 0; i < n; ++i) m_ax[i] *= g, m_ay[i] *= g, m_az[i] *= g;
+    if (!restart) {
+        m_params = p;
+        return;
+    }
+    synchronise();
+    const SimParams old = m_params;
+    m_params = p;
+    try {
+        prime();
+    } catch (...) {
+        m_params = old;  // the bodies are where they were; restart the old integrator on them
+        prime();
+        throw;
     }
 }
 
-void CpuBackend::step(int k) {
-    const std::size_t n = m_x.size();
-    const float dt = static_cast<float>(m_params.dt), h = 0.5f * dt;
-    for (int s = 0; s < k; ++s) {
-        kick(n, m_vx.data(), m_vy.data(), m_vz.data(), m_ax.data(), m_ay.data(), m_az.data(), h);
-        drift(n, m_x.data(), m_y.data(), m_z.data(), m_vx.data(), m_vy.data(), m_vz.data(), dt);
+void CpuBackend::synchronise() {
+    if (m_params.integrator == Integrator::LeapFrog) return;
+    Bodies now;
+    m_hermite.synchronised(m_bodies, now);
+    std::swap(m_bodies, now);
+    m_time += m_hermite.clock();
+}
+
+void CpuBackend::prime() {
+    if (m_params.integrator == Integrator::LeapFrog) {
+        m_work.flops_per_pair = kFlopsPerInteractionNvidia;
         compute_accelerations();
-        kick(n, m_vx.data(), m_vy.data(), m_vz.data(), m_ax.data(), m_ay.data(), m_az.data(), h);
-        m_time += m_params.dt;
+        return;
+    }
+    m_work.flops_per_pair = kFlopsPerInteractionHermite;
+    m_hermite.start(m_bodies, m_params, m_threads, m_work);
+}
+
+void CpuBackend::gather_positions() {
+    Bodies& b = m_bodies;
+    m_gather_buf.resize(b.size());
+    for (std::size_t i = m_begin; i < m_end; ++i) m_gather_buf[i] = {b.x[i], b.y[i], b.z[i], b.m[i]};
+    m_partition.gather(m_gather_buf);
+    auto take = [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) {
+            const Double4 d = m_gather_buf[i];
+            b.x[i] = d.x, b.y[i] = d.y, b.z[i] = d.z, b.m[i] = d.w;
+        }
+    };
+    take(0, m_begin);
+    take(m_end, b.size());
+}
+
+void CpuBackend::compute_accelerations() {
+    const std::size_t n = m_bodies.size(), b0 = m_begin, rows = m_end - m_begin;
+    Bodies& b = m_bodies;
+    if (m_params.precision != Precision::Fp32) {
+        accelerations(b.sources(), m_params.precision, m_params.eps * m_params.eps, m_threads, b.ax.data(),
+                      b.ay.data(), b.az.data());
+    } else {
+        for (auto* v : {&m_fx, &m_fy, &m_fz, &m_fm, &m_fax, &m_fay, &m_faz}) v->resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            m_fx[i] = float(b.x[i]), m_fy[i] = float(b.y[i]), m_fz[i] = float(b.z[i]),
+            m_fm[i] = float(b.m[i]);
+        const SourcesF32 src{m_fx.data(), m_fy.data(), m_fz.data(), m_fm.data(), n};
+        const float eps2 = static_cast<float>(m_params.eps * m_params.eps);
+        // Each i row is summed by one thread in a fixed j order, so the result is bit-identical for any
+        // thread count, and for any split of the rows over ranks (a distributed run equals one rank).
+        // Rows are cheap to hand out in chunks of 16 or more.
+        parallel_for(
+            rows, m_threads,
+            [&](std::size_t lo, std::size_t hi) {
+                accelerations_f32(src, b0 + lo, b0 + hi, eps2, m_fax.data(), m_fay.data(), m_faz.data());
+            },
+            16);
+        for (std::size_t i = m_begin; i < m_end; ++i) b.ax[i] = m_fax[i], b.ay[i] = m_fay[i], b.az[i] = m_faz[i];
+    }
+    if (m_params.G != 1.0)
+        for (std::size_t i = m_begin; i < m_end; ++i)
+            b.ax[i] *= m_params.G, b.ay[i] *= m_params.G, b.az[i] *= m_params.G;
+}
+
+void CpuBackend::leapfrog_step() {
+    Bodies& b = m_bodies;
+    const std::size_t n = m_end - m_begin, o = m_begin;  // the own rows (all unless partitioned)
+    const double dt = m_params.dt, h = 0.5 * dt;
+    kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
+    drift(n, b.x.data() + o, b.y.data() + o, b.z.data() + o, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, dt);
+    if (m_partition.gather) gather_positions();
+    compute_accelerations();
+    kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
+    m_time += dt;
+    m_work.evaluations += 1;
+    m_work.pairs += interactions_per_step(b.size());  // the whole simulation's work, every rank's share
+}
+
+void CpuBackend::step(int k) {
+    for (int s = 0; s < k; ++s) {
+        if (m_params.integrator == Integrator::LeapFrog)
+            leapfrog_step();
+        else
+            m_hermite.step(m_bodies, m_params, m_threads, m_work);
         ++m_steps;
     }
 }
 
 void CpuBackend::read_state(State& out) {
-    const std::size_t n = m_x.size();
+    Bodies synced;
+    const Bodies* b = &m_bodies;
+    if (m_params.integrator == Integrator::HermiteBlock) {
+        m_hermite.synchronised(m_bodies, synced);
+        b = &synced;
+    }
+    const std::size_t n = b->size();
     out.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        out.pos_mass[i] = {m_x[i], m_y[i], m_z[i], m_m[i]};
-        out.vel[i] = {m_vx[i], m_vy[i], m_vz[i], 0.0};
+        out.pos_mass[i] = {b->x[i], b->y[i], b->z[i], b->m[i]};
+        out.vel[i] = {b->vx[i], b->vy[i], b->vz[i], 0.0};
     }
     out.group = m_group;
-    out.time = m_time;
+    out.time = time();
 }
 
 void CpuBackend::copy_positions_to_host(Float4* dst) {
-    for (std::size_t i = 0; i < m_x.size(); ++i) dst[i] = {m_x[i], m_y[i], m_z[i], m_m[i]};
+    const Bodies& b = m_bodies;  // block steps: each body where its own step ended (drawing needs no more)
+    for (std::size_t i = 0; i < b.size(); ++i)
+        dst[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
 }
 
 void CpuBackend::read_accelerations(std::vector<Double4>& out) {
-    out.resize(m_x.size());
-    for (std::size_t i = 0; i < m_x.size(); ++i) out[i] = {m_ax[i], m_ay[i], m_az[i], 0.0};
+    const Bodies& b = m_bodies;
+    out.resize(b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) out[i] = {b.ax[i], b.ay[i], b.az[i], 0.0};
 }
 
 }  // namespace nbody

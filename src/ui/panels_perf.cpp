@@ -71,6 +71,13 @@ void performance_panel(PanelContext& c) {
                     std::string(integrator_name(c.sim.params().integrator)).c_str());
     ImGui::Text("steps/s  %.4g    frames/s  %.1f    steps/frame %d", s.rate.steps_per_s, s.frames_per_s,
                 c.sim.steps_last_frame());
+    // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active
+    // count.
+    if (c.sim.params().integrator == Integrator::HermiteBlock && s.rate.steps_per_s > 0 &&
+        c.sim.backend().size() > 0)
+        ImGui::Text("block steps/s  %.4g    mean active  %.1f of %zu", s.rate.steps_per_s,
+                    s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.backend().size()),
+                    c.sim.backend().size());
     ImGui::TextWrapped("kernel: %s", c.sim.backend().kernel_label().c_str());
     // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
     for (const DeviceTiming& d : c.sim.backend().device_timings())

@@ -131,7 +131,7 @@ inline double max_position_difference(const State& a, const State& b) {
     return worst;
 }
 
-inline SimParams hermite(Integrator in, Precision prec, double dt, double eps) {
+inline SimParams hermite_params(Integrator in, Precision prec, double dt, double eps) {
     SimParams p;
     p.integrator = in;
     p.precision = prec;

@@ -46,21 +46,25 @@ double energy_error_after(CudaBackend& b, const State& s, const SimParams& p, do
 TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
     for (int n : {1, 2, 33, 257, 7499, 100000})
         for (int grid : {1, 132, 1056})
-            for (int block : {64, 128, 256}) {
-                const long long records = kernels::force_partial_records(n, block, grid);
-                for (int ni = 1; ni <= n; ni += 1 + ni / 7) {
-                    const kernels::ForcePlan pl = kernels::force_plan(ni, n, block, grid);
-                    ASSERT_TRUE(pl.q >= 1 && pl.q <= 32 && (pl.q & (pl.q - 1)) == 0) << ni;
-                    ASSERT_EQ(pl.lanes * pl.q, block);
-                    ASSERT_GE(static_cast<long long>(pl.groups) * pl.lanes, ni);
-                    ASSERT_GE(static_cast<long long>(pl.splits) * pl.chunk, n);
-                    ASSERT_LE(static_cast<long long>(pl.splits) * ni, records)
-                        << n << " " << ni << " " << grid;
-                    if (pl.splits > 1) {
-                        ASSERT_LE(static_cast<long long>(pl.splits) * pl.groups, grid);
+            for (int block : {64, 128, 256})
+                for (int max_k : {1, 2, 4}) {
+                    const long long records = kernels::force_partial_records(n, block, grid, max_k);
+                    for (int ni = 1; ni <= n; ni += 1 + ni / 7) {
+                        const kernels::ForcePlan pl = kernels::force_plan(ni, n, block, grid, max_k);
+                        ASSERT_TRUE(pl.q >= 1 && pl.q <= 32 && (pl.q & (pl.q - 1)) == 0) << ni;
+                        ASSERT_TRUE(pl.k >= 1 && pl.k <= max_k && (pl.k & (pl.k - 1)) == 0) << ni;
+                        ASSERT_TRUE(pl.k == 1 || (pl.q == 1 && ni >= pl.k * block)) << ni;  // k lanes filled
+                        ASSERT_EQ(pl.lanes * pl.q, block * pl.k);
+                        ASSERT_GE(static_cast<long long>(pl.groups) * pl.lanes, ni);
+                        ASSERT_GE(static_cast<long long>(pl.splits) * pl.chunk, n);
+                        ASSERT_LE(static_cast<long long>(pl.splits) * ni, records)
+                            << n << " " << ni << " " << grid;
+                        if (pl.splits > 1) {
+                            ASSERT_LE(static_cast<long long>(pl.splits) * pl.groups,
+                                      4LL * std::max(grid, pl.groups));
+                        }
                     }
                 }
-            }
 }
 
 // Force, jerk and potential of active lists of 1, 7 and all bodies at awkward N, one part and two parts on
@@ -69,6 +73,8 @@ TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
 // <= 7,499 terms errs by ~sqrt(n) u = 5e-6 of that sum, so 1e-4 is a 20x margin, and one missing or doubled
 // term is >= 1/n of it); ds 1e-5 (float terms, but float sums of at most one tile, 128 terms, ~sqrt(128) u
 // = 7e-7, flushed into double); fp64 1e-12 (n u = 8e-13 even summed worst-case).
+// i-bodies per thread (force_plan's k): all 257 on one part take k = 2, all 7,499 k = 4 (fp32; 2 for ds
+// and fp64), 1 and 7 active k = 1, so every instance of the kernel is compared.
 TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
     REQUIRE_GPU(gpu);
     for (int n : {1, 2, 3, 31, 33, 255, 257, 7499}) {
@@ -78,7 +84,7 @@ TEST(HermiteForces, MatchFloat64DoubleLoopAtAwkwardNAndActiveSets) {
             for (int size : {1, 7, n})
                 for (const std::vector<int>& devices : {std::vector<int>{0}, std::vector<int>{0, 0}}) {
                     if (size == 7 && n < 7) continue;
-                    const SimParams p = hermite(Integrator::Hermite, prec, 0.01, 0.01);
+                    const SimParams p = hermite_params(Integrator::Hermite, prec, 0.01, 0.01);
                     const std::vector<int> act = active_set(n, size);
                     const HermiteForces f = cuda_hermite_forces(s, act, p, devices);
                     ASSERT_EQ(f.acc.size(), act.size());
@@ -110,7 +116,7 @@ TEST(HermiteForces, DoubleSingleKeepsCloseDifferencesFarFromTheOrigin) {
     REQUIRE_GPU(gpu);
     State s = test::plummer_state(1000, 9);
     for (Double4& p : s.pos_mass) p.x += 1000.0;
-    const SimParams p = hermite(Integrator::Hermite, Precision::DS, 0.01, 0.01);
+    const SimParams p = hermite_params(Integrator::Hermite, Precision::DS, 0.01, 0.01);
     const std::vector<int> act = active_set(1000, 1000);
     const HermiteForces f = cuda_hermite_forces(s, act, p);
     for (std::size_t k = 0; k < act.size(); ++k) {
@@ -131,9 +137,9 @@ TEST(HermiteShared, PlummerEnergyErrorIsFourthOrder) {
     REQUIRE_GPU(gpu);
     const State s = test::plummer_state(1024, 11);
     const double e256 =
-        energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::Fp64, 1.0 / 256, 0.01), 0.25);
+        energy_error_after(*gpu, s, hermite_params(Integrator::Hermite, Precision::Fp64, 1.0 / 256, 0.01), 0.25);
     const double e512 =
-        energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::Fp64, 1.0 / 512, 0.01), 0.25);
+        energy_error_after(*gpu, s, hermite_params(Integrator::Hermite, Precision::Fp64, 1.0 / 512, 0.01), 0.25);
     EXPECT_LT(e256, 2.5e-6);
     EXPECT_GT(e256 / e512, 8.0) << e256 << " " << e512;
     EXPECT_LT(e256 / e512, 64.0) << e256 << " " << e512;
@@ -141,10 +147,10 @@ TEST(HermiteShared, PlummerEnergyErrorIsFourthOrder) {
     EXPECT_EQ(gpu->work().pairs, 128.0 * 1024 * 1024);
     EXPECT_EQ(gpu->work().flops_per_pair, 60.0);
     const double e32 =
-        energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::Fp32, 1.0 / 256, 0.01), 0.25);
+        energy_error_after(*gpu, s, hermite_params(Integrator::Hermite, Precision::Fp32, 1.0 / 256, 0.01), 0.25);
     EXPECT_LT(e32, 3e-6);
     const double eds =
-        energy_error_after(*gpu, s, hermite(Integrator::Hermite, Precision::DS, 1.0 / 256, 0.01), 0.25);
+        energy_error_after(*gpu, s, hermite_params(Integrator::Hermite, Precision::DS, 1.0 / 256, 0.01), 0.25);
     EXPECT_LT(eds, 2.5e-6);
 }
 
@@ -157,7 +163,7 @@ TEST(HermiteShared, PlummerEnergyErrorIsFourthOrder) {
 TEST(HermiteBlock, BinaryInFieldKeepsEnergyWithFewActive) {
     REQUIRE_GPU(gpu);
     const State s = binary_in_field();
-    SimParams p = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
+    SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
     p.eta = 0.01;
     const double e64 = energy_error_after(*gpu, s, p, 0.25);
     EXPECT_LT(e64, 1e-6);
@@ -181,7 +187,7 @@ TEST(HermiteBlock, BinaryInFieldKeepsEnergyWithFewActive) {
 TEST(HermiteBlock, AgreesWithTheSameSchemeOnTheHost) {
     REQUIRE_GPU(gpu);
     const State s = binary_in_field();
-    SimParams p = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
+    SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
     p.eta = 0.01;
     long long host_steps = 0;
     const State want = host_hermite(s, p, 1.0 / 16, host_steps);
@@ -208,7 +214,7 @@ TEST(HermiteBlock, EccentricKeplerReturnsAfterOnePeriod) {
     REQUIRE_GPU(gpu);
     const double G = (M_PI / 4) * (M_PI / 4);
     const State s = eccentric_kepler(G);
-    SimParams p = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 8, 0.0);
+    SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 8, 0.0);
     p.G = G;
     p.eta = 0.01;
     long long host_steps = 0;
@@ -243,11 +249,11 @@ TEST(HermiteParts, TwoPartsOnOneGpuMatchOnePart) {
         int steps;
         double tol;
     };
-    SimParams block = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
+    SimParams block = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
     const std::vector<Case> cases = {
-        {test::plummer_state(1000, 3), hermite(Integrator::Hermite, Precision::Fp64, 1.0 / 256, 0.01), 10,
+        {test::plummer_state(1000, 3), hermite_params(Integrator::Hermite, Precision::Fp64, 1.0 / 256, 0.01), 10,
          1e-10},
-        {test::plummer_state(1000, 3), hermite(Integrator::Hermite, Precision::Fp32, 1.0 / 256, 0.01), 10,
+        {test::plummer_state(1000, 3), hermite_params(Integrator::Hermite, Precision::Fp32, 1.0 / 256, 0.01), 10,
          1e-5},
         {binary_in_field(), block, 200, 1e-10},
     };
@@ -294,7 +300,7 @@ TEST(HermiteSwitch, CarriesStateAndRefusesBadEta) {
 TEST(HermiteBlock, StepUnderflowIsRefusedWithTheReason) {
     REQUIRE_GPU(gpu);
     const State field = test::plummer_state(64, 3);
-    SimParams p = hermite(Integrator::HermiteBlock, Precision::Fp64, 1.0, 0.0);
+    SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0, 0.0);
     gpu->reset(field, p);
     State tight;
     tight.resize(2);

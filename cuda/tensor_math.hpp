@@ -1,0 +1,161 @@
+#pragma once
+// The arithmetic of the tensor-core force kernel that is not a matrix product: TF32 splitting, the
+// operands of both products, the per-pair weight and the final combination. Host-and-device functions
+// shared by the (future) device kernel and its CPU emulation (tests/unit/test_tensor_layout.cpp).
+//
+// The pair sum as two products around an element-wise step (positions relative to the centre c of the
+// block's i-bodies: u_i = x_i - c, v_j = x_j - c):
+//     r2_ij = |u_i|^2 + soft2 - 2 u_i . v_j + |v_j|^2            (first product, K = 16, C = |u|^2 + soft2)
+//     w_ij  = r2_ij^(-3/2)                                       (CUDA cores: 1 MUFU.RSQ + 2 FMUL)
+//     a_i   = sum_j w_ij m_j v_j - u_i sum_j w_ij m_j              (second product, columns m v and m)
+// TF32 keeps 10 explicit mantissa bits, so every operand is split hi + lo (each exactly TF32) and the
+// products keep hi*hi + hi*lo + lo*hi (+ lo*lo where a K slot is free): about 22 bits per term.
+#include <cstdint>
+#include <cstring>
+
+#include "tensor_layout.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <cmath>
+#endif
+
+namespace nbody::tensor {
+
+NBODY_TC_FN uint32_t bits_of(float x) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(x);
+#else
+    uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+#endif
+}
+
+NBODY_TC_FN float float_of(uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(b);
+#else
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+#endif
+}
+
+// A TF32 value is an fp32 bit pattern whose low 13 mantissa bits are zero. The tensor cores read only
+// the top 19 bits of an operand register (they truncate; MMA-Sim's bit-accurate Hopper model, and
+// CUTLASS's "round_half_ulp_truncate" relies on it), so operands this kernel feeds are either
+// rounded here (exact TF32) or deliberately left raw where truncation error is harmless (the low part
+// of the pair weight: 2^-11 of 2^-11 of the weight, and signed, so unbiased).
+constexpr uint32_t kTf32Mask = 0xFFFFE000u;
+
+// Round to nearest TF32, ties away from zero (as cvt.rna.tf32.f32): 2 integer instructions.
+NBODY_TC_FN float tf32_round(float x) {
+    return float_of((bits_of(x) + 0x1000u) & kTf32Mask);
+}
+// What the MMA sees of a raw fp32 operand.
+NBODY_TC_FN float tf32_truncate(float x) {
+    return float_of(bits_of(x) & kTf32Mask);
+}
+
+struct Split {
+    float hi, lo;  // both exactly TF32; x - hi - lo is at most 2^-22 |x| (2^-11 of 2^-11)
+};
+NBODY_TC_FN Split split_tf32(float x) {
+    const float hi = tf32_round(x);
+    return {hi, tf32_round(x - hi)};  // x - hi is exact in fp32
+}
+
+// Reciprocal square root: MUFU.RSQ on the device (rsqrtf with -ftz=true, at most 2 ulp off). The host
+// emulation takes the correctly rounded value and moves it by a deterministic pseudo-random error of up
+// to 2 ulp either way, the documented bound, so its accuracy figures are not better than the device's.
+NBODY_TC_FN float fast_rsqrt(float x) {
+#if defined(__CUDA_ARCH__)
+    return rsqrtf(x);
+#else
+    const float exact = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+    const uint32_t h = bits_of(x) * 2654435761u;            // Knuth's multiplicative hash
+    const int ulps = static_cast<int>((h >> 28) % 5u) - 2;  // -2 .. 2
+    return float_of(bits_of(exact) + static_cast<uint32_t>(ulps));
+#endif
+}
+
+// ---- First product: r2 (K order: two m16n8k8 MMAs, k = 0..15) --------------------------------------
+//   k      0-2       3          4-6       7          8-10      11-13     14-15
+//   A    -2 u_hi     1        -2 u_hi     1        -2 u_lo   -2 u_lo       0
+//   B     v_hi   |v|^2_hi      v_lo   |v|^2_lo      v_hi      v_lo         0
+// with C = |u|^2 + soft2 (fp32, exact in the accumulator). -2 u is exactly TF32 when u is.
+struct SplitVec {
+    Split x, y, z;
+};
+NBODY_TC_FN SplitVec split_vec(float x, float y, float z) {
+    return {split_tf32(x), split_tf32(y), split_tf32(z)};
+}
+
+NBODY_TC_FN float component(const SplitVec& s, int c, bool lo) {
+    const Split& p = c == 0 ? s.x : c == 1 ? s.y : s.z;
+    return lo ? p.lo : p.hi;
+}
+
+// A[i][k] for an i-body at u (split).
+NBODY_TC_FN float r2_a_entry(const SplitVec& u, int k) {
+    if (k == 3 || k == 7) return 1.f;
+    if (k >= 14) return 0.f;
+    const int c = k < 8 ? k & 3 : (k - 8) % 3;
+    return -2.f * component(u, c, k >= 8);
+}
+
+// B[k][j] for a j-body at v (split) with |v|^2 split as v2.
+NBODY_TC_FN float r2_b_entry(const SplitVec& v, Split v2, int k) {
+    if (k == 3) return v2.hi;
+    if (k == 7) return v2.lo;
+    if (k >= 14) return 0.f;
+    if (k < 8) return component(v, k & 3, k >= 4);
+    return component(v, (k - 8) % 3, k >= 11);
+}
+
+// ---- Per pair (the CUDA-core work: 1 MUFU.RSQ, 2 FMUL, 2 integer + 1 FADD for the split) -------------
+struct Weight {
+    float hi, lo;  // hi exactly TF32; lo = w - hi, raw (the MMA truncates it)
+};
+NBODY_TC_FN Weight pair_weight(float r2) {
+    const float inv = fast_rsqrt(r2);
+    const float w = inv * inv * inv;
+    const float hi = tf32_round(w);
+    return {hi, w - hi};
+}
+
+// ---- Second product: the j-side columns -------------------------------------------------------------
+// Quantity q (AccColumn) of a j-body at v with mass m.
+struct AccOperands {
+    float q[kAccColumns];
+};
+NBODY_TC_FN AccOperands acc_operands(float vx, float vy, float vz, float m) {
+    const Split sx = split_tf32(m * vx), sy = split_tf32(m * vy), sz = split_tf32(m * vz), sm = split_tf32(m);
+    return {{sx.hi, sy.hi, sz.hi, sm.hi, sx.lo, sy.lo, sz.lo, sm.lo}};
+}
+
+// Everything the builder writes for one j-body of a tile of `bodies` at shared-memory index jl: 16 floats
+// of the first product (contiguous, in the lanes' read order) and, after all bodies' first-product
+// floats, 8 of the second (one per quantity).
+template <typename Store>
+NBODY_TC_FN void build_j_body(int jl, int bodies, float vx, float vy, float vz, float m, Store&& store) {
+    const SplitVec v = split_vec(vx, vy, vz);
+    const Split v2 = split_tf32(vx * vx + vy * vy + vz * vz);
+    for (int p = 0; p < kR2Floats; ++p) store(r2_body_offset(jl) + p, r2_b_entry(v, v2, r2_k_at(p)));
+    const AccOperands acc = acc_operands(vx, vy, vz, m);
+    for (int q = 0; q < kAccColumns; ++q) store(acc_base(bodies) + acc_body_offset(jl, q), acc.q[q]);
+}
+
+// ---- Softening -----------------------------------------------------------------------------------------
+// r2 is |u|^2 + |v|^2 - 2 u.v: for bodies near the block centre its rounding error is about 1e-5 of the
+// block's radius^2 at worst (15 truncated terms of up to 4 R^2 at 2^-25 each, plus the 2^-22 splits). A
+// softening floor of 2^-14 R^2 (softening >= 0.8% of the block radius) keeps every r2 positive with 5x
+// margin, so eps = 0 cannot produce a negative r2 (NaN) or an unbounded weight. For eps above the floor
+// (every shipped scene) this changes nothing.
+constexpr float kSoftFloorOfRadius2 = 1.f / 16384.f;
+NBODY_TC_FN float effective_soft2(float soft2, float radius2) {
+    const float floor = kSoftFloorOfRadius2 * radius2;
+    return soft2 > floor ? soft2 : floor;
+}
+
+}  // namespace nbody::tensor

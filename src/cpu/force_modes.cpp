@@ -1,0 +1,102 @@
+#include "cpu/force_modes.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "core/parallel.hpp"
+
+namespace nbody {
+
+namespace {
+
+// One body i against every j. R: the pair arithmetic (float or double); S: the sums' type; kDiffInDouble:
+// x_j - x_i formed in double before rounding to R (ds), else the positions are rounded first (fp32).
+// Zero separation (the self term) gives rinv = 0 through a select, so the loop has no branch to vectorise
+// around; the select is taken before 1/sqrt(0) = inf can reach a product.
+template <class R, class S, bool kJerk, bool kDiffInDouble>
+__attribute__((always_inline)) inline hermite::Force row(const SourcesF64& s, std::size_t i, double eps2) {
+    const double xi = s.x[i], yi = s.y[i], zi = s.z[i];
+    const R rxi = R(xi), ryi = R(yi), rzi = R(zi), e2 = R(eps2);
+    double vxi = 0, vyi = 0, vzi = 0;
+    if constexpr (kJerk) vxi = s.vx[i], vyi = s.vy[i], vzi = s.vz[i];
+    const R rvxi = R(vxi), rvyi = R(vyi), rvzi = R(vzi);
+    S ax = 0, ay = 0, az = 0, jx = 0, jy = 0, jz = 0, pot = 0;
+#pragma omp simd reduction(+ : ax, ay, az, jx, jy, jz, pot)
+    for (std::size_t j = 0; j < s.n; ++j) {
+        const R dx = kDiffInDouble ? R(s.x[j] - xi) : R(s.x[j]) - rxi;
+        const R dy = kDiffInDouble ? R(s.y[j] - yi) : R(s.y[j]) - ryi;
+        const R dz = kDiffInDouble ? R(s.z[j] - zi) : R(s.z[j]) - rzi;
+        const R d2 = dx * dx + dy * dy + dz * dz;
+        const R rinv = d2 > R(0) ? R(1) / std::sqrt(d2 + e2) : R(0);
+        const R rinv2 = rinv * rinv, m = R(s.m[j]);
+        const R mr3 = m * rinv * rinv2;
+        ax += S(mr3 * dx), ay += S(mr3 * dy), az += S(mr3 * dz);
+        if constexpr (kJerk) {
+            const R dvx = kDiffInDouble ? R(s.vx[j] - vxi) : R(s.vx[j]) - rvxi;
+            const R dvy = kDiffInDouble ? R(s.vy[j] - vyi) : R(s.vy[j]) - rvyi;
+            const R dvz = kDiffInDouble ? R(s.vz[j] - vzi) : R(s.vz[j]) - rvzi;
+            const R alpha = R(3) * (dx * dvx + dy * dvy + dz * dvz) * rinv2;
+            jx += S(mr3 * (dvx - alpha * dx)), jy += S(mr3 * (dvy - alpha * dy)),
+                jz += S(mr3 * (dvz - alpha * dz));
+            pot -= S(m * rinv);
+        }
+    }
+    return {{double(ax), double(ay), double(az)}, {double(jx), double(jy), double(jz)}, double(pot)};
+}
+
+// target_clones (as in force_f32.cpp) builds each loop for AVX-512, AVX2+FMA and baseline x86-64, picked when
+// the program starts; row() is inlined into each clone and vectorised for its instruction set (8, 4 or 2
+// doubles a vector). Rows [first, first + count), or rows[first..] where a row list is given.
+#if defined(NBODY_PORTABLE) || !defined(__x86_64__)
+#define NBODY_CLONES
+#else
+#define NBODY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+using RowsFn = void (*)(const SourcesF64&, const std::size_t*, std::size_t, std::size_t, double,
+                        hermite::Force*);
+#define NBODY_ROWS(name, R, S, kJerk, kDiff)                                                \
+    NBODY_CLONES void name(const SourcesF64& s, const std::size_t* rows, std::size_t first, \
+                           std::size_t count, double eps2, hermite::Force* out) {           \
+        for (std::size_t k = first; k < first + count; ++k)                                 \
+            out[k] = row<R, S, kJerk, kDiff>(s, rows ? rows[k] : k, eps2);                  \
+    }
+NBODY_ROWS(acc_fp32, float, float, false, false)
+NBODY_ROWS(acc_ds, float, double, false, true)
+NBODY_ROWS(acc_fp64, double, double, false, true)
+NBODY_ROWS(jerk_fp32, float, float, true, false)
+NBODY_ROWS(jerk_ds, float, double, true, true)
+NBODY_ROWS(jerk_fp64, double, double, true, true)
+#undef NBODY_ROWS
+
+RowsFn rows_for(Precision p, bool jerk) {
+    switch (p) {
+        case Precision::Fp32:
+            return jerk ? jerk_fp32 : acc_fp32;
+        case Precision::DS:
+            return jerk ? jerk_ds : acc_ds;
+        case Precision::Fp64:
+            break;
+    }
+    return jerk ? jerk_fp64 : acc_fp64;
+}
+
+}  // namespace
+
+void accelerations(const SourcesF64& src, Precision p, double eps2, int threads, double* ax, double* ay,
+                   double* az) {
+    const RowsFn fn = rows_for(p, false);
+    std::vector<hermite::Force> f(src.n);
+    parallel_for(
+        src.n, threads, [&](std::size_t b, std::size_t e) { fn(src, nullptr, b, e - b, eps2, f.data()); },
+        16);
+    for (std::size_t i = 0; i < src.n; ++i) ax[i] = f[i].acc.x, ay[i] = f[i].acc.y, az[i] = f[i].acc.z;
+}
+
+void hermite_forces(const SourcesF64& src, const std::size_t* rows, std::size_t count, Precision p,
+                    double eps2, int threads, hermite::Force* out) {
+    const RowsFn fn = rows_for(p, true);
+    parallel_for(
+        count, threads, [&](std::size_t b, std::size_t e) { fn(src, rows, b, e - b, eps2, out); }, 8);
+}
+
+}  // namespace nbody
