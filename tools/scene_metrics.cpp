@@ -4,14 +4,22 @@
 //   isolation SCENE  per colour group: virial ratio and 10/50/90% Lagrangian radii against time
 //   tails SCENE      fraction of a disk's bodies (--group) beyond --radius from the density centre of its
 //                    halo (--around): stars pulled out into tidal tails and bridges
+//   rotation SCENE   the first disk galaxy's rotation curve and epicyclic frequency, measured from its bodies
+//                    against the analytic model the generator uses, and what its disk bodies do
+//   kinematic SCENE  the Cartwheel: the N-body ring against the kinematic (test-ring) ring in the same
+//   passage
+//                    of the intruder (group --intruder), both measured with the same ring tracker
 // Every row also carries the relative energy error (float64 diagnostics) since the start.
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "core/diagnostics.hpp"
+#include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
 #include "scene/scene_file.hpp"
 
@@ -28,6 +36,7 @@ struct Args {
     double radius = 2.5;
     double r_max = 1.5, r_min = 0.2;
     int bins = 30;
+    unsigned intruder = 2;
 };
 
 template <class Row>
@@ -108,14 +117,126 @@ void isolation_mode(const Args& a, const SceneSpec& scene) {
     });
 }
 
+// The scene's first disk galaxy as the generator saw it.
+const ComponentSpec& first_disk_galaxy(const SceneSpec& scene) {
+    for (const ComponentSpec& c : scene.components)
+        if (c.type == ComponentType::DiskGalaxy) return c;
+    throw Error(scene.source + ": has no disk_galaxy component");
+}
+
+DiskGalaxyParams galaxy_params(const ComponentSpec& c, const SceneSpec& scene) {
+    return {c.n, c.mass, c.disk, c.halo, scene.eps, scene.G};
+}
+
+void rotation_mode(const Args& a, const SceneSpec& scene) {
+    const ComponentSpec& g = first_disk_galaxy(scene);
+    const State s = build_scene(scene);
+    std::vector<std::size_t> galaxy = bodies_in_group(s, g.disk.group);
+    const auto disk = galaxy;
+    if (g.halo.group != g.disk.group)
+        for (std::size_t i : bodies_in_group(s, g.halo.group)) galaxy.push_back(i);
+    const Double3 c = density_center(s, disk);
+    const double w = a.r_max / a.bins;
+    const auto radii = radius_grid(0.5 * w, a.r_max - 0.5 * w, w);  // the annuli's centres
+    const RotationCurve meas = measured_rotation(s, galaxy, c, radii, scene.eps, scene.G, 64);
+    const RotationCurve model = model_rotation(galaxy_params(g, scene), radii);
+    const DiskKinematics k = measured_disk_kinematics(s, disk, c, a.r_max, a.bins);
+    const double h = g.disk.scale_length, cut = g.disk.cutoff / h;
+    const double sigma0 =
+        g.mass * g.disk.mass_fraction / (2 * 3.141592653589793 * h * h * (1 - (1 + cut) * std::exp(-cut)));
+    std::printf(
+        "#     R  vc_meas vc_model  kappa_meas kappa_model  vphi_disk  sigR_disk sigR_model  bodies\n");
+    for (std::size_t i = 0; i < radii.size(); ++i) {
+        const double R = radii[i];
+        const std::size_t b = i;
+        const double sig_model =
+            g.disk.toomre_q * 3.36 * scene.G * sigma0 * std::exp(-R / h) / std::sqrt(model.kappa2[i]);
+        std::printf("%7.3f  %7.4f  %7.4f   %9.4f   %9.4f    %7.4f    %7.4f    %7.4f  %6zu\n", R,
+                    std::sqrt(meas.vc2[i]), std::sqrt(model.vc2[i]), std::sqrt(std::max(0.0, meas.kappa2[i])),
+                    std::sqrt(model.kappa2[i]), k.vphi_mean[b], k.sigma_R[b], sig_model, k.count[b]);
+    }
+}
+
+// kappa^2 of a curve at R, linear between grid points.
+double model_kappa2_at(const RotationCurve& c, double R) {
+    RotationCurve k{c.R, c.kappa2, {}};
+    return k.vc2_at(R);
+}
+
+// The intruder component (the one coloured --intruder) and its Plummer scale.
+const ComponentSpec& component_in_group(const SceneSpec& scene, unsigned group) {
+    for (const ComponentSpec& c : scene.components)
+        if (c.type != ComponentType::DiskGalaxy && c.group == group) return c;
+    throw Error(scene.source + ": no component has group " + std::to_string(group));
+}
+
+void kinematic_mode(const Args& a, const SceneSpec& scene) {
+    const ComponentSpec& g = first_disk_galaxy(scene);
+    const ComponentSpec& intruder = component_in_group(scene, a.intruder);
+    const SimParams p = scene.apply_to({});
+    State s = build_scene(scene);
+    const RingTracker ring(s, g.disk.group, {0, 0, 1}, a.r_max, a.bins, a.r_min);
+    CpuBackend b;
+    b.reset(s, p);
+    IntruderPassage path{{}, {}, intruder.mass, intruder.scale, scene.G};
+    std::vector<RingSample> nbody;
+    const long steps = std::lround((a.until > 0 ? a.until : 5.0) / p.dt), record = 4;
+    for (long done = 0;; done += record) {
+        b.read_state(s);
+        const auto disk = bodies_in_group(s, g.disk.group);
+        const Double3 cd = density_center(s, disk), ci = density_center(s, bodies_in_group(s, a.intruder));
+        path.t.push_back(s.time);
+        path.z.push_back(ci.z - cd.z);
+        if (done % a.every == 0) nbody.push_back(ring.measure(s));
+        if (done >= steps) break;
+        b.step(static_cast<int>(std::min<long>(record, steps - done)));
+    }
+    std::size_t cross = 0;
+    while (cross + 1 < path.z.size() && path.z[cross + 1] > 0) ++cross;
+    const std::size_t after = std::min(cross + 1, path.t.size() - 1);
+    // linear interpolation to z = 0, and the relative speed there
+    const double t_cross = path.t[cross] + path.z[cross] / std::max(1e-12, path.z[cross] - path.z[after]) *
+                                               (path.t[after] - path.t[cross]);
+    std::printf("# intruder crosses the disk plane at t = %.3f at relative speed %.3f\n", t_cross,
+                (path.z[cross] - path.z[after]) / std::max(1e-12, path.t[after] - path.t[cross]));
+    const RotationCurve curve = model_rotation(galaxy_params(g, scene), radius_grid(0.01, 4.0, 0.01));
+    double z0 = path.z.front(), v0 = 1.5;
+    for (const OrbitSpec& o : scene.orbits)
+        if (o.type == OrbitType::HeadOn) z0 = o.distance, v0 = o.speed;
+    const IntruderPassage model =
+        computed_passage(curve, g.mass, intruder.mass, intruder.scale, z0, v0, path.t.back(), scene.G);
+    for (std::size_t i = 1; i < model.z.size(); ++i)
+        if (model.z[i] <= 0 && model.z[i - 1] > 0) {
+            std::printf("# the passage computed from the model alone crosses at t = %.3f at speed %.3f\n",
+                        model.t[i], (model.z[i - 1] - model.z[i]) / (model.t[i] - model.t[i - 1]));
+            break;
+        }
+    KinematicDisk kin(curve, g.disk, g.mass * g.disk.mass_fraction, path);
+    const RingTracker kin_ring(kin.state(), 0, {0, 0, 1}, a.r_max, a.bins, a.r_min);
+    std::printf(
+        "#     t   z_intr | N-body peak R contrast excess R | kinematic peak R contrast excess R |"
+        " kappa tau  dR/dt\n");
+    for (const RingSample& n : nbody) {
+        kin.advance_to(n.time);
+        const RingSample k = kin_ring.measure(kin.state());
+        // the epicyclic phase kappa(R) tau at the N-body ring, and the speed linear theory gives it there
+        const double tau = n.time - t_cross,
+                     kap = std::sqrt(std::max(0.0, model_kappa2_at(curve, n.excess_radius)));
+        std::printf("%7.3f  %7.3f |  %6.3f  %6.2f  %6.3f  |  %6.3f  %6.2f  %6.3f  |  %5.2f  %5.3f\n", n.time,
+                    path.z_at(n.time), n.radius, n.contrast, n.excess_radius, k.radius, k.contrast,
+                    k.excess_radius, tau > 0 ? kap * tau : 0.0,
+                    epicyclic_ring_speed(curve, n.excess_radius, tau));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     Args a;
     CLI::App app{"Measure a shipped scene (CPU backend) for docs/scenes.md"};
-    app.add_option("mode", a.mode, "ring | eight | isolation | tails")
+    app.add_option("mode", a.mode, "ring | eight | isolation | tails | rotation | kinematic")
         ->required()
-        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails"}));
+        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails", "rotation", "kinematic"}));
     app.add_option("scene", a.scene, "Scene file")->required()->check(CLI::ExistingFile);
     app.add_option("--bodies", a.bodies, "Total N (components scale in proportion)");
     app.add_option("--until", a.until, "Simulated time to run to (default ring 4, eight one period, isolation 5, tails 12.5)");
@@ -125,7 +246,8 @@ int main(int argc, char** argv) {
     app.add_option("--radius", a.radius, "tails: count disk bodies farther than this from that centre");
     app.add_option("--rmax", a.r_max, "ring: outer radius of the annuli");
     app.add_option("--rmin", a.r_min, "ring: ignore annuli inside this radius");
-    app.add_option("--bins", a.bins, "ring: number of annuli");
+    app.add_option("--bins", a.bins, "ring, rotation, kinematic: number of annuli");
+    app.add_option("--intruder", a.intruder, "kinematic: colour group of the intruder");
     CLI11_PARSE(app, argc, argv);
     try {
         SceneSpec scene = load_scene_file(a.scene);
@@ -134,6 +256,10 @@ int main(int argc, char** argv) {
         if (a.mode == "ring") ring_mode(a, scene);
         else if (a.mode == "eight") eight_mode(a, scene);
         else if (a.mode == "tails") tails_mode(a, scene);
+        else if (a.mode == "rotation")
+            rotation_mode(a, scene);
+        else if (a.mode == "kinematic")
+            kinematic_mode(a, scene);
         else isolation_mode(a, scene);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -12,6 +12,7 @@
 #include "app/options.hpp"
 #include "app/sandbox.hpp"
 #include "core/errors.hpp"
+#include "io/output_path.hpp"
 #include "multi/distributed_backend.hpp"
 #include "scene/scene.hpp"
 
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
     const AppOptions& o = std::get<AppOptions>(parsed);
     std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must give a write error, not kill the program
     try {
+        // Output paths checked before minutes of simulation, not after.
+        if (!o.json_path.empty()) check_writable(o.json_path, "--json");
+        if (!o.save_path.empty()) check_writable(o.save_path, "--save");
+        if (!o.screenshot_path.empty()) check_writable(o.screenshot_path, "--screenshot");
         if (!o.headless) return run_window(o);
         if (o.renders_offscreen()) return run_offscreen(o);
         return run_summary(o);

@@ -8,6 +8,7 @@
 #include "app/backend_factory.hpp"
 #include "core/errors.hpp"
 #include "render/shader.hpp"
+#include "scene/group_labels.hpp"
 #include "scene/scene_file.hpp"
 
 namespace nbody {
@@ -46,7 +47,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
-    start(setup.scene, setup.params, initial_state(setup));
+    start(setup.scene, setup.params, initial_state(setup), !setup.snapshot);
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
 }
@@ -56,12 +57,14 @@ Viewer::~Viewer() {
     m_feed.detach();  // unregister from CUDA before the renderer deletes the buffer
 }
 
-void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial) {
+void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene) {
     m_sim.load(initial, p);  // throws, leaving the old scene running
     m_scene = scene;
     m_com = centre_of_mass(initial);
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
+    m_group_names = from_scene ? group_labels(scene) : std::vector<std::string>{};
+    for (std::size_t g = m_group_names.size(); g < m_group_count; ++g) m_group_names.push_back("group " + std::to_string(g));
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     attach_renderer();

@@ -61,9 +61,12 @@ class Viewer {
     const SceneSpec& scene() const { return m_scene; }
     DepthRange depth_range() const;
     std::size_t group_count() const { return m_group_count; }
+    // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
+    // "group g" for a state from a snapshot.
+    const std::vector<std::string>& group_names() const { return m_group_names; }
 
   private:
-    void start(const SceneSpec& scene, const SimParams& p, const State& initial);
+    void start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene = true);
     void attach_renderer();
     const std::vector<Float4>& host_positions();
 
@@ -82,6 +85,7 @@ class Viewer {
     CentreOfMass m_com;  // of the loaded state; moves uniformly, so the camera follows it without a read-back
     double m_last_sim_time = 0;
     std::size_t m_group_count = 1;
+    std::vector<std::string> m_group_names;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };

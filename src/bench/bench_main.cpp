@@ -11,6 +11,7 @@
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
+#include "io/output_path.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
@@ -225,6 +226,8 @@ int main(int argc, char** argv) {
     std::string command = "nbody-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     try {
+        if (!o.json.empty()) check_writable(o.json, "--json");  // before the timed runs, not after
+        if (!o.tune_out.empty()) check_writable(o.tune_out, "--tune-out");
         if (o.paper)
             run_paper_mode(o.json, command, o.timing);
         else if (o.tune)

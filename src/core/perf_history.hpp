@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "core/counters.hpp"
 
@@ -60,5 +61,20 @@ class PerfHistory {
     std::deque<PerfSample> m_samples;
     std::deque<PerfMarker> m_markers;
 };
+
+// What a history plot shows beside its line: the newest value, the smallest and largest in the window, and a y
+// range [bottom, top] from 0 (or the minimum, for series that go negative) to a round number at or above the
+// largest, so the scale reads at a glance and a change of a few percent is not blown up to the full height.
+struct SeriesScale {
+    double now = 0, min = 0, max = 0;
+    double bottom = 0, top = 1;
+};
+SeriesScale series_scale(const std::vector<double>& values);
+
+// The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten that is >= v (v > 0); 1 for v <= 0.
+double round_up_nice(double v);
+
+// "1.23 G" + unit: three significant digits with an SI prefix (k, M, G, T, P); "%.2e" below 1e-3.
+std::string format_si(double v, const std::string& unit = "");
 
 }  // namespace nbody

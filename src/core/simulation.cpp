@@ -85,11 +85,10 @@ void Simulation::apply_pending(double wall_now) {
         m_pending = m_current;  // the simulation keeps running with what worked
         return;
     }
-    // Markers on the performance history where what is measured changed.
-    if (p.kernel_auto != m_current.kernel_auto || p.variant != m_current.variant || p.shape != m_current.shape)
-        m_perf.mark(wall_now, kernel_label(p));
-    if (p.precision != m_current.precision) m_perf.mark(wall_now, std::string(precision_name(p.precision)));
-    if (p.integrator != m_current.integrator) m_perf.mark(wall_now, std::string(integrator_name(p.integrator)));
+    // What the integrator does is not in every backend's kernel label: mark its change here (the kernel itself
+    // is marked by mark_what_runs, from the backend's own label).
+    if (p.integrator != m_current.integrator)
+        m_perf.mark(wall_now, "integrator " + std::string(integrator_name(p.integrator)));
     if (p.eps != m_current.eps || p.G != m_current.G) m_diag.rebaseline();  // energy itself changed
     m_current = p;
 }
@@ -121,8 +120,18 @@ void Simulation::check_finite(double wall_now) {
     }
 }
 
+void Simulation::mark_what_runs(double wall_now) {
+    // The backend's own label (Backend::kernel_label): a variant change on a backend that ignores variants leaves
+    // no mark, and auto picking another kernel for a new N (a scene load) does.
+    std::string label = m_backend->kernel_label();
+    if (label == m_running_label) return;
+    if (!m_running_label.empty()) m_perf.mark(wall_now, "kernel " + label);
+    m_running_label = std::move(label);
+}
+
 int Simulation::advance_frame(double budget_s, double wall_now) {
     apply_pending(wall_now);
+    mark_what_runs(wall_now);
     int steps = 0;
     if (!m_blew_up && (!m_paused || m_single_step)) steps = m_paused ? 1 : steps_for_frame(budget_s);
     m_single_step = false;

@@ -64,6 +64,7 @@ class Simulation {
 
   private:
     void apply_pending(double wall_now);
+    void mark_what_runs(double wall_now);
     void switch_backend(const SimParams& p);
     void check_finite(double wall_now);
     int steps_for_frame(double budget_s) const;
@@ -71,6 +72,7 @@ class Simulation {
     BackendFactory m_factory;
     std::unique_ptr<Backend> m_backend;
     std::string m_backend_note;
+    std::string m_running_label;  // the backend's kernel_label() at the last frame (performance markers)
     State m_initial;
     SimParams m_current, m_pending;
     bool m_paused = false, m_single_step = false, m_auto_steps = false, m_blew_up = false;

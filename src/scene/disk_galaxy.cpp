@@ -253,17 +253,25 @@ void check(const DiskGalaxyParams& p) {
     require_range("halo.mass_cut", p.halo.mass_cut, 0.05, 0.9999);
 }
 
+MassModel mass_model(const DiskGalaxyParams& p) {
+    MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
+    if (disk_galaxy_halo_count(p.n, p.disk) == 0)
+        m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
+    const double c = p.disk.cutoff / p.disk.scale_length;
+    m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
+    return m;
+}
 }  // namespace
+
+double disk_galaxy_vc2(const DiskGalaxyParams& p, double R) {
+    return mass_model(p).vc2(R);
+}
 
 std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, BuildControl* control) {
     check(p);
     Rng rng(seed);
-    MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps,
-                p.G,    0};
+    const MassModel m = mass_model(p);
     const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
-    if (halo_n == 0) m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
-    const double c = p.disk.cutoff / p.disk.scale_length;
-    m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
     std::vector<Body> out;
     out.reserve(p.n);
     sample_halo(m, halo_n, rng, out, control);

@@ -37,4 +37,8 @@ std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, Bui
 // Largest radius a halo sample reaches: where the enclosed-mass fraction equals mass_cut.
 double halo_radius(const HaloSpec& h);
 
+// The circular speed squared in the disk plane that the generator sets the disk rotating with: the softened
+// spherical halo (truncated) plus Freeman's thin exponential disk (untruncated, same central density).
+double disk_galaxy_vc2(const DiskGalaxyParams& p, double R);
+
 }  // namespace nbody

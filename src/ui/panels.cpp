@@ -271,7 +271,10 @@ void legend_overlay(PanelContext& c) {
             if (g) ImGui::SameLine();
             swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
             ImGui::SameLine();
-            ImGui::Text("component %zu", g);
+            if (g < c.view.group_names.size())
+                ImGui::TextUnformatted(c.view.group_names[g].c_str());
+            else
+                ImGui::Text("group %zu", g);
         }
     } else {
         const bool speed = c.render.color_mode == ColorMode::Speed;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,38 +16,48 @@ namespace nbody {
 
 namespace {
 
-// A line plot of `values` at wall times `times` (s), with vertical markers at `marks` and their labels
-// on hover. The x axis spans the history's keep window ending now.
-void history_plot(const char* label, const std::vector<float>& values, const std::vector<double>& times,
-                  const std::deque<PerfMarker>& marks, const char* overlay) {
-    const float h = 60 * ImGui::GetIO().FontGlobalScale;
-    const float top = values.empty() ? 1.0f : *std::max_element(values.begin(), values.end()) * 1.1f;
+// A history plot with its scale: a title line with the newest value and the window's min and max (units
+// included), the y range from 0 to a round number written at the top-left corner, the time span along the
+// bottom, and a vertical line where a marker is, its label at the top and in full on hover.
+void history_plot(const char* id, const std::string& title, const std::vector<double>& values,
+                  const std::vector<double>& times, const std::deque<PerfMarker>& marks,
+                  const std::function<std::string(double)>& fmt) {
+    const SeriesScale sc = series_scale(values);
+    ImGui::TextUnformatted(title.c_str());
+    if (!values.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("now %s   min %s   max %s", fmt(sc.now).c_str(), fmt(sc.min).c_str(), fmt(sc.max).c_str());
+    }
+    std::vector<float> v(values.begin(), values.end());
+    const float h = 70 * ImGui::GetIO().FontGlobalScale * ImGui::GetFontSize() / 13.0f;
     ImGui::SetNextItemWidth(-FLT_MIN);  // 1.86's PlotLines takes width 0 as "item width", not -1
-    ImGui::PlotLines(label, values.empty() ? nullptr : values.data(), int(values.size()), 0, overlay, 0.0f,
-                     std::max(top, 1e-12f), ImVec2(0, h));
-    if (values.empty() || times.empty()) return;
+    ImGui::PlotLines(id, v.empty() ? nullptr : v.data(), int(v.size()), 0, nullptr, float(sc.bottom), float(sc.top),
+                     ImVec2(0, h));
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const float pad = 3, line = ImGui::GetTextLineHeight();
+    dl->AddText(ImVec2(a.x + pad, a.y + 1), axis, fmt(sc.top).c_str());
+    dl->AddText(ImVec2(a.x + pad, b.y - line - 1), axis, fmt(sc.bottom).c_str());
+    if (times.size() < 2) return;
     // PlotLines spreads samples evenly and they are about evenly spaced in time, so a marker's x is its
     // time between the first and the last sample's.
     const double t0 = times.front(), t1 = std::max(times.back(), t0 + 1e-9);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
+    char span[32];
+    std::snprintf(span, sizeof span, "last %.0f s", t1 - t0);
+    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(span).x - pad, b.y - line - 1), axis, span);
     for (const PerfMarker& m : marks) {
         if (m.wall < t0 || m.wall > t1) continue;
         const float x = a.x + float((m.wall - t0) / (t1 - t0)) * (b.x - a.x);
         dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 220, 60, 220), 2.0f);
+        const std::string shortened = m.label.size() > 18 ? m.label.substr(0, 17) + "..." : m.label;
+        dl->AddText(ImVec2(x + 3, a.y + line + 2), IM_COL32(255, 220, 60, 255), shortened.c_str());
         if (ImGui::IsMouseHoveringRect(ImVec2(x - 4, a.y), ImVec2(x + 4, b.y)))
             ImGui::SetTooltip("%s", m.label.c_str());
     }
 }
 
-std::string si(double v, const char* unit) {
-    static const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
-    int i = 0;
-    while (std::fabs(v) >= 1000 && i < 5) v /= 1000, ++i;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g %s%s", v, prefixes[i], unit);
-    return buf;
-}
+std::string si(double v, const char* unit) { return format_si(v, unit); }
 
 }  // namespace
 
@@ -81,16 +93,19 @@ void performance_panel(PanelContext& c) {
     ImGui::Text("frame %.2f ms = sim %.2f + %s %.2f", t.frame * 1e3, t.sim * 1e3,
                 c.view.upload_path.rfind("CUDA", 0) == 0 ? "map/unmap" : "upload", t.upload * 1e3);
     ImGui::Text("                 + draw %.2f (GPU) + UI %.2f + rest", t.draw * 1e3, t.ui * 1e3);
-    std::vector<float> rate, fps;
-    std::vector<double> times;
+    std::vector<double> rate, gflops, fps, times;
     for (const PerfSample& p : h.samples()) {
-        rate.push_back(float(p.rate.interactions_per_s));
-        fps.push_back(float(p.frames_per_s));
+        rate.push_back(p.rate.interactions_per_s);
+        gflops.push_back(p.rate.gflops);
+        fps.push_back(p.frames_per_s);
         times.push_back(p.wall);
     }
-    history_plot("##rate", rate, times, h.markers(), "interactions/s (30 s)");
-    history_plot("##fps", fps, times, h.markers(), "frames/s");
-    if (!h.markers().empty()) ImGui::TextDisabled("yellow lines: kernel or backend changed (hover)");
+    history_plot("##rate", "interactions/s", rate, times, h.markers(), [](double v) { return si(v, "/s"); });
+    char flops[64];
+    std::snprintf(flops, sizeof flops, "Gflop/s (%g flops per interaction)", s.rate.flops_per_pair);
+    history_plot("##gflops", flops, gflops, times, h.markers(), [](double v) { return si(v * 1e9, "flop/s"); });
+    history_plot("##fps", "frames/s", fps, times, h.markers(), [](double v) { return si(v, "Hz"); });
+    if (!h.markers().empty()) ImGui::TextDisabled("yellow lines: the kernel, precision, integrator or backend changed");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", c.view.gl_renderer.c_str());
     ImGui::PopStyleColor();
@@ -115,18 +130,20 @@ void diagnostics_panel(PanelContext& c) {
                 d.on_device() ? "on the GPU: float32 pair sums, resolves |dE/E0| ~ 1e-6" : "float64 on a CPU core");
     ImGui::Text("energy error  |dE/E0| = %.3e   (t = %.4g)", last->energy_error, last->sim_time);
     ImGui::Text("momentum drift         = %.3e", last->momentum_drift);
-    std::vector<float> e, p;
+    std::vector<double> e, p, t;
     for (const DiagnosticsPoint& q : d.history()) {
-        e.push_back(float(q.energy_error));
-        p.push_back(float(q.momentum_drift));
+        e.push_back(q.energy_error);
+        p.push_back(q.momentum_drift);
+        t.push_back(q.sim_time);
     }
-    const float h = 60 * ImGui::GetIO().FontGlobalScale;
-    const float emax = std::max(1e-12f, *std::max_element(e.begin(), e.end()) * 1.1f);
-    const float pmax = std::max(1e-12f, *std::max_element(p.begin(), p.end()) * 1.1f);
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::PlotLines("##e", e.data(), int(e.size()), 0, "relative energy error", 0, emax, ImVec2(0, h));
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::PlotLines("##p", p.data(), int(p.size()), 0, "momentum drift", 0, pmax, ImVec2(0, h));
+    const std::deque<PerfMarker> none;
+    auto sci = [](double v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2e", v);
+        return std::string(b);
+    };
+    history_plot("##e", "relative energy error |dE/E0|", e, {}, none, sci);
+    history_plot("##p", "momentum drift |dP|/sum m|v|", p, {}, none, sci);
     ImGui::TextDisabled("sampled every few seconds on a background thread, since the last reset");
 }
 

@@ -46,6 +46,7 @@ struct UiView {
     bool recording = false;
     bool cuda_built = false;
     std::size_t group_count = 1;
+    std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     float depth_near = 0, depth_far = 1;
 };
 

@@ -33,3 +33,41 @@ TEST(PerfHistory, ANewParticleCountStartsANewWindow) {
     h.record_frame(0.6, 8000, 1, 0.1);  // N changed: does not close a window mixing both
     EXPECT_TRUE(h.samples().empty());
 }
+
+TEST(PerfHistory, ChangesAtOneMomentShareAMarker) {
+    PerfHistory h;
+    h.mark(3.0, "backend cuda");
+    h.mark(3.0, "kernel ij-unrolled");
+    h.mark(4.0, "integrator hermite");
+    ASSERT_EQ(h.markers().size(), 2u);
+    EXPECT_EQ(h.markers().front().label, "backend cuda; kernel ij-unrolled");
+}
+
+TEST(PlotScale, RoundNumbersAtOrAboveTheMaximum) {
+    EXPECT_DOUBLE_EQ(round_up_nice(1.0), 1.0);
+    EXPECT_DOUBLE_EQ(round_up_nice(1.23e9), 1.5e9);
+    EXPECT_DOUBLE_EQ(round_up_nice(2.6e-5), 3e-5);
+    EXPECT_DOUBLE_EQ(round_up_nice(8.01), 10.0);
+    EXPECT_DOUBLE_EQ(round_up_nice(0), 1.0);
+}
+
+TEST(PlotScale, NowMinMaxAndAZeroBasedRange) {
+    const SeriesScale s = series_scale({1.1e9, 1.3e9, 1.0e9, 1.2e9});
+    EXPECT_DOUBLE_EQ(s.now, 1.2e9);
+    EXPECT_DOUBLE_EQ(s.min, 1.0e9);
+    EXPECT_DOUBLE_EQ(s.max, 1.3e9);
+    EXPECT_DOUBLE_EQ(s.bottom, 0.0);  // a 30% dip is not blown up to the plot's full height
+    EXPECT_DOUBLE_EQ(s.top, 1.5e9);
+    const SeriesScale neg = series_scale({-2e-6, 1e-6});
+    EXPECT_DOUBLE_EQ(neg.bottom, -2e-6);
+    EXPECT_DOUBLE_EQ(neg.top, 1e-6);
+    EXPECT_DOUBLE_EQ(series_scale({}).top, 1.0);
+}
+
+TEST(PlotScale, SiPrefixesWithUnits) {
+    EXPECT_EQ(format_si(1.234e9, "/s"), "1.23 G/s");
+    EXPECT_EQ(format_si(59.94, "Hz"), "59.9 Hz");
+    EXPECT_EQ(format_si(0), "0");
+    EXPECT_EQ(format_si(999.9, "flop/s"), "1 kflop/s");
+    EXPECT_EQ(format_si(2.5e-5), "2.50e-05");
+}

@@ -19,7 +19,8 @@ SceneSpec shipped(const char* file, std::size_t n) {
 }  // namespace
 
 // Lynds & Toomre: after the intruder crosses the disk plane (t ~ 1.65) a ring of surface density above the
-// initial profile forms and travels outward (~0.4 length units per time unit at full N). Criterion, on the
+// initial profile forms and travels outward, slowing as it goes (0.4 per time unit at t ~ 3, 0.25 at t ~ 4
+// at full N: docs/scenes.md checks that against kinematic theory). Criterion, on the
 // disk's own annuli (width 0.1, R >= 0.3, annuli with at least 16 bodies at the start):
 //  - before the passage (t = 1.25) no annulus is above 1.5 times its initial density (noise at N = 6000
 //    and the approaching intruder's pull stay below 1.35);
