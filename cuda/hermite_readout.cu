@@ -72,18 +72,10 @@ double HermiteEngine::potential_energy() {
     if (m_n == 0) return 0.0;
     predict_now();  // the same state read_state returns
     const DevicePart& first = m_dev.parts().front();
-    const int block = 256, n = static_cast<int>(m_n);
-    DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(double), "potential");
-    potential_kernel_f64<<<static_cast<unsigned>((m_n + block - 1) / block), block, block * sizeof(Dbl4),
-                           first.stream>>>(m_now_pos.as<const Dbl4>(), n, m_params.eps * m_params.eps,
-                                           phi.as<double>());
-    NBODY_CUDA_CHECK_LAUNCH("potential_kernel_f64");
-    std::vector<double> host(m_n);
-    NBODY_CUDA_CHECK(
-        cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost, first.stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-    double sum = 0;
-    for (double v : host) sum += v;
+    PotentialSum phi;
+    phi.launch(m_now_pos.get(), true, static_cast<int>(m_n), 0, static_cast<int>(m_n), m_params.eps * m_params.eps,
+               first.device, first.stream);
+    const double sum = phi.sum();
     return -0.5 * m_params.G * sum;
 }
 

@@ -386,32 +386,17 @@ void LeapfrogEngine::positions_to_host(Float4* dst) {
 
 double LeapfrogEngine::potential_energy() {
     if (m_n == 0) return 0.0;
-    const DevicePart& first = m_dev.parts().front();
     m_dev.synchronize();
-    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
-    const int block = 256, n = static_cast<int>(m_n);
-    const unsigned grid = static_cast<unsigned>((m_n + block - 1) / block);
-    double sum = 0;
-    if (wide(m_prec)) {
-        DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(double), "potential");
-        potential_kernel_f64<<<grid, block, block * sizeof(Dbl4), first.stream>>>(
-            m_buf.front().pos[m_cur].as<const Dbl4>(), n, m_params.eps * m_params.eps, phi.as<double>());
-        NBODY_CUDA_CHECK_LAUNCH("potential_kernel_f64");
-        std::vector<double> host(m_n);
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost, first.stream));
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-        for (double v : host) sum += v;
-    } else {
-        DeviceBuffer phi = DeviceBuffer::alloc(first.device, m_n * sizeof(float), "potential");
-        potential_kernel<<<grid, block, block * sizeof(float4), first.stream>>>(
-            m_buf.front().pos[m_cur].as<const float4>(), n, static_cast<float>(m_params.eps * m_params.eps),
-            phi.as<float>());
-        NBODY_CUDA_CHECK_LAUNCH("potential_kernel");
-        std::vector<float> host(m_n);
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(host.data(), phi.get(), m_n * sizeof(float), cudaMemcpyDeviceToHost, first.stream));
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(first.stream));
-        for (float v : host) sum += v;
+    // Each part sums its own bodies against all N (every part holds every position), the parts in parallel.
+    std::vector<PotentialSum> parts(m_dev.size());
+    const int n = static_cast<int>(m_n);
+    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+        const DevicePart& part = m_dev.parts()[k];
+        parts[k].launch(m_buf[k].pos[m_cur].get(), wide(m_prec), n, static_cast<int>(m_ranges[k].begin),
+                        static_cast<int>(m_ranges[k].end), m_params.eps * m_params.eps, part.device, part.stream);
     }
+    double sum = 0;
+    for (PotentialSum& p : parts) sum += p.sum();
     return -0.5 * m_params.G * sum;
 }
 
