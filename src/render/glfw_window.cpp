@@ -1,6 +1,8 @@
 #define GLFW_INCLUDE_NONE
 #include "render/glfw_window.hpp"
 
+#include "render/assets.hpp"
+
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
 
@@ -44,6 +46,11 @@ std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std:
         return fail("no OpenGL 4.5 core window: " + e);
     }
     glfwMakeContextCurrent(w);
+    // The icon (assets/icon.png); a missing one leaves the desktop's default, not an error.
+    if (const RgbaImage icon = load_rgba(asset_dir() + "/icon.png"); icon.width > 0) {
+        GLFWimage image{icon.width, icon.height, const_cast<unsigned char*>(icon.pixels.data())};
+        glfwSetWindowIcon(w, 1, &image);
+    }
     std::unique_ptr<GlfwWindow> win(new GlfwWindow(w));
     if (std::string e = load_gl_functions(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress));
         !e.empty())

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "gl_test_util.hpp"
+#include "render/assets.hpp"
 #include "render/gl_check.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/shader.hpp"
@@ -118,4 +119,19 @@ TEST(Render, AMissingShaderFileSaysWhich) {
     } catch (const GlError& e) {
         EXPECT_NE(std::string(e.what()).find("particles.vert"), std::string::npos) << e.what();
     }
+}
+
+// assets/icon.png (made by tools/make_icon.py) is found where the program looks and decodes as the 64 x 64
+// RGBA icon the window sets; a missing file is reported with its path, not a crash.
+TEST(Assets, WindowIconIsFoundAndDecodes) {
+    std::string why;
+    const nbody::RgbaImage icon = nbody::load_rgba(nbody::asset_dir() + "/icon.png", &why);
+    ASSERT_EQ(icon.width, 64) << why;
+    EXPECT_EQ(icon.height, 64);
+    ASSERT_EQ(icon.pixels.size(), 64u * 64u * 4u);
+    EXPECT_GT(icon.pixels[(32 * 64 + 32) * 4 + 3], 200);  // the bright bulge in the middle is opaque
+    EXPECT_EQ(icon.pixels[3], 0);                          // the corner is transparent
+    const nbody::RgbaImage missing = nbody::load_rgba("/nonexistent/icon.png", &why);
+    EXPECT_EQ(missing.width, 0);
+    EXPECT_NE(why.find("/nonexistent/icon.png"), std::string::npos);
 }
