@@ -9,14 +9,16 @@ namespace nbody {
 
 namespace fs = std::filesystem;
 
-std::string asset_dir() {
-    if (const char* env = std::getenv("NBODY_ASSET_DIR"); env && *env) return env;
+std::string installed_dir(const char* env, const std::string& name, const std::string& probe) {
+    if (const char* v = std::getenv(env); v && *v) return v;
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    for (const fs::path& d : {exe.parent_path() / "assets", exe.parent_path() / "../share/nbody-sandbox/assets"})
-        if (fs::exists(d / "icon.png", ec)) return d.string();
-    return (fs::path(NBODY_SOURCE_DIR) / "assets").string();
+    for (const fs::path& d : {exe.parent_path() / name, exe.parent_path() / "../share/nbody-sandbox" / name})
+        if (fs::exists(d / probe, ec)) return d.string();
+    return (fs::path(NBODY_SOURCE_DIR) / name).string();
 }
+
+std::string asset_dir() { return installed_dir("NBODY_ASSET_DIR", "assets", "icon.png"); }
 
 RgbaImage load_rgba(const std::string& path, std::string* why) {
     RgbaImage img;

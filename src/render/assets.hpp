@@ -6,7 +6,11 @@
 
 namespace nbody {
 
-// $NBODY_ASSET_DIR, <exe>/assets, <exe>/../share/nbody-sandbox/assets, else the source tree's assets/.
+// A folder of files the program reads at run time: $<env> when set, else the first of <exe>/<name> and
+// <exe>/../share/nbody-sandbox/<name> that holds `probe`, else the source tree's <name>/.
+std::string installed_dir(const char* env, const std::string& name, const std::string& probe);
+
+// installed_dir("NBODY_ASSET_DIR", "assets", "icon.png").
 std::string asset_dir();
 
 struct RgbaImage {

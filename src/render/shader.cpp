@@ -8,22 +8,14 @@
 #include <regex>
 #include <sstream>
 
+#include "render/assets.hpp"
 #include "render/gl_check.hpp"
 
 namespace nbody {
 
 namespace fs = std::filesystem;
 
-std::string shader_dir() {
-    if (const char* env = std::getenv("NBODY_SHADER_DIR"); env && *env) return env;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    for (const fs::path& d :
-         {exe.parent_path() / "shaders", exe.parent_path() / "../share/nbody-sandbox/shaders",
-          fs::path(NBODY_SOURCE_DIR) / "shaders"})
-        if (fs::exists(d / "particles.vert", ec)) return d.string();
-    return (fs::path(NBODY_SOURCE_DIR) / "shaders").string();
-}
+std::string shader_dir() { return installed_dir("NBODY_SHADER_DIR", "shaders", "particles.vert"); }
 
 namespace {
 
