@@ -11,6 +11,7 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "io/snapshot.hpp"
+#include "io/tipsy.hpp"
 #include "multi/distributed_backend.hpp"
 
 namespace nbody {
@@ -110,7 +111,10 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     if (o.t_end && !reached(backend.time(), *o.t_end))
         std::fprintf(stderr, "note: stopped by --steps %lld at t = %.6g, before --t-end %.6g\n", o.steps,
                      backend.time(), *o.t_end);
-    if (!o.save_path.empty()) write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
+    if (!o.save_path.empty()) {
+        if (is_tipsy_path(o.save_path)) write_tipsy(state, p.eps, o.save_path);
+        else write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
+    }
     s.steps = done;
     s.sim_time = backend.time();
     s.wall_seconds = stepping;

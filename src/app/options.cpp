@@ -122,7 +122,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     add_render_options(app, o);
     app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
     app.add_flag("--quiet", o.quiet, "No progress line");
-    app.add_option("--save", o.save_path, "Headless: write the final state to this CSV snapshot");
+    app.add_option("--save", o.save_path, "Headless: write the final state to this snapshot (CSV; tipsy for *.tipsy, *.std, *.bin)");
     app.add_option("--load-snapshot", o.snapshot_path,
                    "Resume from a CSV snapshot (its dt, eps, G unless given)")
         ->check(CLI::ExistingFile);

@@ -111,4 +111,40 @@ State parse_tipsy(const std::vector<unsigned char>& b, const std::string& path) 
     return s;
 }
 
+namespace {
+// Appends v in big-endian byte order (the standard tipsy files are XDR).
+template <class T>
+void put_big(std::vector<unsigned char>& out, T v) {
+    unsigned char raw[sizeof(T)];
+    std::memcpy(raw, &v, sizeof(T));
+    if (std::endian::native != std::endian::big)
+        for (std::size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(raw[i], raw[sizeof(T) - 1 - i]);
+    out.insert(out.end(), raw, raw + sizeof(T));
+}
+}  // namespace
+
+void write_tipsy(const State& s, double eps, const std::string& path) {
+    if (s.size() > 0x7fffffffu) throw Error(path + ": " + std::to_string(s.size()) + " bodies do not fit a tipsy header");
+    const auto n = static_cast<int32_t>(s.size());
+    std::vector<unsigned char> out;
+    out.reserve(32 + s.size() * 36);
+    put_big<double>(out, s.time);
+    for (int32_t v : {n, int32_t{3}, int32_t{0}, n, int32_t{0}, int32_t{0}}) put_big<int32_t>(out, v);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const Double4 p = s.pos_mass[i], v = s.vel[i];
+        for (double f : {p.w, p.x, p.y, p.z, v.x, v.y, v.z, eps, 0.0}) put_big<float>(out, static_cast<float>(f));
+    }
+    std::ofstream f(path, std::ios::binary);
+    if (!f || !f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size())))
+        throw Error(path + ": cannot write the tipsy file");
+}
+
+bool is_tipsy_path(const std::string& path) {
+    for (const char* ext : {".tipsy", ".std", ".bin"}) {
+        const std::string e(ext);
+        if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0) return true;
+    }
+    return false;
+}
+
 }  // namespace nbody

@@ -30,4 +30,12 @@ State read_tipsy(const std::string& path);
 // The same from the file's bytes already in memory; `path` names it in messages.
 State parse_tipsy(const std::vector<unsigned char>& bytes, const std::string& path);
 
+// Writes a standard (big-endian) tipsy file: every body as a dark-matter record (mass, position, velocity in
+// float32, softening eps, phi 0) and the state's time, so other tools (pynbody, NVIDIA's sample) can read it.
+// Throws nbody::Error when the file cannot be written or N does not fit the header's 32-bit count.
+void write_tipsy(const State& s, double eps, const std::string& path);
+
+// True for the names --save writes as tipsy: *.tipsy, *.std, *.bin.
+bool is_tipsy_path(const std::string& path);
+
 }  // namespace nbody

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "io/tipsy.hpp"
 #include "scene/scene_file.hpp"
+#include "test_util.hpp"
 
 using namespace nbody;
 
@@ -110,4 +111,29 @@ TEST(Tipsy, WorksAsASceneComponent) {
         EXPECT_EQ(e.line, 3);
         EXPECT_NE(std::string(e.what()).find("field 'component[0].file'"), std::string::npos) << e.what();
     }
+}
+
+// Export: a written tipsy file reads back as the same bodies rounded to float32 (the format's precision),
+// as dark matter, big-endian (the standard byte order), with the state's time; an unwritable path throws.
+TEST(TipsyWriter, RoundTripsThroughTheReader) {
+    nbody::State s = nbody::test::plummer_state(257, 3);
+    s.time = 1.25;
+    const std::string path = (std::filesystem::temp_directory_path() / "nbody_roundtrip.tipsy").string();
+    nbody::write_tipsy(s, 0.01, path);
+    const nbody::TipsyHeader h = nbody::read_tipsy_header(path);
+    EXPECT_TRUE(h.big_endian);
+    EXPECT_EQ(h.ndark, 257u);
+    const nbody::State r = nbody::read_tipsy(path);
+    ASSERT_EQ(r.size(), s.size());
+    EXPECT_EQ(r.time, 1.25);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_EQ(r.pos_mass[i].x, static_cast<double>(static_cast<float>(s.pos_mass[i].x))) << i;
+        EXPECT_EQ(r.pos_mass[i].w, static_cast<double>(static_cast<float>(s.pos_mass[i].w))) << i;
+        EXPECT_EQ(r.vel[i].z, static_cast<double>(static_cast<float>(s.vel[i].z))) << i;
+        EXPECT_EQ(r.group[i], 1u);  // dark matter
+    }
+    EXPECT_TRUE(nbody::is_tipsy_path("a/b.tipsy"));
+    EXPECT_FALSE(nbody::is_tipsy_path("a/b.csv"));
+    EXPECT_THROW(nbody::write_tipsy(s, 0.01, "/nonexistent/x.tipsy"), nbody::Error);
+    std::filesystem::remove(path);
 }
