@@ -12,24 +12,14 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
+#include "gpu_test_util.hpp"
 #include "../unit/test_util.hpp"
 
 using namespace nbody;
+using test::within_cap;
 
 namespace {
 
-// NBODY_GPU_TEST_MAX_N caps the body counts (compute-sanitizer runs are 100x slower).
-bool within_cap(std::size_t n) {
-    const char* cap = std::getenv("NBODY_GPU_TEST_MAX_N");
-    return !cap || n <= std::strtoull(cap, nullptr, 10);
-}
-
-std::unique_ptr<CudaBackend> gpu_or_skip(std::string& why) { return try_make_cuda_backend(SimParams{}, &why); }
-
-#define REQUIRE_GPU(b)                                          \
-    std::string why_##b;                                        \
-    auto b = gpu_or_skip(why_##b);                              \
-    if (!b) GTEST_SKIP() << "no usable CUDA device: " << why_##b
 
 // Every compiled kernel instance, each with automatic q and with a few fixed q and block sizes.
 std::vector<SimParams> all_shapes() {

@@ -8,25 +8,12 @@
 #include "core/errors.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
+#include "gpu_test_util.hpp"
 #include "../unit/test_util.hpp"
 
 using namespace nbody;
 
 namespace {
-
-std::unique_ptr<CudaBackend> backend_or_skip(std::vector<int> devices, std::string& why) {
-    try {
-        return std::make_unique<CudaBackend>(std::move(devices));
-    } catch (const BackendError& e) {
-        why = e.what();
-        return nullptr;
-    }
-}
-
-#define REQUIRE_GPU_PARTS(b, ...)                                   \
-    std::string why_##b;                                            \
-    auto b = backend_or_skip(std::vector<int>{__VA_ARGS__}, why_##b); \
-    if (!b) GTEST_SKIP() << "no usable CUDA device: " << why_##b
 
 SimParams with_precision(Precision pr, double eps = 0.01) {
     SimParams p;

@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "cuda_backend.hpp"
+#include "gpu_test_util.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/exchange.hpp"
 #include "../unit/test_util.hpp"
@@ -18,12 +19,7 @@
 using namespace nbody;
 
 TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
-    std::unique_ptr<CudaBackend> single;
-    try {
-        single = std::make_unique<CudaBackend>();
-    } catch (const BackendError& e) {
-        GTEST_SKIP() << "no usable CUDA device: " << e.what();
-    }
+    REQUIRE_GPU(single);
     const State s0 = test::plummer_state(1001, 8);
     for (Precision pr : {Precision::Fp32, Precision::DS, Precision::Fp64}) {
         SimParams p;
@@ -64,12 +60,7 @@ TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
 
 // Hermite does not run over ranks yet: refused with the reason at the reset, not a hang or a wrong answer.
 TEST(CudaRanks, HermiteOverRanksIsRefused) {
-    std::unique_ptr<CudaBackend> gpu;
-    try {
-        gpu = std::make_unique<CudaBackend>();
-    } catch (const BackendError& e) {
-        GTEST_SKIP() << "no usable CUDA device: " << e.what();
-    }
+    REQUIRE_GPU(gpu);
     ASSERT_TRUE(gpu->set_partition({0, 10, [](std::vector<Double4>&) {}}));
     SimParams p;
     p.integrator = Integrator::Hermite;

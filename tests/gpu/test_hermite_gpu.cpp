@@ -13,6 +13,7 @@
 #include "cuda_backend.hpp"
 #include "hermite_forces.hpp"
 #include "hermite_plan.hpp"
+#include "gpu_test_util.hpp"
 #include "hermite_reference.hpp"
 
 using namespace nbody;
@@ -20,15 +21,6 @@ using namespace nbody::test;
 
 namespace {
 
-bool within_cap(std::size_t n) {
-    const char* cap = std::getenv("NBODY_GPU_TEST_MAX_N");
-    return !cap || n <= std::strtoull(cap, nullptr, 10);
-}
-
-#define REQUIRE_GPU(b)                                     \
-    std::string why_##b;                                   \
-    auto b = try_make_cuda_backend(SimParams{}, &why_##b); \
-    if (!b) GTEST_SKIP() << "no usable CUDA device: " << why_##b
 
 double energy_error_after(CudaBackend& b, const State& s, const SimParams& p, double t_end) {
     b.reset(s, p);

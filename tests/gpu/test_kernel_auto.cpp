@@ -14,26 +14,14 @@
 #include "core/kernel_tuning.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
+#include "gpu_test_util.hpp"
 
 using namespace nbody;
+using test::within_cap;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::unique_ptr<CudaBackend> gpu_or_skip(std::string& why) {
-    return try_make_cuda_backend(SimParams{}, &why);
-}
-
-// NBODY_GPU_TEST_MAX_N caps the body counts (compute-sanitizer runs are 100x slower).
-bool within_cap(std::size_t n) {
-    const char* cap = std::getenv("NBODY_GPU_TEST_MAX_N");
-    return !cap || n <= std::strtoull(cap, nullptr, 10);
-}
-
-#define REQUIRE_GPU(b)             \
-    std::string why_##b;           \
-    auto b = gpu_or_skip(why_##b); \
-    if (!b) GTEST_SKIP() << "no usable CUDA device: " << why_##b
 
 // Points XDG_CACHE_HOME at a fresh directory for one test and restores it after.
 struct TempCache {
