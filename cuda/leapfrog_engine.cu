@@ -14,6 +14,12 @@ namespace {
 // began and the graph can be replayed. 32 steps make the ~4 us graph launch negligible.
 constexpr int kGraphSteps = 32;
 
+// The double-single split of a double position: hi = the float rounding, lo = what it left out (mass in hi).
+void split_ds(const Double4& d, Float4& hi, Float4& lo) {
+    hi = to_float4(d);
+    lo = {static_cast<float>(d.x - hi.x), static_cast<float>(d.y - hi.y), static_cast<float>(d.z - hi.z), 0.f};
+}
+
 bool wide(Precision p) { return p != Precision::Fp32; }  // positions in double on the device
 
 // A part's share of an array of N elements of `bytes` each.
@@ -246,11 +252,7 @@ void LeapfrogEngine::reset(const State& s, const SimParams& p) {
         for (std::size_t i = 0; i < n; ++i) pos32[i] = to_float4(s.pos_mass[i]), vel32[i] = to_float4(s.vel[i]);
     } else if (m_prec == Precision::DS) {
         hi.resize(n), lo.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            hi[i] = to_float4(s.pos_mass[i]);
-            lo[i] = {static_cast<float>(s.pos_mass[i].x - hi[i].x), static_cast<float>(s.pos_mass[i].y - hi[i].y),
-                     static_cast<float>(s.pos_mass[i].z - hi[i].z), 0.f};
-        }
+        for (std::size_t i = 0; i < n; ++i) split_ds(s.pos_mass[i], hi[i], lo[i]);
     }
     const void* pos_src = wide(m_prec) ? static_cast<const void*>(s.pos_mass.data()) : pos32.data();
     const void* vel_src = wide(m_prec) ? static_cast<const void*>(s.vel.data()) : vel32.data();
@@ -448,8 +450,7 @@ std::vector<DeviceTiming> LeapfrogEngine::timings() const {
 // as float64, the all-gather over ranks, and every other rank's bodies uploaded to every part. 16 or 32 bytes
 // per body each way over PCIe; a CUDA-aware MPI could gather device buffers instead.
 void LeapfrogEngine::gather_over_ranks() {
-    m_dev.synchronize();
-    // The positions the last launch wrote (a step's x_{n+2}, the prime's predicted x_{n+1}): pos[1 - cur], the
+    // The copies below queue on each part's stream after its kernel; one wait after them. The positions the last launch wrote (a step's x_{n+2}, the prime's predicted x_{n+1}): pos[1 - cur], the
     // next step's input (args()).
     const int fresh = 1 - m_cur;
     const std::size_t n = m_n, bb = body_bytes(), pb = m_partition.begin, pe = m_partition.end;
@@ -468,17 +469,14 @@ void LeapfrogEngine::gather_over_ranks() {
         m_all[i] = wide(m_prec) ? reinterpret_cast<const Double4*>(m_staging.data())[i]
                                 : to_double4(reinterpret_cast<const Float4*>(m_staging.data())[i]);
     m_partition.gather(m_all);
-    std::vector<Float4> hi, lo;
+    std::vector<Float4>& hi = m_staging_hi;
+    std::vector<Float4>& lo = m_staging_lo;
     if (m_prec == Precision::DS) hi.resize(n), lo.resize(n);
     auto convert = [&](std::size_t i) {
         const Double4 d = m_all[i];
         if (wide(m_prec)) reinterpret_cast<Double4*>(m_staging.data())[i] = d;
         else reinterpret_cast<Float4*>(m_staging.data())[i] = to_float4(d);
-        if (m_prec == Precision::DS) {
-            hi[i] = to_float4(d);
-            lo[i] = {static_cast<float>(d.x - hi[i].x), static_cast<float>(d.y - hi[i].y),
-                     static_cast<float>(d.z - hi[i].z), 0.f};
-        }
+        if (m_prec == Precision::DS) split_ds(d, hi[i], lo[i]);
     };
     for (std::size_t i = 0; i < pb; ++i) convert(i);
     for (std::size_t i = pe; i < n; ++i) convert(i);

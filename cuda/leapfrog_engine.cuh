@@ -93,7 +93,8 @@ private:
     cudaGraphExec_t m_graph = nullptr;
     RangePartition m_partition;          // gather set: this rank integrates [begin, end) only
     std::vector<Double4> m_all;          // a distributed run's host copy of every position
-    std::vector<unsigned char> m_staging;  // one part only: kGraphSteps steps from m_cur == 0
+    std::vector<unsigned char> m_staging;  // kept between steps: no allocation per step
+    std::vector<Float4> m_staging_hi, m_staging_lo;  // one part only: kGraphSteps steps from m_cur == 0
 };
 
 }  // namespace nbody::kernels
