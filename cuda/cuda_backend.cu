@@ -34,11 +34,9 @@ struct CudaBackend::Impl {
         if (ev_stop) cudaEventDestroy(ev_stop);
     }
 
-    // What this backend runs; the rest is refused with the reason, keeping the running state. (The GPU
-    // count is the backend's own, fixed when it was made: Simulation makes a new one when p.gpus changes.)
-    // Every integrator runs; the engines refuse what they do not (hermite: ds forces).
-    static void check_supported(const SimParams&) {}
-
+    // Every precision and integrator runs; an engine refuses what it cannot (ParamError from its reset),
+    // keeping the running state. The GPU count is the backend's own, fixed when it was made: Simulation
+    // makes a new backend when p.gpus changes.
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
         std::unique_ptr<GpuEngine> e;
         if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
@@ -96,7 +94,6 @@ std::string CudaBackend::name() const {
 
 void CudaBackend::reset(const State& s, const SimParams& p) {
     validate(p);
-    m->check_supported(p);
     check_state_finite(s);
     if (s.size() > static_cast<std::size_t>(1) << 30)  // kernel indices are int; 2^30 bodies is 32 GiB per buffer
         throw BackendError("N = " + std::to_string(s.size()) +
@@ -112,7 +109,6 @@ void CudaBackend::reset(const State& s, const SimParams& p) {
 
 void CudaBackend::set_params(const SimParams& p) {
     validate(p);
-    m->check_supported(p);
     if (!m->engine) {
         m->params = p;
         return;
