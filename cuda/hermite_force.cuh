@@ -14,7 +14,8 @@
 //         4 interactions. PTX per interaction of the unrolled full-tile loop, loads and loop included
 //         (nvcc -ptx; no cuobjdump on the build machine): before (phi, k = 1) fp32 33.62, ds 45.88, fp64
 //         42.00; without phi 29.62 / 41.88 / 38.00; with k (4 / 2 / 2) 27.81 / 39.81 / 35.50. Registers
-//         56 / 72 / 72 -> 95 / 96 / 126, no spills. Limit at 27.8: 132 x 1.98e9 x 128 / 27.8 = 1.2e12/s.
+//         56 / 72 / 72 -> 95 / 96 / 126, no spills; with __launch_bounds__(128, 1) and 32 interactions a
+//         trip 121 / 123 / 150 (hermite_kernels.cu). Limit at 27.8: 132 x 1.98e9 x 128 / 27.8 = 1.2e12/s.
 //         Belleman et al. (2008) count 60 per interaction (the GRAPE convention weights rsqrt and
 //         division); work() and nbody-bench report Gflop/s at their 60, as Sapporo2 does. With 128 issues
 //         per clock per SM (MUFU at 16 is not the limit), an H200 (132 SMs, 1.98 GHz) tops out near

@@ -88,7 +88,7 @@ __device__ void force_items(const HermiteArgs& a, const ForcePlan& pl, Slice sl,
             __syncthreads();
             const int count = min(static_cast<int>(blockDim.x), j1 - base);
             if (pl.q == 1 && count == kForceBlock) {  // the common case (many active): a fixed trip count
-#pragma unroll(K == 1 ? 8 : 16 / K)                   // 8 or 16 interactions a trip
+#pragma unroll(K == 1 ? 8 : 32 / K)                   // 8 or 32 interactions a trip
                 for (int t = 0; t < kForceBlock; ++t) {
                     const typename P::J b = tile[t];
 #pragma unroll
@@ -133,8 +133,13 @@ __device__ void force_items(const HermiteArgs& a, const ForcePlan& pl, Slice sl,
 // t % q; the q slices of a lane are neighbouring threads of one warp and reduce with shuffles; the splits
 // go to `partial` and the corrector sums them in a fixed order (deterministic: no atomics), in double.
 // PHI: the potential too (only for cuda_hermite_forces; the stepping engine leaves it 0 in acc.w).
+// __launch_bounds__(128, 1): told that a block has at most 128 threads, ptxas keeps more values in flight (fp32
+// 121 registers instead of 95: 4 blocks of 128 per SM instead of 5), and the fewer, busier warps win: on the
+// H200 (2026-11-24, docs/performance.md) fp32 at 131,072 went 0.821e12 -> 0.905e12 interactions/s, ds 0.484e12
+// -> 0.638e12, fp64 unchanged (0.432e12); unrolling 32 interactions a trip instead of 16 gave fp32 0.914e12.
+// Minimum blocks 3 (168 registers, spills) fell to 0.797e12, and k = 8 (227 registers) reached 0.905e12.
 template <class P, bool PHI>
-__global__ void hermite_force_kernel(HermiteArgs a) {
+__global__ void __launch_bounds__(kForceBlock, 1) hermite_force_kernel(HermiteArgs a) {
     extern __shared__ float4 smem[];
     typename P::J* tile = reinterpret_cast<typename P::J*>(smem);
     const Slice sl = part_slice(a);
