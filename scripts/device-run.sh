@@ -72,6 +72,15 @@ while [ $# -gt 0 ]; do
       awk -F', ' '{gsub(/ MHz/,"",$2); if ($2 > 1000) {s += $2; n++; if (min == "" || $2 < min) min = $2}}
         END {if (n) printf "SM clock under load: mean %.0f MHz, min %d MHz over %d samples\n", s/n, min, n}' \
         "$OUT/clocks-$name.csv" | tee -a "$OUT/bench-$name.txt" ;;
+    ncu)
+      # Nsight Compute on nbody-bench: `ncu NAME "NCU-ARGS" "BENCH-ARGS"`, the report as text in ncu-NAME.txt
+      # (clocks left as they are: --clock-control none).
+      name=$2; shift 2
+      # shellcheck disable=SC2086
+      ncu --clock-control none $1 $B/nbody-bench $2 > "$OUT/ncu-$name.txt" 2>&1 || rc=1
+      grep -E "^  [a-z_]+__|Duration|Registers|Issue Slots|Eligible|Achieved Occupancy|Theoretical Occ|Warp Cycles|No Eligible" \
+        "$OUT/ncu-$name.txt" | head -60
+      shift ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
     frames)
