@@ -43,13 +43,20 @@ KernelList fp64_kernels();
 
 template <class P, int K, int U, bool ROLLED>
 void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
-    step_kernel<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+    if constexpr (bounded_step_kernel<P, K>())
+        step_kernel_bounded<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+    else
+        step_kernel<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
 }
 
 template <class P, int K, int U, bool ROLLED>
 KernelEntry entry(Precision p, KernelVariant v) {
-    return {p, v, K, U, reinterpret_cast<const void*>(&step_kernel<P, K, U, ROLLED>), &launch_step<P, K, U, ROLLED>,
-            16 * P::kSlots};
+    const void* f;  // only the entry point the instance uses is compiled
+    if constexpr (bounded_step_kernel<P, K>())
+        f = reinterpret_cast<const void*>(&step_kernel_bounded<P, K, U, ROLLED>);
+    else
+        f = reinterpret_cast<const void*>(&step_kernel<P, K, U, ROLLED>);
+    return {p, v, K, U, f, &launch_step<P, K, U, ROLLED>, 16 * P::kSlots};
 }
 
 }  // namespace nbody::kernels

@@ -125,7 +125,7 @@ __device__ void reduce_splits_and_update(const StepArgs& a, int i) {
 // [b chunk, (b + 1) chunk). ROLLED keeps the loop over j groups rolled (`#pragma unroll 1`), as the paper's
 // no-unrolling and i-unrolling variants do; the ij variant unrolls U.
 template <class P, int K, int U, bool ROLLED>
-__global__ void step_kernel(StepArgs a) {
+__device__ __forceinline__ void step_body(const StepArgs& a) {
     extern __shared__ float4 smem[];
     using Acc = typename P::Acc;
     const int q = a.q;
@@ -251,6 +251,27 @@ __global__ void step_kernel(StepArgs a) {
         const int i = block_first + k * lanes + lane;
         if (i < a.i_end && (k % q) == slice) reduce_splits_and_update<P>(a, i);
     }
+}
+
+// Two entry points over the same body. __launch_bounds__(512, 1) tells ptxas a block has at most 512 threads,
+// so it may keep more values in flight (fp32 8x8: 95 -> 127 registers, 4x4: 55 -> 80; ds and fp64 alike).
+// Measured on the H200 (2026-11-24, docs/performance.md, each build tuned): the bound gained 2-7% for every
+// ds and fp64 size and for fp32 at N >= 100,000 (131,072: 1.985e12 -> 2.021e12), but the k = 2 shapes that win
+// fp32 at small N lost up to 5% (18,000: 5,137 -> 4,897 steps/s). So k = 2 fp32 instances stay unbounded;
+// the bounded ones refuse blocks over 512 (the engine reads cudaFuncAttributes::maxThreadsPerBlock).
+template <class P, int K>
+constexpr bool bounded_step_kernel() {
+    return !std::is_same_v<P, Fp32> || K >= 4;
+}
+
+template <class P, int K, int U, bool ROLLED>
+__global__ void step_kernel(StepArgs a) {
+    step_body<P, K, U, ROLLED>(a);
+}
+
+template <class P, int K, int U, bool ROLLED>
+__global__ void __launch_bounds__(512, 1) step_kernel_bounded(StepArgs a) {
+    step_body<P, K, U, ROLLED>(a);
 }
 
 }  // namespace nbody::kernels

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "core/kernel_tuning.hpp"
@@ -256,30 +257,32 @@ TEST(KernelTuning, BuiltInTableCoversEveryNAndPrecision) {
         }
 }
 
-// The built-in table is the H200's --tune output (2026-11-24): at each measured N auto takes that run's winner
-// (docs/bench/2026-11-24-h200-tune.txt), and between two measured sizes the faster expected shape.
+// The built-in table is an H200 --tune output (core/kernel_tuning_h200.txt): at every N it measured, auto takes
+// that N's fastest row, and between two measured sizes a rate between theirs.
 TEST(KernelTuning, BuiltInTableGivesTheMeasuredH200Winners) {
     const TuningTable& t = builtin_tuning_table();
-    const auto at = [&](Precision p, std::size_t n) { return choose_kernel(t, p, n); };
-    EXPECT_EQ(at(F32, 7500).shape, (KernelShape{2, 4, 512, 16, 1}));
-    EXPECT_EQ(at(F32, 10000).shape, (KernelShape{2, 8, 256, 8, 0}));
-    EXPECT_EQ(at(F32, 18000).shape, (KernelShape{2, 4, 256, 4, 0}));
-    EXPECT_EQ(at(F32, 100000).shape, (KernelShape{4, 4, 512, 1, 0}));
-    EXPECT_EQ(at(F32, 131072).shape, (KernelShape{8, 8, 512, 1, 0}));
-    EXPECT_EQ(at(Precision::DS, 131072).shape, (KernelShape{2, 4, 256, 1, 0}));
-    EXPECT_EQ(at(Precision::Fp64, 131072).shape, (KernelShape{4, 4, 256, 1, 0}));
-    for (std::size_t n : {7500, 131072}) {
-        const KernelChoice c = at(F32, n);
-        EXPECT_EQ(c.n_below, n);
-        EXPECT_EQ(c.variant, KernelVariant::IJUnrolled);
+    std::map<std::pair<int, std::size_t>, const TuningRow*> best;
+    for (const TuningRow& r : t.rows) {
+        const TuningRow*& b = best[{static_cast<int>(r.precision), r.n}];
+        if (!b || r.rate > b->rate) b = &r;
     }
-    EXPECT_NEAR(at(F32, 131072).rate, 1.9797e12, 0.001e12);
-    // Between measured sizes the expected rate lies between the two measured ones.
-    const KernelChoice mid = at(F32, 180000);
+    ASSERT_GE(best.size(), 3u * 9u);  // 9 sizes in each precision
+    for (const auto& [key, row] : best) {
+        const KernelChoice c = choose_kernel(t, row->precision, row->n);
+        EXPECT_EQ(c.n_below, row->n);
+        EXPECT_EQ(c.variant, row->variant) << row->n;
+        EXPECT_EQ(c.shape, row->shape) << row->n;
+        EXPECT_DOUBLE_EQ(c.rate, row->rate) << row->n;
+    }
+    // What the H200 reaches (docs/performance.md): the table is a real measurement, not a placeholder.
+    EXPECT_GT(choose_kernel(t, F32, 131072).rate, 1.9e12);
+    EXPECT_GT(choose_kernel(t, Precision::Fp64, 131072).rate, 0.85e12);
+    const KernelChoice mid = choose_kernel(t, F32, 180000);
     EXPECT_EQ(mid.n_below, 131072u);
     EXPECT_EQ(mid.n_above, 262144u);
-    EXPECT_GT(mid.rate, 1.97e12);
-    EXPECT_LT(mid.rate, 1.995e12);
+    const double lo = best[{static_cast<int>(F32), 131072}]->rate, hi = best[{static_cast<int>(F32), 262144}]->rate;
+    EXPECT_GE(mid.rate, std::min(lo, hi) * 0.999);
+    EXPECT_LE(mid.rate, std::max(lo, hi) * 1.001);
 }
 
 TEST(KernelTuning, CacheDirectoryFollowsXdg) {
