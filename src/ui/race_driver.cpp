@@ -25,6 +25,7 @@ void RaceDriver::start(Simulation& sim, double seconds_each) {
 void RaceDriver::end(Simulation& sim, const std::string& status) {
     m_report.results = m_race->results();
     m_report.note = m_race->note();
+    show_results = !m_report.results.empty();
     sim.set_paused(m_was_paused);
     m_status = status;
 }

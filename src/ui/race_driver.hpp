@@ -18,6 +18,7 @@ class RaceDriver {
     // entry) and where Export writes (empty: a timestamped name in the working directory).
     double seconds = 0.5;
     std::string export_path;
+    bool show_results = false;  // the results window (opens when a race ends with results)
 
     // A race is under way: the app must not step, reset or switch the backend (tick() abandons a race whose
     // backend changed behind it, see Simulation::generation).

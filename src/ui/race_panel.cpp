@@ -12,21 +12,23 @@ namespace nbody {
 
 namespace {
 
+constexpr float kBarWidth = 460;  // unscaled pixels: the results window sizes itself to its bars
+
 ImU32 precision_colour(Precision p) {
     switch (p) {
         case Precision::Fp32:
-            return IM_COL32(70, 150, 255, 255);
+            return IM_COL32(40, 110, 210, 255);
         case Precision::DS:
-            return IM_COL32(255, 165, 50, 255);
+            return IM_COL32(200, 120, 20, 255);
         case Precision::Fp64:
             break;
     }
-    return IM_COL32(110, 210, 110, 255);
+    return IM_COL32(50, 145, 60, 255);
 }
 
 // One entry: its name and force error on a line, then a bar in proportion to the fastest entry with
 // interactions/s and Gflop/s written over it (the kernel that ran in the tooltip).
-void race_bar(const RaceResult& r, double best) {
+void race_bar(const RaceResult& r, double best, float w) {
     ImGui::TextUnformatted(r.entry.name.c_str());
     ImGui::SameLine();
     if (!r.skipped.empty()) {
@@ -37,7 +39,7 @@ void race_bar(const RaceResult& r, double best) {
     const Throughput& t = r.row.rate;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = std::max(ImGui::GetContentRegionAvail().x, 50.0f), h = ImGui::GetTextLineHeight() + 2;
+    const float h = ImGui::GetTextLineHeight() + 2;
     const float f = best > 0 ? std::clamp(float(t.interactions_per_s / best), 0.0f, 1.0f) : 0.0f;
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 25));
     dl->AddRectFilled(p, ImVec2(p.x + w * f, p.y + h), precision_colour(r.entry.precision));
@@ -51,20 +53,35 @@ void race_bar(const RaceResult& r, double best) {
                           r.row.ms_per_step);
 }
 
+// The results in a window of their own beside the Kernel panel, sized to the bars (the panel keeps its size).
 void race_results(PanelContext& c, RaceDriver& race) {
     const RaceReport& r = race.report();
-    if (r.results.empty() || !ImGui::CollapsingHeader("Race results", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ImGui::TextDisabled("N = %zu on %s, %.2g s each", r.n, r.device.c_str(), r.seconds);
-    if (!r.note.empty()) ImGui::TextWrapped("%s", r.note.c_str());
-    double best = 0;
-    for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
-    for (const RaceResult& e : r.results) race_bar(e, best);
-    ImGui::InputTextWithHint("##race_export", "file (empty: race-<time> in the working directory)",
-                             &race.export_path);
-    if (ImGui::Button("Export CSV")) c.state.message = race.export_report(race.export_path, false);
-    ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) c.state.message = race.export_report(race.export_path, true);
-    if (!c.state.message.empty()) ImGui::TextWrapped("%s", c.state.message.c_str());
+    if (r.results.empty() || !race.show_results) return;
+    const float scale = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextWindowPos(ImVec2(360 * scale, 300 * scale), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Race results", &race.show_results, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("N = %zu on %s, %.2g s each", r.n, r.device.c_str(), r.seconds);
+        if (!r.note.empty()) {
+            ImGui::PushTextWrapPos(kBarWidth * scale);
+            ImGui::TextDisabled("%s", r.note.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        double best = 0;
+        for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
+        for (const RaceResult& e : r.results) race_bar(e, best, kBarWidth * scale);
+        ImGui::SetNextItemWidth(kBarWidth * scale);
+        ImGui::InputTextWithHint("##race_export", "file (empty: race-<time> in the working directory)",
+                                 &race.export_path);
+        if (ImGui::Button("Export CSV")) c.state.message = race.export_report(race.export_path, false);
+        ImGui::SameLine();
+        if (ImGui::Button("Export JSON")) c.state.message = race.export_report(race.export_path, true);
+        if (!c.state.message.empty()) {
+            ImGui::PushTextWrapPos(kBarWidth * scale);
+            ImGui::TextUnformatted(c.state.message.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+    ImGui::End();
 }
 
 }  // namespace
@@ -92,6 +109,8 @@ void race_section(PanelContext& c) {
     ImGui::SetNextItemWidth(120);
     if (ImGui::SliderFloat("s each", &seconds, 0.25f, 2.0f, "%.2f")) race.seconds = seconds;
     if (!race.status().empty()) ImGui::TextWrapped("%s", race.status().c_str());
+    if (!race.report().results.empty() && !race.show_results && ImGui::Button("Show race results"))
+        race.show_results = true;
     race_results(c, race);
 }
 
