@@ -9,18 +9,28 @@
 
 namespace nbody {
 
+namespace {
+
+std::string entry_name(std::string_view kernel, std::string_view precision) {
+    std::string s(kernel);
+    s += ' ';
+    s += precision;
+    return s;
+}
+
+}  // namespace
+
 std::vector<RaceEntry> race_entries(const BackendCaps& caps) {
     std::vector<RaceEntry> out;
     for (const auto& pr : precision_table()) {
-        const std::string suffix = " " + std::string(pr.name);
         if (!caps.kernel_variants) {
-            out.push_back({"cpu" + suffix, std::nullopt, {}, pr.value});
+            out.push_back({entry_name("cpu", pr.name), std::nullopt, {}, pr.value});
             continue;
         }
         // From the table, so a variant family added there races without a change here.
         for (const VariantInfo& v : variant_table())
-            out.push_back({std::string(v.name) + suffix, v.variant, v.default_shape, pr.value});
-        out.push_back({"auto" + suffix, std::nullopt, {}, pr.value});
+            out.push_back({entry_name(v.name, pr.name), v.variant, v.default_shape, pr.value});
+        out.push_back({entry_name("auto", pr.name), std::nullopt, {}, pr.value});
     }
     return out;
 }
