@@ -1,6 +1,7 @@
 #include "bench/race.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -102,12 +103,24 @@ void Race::run_entry(const RaceEntry& e) {
                     : m_backend.caps().kernel_variants ? "auto"
                                                        : "cpu";
     try {
+        const auto t0 = std::chrono::steady_clock::now();
         m_backend.reset(m_saved, entry_params(m_params, e, m_backend.caps()));
+        const double first_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The entry's first evaluation, at the race's start positions, against the reference.
         std::vector<Double4> acc, picked;
         m_backend.read_accelerations(acc);
         for (std::size_t i : m_rows) picked.push_back(acc.at(i));
         r.row.error = compare_forces(picked, m_reference);
+        if (m_options.max_evaluation_seconds > 0 && first_s > m_options.max_evaluation_seconds) {
+            char why[160];
+            std::snprintf(why, sizeof why,
+                          "one force evaluation took %.1f s (limit %.1f s here): race it with "
+                          "nbody-bench --race",
+                          first_s, m_options.max_evaluation_seconds);
+            r.skipped = why;
+            m_results.push_back(std::move(r));
+            return;
+        }
         // About `seconds` of timed steps: three repeats (median), after a warm-up that also captures the CUDA
         // graph. Each entry starts from the same state, so every one times the same work.
         BenchTiming t;

@@ -41,6 +41,10 @@ struct RaceOptions {
     // The float64 reference is O(N^2) on the CPU: up to this many pair evaluations it covers every body;
     // above, an evenly spaced sample of pairs / N bodies (at least kMinSampledBodies), said in the note.
     double reference_pairs = 4e8;
+    // Where one force evaluation takes longer than this (seconds; 0: no limit), the entry is skipped after
+    // its first evaluation instead of timed (timing takes at least four more): the window sets it so a slow
+    // entry (fp64 on the CPU at large N) freezes it for one evaluation, not minutes.
+    double max_evaluation_seconds = 0;
 };
 inline constexpr std::size_t kMinSampledBodies = 256;
 

@@ -8,6 +8,11 @@
 
 namespace nbody {
 
+namespace {
+// The window freezes for each slice: an entry whose one force evaluation takes longer is skipped.
+constexpr double kMaxEvaluationSeconds = 2.0;
+}  // namespace
+
 void RaceDriver::start(Simulation& sim, double seconds_each) {
     if (running()) return;
     Backend& b = sim.backend();
@@ -17,6 +22,7 @@ void RaceDriver::start(Simulation& sim, double seconds_each) {
     RaceOptions o;
     o.seconds = seconds_each;
     o.timer = host_clock_ms;  // the CUDA backend's step() synchronises, so the host clock sees all of it
+    o.max_evaluation_seconds = kMaxEvaluationSeconds;
     m_report = RaceReport{b.name(), utc_now(), "nbody-sandbox Race button", "", b.size(), seconds_each, {}};
     m_race = std::make_unique<Race>(b, race_entries(b.caps()), o);
     m_status = "racing...";

@@ -234,6 +234,19 @@ TEST(Race, AboveThePairBudgetTheErrorIsMeasuredOnASampleAndSaysSo) {
     r.expect_restored();
 }
 
+TEST(Race, AnEntrySlowerThanTheEvaluationLimitIsSkippedWithTheReason) {
+    Raced r(200);
+    RaceOptions o = quick();
+    o.max_evaluation_seconds = 1e-9;  // every evaluation is slower than a nanosecond
+    const auto results = run_race(r.backend, race_entries(r.backend.caps()), o, nullptr, nullptr);
+    ASSERT_EQ(results.size(), 3u);
+    for (const RaceResult& e : results) {
+        EXPECT_NE(e.skipped.find("one force evaluation took"), std::string::npos) << e.skipped;
+        EXPECT_EQ(e.row.rate.interactions_per_s, 0);
+    }
+    r.expect_restored();
+}
+
 TEST(ReferenceForce, RowsAgreeWithTheFullReference) {
     const State s = test::plummer_state(120);
     const std::vector<Double3> full = reference_accelerations(s, 0.02, 1.5);
