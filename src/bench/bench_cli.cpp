@@ -54,7 +54,8 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
         ->check(CLI::ExistingFile);
     app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
-    auto* seconds = app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")
+    auto* seconds = app.add_option("--seconds", o.timing.seconds_per_repeat,
+                                   "Seconds per timed repeat (--race: per entry, default 1)")
                         ->check(CLI::Range(0.001, 60.0));
     auto* repeats = app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")
                         ->check(CLI::Range(1, 1000));
@@ -75,7 +76,8 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         ->check(CLI::Range(2LL, 1LL << 24))
         ->needs(race);
     app.add_option("--csv", o.csv, "With --race: write one row per entry as CSV")->needs(race);
-    for (CLI::Option* other : {sizes, variants, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
+    for (CLI::Option* other :
+         {sizes, variants, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
         race->excludes(other);
     try {
         app.parse(argc, argv);

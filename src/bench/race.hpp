@@ -56,10 +56,11 @@ struct RaceProgress {
 // One race, advanced a slice at a time. The constructor reads the backend's state and parameters; finishing
 // or cancel() puts back exactly those: positions, velocities, masses, groups and time bit for bit (the
 // backend is reset from its own read_state; under hermite-block that state is every body predicted to the
-// current time, as a backend switch does), the SimParams, and the step count (Backend::set_steps_taken). Not
-// restored: the work counters (reset zeroes them) and integrator history a reset rebuilds (Hermite's jerks
-// and block steps are recomputed at the restored positions). The backend must outlive the race, or the race
-// must be abandon()ed.
+// current time, as a backend switch does), the SimParams, and the step count (Backend::set_steps_taken). The
+// accelerations are evaluated again at the restored positions with the restored kernel. Not restored: the
+// work counters (reset zeroes them) and integrator history a reset rebuilds (Hermite's jerks and block steps
+// are recomputed at the restored positions). The backend must outlive the race, or the race must be
+// abandon()ed.
 class Race {
   public:
     Race(Backend& backend, std::vector<RaceEntry> entries, RaceOptions options);
@@ -75,7 +76,6 @@ class Race {
     RaceProgress progress() const;
     const std::vector<RaceResult>& results() const { return m_results; }
     const std::string& note() const { return m_note; }  // how the error was measured, integrator notes
-    const State& start_state() const { return m_saved; }
 
   private:
     void restore();
