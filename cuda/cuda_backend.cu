@@ -175,6 +175,7 @@ WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : Wor
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }
 long long CudaBackend::steps_taken() const { return m->steps_before + (m->engine ? m->engine->steps() : 0); }
+void CudaBackend::set_steps_taken(long long n) { m->steps_before = n - (m->engine ? m->engine->steps() : 0); }
 
 double CudaBackend::timed_steps(int k) {
     auto& parts = m->devices->parts();

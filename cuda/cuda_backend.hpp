@@ -55,6 +55,7 @@ public:
     std::size_t size() const override;
     double time() const override;
     long long steps_taken() const override;
+    void set_steps_taken(long long n) override;
 
     // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). What
     // nbody-bench times. With several parts the events bracket all of them.

@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
+#include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
 
 namespace nbody {
@@ -161,6 +162,7 @@ class WindowApp {
         m_view.cuda_built = cuda_built();
         m_view.gl_renderer = w.description();
         m_view.scenes = &m_scenes;
+        m_state.race = &m_race;
         select_current_scene();
     }
 
@@ -178,7 +180,12 @@ class WindowApp {
             m_input.handle(m_window.poll_events(), m_ui->wants_mouse(), m_ui->wants_keyboard(), req);
             act(req);  // keys first, so a reset happens before this frame's step
             m_viewer.set_follow_com(m_state.follow_com);
-            m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
+            if (m_race.running()) {  // the race has the backend this frame: one slice, the bodies stay put
+                m_race.tick(m_viewer.sim());
+                m_viewer.draw_only();
+            } else {
+                m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
+            }
             capture_if_asked();
             const auto tu = Clock::now();
             m_ui->new_frame();
@@ -297,6 +304,7 @@ class WindowApp {
     UiState m_state;
     UiView m_view;
     InputRouter m_input;
+    RaceDriver m_race;  // the Kernel panel's race (UiState points at it)
     std::unique_ptr<Ui> m_ui;
     std::optional<VideoRecorder> m_video;
     bool m_want_screenshot = false;

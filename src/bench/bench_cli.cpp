@@ -6,6 +6,7 @@
 
 #include "app/cli_checks.hpp"
 #include "core/errors.hpp"
+#include "io/output_path.hpp"
 
 namespace nbody {
 
@@ -53,7 +54,8 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     app.add_option("--scene", o.scene, "Initial state from this scene (default: Plummer, Henon units)")
         ->check(CLI::ExistingFile);
     app.add_option("--eps", o.eps, "Softening for the default Plummer state")->check(kNonNegative);
-    auto* seconds = app.add_option("--seconds", o.timing.seconds_per_repeat, "Seconds per timed repeat")
+    auto* seconds = app.add_option("--seconds", o.timing.seconds_per_repeat,
+                                   "Seconds per timed repeat (--race: per entry, default 1)")
                         ->check(CLI::Range(0.001, 60.0));
     auto* repeats = app.add_option("--repeats", o.timing.repeats, "Timed repeats (median reported)")
                         ->check(CLI::Range(1, 1000));
@@ -66,11 +68,23 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     app.add_option("--tune-out", o.tune_out, "With --tune: also write the table to this file")->needs(tune);
     for (CLI::Option* other : {variants, integrators, active, gpus, qs, ss, sweep, cpu, paper})
         tune->excludes(other);
+    auto* race = app.add_option("--race", o.race,
+                                "Race every kernel variant in every precision on this scene's state, about "
+                                "--seconds (default 1) each; a table and a bar chart")
+                     ->check(CLI::ExistingFile);
+    app.add_option("--bodies", o.bodies, "With --race: rescale the scene to this many bodies")
+        ->check(CLI::Range(2LL, 1LL << 24))
+        ->needs(race);
+    app.add_option("--csv", o.csv, "With --race: write one row per entry as CSV")->needs(race);
+    for (CLI::Option* other :
+         {sizes, variants, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
+        race->excludes(other);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
+    if (!o.race.empty() && seconds->count()) o.race_seconds = o.timing.seconds_per_repeat;
     for (auto& v : o.variants)
         if (v != "auto") v = std::string(variant_name(*parse_variant(v)));
     if (o.tune) {
@@ -85,6 +99,12 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         o.timing.warmup_seconds = std::min(o.timing.warmup_seconds, 0.5 * o.timing.seconds_per_repeat);
     }
     return o;
+}
+
+void check_outputs(const BenchOptions& o) {
+    if (!o.json.empty()) check_writable(o.json, "--json");
+    if (!o.csv.empty()) check_writable(o.csv, "--csv");
+    if (!o.tune_out.empty()) check_writable(o.tune_out, "--tune-out");
 }
 
 TunePlan tune_plan(const BenchOptions& o) {

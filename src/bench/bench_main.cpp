@@ -11,7 +11,6 @@
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
-#include "io/output_path.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
@@ -226,9 +225,10 @@ int main(int argc, char** argv) {
     std::string command = "nbody-bench";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     try {
-        if (!o.json.empty()) check_writable(o.json, "--json");  // before the timed runs, not after
-        if (!o.tune_out.empty()) check_writable(o.tune_out, "--tune-out");
-        if (o.paper)
+        check_outputs(o);  // before the timed runs, not after
+        if (!o.race.empty())
+            run_race_mode(o, command);
+        else if (o.paper)
             run_paper_mode(o.json, command, o.timing);
         else if (o.tune)
             run_tune_mode(o, command);

@@ -1,7 +1,6 @@
 #include "bench/bench_output.hpp"
 
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -9,13 +8,6 @@
 #include "core/errors.hpp"
 
 namespace nbody {
-
-std::string utc_now() {
-    char buf[32];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
 
 void print_table_header() {
     std::printf("%9s %-4s %-13s %-12s %4s %2s %2s %5s %3s %3s %4s %12s %9s %9s %11s %10s %9s %9s\n", "N", "prec",

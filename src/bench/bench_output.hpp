@@ -12,9 +12,6 @@ struct BenchMeta {
     std::string command;  // the command line that produced the rows
 };
 
-// Now, UTC, ISO 8601: "2026-11-22T03:46:06Z".
-std::string utc_now();
-
 // One table row per configuration: interactions/s first, Gflop/s at 20 and 38 as conversions of it.
 void print_table_header();
 void print_row(const BenchRow& r);

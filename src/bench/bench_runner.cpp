@@ -3,11 +3,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
 #endif
 
 namespace nbody {
+
+std::string utc_now() {
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
 
 double host_clock_ms(Backend& b, int k) {
     const auto t0 = std::chrono::steady_clock::now();

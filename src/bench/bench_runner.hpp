@@ -41,6 +41,9 @@ struct BenchTiming {
     double warmup_seconds = 0.1;
 };
 
+// Now, UTC, ISO 8601: "2026-11-22T03:46:06Z" (the date of a result file).
+std::string utc_now();
+
 // Times k steps of `backend` and returns milliseconds: CUDA events for the GPU, a steady clock after the
 // steps (the CPU backend is synchronous) for the CPU.
 using StepTimer = std::function<double(Backend&, int)>;

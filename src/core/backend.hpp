@@ -99,6 +99,9 @@ public:
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;
     virtual long long steps_taken() const = 0;
+    // reset() counts steps from zero; this puts a run's count back after a reset that carries the same run on
+    // (the kernel race restores the state it raced from). Default: the count stays as reset left it.
+    virtual void set_steps_taken(long long) {}
 };
 
 }  // namespace nbody

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "render/colormap.hpp"
+#include "ui/race_panel.hpp"
 
 namespace nbody {
 
@@ -171,6 +172,7 @@ void kernel_panel(PanelContext& c) {
     }
     ImGui::TextWrapped("running: %s", b.kernel_label().c_str());
     if (const std::string why = b.kernel_choice(); !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
+    race_section(c);
     if (!b.caps().kernel_variants) {
         ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA");
     }

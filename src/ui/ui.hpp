@@ -15,6 +15,8 @@ struct GLFWwindow;
 
 namespace nbody {
 
+class RaceDriver;  // ui/race_driver.hpp
+
 struct SceneEntry {
     std::string path, name, description;
     std::size_t bodies = 0;
@@ -34,6 +36,7 @@ struct UiState {
     float body_multiplier = 1.0f;
     std::string open_path;  // "open another file"
     std::string message;    // status line: "saved screenshot-...png", load errors
+    RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
 };
 
 // Read-only facts for the panels.

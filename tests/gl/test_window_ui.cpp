@@ -11,6 +11,7 @@
 #include "gl_test_util.hpp"
 #include "render/gl_check.hpp"
 #include "render/glfw_window.hpp"
+#include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
 
 using namespace nbody;
@@ -134,4 +135,47 @@ TEST(Window, AnEditThroughThePanelsPathTakesEffectAtTheNextStep) {
     EXPECT_EQ(sim.advance_frame(1.0, 0.0), 2);
     EXPECT_DOUBLE_EQ(sim.backend().params().dt, 0.003);
     EXPECT_NEAR(sim.backend().time() - t0, 0.006, 1e-12);
+}
+
+// The Kernel panel's race section: progress while the race runs a slice per frame, then the bar chart, and
+// the simulation where it was.
+TEST(Window, TheKernelPanelShowsARaceInProgressAndThenItsBars) {
+    NBODY_WINDOW_OR_SKIP(win, 1280, 720);
+    Panels p(*win);
+    auto& [owner, sim, ui, render, camera, state, view] = p;
+    RaceDriver race;
+    state.race = &race;
+    state.show_scene = state.show_physics = state.show_view = state.show_perf = state.show_diag = false;
+    auto frame = [&] {
+        ui.new_frame();
+        ImGui::SetWindowCollapsed("Kernel", false);  // it opens folded the first time
+        ui.build(sim, render, camera, state, view);
+        NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+        ui.render();
+        win->present();
+        return ImGui::GetDrawData()->TotalVtxCount;
+    };
+    for (int i = 0; i < 3; ++i) frame();  // auto-sized windows are hidden on their first frame
+    const int idle = frame();
+    State before, after;
+    sim.backend().read_state(before);
+    race.start(sim, 0.02);
+    int frames = 0;
+    while (race.running() && frames < 50) {
+        race.tick(sim);  // what the app does instead of stepping
+        frame();
+        ++frames;
+    }
+    EXPECT_EQ(frames, 4);  // the reference and three precisions
+    const int with_bars = frame();
+    EXPECT_GT(with_bars, idle + 100) << "no bar chart drawn";
+    ASSERT_EQ(race.report().results.size(), 3u);
+    sim.backend().read_state(after);
+    EXPECT_EQ(before.pos_mass[5].x, after.pos_mass[5].x);
+    EXPECT_EQ(before.time, after.time);
+    for (const char* name : {"Kernel", "Race results"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        ASSERT_NE(w, nullptr) << name;
+        EXPECT_TRUE(w->WasActive) << name;
+    }
 }

@@ -1,0 +1,133 @@
+#include "bench/race_output.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr int kBarWidth = 40;
+
+// RFC 4180: every text field quoted, quotes doubled (kernel labels hold commas).
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+double fastest(const RaceReport& r) {
+    double best = 0;
+    for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
+    return best;
+}
+
+std::string sci(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    if (!out) throw Error(path + ": cannot open for writing");
+    out << text;
+    if (!out) throw Error(path + ": write failed");
+}
+
+}  // namespace
+
+std::string text_bar(double value, double max, int width) {
+    const double f = max > 0 && std::isfinite(value) ? std::clamp(value / max, 0.0, 1.0) : 0.0;
+    const int filled = static_cast<int>(std::lround(f * width));
+    return std::string(static_cast<std::size_t>(filled), '#') +
+           std::string(static_cast<std::size_t>(width - filled), '.');
+}
+
+void print_race(std::FILE* out, const RaceReport& r) {
+    std::fprintf(out, "# race: %s, N = %zu, %.2g s per entry, %s\n# %s\n", r.device.c_str(), r.n, r.seconds,
+                 r.date.c_str(), r.note.c_str());
+    std::fprintf(out, "%-20s %12s %9s %9s %11s %9s %9s  %s\n", "entry", "interact/s", "Gflop20", "Gflop38",
+                 "steps/s", "max_err", "med_err", "kernel");
+    for (const RaceResult& e : r.results) {
+        if (!e.skipped.empty()) {
+            std::fprintf(out, "%-20s skipped: %s\n", e.entry.name.c_str(), e.skipped.c_str());
+            continue;
+        }
+        const BenchRow& b = e.row;
+        std::fprintf(out, "%-20s %12.4e %9.1f %9.1f %11.1f %9.2e %9.2e  %s\n", e.entry.name.c_str(),
+                     b.rate.interactions_per_s, b.rate.gflops20, b.rate.gflops38, b.rate.steps_per_s,
+                     b.error.max_rel, b.error.median_rel, b.kernel.c_str());
+    }
+    std::fprintf(out, "\ninteractions/s (longest bar: the fastest)\n");
+    const double best = fastest(r);
+    for (const RaceResult& e : r.results)
+        if (e.skipped.empty())
+            std::fprintf(out, "%-20s |%s| %.3e\n", e.entry.name.c_str(),
+                         text_bar(e.row.rate.interactions_per_s, best, kBarWidth).c_str(),
+                         e.row.rate.interactions_per_s);
+}
+
+std::string race_csv(const RaceReport& r) {
+    std::ostringstream s;
+    s << "entry,variant,precision,kernel,n,interactions_per_s,gflops_20,gflops_38,steps_per_s,ms_per_step,"
+         "max_rel_force_error,median_rel_force_error,skipped\n";
+    for (const RaceResult& e : r.results) {
+        const BenchRow& b = e.row;
+        s << quoted(e.entry.name) << ',' << quoted(b.variant) << ','
+          << quoted(std::string(precision_name(e.entry.precision))) << ',' << quoted(b.kernel) << ',' << r.n;
+        if (e.skipped.empty())
+            s << ',' << sci(b.rate.interactions_per_s) << ',' << sci(b.rate.gflops20) << ','
+              << sci(b.rate.gflops38) << ',' << sci(b.rate.steps_per_s) << ',' << sci(b.ms_per_step) << ','
+              << sci(b.error.max_rel) << ',' << sci(b.error.median_rel) << ",\n";
+        else
+            s << ",,,,,,,," << quoted(e.skipped) << '\n';
+    }
+    return s.str();
+}
+
+std::string race_json(const RaceReport& r) {
+    nlohmann::json j = {{"device", r.device},
+                        {"date", r.date},
+                        {"command", r.command},
+                        {"note", r.note},
+                        {"n", r.n},
+                        {"seconds_per_entry", r.seconds},
+                        {"flops_per_interaction", {{"gflops_20", 20}, {"gflops_38", 38}}}};
+    j["rows"] = nlohmann::json::array();
+    for (const RaceResult& e : r.results) {
+        const BenchRow& b = e.row;
+        nlohmann::json o = {{"entry", e.entry.name},
+                            {"variant", b.variant},
+                            {"precision", std::string(precision_name(e.entry.precision))}};
+        if (!e.skipped.empty()) {
+            o["skipped"] = e.skipped;
+        } else {
+            o.update({{"interactions_per_s", b.rate.interactions_per_s},
+                      {"gflops_20", b.rate.gflops20},
+                      {"gflops_38", b.rate.gflops38},
+                      {"steps_per_s", b.rate.steps_per_s},
+                      {"ms_per_step", b.ms_per_step},
+                      {"kernel", b.kernel},
+                      {"max_rel_force_error", b.error.max_rel},
+                      {"median_rel_force_error", b.error.median_rel}});
+        }
+        j["rows"].push_back(o);
+    }
+    return j.dump(2) + "\n";
+}
+
+void write_race_csv(const std::string& path, const RaceReport& r) {
+    write_text(path, race_csv(r));
+}
+void write_race_json(const std::string& path, const RaceReport& r) {
+    write_text(path, race_json(r));
+}
+
+}  // namespace nbody

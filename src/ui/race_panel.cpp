@@ -1,0 +1,117 @@
+#include "ui/race_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/race_driver.hpp"
+
+namespace nbody {
+
+namespace {
+
+constexpr float kBarWidth = 460;  // unscaled pixels: the results window sizes itself to its bars
+
+ImU32 precision_colour(Precision p) {
+    switch (p) {
+        case Precision::Fp32:
+            return IM_COL32(40, 110, 210, 255);
+        case Precision::DS:
+            return IM_COL32(200, 120, 20, 255);
+        case Precision::Fp64:
+            break;
+    }
+    return IM_COL32(50, 145, 60, 255);
+}
+
+// One entry: its name and force error on a line, then a bar in proportion to the fastest entry with
+// interactions/s and Gflop/s written over it (the kernel that ran in the tooltip).
+void race_bar(const RaceResult& r, double best, float w) {
+    ImGui::TextUnformatted(r.entry.name.c_str());
+    ImGui::SameLine();
+    if (!r.skipped.empty()) {
+        ImGui::TextDisabled("skipped: %s", r.skipped.c_str());
+        return;
+    }
+    ImGui::TextDisabled("force error max %.1e, median %.1e", r.row.error.max_rel, r.row.error.median_rel);
+    const Throughput& t = r.row.rate;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight() + 2;
+    const float f = best > 0 ? std::clamp(float(t.interactions_per_s / best), 0.0f, 1.0f) : 0.0f;
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 25));
+    dl->AddRectFilled(p, ImVec2(p.x + w * f, p.y + h), precision_colour(r.entry.precision));
+    char text[128];
+    std::snprintf(text, sizeof text, "%.3e /s   %.0f Gflop/s (20)   %.0f (38)", t.interactions_per_s,
+                  t.gflops20, t.gflops38);
+    dl->AddText(ImVec2(p.x + 4, p.y + 1), IM_COL32_WHITE, text);
+    ImGui::Dummy(ImVec2(w, h));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%.1f steps/s, %.4f ms per step", r.row.kernel.c_str(), t.steps_per_s,
+                          r.row.ms_per_step);
+}
+
+// The results in a window of their own beside the Kernel panel, sized to the bars (the panel keeps its size).
+void race_results(PanelContext& c, RaceDriver& race) {
+    const RaceReport& r = race.report();
+    if (r.results.empty() || !race.show_results) return;
+    const float scale = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextWindowPos(ImVec2(360 * scale, 300 * scale), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Race results", &race.show_results, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("N = %zu on %s, %.2g s each", r.n, r.device.c_str(), r.seconds);
+        if (!r.note.empty()) {
+            ImGui::PushTextWrapPos(kBarWidth * scale);
+            ImGui::TextDisabled("%s", r.note.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        double best = 0;
+        for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
+        for (const RaceResult& e : r.results) race_bar(e, best, kBarWidth * scale);
+        ImGui::SetNextItemWidth(kBarWidth * scale);
+        ImGui::InputTextWithHint("##race_export", "file (empty: race-<time> in the working directory)",
+                                 &race.export_path);
+        if (ImGui::Button("Export CSV")) c.state.message = race.export_report(race.export_path, false);
+        ImGui::SameLine();
+        if (ImGui::Button("Export JSON")) c.state.message = race.export_report(race.export_path, true);
+        if (!c.state.message.empty()) {
+            ImGui::PushTextWrapPos(kBarWidth * scale);
+            ImGui::TextUnformatted(c.state.message.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace
+
+void race_section(PanelContext& c) {
+    if (!c.state.race) return;  // a front end without the race hook (off-screen runs)
+    RaceDriver& race = *c.state.race;
+    ImGui::Separator();
+    if (race.running()) {
+        const RaceProgress p = race.progress();
+        char text[160];
+        std::snprintf(text, sizeof text, "%zu / %zu: %s", p.done, p.total, p.doing.c_str());
+        ImGui::ProgressBar(p.total ? float(p.done) / float(p.total) : 0.0f, ImVec2(-1, 0), text);
+        if (ImGui::Button("Cancel race")) race.cancel(c.sim);
+        ImGui::TextDisabled("paused while racing; the state is put back afterwards");
+        return;
+    }
+    if (ImGui::Button("Race")) race.start(c.sim, race.seconds);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Times every kernel variant in every precision (the CPU backend: each precision) on a "
+            "copy of this state, then puts the simulation back exactly where it was");
+    ImGui::SameLine();
+    float seconds = float(race.seconds);
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::SliderFloat("s each", &seconds, 0.25f, 2.0f, "%.2f")) race.seconds = seconds;
+    if (!race.status().empty()) ImGui::TextWrapped("%s", race.status().c_str());
+    if (!race.report().results.empty() && !race.show_results && ImGui::Button("Show race results"))
+        race.show_results = true;
+    race_results(c, race);
+}
+
+}  // namespace nbody

@@ -1,0 +1,449 @@
+// The kernel race (src/bench/race.*) on the CPU backend: the entries it builds, the state it puts back bit
+// for bit, cancellation, its CSV and JSON, nbody-bench --race's flags, and the sandbox's RaceDriver.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/bench_cli.hpp"
+#include "bench/race.hpp"
+#include "bench/race_output.hpp"
+#include "core/errors.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "cpu/reference_force.hpp"
+#include "tests/unit/test_util.hpp"
+#include "ui/race_driver.hpp"
+
+using namespace nbody;
+
+namespace {
+
+SimParams race_params(Integrator integ = Integrator::LeapFrog) {
+    SimParams p;
+    p.backend = BackendKind::Cpu;
+    p.dt = 1e-3;
+    p.eps = 0.05;
+    p.integrator = integ;
+    p.precision = Precision::DS;  // not the first entry's: the restore must put it back
+    p.cpu_threads = 2;
+    return p;
+}
+
+RaceOptions quick() {
+    RaceOptions o;
+    o.seconds = 0.03;
+    return o;
+}
+
+// Every byte of the positions, masses, velocities and groups, and the time.
+void expect_identical(const State& a, const State& b) {
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(0, std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)));
+    EXPECT_EQ(0, std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)));
+    EXPECT_EQ(a.group, b.group);
+    EXPECT_EQ(a.time, b.time);
+}
+
+// A backend that ran a few steps from a Plummer sphere, so time and step count are not zero.
+struct Raced {
+    CpuBackend backend{2};
+    State before;
+    long long steps = 0;
+    explicit Raced(std::size_t n, Integrator integ = Integrator::LeapFrog) {
+        State s = test::plummer_state(n);
+        for (std::size_t i = 0; i < n; ++i) s.group[i] = uint32_t(i % 3);
+        backend.reset(s, race_params(integ));
+        backend.step(7);
+        backend.read_state(before);
+        steps = backend.steps_taken();
+    }
+    void expect_restored() {
+        State after;
+        backend.read_state(after);
+        expect_identical(before, after);
+        EXPECT_EQ(backend.steps_taken(), steps);
+    }
+};
+
+std::variant<BenchOptions, int> parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "nbody-bench");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return parse_bench_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+const std::string kScene = std::string(NBODY_SOURCE_DIR) + "/scenes/plummer.toml";
+
+// Splits one CSV line (RFC 4180 quoting) into fields.
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            out.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            out.emplace_back();
+        } else {
+            out.back() += c;
+        }
+    }
+    EXPECT_FALSE(quoted) << line;
+    return out;
+}
+
+}  // namespace
+
+TEST(RaceEntries, TheCpuBackendRacesItsPrecisionsOnly) {
+    const std::vector<RaceEntry> e = race_entries(BackendCaps{});
+    ASSERT_EQ(e.size(), precision_table().size());
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        EXPECT_FALSE(e[i].variant.has_value());
+        EXPECT_EQ(e[i].precision, precision_table()[i].value);
+        EXPECT_EQ(e[i].name, "cpu " + std::string(precision_table()[i].name));
+    }
+}
+
+TEST(RaceEntries, KernelVariantsComeFromTheVariantTablePlusAutoInEveryPrecision) {
+    BackendCaps gpu;
+    gpu.gpu = gpu.kernel_variants = true;
+    const std::vector<RaceEntry> e = race_entries(gpu);
+    ASSERT_EQ(e.size(), precision_table().size() * (variant_table().size() + 1));
+    for (const auto& pr : precision_table()) {
+        for (const VariantInfo& v : variant_table()) {
+            const std::string name = std::string(v.name) + " " + std::string(pr.name);
+            auto it = std::find_if(e.begin(), e.end(), [&](const RaceEntry& r) { return r.name == name; });
+            ASSERT_NE(it, e.end()) << name;
+            EXPECT_EQ(it->variant, v.variant);
+            EXPECT_EQ(it->shape, v.default_shape);
+            EXPECT_EQ(it->precision, pr.value);
+        }
+        const std::string autoname = "auto " + std::string(pr.name);
+        EXPECT_TRUE(std::any_of(e.begin(), e.end(), [&](const RaceEntry& r) {
+            return r.name == autoname && !r.variant && r.precision == pr.value;
+        })) << autoname;
+    }
+}
+
+TEST(RaceEntries, EntryParamsTimeTheLeapFrogForceWithTheEntrysKernel) {
+    BackendCaps gpu;
+    gpu.kernel_variants = true;
+    SimParams base = race_params(Integrator::Hermite);
+    base.kernel_auto = true;
+    const RaceEntry none{"none fp64", KernelVariant::None, variant_info(KernelVariant::None).default_shape,
+                         Precision::Fp64};
+    const SimParams p = entry_params(base, none, gpu);
+    EXPECT_EQ(p.integrator, Integrator::LeapFrog);
+    EXPECT_EQ(p.precision, Precision::Fp64);
+    EXPECT_FALSE(p.kernel_auto);
+    EXPECT_EQ(p.variant, KernelVariant::None);
+    EXPECT_EQ(p.dt, base.dt);
+    EXPECT_TRUE(entry_params(base, {"auto fp32", std::nullopt, {}, Precision::Fp32}, gpu).kernel_auto);
+}
+
+TEST(Race, OnTheCpuBackendRestoresTheStateBitForBitAndMeasuresEveryEntry) {
+    Raced r(300);
+    std::string note;
+    const auto results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &note);
+    r.expect_restored();
+    EXPECT_TRUE(same_params(r.backend.params(), race_params()));
+    ASSERT_EQ(results.size(), 3u);
+    for (const RaceResult& e : results) {
+        EXPECT_TRUE(e.skipped.empty()) << e.skipped;
+        EXPECT_GT(e.row.rate.interactions_per_s, 0) << e.entry.name;
+        EXPECT_GT(e.row.rate.steps_per_s, 0) << e.entry.name;
+        EXPECT_NEAR(e.row.rate.gflops38 / e.row.rate.gflops20, 38.0 / 20.0, 1e-12);
+        EXPECT_TRUE(std::isfinite(e.row.error.max_rel)) << e.entry.name;
+        EXPECT_GE(e.row.error.max_rel, e.row.error.median_rel);
+        EXPECT_NE(e.row.kernel.find(std::string(precision_name(e.entry.precision))), std::string::npos)
+            << e.row.kernel;  // the label of what ran, not of what was in effect
+    }
+    EXPECT_LT(results[2].row.error.max_rel, results[0].row.error.max_rel);  // fp64 beats fp32
+    EXPECT_LT(results[2].row.error.max_rel, 1e-12);
+    EXPECT_NE(note.find("all bodies"), std::string::npos) << note;
+}
+
+TEST(Race, TheRunGoesOnAsIfThereHadBeenNoRace) {
+    Raced raced(200), plain(200);
+    run_race(raced.backend, race_entries(raced.backend.caps()), quick(), nullptr, nullptr);
+    raced.backend.step(5);
+    plain.backend.step(5);
+    State a, b;
+    raced.backend.read_state(a);
+    plain.backend.read_state(b);
+    expect_identical(a, b);
+    EXPECT_EQ(raced.backend.steps_taken(), plain.backend.steps_taken());
+}
+
+TEST(Race, UnderHermiteTimesTheLeapFrogForceAndPutsHermiteBack) {
+    Raced r(150, Integrator::Hermite);
+    std::string note;
+    const auto results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &note);
+    r.expect_restored();
+    EXPECT_EQ(r.backend.params().integrator, Integrator::Hermite);
+    EXPECT_NE(note.find("leap-frog"), std::string::npos) << note;
+    for (const RaceResult& e : results) EXPECT_NE(e.row.integrator, "hermite");
+}
+
+TEST(Race, CancelMidRaceRestoresTheState) {
+    Raced r(250);
+    Race race(r.backend, race_entries(r.backend.caps()), quick());
+    EXPECT_EQ(race.progress().doing, "float64 reference");
+    EXPECT_TRUE(race.step());  // the reference
+    EXPECT_TRUE(race.step());  // cpu fp32
+    EXPECT_EQ(race.progress().done, 2u);
+    EXPECT_EQ(race.progress().total, 4u);
+    race.cancel();
+    r.expect_restored();
+    EXPECT_TRUE(race.finished());
+    EXPECT_TRUE(race.cancelled());
+    EXPECT_FALSE(race.step());
+    EXPECT_EQ(race.results().size(), 1u);
+}
+
+TEST(Race, AProgressCallbackReturningFalseCancels) {
+    Raced r(250);
+    int calls = 0;
+    const auto results = run_race(
+        r.backend, race_entries(r.backend.caps()), quick(),
+        [&](const RaceProgress& p) {
+            EXPECT_EQ(p.done, std::size_t(calls));
+            return ++calls < 3;
+        },
+        nullptr);
+    EXPECT_EQ(calls, 3);
+    EXPECT_EQ(results.size(), 1u);
+    r.expect_restored();
+}
+
+TEST(Race, AboveThePairBudgetTheErrorIsMeasuredOnASampleAndSaysSo) {
+    Raced r(400);
+    RaceOptions o = quick();
+    o.reference_pairs = 1000;  // 400^2 pairs is over: kMinSampledBodies of them
+    std::string note;
+    const auto results = run_race(r.backend, race_entries(r.backend.caps()), o, nullptr, &note);
+    EXPECT_NE(note.find("256 of 400"), std::string::npos) << note;
+    for (const RaceResult& e : results) EXPECT_TRUE(std::isfinite(e.row.error.max_rel));
+    r.expect_restored();
+}
+
+TEST(Race, AnEntrySlowerThanTheEvaluationLimitIsSkippedWithTheReason) {
+    Raced r(200);
+    RaceOptions o = quick();
+    o.max_evaluation_seconds = 1e-9;  // every evaluation is slower than a nanosecond
+    const auto results = run_race(r.backend, race_entries(r.backend.caps()), o, nullptr, nullptr);
+    ASSERT_EQ(results.size(), 3u);
+    for (const RaceResult& e : results) {
+        EXPECT_NE(e.skipped.find("one force evaluation took"), std::string::npos) << e.skipped;
+        EXPECT_EQ(e.row.rate.interactions_per_s, 0);
+    }
+    r.expect_restored();
+}
+
+TEST(ReferenceForce, RowsAgreeWithTheFullReference) {
+    const State s = test::plummer_state(120);
+    const std::vector<Double3> full = reference_accelerations(s, 0.02, 1.5);
+    const std::vector<std::size_t> rows{0, 7, 119, 7};
+    const std::vector<Double3> some = reference_accelerations(s, rows, 0.02, 1.5, 2);
+    ASSERT_EQ(some.size(), rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        EXPECT_EQ(some[r].x, full[rows[r]].x);
+        EXPECT_EQ(some[r].y, full[rows[r]].y);
+        EXPECT_EQ(some[r].z, full[rows[r]].z);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+RaceReport sample_report() {
+    Raced r(100);
+    RaceReport rep{r.backend.name(), "2026-11-24T00:00:00Z", "test", "", 100, 0.03, {}};
+    rep.results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &rep.note);
+    RaceResult skipped{
+        {"ij \"odd\", shape fp32", KernelVariant::IJUnrolled, {}, Precision::Fp32}, {}, "block: too big"};
+    rep.results.push_back(skipped);
+    return rep;
+}
+
+}  // namespace
+
+TEST(RaceOutput, CsvHasAHeaderAndOneRowPerEntryWithTheSameFields) {
+    const RaceReport rep = sample_report();
+    std::istringstream in(race_csv(rep));
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line));
+    const std::vector<std::string> header = csv_fields(line);
+    EXPECT_EQ(header.at(0), "entry");
+    EXPECT_EQ(header.at(5), "interactions_per_s");
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line)) rows.push_back(csv_fields(line));
+    ASSERT_EQ(rows.size(), rep.results.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        ASSERT_EQ(rows[i].size(), header.size()) << i;
+        EXPECT_EQ(rows[i][0], rep.results[i].entry.name);  // quotes and commas survive
+    }
+    EXPECT_GT(std::stod(rows[0][5]), 0);
+    EXPECT_EQ(rows.back().back(), "block: too big");
+    EXPECT_TRUE(rows.back()[5].empty());
+}
+
+TEST(RaceOutput, JsonParsesWithOneRowPerEntry) {
+    const RaceReport rep = sample_report();
+    const nlohmann::json j = nlohmann::json::parse(race_json(rep));
+    ASSERT_EQ(j.at("rows").size(), rep.results.size());
+    EXPECT_EQ(j.at("n"), 100);
+    EXPECT_EQ(j.at("device"), rep.device);
+    const auto& first = j.at("rows").at(0);
+    EXPECT_EQ(first.at("entry"), "cpu fp32");
+    EXPECT_GT(first.at("interactions_per_s").get<double>(), 0);
+    EXPECT_GT(first.at("gflops_38").get<double>(), first.at("gflops_20").get<double>());
+    EXPECT_TRUE(first.contains("max_rel_force_error"));
+    EXPECT_EQ(j.at("rows").back().at("skipped"), "block: too big");
+}
+
+TEST(RaceOutput, AnUnwritablePathIsAnErrorNamingIt) {
+    RaceReport rep;
+    try {
+        write_race_csv("/nonexistent-dir/race.csv", rep);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/race.csv"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(write_race_json("/nonexistent-dir/race.json", rep), Error);
+}
+
+TEST(RaceOutput, TextBarsScaleToTheFastest) {
+    EXPECT_EQ(text_bar(1, 1, 8), "########");
+    EXPECT_EQ(text_bar(0.5, 1, 8), "####....");
+    EXPECT_EQ(text_bar(0, 1, 4), "....");
+    EXPECT_EQ(text_bar(1, 0, 4), "....");
+    EXPECT_EQ(text_bar(NAN, 1, 4), "....");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// nbody-bench --race's flags
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(RaceCli, SecondsDefaultToOnePerEntryAndTakeTheFlag) {
+    auto a = parse({"--race", kScene});
+    ASSERT_TRUE(std::holds_alternative<BenchOptions>(a));
+    EXPECT_EQ(std::get<BenchOptions>(a).race, kScene);
+    EXPECT_EQ(std::get<BenchOptions>(a).race_seconds, 1.0);
+    auto b = parse({"--race", kScene, "--seconds", "2.5", "--bodies", "3000", "--cpu", "--csv", "r.csv"});
+    ASSERT_TRUE(std::holds_alternative<BenchOptions>(b));
+    const BenchOptions& o = std::get<BenchOptions>(b);
+    EXPECT_EQ(o.race_seconds, 2.5);
+    EXPECT_EQ(o.bodies, 3000);
+    EXPECT_TRUE(o.cpu);
+    EXPECT_EQ(o.csv, "r.csv");
+}
+
+TEST(RaceCli, BadValuesAndMissingPartsAreRefused) {
+    for (const std::vector<std::string>& bad :
+         std::vector<std::vector<std::string>>{{"--race", kScene, "--seconds", "0"},
+                                               {"--race", kScene, "--seconds", "-1"},
+                                               {"--race", kScene, "--seconds", "fast"},
+                                               {"--race", kScene, "--bodies", "1"},
+                                               {"--race", "/no/such/scene.toml"},
+                                               {"--bodies", "100"},
+                                               {"--csv", "r.csv"},
+                                               {"--race", kScene, "--tune"},
+                                               {"--race", kScene, "--sizes", "100"}}) {
+        auto r = parse(bad);
+        ASSERT_TRUE(std::holds_alternative<int>(r)) << bad[0] << " " << bad.back();
+        EXPECT_NE(std::get<int>(r), 0);
+    }
+}
+
+TEST(RaceCli, AnUnwritableOutputFailsBeforeTheRaceWithTheFlagNamed) {
+    auto r = parse({"--race", kScene, "--json", "/nonexistent-dir/r.json"});
+    ASSERT_TRUE(std::holds_alternative<BenchOptions>(r));
+    try {
+        check_outputs(std::get<BenchOptions>(r));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--json"), std::string::npos) << e.what();
+    }
+    auto c = parse({"--race", kScene, "--csv", "/nonexistent-dir/r.csv"});
+    ASSERT_TRUE(std::holds_alternative<BenchOptions>(c));
+    EXPECT_THROW(check_outputs(std::get<BenchOptions>(c)), Error);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The sandbox's RaceDriver (no ImGui): one slice per tick, the pause put back, a reset behind it abandons
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+struct DriverTest : ::testing::Test {
+    Simulation sim{
+        [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+    void SetUp() override {
+        sim.load(test::plummer_state(200), race_params());
+        sim.advance_frame(0.01, 0);
+    }
+};
+
+}  // namespace
+
+TEST_F(DriverTest, RacesInSlicesWhilePausedAndResumesWhereItWas) {
+    State before, after;
+    sim.backend().read_state(before);
+    const long long steps = sim.backend().steps_taken();
+    RaceDriver d;
+    d.seconds = 0.03;
+    d.start(sim, d.seconds);
+    EXPECT_TRUE(d.running());
+    EXPECT_TRUE(sim.paused());
+    int ticks = 0;
+    while (d.running() && ticks < 100) {
+        d.tick(sim);
+        ++ticks;
+    }
+    EXPECT_EQ(ticks, 4);  // the reference and three precisions, one per frame
+    EXPECT_FALSE(sim.paused());
+    sim.backend().read_state(after);
+    expect_identical(before, after);
+    EXPECT_EQ(sim.backend().steps_taken(), steps);
+    EXPECT_EQ(d.report().results.size(), 3u);
+    EXPECT_NE(d.status().find("done"), std::string::npos);
+    const std::string path = ::testing::TempDir() + "race_driver.json";
+    EXPECT_NE(d.export_report(path, true).find("saved"), std::string::npos);
+    EXPECT_NE(d.export_report("/nonexistent-dir/x.csv", false).find("/nonexistent-dir/x.csv"),
+              std::string::npos);
+}
+
+TEST_F(DriverTest, CancelRestoresAndAResetBehindTheRaceAbandonsIt) {
+    State before, after;
+    sim.backend().read_state(before);
+    RaceDriver d;
+    d.start(sim, 0.03);
+    d.tick(sim);
+    d.tick(sim);
+    d.cancel(sim);
+    EXPECT_FALSE(d.running());
+    sim.backend().read_state(after);
+    expect_identical(before, after);
+    EXPECT_EQ(d.report().results.size(), 1u);
+
+    sim.set_paused(true);
+    d.start(sim, 0.03);
+    d.tick(sim);
+    sim.reset();  // the app resets: the race must not put its own state back over it
+    d.tick(sim);
+    EXPECT_FALSE(d.running());
+    EXPECT_TRUE(sim.paused());
+    EXPECT_NE(d.status().find("abandoned"), std::string::npos);
+    EXPECT_EQ(sim.backend().time(), 0.0);
+}
