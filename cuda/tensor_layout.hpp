@@ -2,8 +2,8 @@
 // Where each value of the tensor-core force kernel lives: the fragment layouts of
 // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (PTX ISA, "Matrix Fragments for mma.m16n8k8": .tf32
 // A and B, .f32 C and D), the K order of the two products, and the shared-memory slots of the j-side
-// operands. Plain C++ with host-and-device functions: the device kernel (not written yet, issue 9 part 2)
-// is to run them on the GPU, and tests/unit/test_tensor_layout.cpp runs the same functions in a CPU
+// operands. Plain C++ with host-and-device functions: the device kernel (tensor_kernel.cuh) runs them on
+// the GPU, and tests/unit/test_tensor_layout.cpp runs the same functions in a CPU
 // emulation of a warp (and checks the layouts against the PTX ISA's tables), so the index math is proved
 // before a device sees it.
 #include <cstdint>

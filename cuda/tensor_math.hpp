@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic of the tensor-core force kernel that is not a matrix product: TF32 splitting, the
 // operands of both products, the per-pair weight and the final combination. Host-and-device functions
-// shared by the (future) device kernel and its CPU emulation (tests/unit/test_tensor_layout.cpp).
+// shared by the device kernel (tensor_kernel.cuh) and its CPU emulation (tests/unit/test_tensor_layout.cpp).
 //
 // The pair sum as two products around an element-wise step (positions relative to the centre c of the
 // block's i-bodies: u_i = x_i - c, v_j = x_j - c):
@@ -48,9 +48,17 @@ NBODY_TC_FN float float_of(uint32_t b) {
 // of the pair weight: 2^-11 of 2^-11 of the weight, and signed, so unbiased).
 constexpr uint32_t kTf32Mask = 0xFFFFE000u;
 
-// Round to nearest TF32, ties away from zero (as cvt.rna.tf32.f32): 2 integer instructions.
+// Round to nearest TF32, ties away from zero: on the device cvt.rna.tf32.f32 (the PTX ISA leaves the low 13
+// bits of its .b32 result unspecified, so they are masked off: CVT + LOP); on the host the same rounding
+// with 2 integer instructions (identical for every finite x).
 NBODY_TC_FN float tf32_round(float x) {
+#if defined(__CUDA_ARCH__)
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return float_of(r & kTf32Mask);
+#else
     return float_of((bits_of(x) + 0x1000u) & kTf32Mask);
+#endif
 }
 // What the MMA sees of a raw fp32 operand.
 NBODY_TC_FN float tf32_truncate(float x) {
