@@ -56,11 +56,12 @@ std::string shape_label(const KernelShape& s) {
 }  // namespace
 
 // Bound: max relative error 1e-4, median 1e-5, as for the fp32 CUDA-core kernels (test_cuda_backend.cpp).
-// Why it should hold: the split TF32 operands keep ~22 of fp32's 24 bits per pair term, and the CPU emulation
-// of a warp (tests/unit/test_tensor_layout.cpp) measured 1.3e-6 .. 1.0e-5 worst per compact tile against
-// float64. The goal on the benchmark state (N = 131,072: max 1e-5, median 1e-6) is measured by nbody-bench,
-// not asserted here. A missing, doubled or wrong interaction (1/N of a force) or a broken scatter fails it.
-// Each shape prints its errors so the device run records them.
+// Why it should hold: the split TF32 operands keep ~22 of fp32's 24 bits per pair term, pairs closer than
+// |u_i| / 4 are summed on the CUDA cores, and the CPU model of this kernel (tests/unit/
+// test_tensor_kernel_model.cpp, same helpers, MUFU's 2-ulp rsqrt) measured max 3e-7 .. 1.1e-5 and median
+// 1e-7 .. 7e-7 at N = 2 .. 1,001 against float64. The goal on the benchmark state (N = 131,072: max 1e-5,
+// median 1e-6) is measured by nbody-bench, not asserted here. A missing, doubled or wrong interaction (1/N of
+// a force) or a broken scatter fails it. Each shape prints its errors so the device run records them.
 TEST(TensorKernel, FirstEvaluationMatchesFloat64AtAwkwardN) {
     REQUIRE_GPU(gpu);
     for (std::size_t n : {1u, 2u, 3u, 31u, 33u, 255u, 257u, 7499u, 100003u}) {
@@ -149,11 +150,11 @@ TEST(TensorKernel, SwitchingLiveKeepsTheState) {
     EXPECT_EQ(0, std::memcmp(before.pos_mass.data(), after.pos_mass.data(), before.size() * sizeof(Double4)));
 }
 
-// eps = 0 with distinct bodies: the self pair is masked (w = 0), and r^2 is held at a floor of 2^-14 of the
-// block's radius^2 (tensor_math.hpp) so its rounding cannot reach zero or below. Every force must be finite;
-// the bulk (median) stays within the fp32 bound, while the maximum may be set by a pair closer than the
-// floor (its force capped there), so it gets the loose bound 1e-2 only (a NaN, a self term or a missing
-// body fails either).
+// eps = 0 with distinct bodies: the self pair is masked (w = 0) or, where it is flagged near, summed as the
+// fp32 kernel does (dx = 0, soft2 = the 1e-20 floor: exactly zero), and every pair closer than |u_i| / 4 goes
+// to the CUDA cores (tensor_math.hpp near_r2), so no r^2 of the products can round to zero or below. Every
+// force must be finite and within the fp32 bounds (the CPU model measured max 1.5e-5, median 3.7e-7 at N =
+// 300, tests/unit/test_tensor_kernel_model.cpp); a NaN, a self term or a missing body fails them.
 TEST(TensorKernel, ZeroSofteningGivesFiniteForces) {
     REQUIRE_GPU(gpu);
     for (std::size_t n : {2u, 1000u, 7499u}) {
@@ -163,7 +164,7 @@ TEST(TensorKernel, ZeroSofteningGivesFiniteForces) {
         const ForceError e = compare_forces(acc, reference_accelerations(s, 0.0, 1.0));
         std::printf("tensor eps 0 N %zu: max %.3g median %.3g\n", n, e.max_rel, e.median_rel);
         EXPECT_LT(e.median_rel, 1e-5) << "N " << n;
-        EXPECT_LT(e.max_rel, 1e-2) << "N " << n << " worst body " << e.worst_index;
+        EXPECT_LT(e.max_rel, 1e-4) << "N " << n << " worst body " << e.worst_index;
     }
 }
 
