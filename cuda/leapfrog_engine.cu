@@ -75,6 +75,26 @@ void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
     }
 }
 
+const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
+    const KernelVariant v = r.variant;
+    const std::string prec(precision_name(r.precision));
+    if (v == KernelVariant::Tensor) {
+        validate_variant_precision(v, r.precision);
+        if (m_dev.size() > 1 || m_partition.gather)
+            throw ParamError("gpus", "the tensor kernel runs on one GPU in one process (got " +
+                                         std::to_string(m_dev.size()) + " GPU parts" +
+                                         (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
+                                         "); use --gpus 1, or another variant on several GPUs");
+        return &tensor_kernel_entry();
+    }
+    const KernelEntry* e = find_kernel(r.precision, v, r.shape.k, r.shape.u);
+    if (!e)
+        throw ParamError("k", "no " + prec + " kernel compiled for " + std::string(variant_name(v)) + " k " +
+                                  std::to_string(r.shape.k) + " u " + std::to_string(r.shape.u) +
+                                  " (compiled k x u: " + compiled_shapes(r.precision, v) + ")");
+    return e;
+}
+
 LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
@@ -82,11 +102,7 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     const KernelVariant v = c.running.variant;
     const KernelShape& shape = c.running.shape;
     const std::string prec(precision_name(p.precision));
-    c.kernel = find_kernel(p.precision, v, shape.k, shape.u);
-    if (!c.kernel)
-        throw ParamError("k", "no " + prec + " kernel compiled for " + std::string(variant_name(v)) + " k " +
-                                  std::to_string(shape.k) + " u " + std::to_string(shape.u) +
-                                  " (compiled k x u: " + compiled_shapes(p.precision, v) + ")");
+    c.kernel = kernel_for(c.running);
     cudaFuncAttributes attr{};
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
     NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, c.kernel->function));
@@ -119,6 +135,7 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
             NBODY_CUDA_CHECK(cudaMemsetAsync(c.counters.back().get(), 0, c.counters.back().bytes(), part.stream));
         }
     }
+    if (v == KernelVariant::Tensor) c.tensor = std::make_unique<TensorForce>(m_dev.parts().front().device, m_n);
     return c;
 }
 
@@ -127,6 +144,7 @@ void LeapfrogEngine::commit(Config&& c) {
     m_choice = c.choice;
     m_kernel = c.kernel;
     m_plans = std::move(c.plans);
+    m_tensor = std::move(c.tensor);
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
         m_buf[k].partial = std::move(c.partial[k]);
         m_buf[k].counters = std::move(c.counters[k]);
@@ -200,8 +218,12 @@ void LeapfrogEngine::launch(bool prime) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
             const dim3 block(static_cast<unsigned>(pl.block));
             const size_t smem = 2 * static_cast<size_t>(pl.tile) * static_cast<size_t>(m_kernel->body_bytes);
-            m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
-            NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
+            if (m_tensor) {
+                m_tensor->launch(args(k, prime), pl, part.stream);  // the sort, then the tensor-core step
+            } else {
+                m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
+                NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
+            }
         }
         if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
         exchange(k, prime);

@@ -11,6 +11,7 @@
 #include "core/kernel_tuning.hpp"
 #include "gpu_engine.cuh"
 #include "kernel_table.cuh"
+#include "tensor_force.cuh"
 
 namespace nbody::kernels {
 
@@ -61,10 +62,12 @@ private:
         const KernelEntry* kernel = nullptr;
         std::vector<LaunchPlan> plans;
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
+        std::unique_ptr<TensorForce> tensor;          // the tensor family's sort scratch (one part only)
     };
     // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
     // configuration (throws ParamError or BackendError; commit() installs it).
     Config configure(const SimParams& p) const;
+    const KernelEntry* kernel_for(const SimParams& running) const;  // throws ParamError where none runs
     void commit(Config&& c);
     void allocate(std::size_t n, Precision prec);  // called once, by reset, on a fresh engine
     StepArgs args(std::size_t part, bool prime) const;
@@ -85,6 +88,7 @@ private:
     Precision m_prec = Precision::Fp32;  // what the buffers hold
     SimParams m_params, m_running;      // as asked; with the kernel choice resolved
     const KernelEntry* m_kernel = nullptr;
+    std::unique_ptr<TensorForce> m_tensor;  // set when the tensor family runs
     std::vector<LaunchPlan> m_plans;    // one per part
     int m_cur = 0;
     std::vector<uint32_t> m_group;

@@ -2,8 +2,8 @@
 // Where each value of the tensor-core force kernel lives: the fragment layouts of
 // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (PTX ISA, "Matrix Fragments for mma.m16n8k8": .tf32
 // A and B, .f32 C and D), the K order of the two products, and the shared-memory slots of the j-side
-// operands. Plain C++ with host-and-device functions: the device kernel (not written yet, issue 9 part 2)
-// is to run them on the GPU, and tests/unit/test_tensor_layout.cpp runs the same functions in a CPU
+// operands. Plain C++ with host-and-device functions: the device kernel (tensor_kernel.cuh) runs them on
+// the GPU, and tests/unit/test_tensor_layout.cpp runs the same functions in a CPU
 // emulation of a warp (and checks the layouts against the PTX ISA's tables), so the index math is proved
 // before a device sees it.
 #include <cstdint>
@@ -94,6 +94,41 @@ NBODY_TC_FN constexpr int acc_base(int bodies) {
 // Floats of shared memory a tile of `bodies` (a multiple of 8) takes for both products.
 NBODY_TC_FN constexpr int fragment_floats(int bodies) {
     return bodies * kR2Floats + (bodies / 8) * kAccGroupFloats;
+}
+
+// After both products' operands: each body's raw position and mass (float4), for the near pairs summed on
+// the CUDA cores (tensor_math.hpp near_r2).
+NBODY_TC_FN constexpr int raw_base(int bodies) {
+    return fragment_floats(bodies);
+}
+NBODY_TC_FN constexpr int tile_floats(int bodies) {
+    return fragment_floats(bodies) + 4 * bodies;
+}
+
+// ---- The device kernel's mask and epilogue (tensor_kernel.cuh) --------------------------------------------
+// In j-group `group` of a tile, D register `reg` of `lane` holds the pair (sorted i = warp_first + row,
+// sorted j = tile_first + 8 group + col), row and col from c_pos; self_offset = warp_first - tile_first.
+NBODY_TC_FN constexpr bool is_self_pair(int lane, int reg, int self_offset, int group) {
+    return self_offset + c_pos(lane, reg).row - c_pos(lane, reg).col == 8 * group;
+}
+
+// After the j loop each lane holds D of the second product: columns 2t, 2t + 1 of rows g (registers 0, 1)
+// and g + 8 (2, 3). The kernel adds the lo columns to the hi ones (sum[r] += the value of lane ^ 2: lanes
+// t < 2 then hold columns 2t, 2t + 1 of kMvxHi..kMassHi) and takes `other` = the sums of lane ^ 1, so lanes
+// t = 0 and t = 1 each hold all four quantities of one row: t = 0 row g, t = 1 row g + 8.
+NBODY_TC_FN constexpr bool finishes_a_row(int lane) {
+    return thread_in_group(lane) < 2;
+}
+struct RowSums {
+    int row;                 // i row of the warp's 16 (only where finishes_a_row)
+    float mvx, mvy, mvz, m;  // sum_j w m v and sum_j w m of that row
+};
+// Selected, not indexed: an indexed register array would go to local memory on the device.
+NBODY_TC_FN RowSums row_sums(int lane, const float (&sum)[4], const float (&other)[4]) {
+    const bool up = thread_in_group(lane) == 1;
+    const float s0 = up ? sum[2] : sum[0], s1 = up ? sum[3] : sum[1];
+    const float o0 = up ? other[2] : other[0], o1 = up ? other[3] : other[1];
+    return {group_of(lane) + (up ? 8 : 0), up ? o0 : s0, up ? o1 : s1, up ? s0 : o0, up ? s1 : o1};
 }
 
 }  // namespace nbody::tensor

@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic of the tensor-core force kernel that is not a matrix product: TF32 splitting, the
 // operands of both products, the per-pair weight and the final combination. Host-and-device functions
-// shared by the (future) device kernel and its CPU emulation (tests/unit/test_tensor_layout.cpp).
+// shared by the device kernel (tensor_kernel.cuh) and its CPU emulation (tests/unit/test_tensor_layout.cpp).
 //
 // The pair sum as two products around an element-wise step (positions relative to the centre c of the
 // block's i-bodies: u_i = x_i - c, v_j = x_j - c):
@@ -48,9 +48,17 @@ NBODY_TC_FN float float_of(uint32_t b) {
 // of the pair weight: 2^-11 of 2^-11 of the weight, and signed, so unbiased).
 constexpr uint32_t kTf32Mask = 0xFFFFE000u;
 
-// Round to nearest TF32, ties away from zero (as cvt.rna.tf32.f32): 2 integer instructions.
+// Round to nearest TF32, ties away from zero: on the device cvt.rna.tf32.f32 (the PTX ISA leaves the low 13
+// bits of its .b32 result unspecified, so they are masked off: CVT + LOP); on the host the same rounding
+// with 2 integer instructions (identical for every finite x).
 NBODY_TC_FN float tf32_round(float x) {
+#if defined(__CUDA_ARCH__)
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return float_of(r & kTf32Mask);
+#else
     return float_of((bits_of(x) + 0x1000u) & kTf32Mask);
+#endif
 }
 // What the MMA sees of a raw fp32 operand.
 NBODY_TC_FN float tf32_truncate(float x) {
@@ -73,6 +81,7 @@ NBODY_TC_FN float fast_rsqrt(float x) {
     return rsqrtf(x);
 #else
     const float exact = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+    if (exact == 0.f) return exact;  // x = inf (a pair the kernel leaves out): MUFU.RSQ gives exactly 0 too
     const uint32_t h = bits_of(x) * 2654435761u;            // Knuth's multiplicative hash
     const int ulps = static_cast<int>((h >> 28) % 5u) - 2;  // -2 .. 2
     return float_of(bits_of(exact) + static_cast<uint32_t>(ulps));
@@ -146,16 +155,19 @@ NBODY_TC_FN void build_j_body(int jl, int bodies, float vx, float vy, float vz, 
     for (int q = 0; q < kAccColumns; ++q) store(acc_base(bodies) + acc_body_offset(jl, q), acc.q[q]);
 }
 
-// ---- Softening -----------------------------------------------------------------------------------------
-// r2 is |u|^2 + |v|^2 - 2 u.v: for bodies near the block centre its rounding error is about 1e-5 of the
-// block's radius^2 at worst (15 truncated terms of up to 4 R^2 at 2^-25 each, plus the 2^-22 splits). A
-// softening floor of 2^-14 R^2 (softening >= 0.8% of the block radius) keeps every r2 positive with 5x
-// margin, so eps = 0 cannot produce a negative r2 (NaN) or an unbounded weight. For eps above the floor
-// (every shipped scene) this changes nothing.
-constexpr float kSoftFloorOfRadius2 = 1.f / 16384.f;
-NBODY_TC_FN float effective_soft2(float soft2, float radius2) {
-    const float floor = kSoftFloorOfRadius2 * radius2;
-    return soft2 > floor ? soft2 : floor;
+// ---- Near pairs: on the CUDA cores ------------------------------------------------------------------------
+// r2 = |u|^2 + |v|^2 - 2 u.v (u, v relative to the block's centre) carries a rounding error of ~2^-23
+// (|u|^2 + |v|^2) in the fp32 accumulator, and a = sum w m v - u sum w m cancels by |u| / d: both grow as a
+// pair's separation d falls below |u_i|. A pair with r2 < |u_i|^2 / 16 (d < |u_i| / 4; for a close pair |v| ~
+// |u|) is therefore left out of the products (w = 0) and summed on the CUDA cores from the raw positions, as
+// the fp32 kernel does (so eps = 0, coincident bodies and the self pair behave as there). The products keep
+// pairs with d >= |u_i| / 4: r2 good to ~1e-6 and the cancellation at most 4x (~1e-6 of the pair's term).
+// A tile can hold such a pair only if some |v_j| < 1.25 max |u_i| (|v| <= |u| + d): kNearTileOfMaxU2 is that
+// factor squared with 2% slack for the rounding of |v|^2, so tiles far from the block skip the check.
+constexpr float kNearOfU2 = 1.f / 16.f;
+constexpr float kNearTileOfMaxU2 = 1.6f;
+NBODY_TC_FN float near_r2(float u2) {
+    return kNearOfU2 * u2;
 }
 
 }  // namespace nbody::tensor

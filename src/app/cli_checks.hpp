@@ -109,7 +109,7 @@ inline CLI::Validator gpu_count_check() {
 
 // --variant: auto plus every variant's short and long name.
 inline std::vector<std::string> variant_choices() {
-    std::vector<std::string> out{"auto", "i", "ij"};
+    std::vector<std::string> out{"auto", "i", "ij", "tc"};
     for (const VariantInfo& v : variant_table()) out.emplace_back(v.name);
     return out;
 }

@@ -95,7 +95,8 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     app.add_option(
            "--variant", o.variant,
-           "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij)")
+           "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij), "
+           "tensor (tc: tensor cores, fp32, one GPU)")
         ->check(CLI::IsMember(variant_choices()));
     app.add_option("--precision", o.precision, "Force arithmetic: " + joined_names(precision_table()))
         ->check(CLI::IsMember(names_of(precision_table())));

@@ -17,14 +17,17 @@ std::string list(const std::array<int, 3>& a) {
 bool contains(const std::array<int, 3>& a, int v) { return v != 0 && std::find(a.begin(), a.end(), v) != a.end(); }
 }  // namespace
 
-const std::array<VariantInfo, 3>& variant_table() {
-    static const std::array<VariantInfo, 3> table = {{
+const std::array<VariantInfo, 4>& variant_table() {
+    static const std::array<VariantInfo, 4> table = {{
         {KernelVariant::None, "none", "no unrolling: one i-body per thread, j loop rolled", {1, 0, 0},
          {1, 0, 0}, {1, 1, 256, 0}},
         {KernelVariant::IUnrolled, "i-unrolled", "k i-bodies per thread share each j load", {2, 4, 8},
          {1, 0, 0}, {4, 1, 256, 0}},
         {KernelVariant::IJUnrolled, "ij-unrolled", "k i-bodies x u j-bodies per inner iteration", {2, 4, 8},
          {2, 4, 8}, {4, 4, 256, 0}},
+        {KernelVariant::Tensor, "tensor",
+         "tensor cores: 16 Morton-sorted i-bodies per warp, r^2 and the sum as split-TF32 products (fp32 only)",
+         {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
     }};
     return table;
 }
@@ -36,12 +39,16 @@ std::string_view variant_name(KernelVariant v) { return variant_info(v).name; }
 std::optional<KernelVariant> parse_variant(std::string_view name) {
     if (name == "i") return KernelVariant::IUnrolled;
     if (name == "ij") return KernelVariant::IJUnrolled;
+    if (name == "tc") return KernelVariant::Tensor;
     for (const auto& info : variant_table())
         if (info.name == name) return info.variant;
     return std::nullopt;
 }
 
 std::string kernel_label(KernelVariant v, const KernelShape& s) {
+    if (v == KernelVariant::Tensor)  // k, u and q do not apply: one warp per 16 i-bodies
+        return "tensor block " + std::to_string(s.block) +
+               (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
     return std::string(variant_name(v)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " +
            std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto")) +
            (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
@@ -61,6 +68,13 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
     if (s.q < 0 || s.q > 32 || (s.q & (s.q - 1)) != 0)
         throw ParamError("q", "threads per body must be 0 (auto) or a power of two up to 32 (got " +
                                   std::to_string(s.q) + ")");
+    if (v == KernelVariant::Tensor && s.block > kTensorMaxBlock)
+        throw ParamError("block", "variant tensor allows a block of 64 to " + std::to_string(kTensorMaxBlock) +
+                                      " threads (a multiple of 32; its i-bodies share one centre) (got " +
+                                      std::to_string(s.block) + ")");
+    if (v == KernelVariant::Tensor && s.q > 1)
+        throw ParamError("q", "variant tensor has no j-split in a warp: q must be 0 (auto) or 1 (got " +
+                                  std::to_string(s.q) + ")");
     if (s.s < 0 || s.s > kMaxSplits)
         throw ParamError("s", "blocks per body (j-split over blocks) must be 0 (auto) or 1 to " +
                                   std::to_string(kMaxSplits) + " (got " + std::to_string(s.s) + ")");
@@ -70,6 +84,26 @@ namespace {
 long long blocks_for(std::size_t n, int block, int q, int k) {
     const long long per_block = static_cast<long long>(block / q) * k;
     return (static_cast<long long>(n) + per_block - 1) / per_block;
+}
+
+// Automatic s: the smallest power of two that fills one wave, each split keeping kMinSplitChunk bodies.
+int auto_splits(long long blocks, int block, long long target, long long nj) {
+    int s = 1;
+    while (s < kMaxSplits && blocks * s * block < target && nj / (2LL * s) >= kMinSplitChunk) s *= 2;
+    return s;
+}
+
+// The tensor family: block / 2 i-bodies per block (16 per warp), one j-body built into shared memory per
+// thread and tile, and a chunk per split that is a whole number of 8-body j-groups.
+LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target, long long nj) {
+    LaunchPlan p;
+    p.k = 1, p.u = 1, p.q = 1, p.block = shape.block;
+    p.blocks = blocks_for(n, shape.block / 32 * kTensorIPerWarp, 1, 1);
+    p.splits = shape.s == 0 ? auto_splits(p.blocks, p.block, target, nj) : shape.s;
+    p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, (nj + 7) / 8)));
+    p.chunk = ((nj + p.splits - 1) / p.splits + 7) / 8 * 8;
+    p.tile = p.block;
+    return p;
 }
 }  // namespace
 
@@ -81,6 +115,7 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     p.k = shape.k, p.u = shape.u, p.block = shape.block, p.q = shape.q, p.splits = shape.s;
     const long long target = static_cast<long long>(sm_count) * threads_per_sm;
     const auto nj = static_cast<long long>(n_j);
+    if (v == KernelVariant::Tensor) return plan_tensor(shape, n, target, nj);
     if (shape.q > 0) {
         if (shape.block % (shape.q * shape.u) != 0)
             throw ParamError("q", "threads per body " + std::to_string(shape.q) + " times u " +
@@ -96,12 +131,7 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
         }
     }
     p.blocks = blocks_for(n, p.block, p.q, p.k);
-    if (shape.s == 0) {
-        p.splits = 1;
-        while (p.splits < kMaxSplits && p.blocks * p.splits * p.block < target &&
-               nj / (2LL * p.splits) >= kMinSplitChunk)
-            p.splits *= 2;
-    }
+    if (shape.s == 0) p.splits = auto_splits(p.blocks, p.block, target, nj);
     p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, nj)));
     p.chunk = (nj + p.splits - 1) / p.splits;
     // Each slice reads tile / q bodies between two barriers: aim for 128, within 16 KiB of bodies per tile

@@ -14,6 +14,7 @@ enum class KernelVariant {
     None,        // one i-body per thread, j loop not unrolled
     IUnrolled,   // k i-bodies per thread: one shared-memory load serves k interactions
     IJUnrolled,  // k i-bodies x u j-bodies per inner iteration
+    Tensor,      // tensor cores (mma.sync m16n8k8 TF32, split operands) on Morton-sorted bodies; fp32 only
 };
 
 struct KernelShape {
@@ -41,9 +42,9 @@ struct VariantInfo {
 };
 
 // The table every front end lists variants from.
-const std::array<VariantInfo, 3>& variant_table();
+const std::array<VariantInfo, 4>& variant_table();
 const VariantInfo& variant_info(KernelVariant v);
-std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij" and long names
+std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij", "tc" and long names
 std::string_view variant_name(KernelVariant v);
 
 // "ij-unrolled k 4 u 4 block 256 q auto": how the UI, the performance markers and run summaries name a kernel.
@@ -51,6 +52,11 @@ std::string kernel_label(KernelVariant v, const KernelShape& s);
 
 // Throws ParamError naming k, u, block or q with the allowed values for this variant.
 void validate_shape(KernelVariant v, const KernelShape& s);
+
+// The tensor family: each warp takes 16 i-bodies, so a block of `block` threads takes block / 2 (the i-bodies
+// that share one centre, which bounds the kernel's rounding: at most kTensorMaxBlock threads).
+inline constexpr int kTensorIPerWarp = 16;
+inline constexpr int kTensorMaxBlock = 256;
 
 // How one step launches: the shape with q and s resolved and the grid size.
 struct LaunchPlan {

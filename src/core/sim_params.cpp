@@ -80,6 +80,13 @@ void validate(const SimParams& p) {
     if (p.gpus < 0 || p.gpus > kMaxGpus)
         throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
     if (!p.kernel_auto) validate_shape(p.variant, p.shape);
+    if (!p.kernel_auto) validate_variant_precision(p.variant, p.precision);
+}
+
+void validate_variant_precision(KernelVariant v, Precision p) {
+    if (v == KernelVariant::Tensor && p != Precision::Fp32)
+        throw ParamError("precision", "the tensor kernel runs in fp32 only (got " + std::string(precision_name(p)) +
+                                          "); choose fp32, or another variant for ds and fp64");
 }
 
 std::vector<int> devices_for(int gpus, int available, std::string* note) {

@@ -65,6 +65,8 @@ std::vector<int> devices_for(int gpus, int available, std::string* note);
 
 // Throws ParamError naming the first field out of range and its allowed range.
 void validate(const SimParams& p);
+// ParamError "precision" for a kernel family that does not run in that precision (tensor: fp32 only).
+void validate_variant_precision(KernelVariant v, Precision p);
 
 // Every field equal (written out: the CUDA files compile as C++17, without defaulted comparisons).
 bool same_params(const SimParams& a, const SimParams& b);

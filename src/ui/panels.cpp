@@ -209,10 +209,12 @@ void kernel_panel(PanelContext& c) {
     ImGui::Text("u");
     choice("u", p.shape.u, info.allowed_u);
     int block = p.shape.block;
-    if (ImGui::SliderInt("block", &block, 64, 1024)) p.shape.block = std::clamp(block / 32 * 32, 64, 1024);
+    const bool tensor = p.variant == KernelVariant::Tensor;  // block up to 256, q 0 or 1 only
+    const int max_block = tensor ? kTensorMaxBlock : 1024;
+    if (ImGui::SliderInt("block", &block, 64, max_block)) p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
     bool auto_q = p.shape.q == 0;
     if (ImGui::Checkbox("threads per body: auto", &auto_q)) p.shape.q = auto_q ? 0 : 1;
-    if (!auto_q) {
+    if (!auto_q && !tensor) {
         int log2q = int(std::log2(std::max(p.shape.q, 1)));
         if (ImGui::SliderInt("q = 2^", &log2q, 0, 5)) p.shape.q = 1 << log2q;
         ImGui::SameLine();

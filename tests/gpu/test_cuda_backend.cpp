@@ -1,6 +1,7 @@
 // GPU tests (label gpu). They skip, saying why, where no CUDA device can be used; run them on the device.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -21,11 +22,12 @@ using test::within_cap;
 namespace {
 
 
-// Every compiled kernel instance, each with automatic q and with a few fixed q and block sizes.
+// Every compiled kernel instance, each with automatic q and with a few fixed q and block sizes. The tensor
+// family has its own tests and bounds (test_tensor_gpu.cpp): its r^2 is not exact for coincident bodies.
 std::vector<SimParams> all_shapes() {
     std::vector<SimParams> out;
     for (const VariantInfo& v : variant_table())
-        for (int k : v.allowed_k)
+        for (int k : v.variant == KernelVariant::Tensor ? std::array<int, 3>{} : v.allowed_k)
             for (int u : v.allowed_u)
                 for (int block : {64, 256, 1024})
                     for (int q : {0, 1, 4, 32}) {
@@ -156,6 +158,7 @@ TEST(CudaBackend, AgreesWithCpuAfter100Steps) {
     State c, g;
     cpu.read_state(c);
     for (const VariantInfo& v : variant_table()) {
+        if (v.variant == KernelVariant::Tensor) continue;  // test_tensor_gpu.cpp, against the fp32 kernel
         p.kernel_auto = false;
         p.variant = v.variant;
         p.shape = v.default_shape;
