@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/assets.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
 
@@ -21,7 +23,10 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
     NBODY_GL(glGenVertexArrays(1, &m_vao));
     NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
-    const auto table = colormap_table();
+    m_colormap_info = load_colormap(asset_dir());
+    if (!m_colormap_info.error.empty())
+        std::fprintf(stderr, "nbody-sandbox: %s (using the built-in colour map)\n", m_colormap_info.error.c_str());
+    const ColormapTable& table = m_colormap_info.table;
     NBODY_GL(glGenTextures(1, &m_colormap));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
     NBODY_GL(glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kColormapSize, 0, GL_RGB, GL_FLOAT, table.data()));

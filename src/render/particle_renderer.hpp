@@ -39,7 +39,8 @@ struct DepthRange {
 
 class ParticleRenderer {
   public:
-    // Throws GlError (file:line) when a shader fails to load or compile.
+    // Throws GlError (file:line) when a shader fails to load or compile. The colour map comes from
+    // asset_dir()/colormaps/ember.txt, the built-in one when that file is missing or malformed.
     explicit ParticleRenderer(const std::string& shader_directory);
     ~ParticleRenderer();
     ParticleRenderer(const ParticleRenderer&) = delete;
@@ -52,6 +53,7 @@ class ParticleRenderer {
     std::size_t position_bytes() const { return m_n * sizeof(Float4); }
 
     void set_groups(const std::vector<uint32_t>& group);
+    const LoadedColormap& colormap() const { return m_colormap_info; }
     // Before new positions are written (by upload or by interop): keeps the current ones as "previous",
     // and records how much simulated time the coming update spans (for speed colouring).
     void begin_position_update(double sim_time_delta);
@@ -66,6 +68,7 @@ class ParticleRenderer {
     void ensure_hdr_target(int width, int height);
 
     std::unique_ptr<ShaderProgram> m_points, m_tonemap;
+    LoadedColormap m_colormap_info;
     unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;
