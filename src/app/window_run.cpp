@@ -13,6 +13,7 @@
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
+#include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
 #include "ui/ui.hpp"
@@ -165,6 +166,7 @@ class WindowApp {
         m_view.cuda_built = cuda_built();
         m_view.gl_renderer = w.description();
         m_view.scenes = &m_scenes;
+        m_view.colormap_names = colormap_names(asset_dir());
         select_current_scene();
     }
 

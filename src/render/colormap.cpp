@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "core/errors.hpp"
 #include "io/colormap_file.hpp"
@@ -38,6 +39,15 @@ ColormapTable resample_colormap(const std::vector<std::array<float, 3>>& rows) {
         t[std::size_t(i)] = glm::mix(at(j), at(j + 1), float(x - double(j)));
     }
     return t;
+}
+
+std::vector<std::string> colormap_names(const std::string& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& f : std::filesystem::directory_iterator(dir + "/colormaps", ec))
+        if (f.path().extension() == ".txt") names.push_back(f.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 LoadedColormap load_colormap(const std::string& dir, const std::string& name) {

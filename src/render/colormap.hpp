@@ -32,6 +32,8 @@ struct LoadedColormap {
 // `dir`/<name>.txt resampled to kColormapSize entries (linear interpolation between rows); the built-in
 // ramp, with the reason in .error, when the file is missing or malformed. Never throws for a bad file.
 LoadedColormap load_colormap(const std::string& dir, const std::string& name = "ember");
+// The names (file stems, sorted) of `dir`/colormaps/*.txt: what load_colormap can be asked for.
+std::vector<std::string> colormap_names(const std::string& dir);
 // `rows` (at least two) resampled to kColormapSize entries evenly spread from the first to the last.
 ColormapTable resample_colormap(const std::vector<std::array<float, 3>>& rows);
 // The colour of scene component `group` (cycles after kGroupColours).

@@ -17,7 +17,7 @@ inline constexpr float kMinAutoUiScale = 1.0f, kMaxAutoUiScale = 3.0f;
 //     so a 16 px line keeps its 4 mm height when X11 reports content scale 1 on a 4K panel;
 //  3. a screen wider than 1 m (a projector or a TV: large pixels, read from several metres away): a text line
 //     of at least 1/36 of the screen's height, the size slide guides ask of the back row (a 16 px line at
-//     scale 1 is 1/67 of a 1080 px screen; the rule gives 1.75 there, 1.25 at 720 px).
+//     scale 1 is 1/67 of a 1080 px screen; the rule gives 2 there (1.875 rounded), 1.25 at 720 px).
 // Unknown sizes (0 mm: many projectors and virtual displays) leave rules 2 and 3 out.
 float ui_scale_for_display(const DisplayInfo& d);
 

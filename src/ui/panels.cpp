@@ -221,6 +221,11 @@ void view_panel(PanelContext& c) {
     ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    if (r.color_mode != ColorMode::Group && ImGui::BeginCombo("colour map", r.colormap.c_str())) {
+        for (const std::string& name : c.view.colormap_names)
+            if (ImGui::Selectable(name.c_str(), name == r.colormap)) r.colormap = name;
+        ImGui::EndCombo();
+    }
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;

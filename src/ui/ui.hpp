@@ -54,6 +54,7 @@ struct UiView {
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     float depth_near = 0, depth_far = 1;
     const LoadedColormap* colormap = nullptr;  // the renderer's ramp (the legend); null: the built-in one
+    std::vector<std::string> colormap_names;   // assets/colormaps/*.txt, for the View panel's choice
 };
 
 // What the user asked for this frame; the app acts on it.
