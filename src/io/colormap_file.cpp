@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +71,8 @@ std::vector<RgbRow> parse_colormap(std::string_view text, const std::string& nam
 }
 
 std::vector<RgbRow> read_colormap_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": cannot read (no such file)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot read");
     std::ostringstream text;

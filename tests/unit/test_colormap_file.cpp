@@ -74,7 +74,7 @@ TEST(ColormapFile, AMissingFileIsAnErrorNamingIt) {
         read_colormap_file("/nonexistent/ember.txt");
         FAIL() << "no error";
     } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), "/nonexistent/ember.txt: cannot read");
+        EXPECT_EQ(std::string(e.what()), "/nonexistent/ember.txt: cannot read (no such file)");
     }
 }
 
@@ -140,4 +140,8 @@ TEST(DisplayScale, NonsenseIsClamped) {
     EXPECT_EQ(ui_scale_for_display({-3, 5, 5, 100000, 100000}), 3.0f);
     EXPECT_EQ(ui_scale_for_display({std::numeric_limits<float>::quiet_NaN(), 0, 0, 0, 0}), 1.0f);
     EXPECT_EQ(ui_scale_for_display({0.5f, 0, 0, 800, 600}), 1.0f);
+}
+
+TEST(ColormapFile, AFolderInPlaceOfTheFileIsAnError) {
+    EXPECT_THROW(read_colormap_file(fs::temp_directory_path().string()), Error);
 }
