@@ -83,9 +83,8 @@ void scene_panel(PanelContext& c) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
     if (have_sel)
-        ImGui::TextDisabled(
-            "loads with N = %.0f",
-            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
+        ImGui::TextDisabled("loads with N = %.0f",
+                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
     if (!have_sel) ImGui::BeginDisabled();
     if (ImGui::Button("Load selected") && have_sel) {
         c.req.load_path = (*v.scenes)[std::size_t(c.state.scene_index)].path;
@@ -122,9 +121,8 @@ void physics_panel(PanelContext& c) {
             eta <= 1)
             p.eta = eta;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(
-                "Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
-                "dt above is the largest block step");
+            ImGui::SetTooltip("Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
+                              "dt above is the largest block step");
     }
     named_combo("precision", p.precision, precision_table());
     bool autos = sim.auto_steps();
@@ -170,8 +168,7 @@ void kernel_panel(PanelContext& c) {
     const std::string current = p.kernel_auto ? "auto" : std::string(variant_name(p.variant));
     if (ImGui::BeginCombo("variant", current.c_str())) {
         if (ImGui::Selectable("auto", p.kernel_auto)) p.kernel_auto = true;
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("The variant and shape measured fastest for this N and GPU");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The variant and shape measured fastest for this N and GPU");
         for (const VariantInfo& v : table) {
             if (ImGui::Selectable(std::string(v.name).c_str(), !p.kernel_auto && v.variant == p.variant) &&
                 (p.kernel_auto || v.variant != p.variant)) {
