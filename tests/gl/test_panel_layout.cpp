@@ -206,3 +206,26 @@ TEST(PanelLayout, APanelTheIniFilePlacesStaysWhereTheUserPutIt) {
     }
     std::filesystem::remove(ini);
 }
+
+TEST(PanelLayout, APanelTheUserDragsStaysWhereItWasDropped) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.frames(10, 1280, 720);
+    const ImVec2 start = ImGui::FindWindowByName("Scene")->Pos;
+    ImGuiIO& io = ImGui::GetIO();
+    // Press on the title bar, move the mouse 150 right and 240 down over a few frames, let go.
+    io.MousePos = ImVec2(start.x + 80, start.y + ImGui::GetFontSize() * 0.5f + 2);
+    io.MouseDown[0] = true;
+    rig.frames(2, 1280, 720);
+    for (int i = 1; i <= 3; ++i) {
+        io.MousePos.x += 50, io.MousePos.y += 80;
+        rig.frames(1, 1280, 720);
+    }
+    io.MouseDown[0] = false;
+    rig.frames(10, 1280, 720);
+    const ImGuiWindow* scene = ImGui::FindWindowByName("Scene");
+    EXPECT_NEAR(scene->Pos.x, start.x + 150, 1);
+    EXPECT_NEAR(scene->Pos.y, start.y + 240, 1);
+    EXPECT_FALSE(scene->Flags & ImGuiWindowFlags_NoSavedSettings);      // the ini file keeps it now
+    EXPECT_LT(ImGui::FindWindowByName("Physics")->Pos.y, start.y + 1);  // the column closes up
+}
