@@ -51,7 +51,8 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
     app.add_flag("!--no-interop", o.interop,
                  "Copy positions through the host even where CUDA-GL interop works");
-    app.add_option("--ui-scale", o.ui_scale, "Scale of the panels' text (projectors: 2); default from the monitor")
+    app.add_option("--ui-scale", o.ui_scale,
+                   "Scale of the panels' text (projectors: 2); default from the monitor")
         ->check(real_in(0.5, 4.0));
     app.add_flag("--presentation", o.presentation,
                  "Start in the presentation layout: Scene and Physics panels and big read-outs (P toggles)");

@@ -36,9 +36,11 @@ void ParticleRenderer::use_colormap(const std::string& name) {
     m_colormap_name = name;
     m_colormap_info = load_colormap(asset_dir(), name);
     if (!m_colormap_info.error.empty())
-        std::fprintf(stderr, "nbody-sandbox: %s (using the built-in colour map)\n", m_colormap_info.error.c_str());
+        std::fprintf(stderr, "nbody-sandbox: %s (using the built-in colour map)\n",
+                     m_colormap_info.error.c_str());
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
-    NBODY_GL(glTexSubImage1D(GL_TEXTURE_1D, 0, 0, kColormapSize, GL_RGB, GL_FLOAT, m_colormap_info.table.data()));
+    NBODY_GL(
+        glTexSubImage1D(GL_TEXTURE_1D, 0, 0, kColormapSize, GL_RGB, GL_FLOAT, m_colormap_info.table.data()));
 }
 
 ParticleRenderer::~ParticleRenderer() {

@@ -159,5 +159,6 @@ TEST(Render, TheColourMapComesFromTheAssetFilesAndFallsBack) {
     s.colormap = "no-such-map";
     render(*ctx, r, looking_at_origin(), s);
     EXPECT_EQ(r.colormap().source, "built-in");
-    EXPECT_NE(r.colormap().error.find("no-such-map.txt: cannot read"), std::string::npos) << r.colormap().error;
+    EXPECT_NE(r.colormap().error.find("no-such-map.txt: cannot read"), std::string::npos)
+        << r.colormap().error;
 }

@@ -9,10 +9,10 @@
 #include "core/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "gl_test_util.hpp"
-#include "ui_test_util.hpp"
 #include "render/gl_check.hpp"
 #include "render/glfw_window.hpp"
 #include "ui/ui.hpp"
+#include "ui_test_util.hpp"
 
 using namespace nbody;
 using namespace nbody::test;
