@@ -40,9 +40,13 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float f = ImGui::GetFontSize();
-    if (vp->WorkSize.x != m_view_w || vp->WorkSize.y != m_view_h || f != m_font)
+    // Which panels the columns hold: a panel closed, or the presentation layout toggled, frees or takes room.
+    std::string open_set;
+    for (std::size_t i = 0; i < count; ++i)
+        if (open[i]) open_set += std::string(specs[i].title) + '\n';
+    if (vp->WorkSize.x != m_view_w || vp->WorkSize.y != m_view_h || f != m_font || open_set != m_open_set)
         for (auto& [title, e] : m_entries) e.settle = kSettleFrames;
-    m_view_w = vp->WorkSize.x, m_view_h = vp->WorkSize.y, m_font = f;
+    m_view_w = vp->WorkSize.x, m_view_h = vp->WorkSize.y, m_font = f, m_open_set = open_set;
 
     const float margin = std::round(0.6f * f), title_h = f + 2 * st.FramePadding.y;
     // The legend sits centred at the bottom (legend_overlay): one line, its padding and a margin below.

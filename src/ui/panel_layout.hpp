@@ -6,8 +6,8 @@
 //
 // A panel stays under this layout until the user drags it; from then on ImGui and its ini file keep it where
 // the user put it (a panel the ini file already places is the user's from the start). Collapse decisions are
-// made only for a few frames after the panel appears, the window is resized or the font size changes, so
-// the user's own collapsing and expanding sticks.
+// made only for a few frames after the panel appears, the window is resized, the font size changes or the
+// set of open panels changes (the presentation layout), so the user's own folding and unfolding sticks.
 #include <cstddef>
 #include <map>
 #include <string>
@@ -44,6 +44,7 @@ class PanelLayout {
 
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
+    std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
 };
 
 }  // namespace nbody

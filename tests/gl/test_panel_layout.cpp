@@ -161,8 +161,10 @@ TEST(PanelLayout, PresentationShowsOnlyScenePhysicsAndTheReadOut) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
     for (const float scale : {1.0f, 2.0f}) {
         Rig rig(*ctx, scale);
+        rig.frames(10, 1280, 720);  // the full layout first (at scale 2 it folds Physics), then P
         rig.state.presentation = true;
         rig.frames(10, 1280, 720);
+        EXPECT_FALSE(collapsed("Physics")) << "the presentation layout re-decides what fits";
         std::set<std::string> names;
         const std::vector<Rect> rects = active_windows();
         for (const Rect& r : rects) names.insert(r.name);
