@@ -16,7 +16,8 @@ namespace {
 // Frames during which collapse is decided after a change: each panel's height is known one frame after the
 // one above it settles, and a column has three panels.
 constexpr int kSettleFrames = 6;
-constexpr float kMinBodyLines = 5;  // fewer lines than this left for a panel: it starts collapsed
+constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
+constexpr float kMaxColumnShare = 0.4f;  // of the window's width, per column
 }  // namespace
 
 PanelLayout::Entry& PanelLayout::entry(const PanelSpec& spec) {
@@ -65,7 +66,8 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     const float room = vp->WorkSize.x - 3 * margin, total = want_w[0] + want_w[1];
     const float shrink = total > room && total > 0 ? std::max(room, 0.0f) / total : 1.0f;
     for (int c = 0; c < 2; ++c) {
-        const float w = std::floor(want_w[c] * shrink);
+        // Each column, margin included, at most 40% of the window: the middle fifth shows the simulation.
+        const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
         const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
         float y = vp->WorkPos.y + margin;
         for (std::size_t k = 0; k < cols[c].size(); ++k) {

@@ -99,6 +99,12 @@ TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
             for (std::size_t i = 0; i < rects.size(); ++i)
                 for (std::size_t j = i + 1; j < rects.size(); ++j)
                     EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
+            // The middle fifth of the window shows the simulation (the legend sits at its bottom).
+            const Rect middle{"middle", 0.4f * float(w) + 1, 0, 0.6f * float(w) - 1, float(h)};
+            for (const Rect& r : rects) {
+                if (r.name == "Legend") continue;
+                EXPECT_FALSE(overlap(r, middle)) << r.name << " spans x " << r.x0 << " to " << r.x1;
+            }
             // Not passing by folding everything: the first panel of each column stays open, and at scale 1
             // the second too.
             EXPECT_FALSE(collapsed("Scene"));
