@@ -126,7 +126,13 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         const int flags = c.layout.place(rows[i].spec);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
         c.layout.record(rows[i].spec);
-        if (visible) rows[i].body(c);
+        if (visible) {
+            // Widgets fill the width less 7 em for their labels ("steps/frame", "brightness"), so a label
+            // is not cut off when a large font narrows the panel (ImGui's default is 65% of the width).
+            ImGui::PushItemWidth(-7.0f * ImGui::GetFontSize());
+            rows[i].body(c);
+            ImGui::PopItemWidth();
+        }
         ImGui::End();
     }
 }
