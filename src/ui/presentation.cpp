@@ -133,7 +133,9 @@ void readout_panel(PanelContext& c) {
     big_value(c.fonts, "Gflop/s", text, white);
     ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
-    ImGui::TextDisabled("N = %zu   %s", c.sim.backend().size(), c.sim.backend().kernel_label().c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("N = %zu   %s", c.sim.backend().size(), c.sim.backend().kernel_label().c_str());
+    ImGui::PopStyleColor();
 }
 
 // ---------------------------------------------------------------------------------------------------------
