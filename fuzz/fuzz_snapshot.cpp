@@ -1,4 +1,4 @@
-// libFuzzer target: any bytes through the CSV snapshot and tipsy parsers (fuzz_inputs.hpp).
+// libFuzzer target: any bytes through the CSV snapshot, tipsy and colour-map parsers (fuzz_inputs.hpp).
 #include "fuzz_inputs.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

@@ -16,11 +16,12 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_C_COMPILER=clang
   >/dev/null
 cmake --build "$build" --target fuzz_scene fuzz_snapshot -j "${FUZZ_JOBS:-$(nproc)}"
 
-# Seeds (read-only): the shipped scenes and the bad-scene corpus; the CSV and tipsy test files; plus every
-# past failure. New inputs the fuzzer finds go to $build/corpus-<target>, kept between local runs.
+# Seeds (read-only): the shipped scenes and the bad-scene corpus; the CSV and tipsy test files and the shipped
+# colour maps (fuzz_snapshot runs the colour-map parser too); plus every past failure. New inputs the fuzzer
+# finds go to $build/corpus-<target>, kept between local runs.
 declare -A seeds=(
   [fuzz_scene]="scenes tests/data/bad tests/data/two_clusters.toml fuzz/regressions/fuzz_scene"
-  [fuzz_snapshot]="fuzz/seeds/snapshot tests/data/models fuzz/regressions/fuzz_snapshot"
+  [fuzz_snapshot]="fuzz/seeds/snapshot tests/data/models assets/colormaps fuzz/regressions/fuzz_snapshot"
 )
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -10,6 +10,7 @@ pkgs=(
   clang libclang-rt-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan
   libopenmpi-dev openmpi-bin  # MPI ranks (src/multi, tests/mpi); optional: the build goes without it
   ffmpeg  # video recording only (--record, V in the window); the program says so when it is missing
+  fonts-dejavu-core  # the panels' font, found at run time (ImGui's built-in font when absent)
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -51,8 +51,11 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
     app.add_flag("!--no-interop", o.interop,
                  "Copy positions through the host even where CUDA-GL interop works");
-    app.add_option("--ui-scale", o.ui_scale, "Scale of the panels (projectors: 2); default the monitor's")
+    app.add_option("--ui-scale", o.ui_scale,
+                   "Scale of the panels' text (projectors: 2); default from the monitor")
         ->check(real_in(0.5, 4.0));
+    app.add_flag("--presentation", o.presentation,
+                 "Start in the presentation layout: Scene and Physics panels and big read-outs (P toggles)");
     app.add_option("--color", o.color, "Colour by group (scene component), speed or depth")
         ->check(CLI::IsMember({"group", "speed", "depth"}));
     app.add_flag("--auto-steps", o.auto_steps,

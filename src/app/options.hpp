@@ -36,7 +36,8 @@ struct AppOptions {
     int width = 1280, height = 720;   // window (screen units) or off-screen image (pixels)
     bool vsync = true;
     bool interop = true;          // false: always copy positions through the host
-    float ui_scale = 0;           // 0: the monitor's content scale
+    float ui_scale = 0;           // 0: from the monitor (ui_scale_for_display)
+    bool presentation = false;    // the window starts in the presentation layout (P toggles)
     std::string color = "group";  // group, speed, depth
     std::optional<int> steps_per_frame;
     bool auto_steps = false;  // steps per frame chosen to fill the frame budget (1/60 s)

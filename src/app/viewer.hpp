@@ -59,6 +59,7 @@ class Viewer {
     FrameTimes& times() { return m_times; }
     const PositionFeed& feed() const { return m_feed; }
     const SceneSpec& scene() const { return m_scene; }
+    const LoadedColormap& colormap() const { return m_renderer->colormap(); }
     DepthRange depth_range() const;
     std::size_t group_count() const { return m_group_count; }
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or

@@ -13,6 +13,7 @@
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
+#include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
 #include "ui/race_driver.hpp"
@@ -125,6 +126,9 @@ class InputRouter {
             case GLFW_KEY_F1:
                 m_state.show_help = !m_state.show_help;
                 break;
+            case GLFW_KEY_P:
+                if (e.action == GLFW_PRESS) m_state.presentation = !m_state.presentation;
+                break;
             case GLFW_KEY_ESCAPE:  // cancels a scene being generated, else quits
                 m_viewer.loading() ? m_viewer.cancel_load() : m_window.request_close();
                 break;
@@ -155,7 +159,8 @@ class WindowApp {
           m_input(w, m_viewer, m_state) {
         m_state.vsync = o.vsync;
         m_state.allow_interop = o.interop;
-        m_state.ui_scale = o.ui_scale > 0 ? o.ui_scale : std::max(1.0f, w.content_scale());
+        m_state.ui_scale = o.ui_scale > 0 ? o.ui_scale : ui_scale_for_display(w.display_info());
+        m_state.presentation = o.presentation;
         w.set_vsync(o.vsync);
         const std::string cfg = user_config_dir();
         m_ui = std::make_unique<Ui>(w.handle(), cfg.empty() ? "" : cfg + "/imgui.ini", m_state.ui_scale);
@@ -163,6 +168,7 @@ class WindowApp {
         m_view.gl_renderer = w.description();
         m_view.scenes = &m_scenes;
         m_state.race = &m_race;
+        m_view.colormap_names = colormap_names(asset_dir());
         select_current_scene();
     }
 
@@ -214,6 +220,7 @@ class WindowApp {
     void fill_view() {
         m_view.scene_name = m_viewer.scene().name;
         m_view.scene_description = m_viewer.scene().description;
+        m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();
         m_view.times = m_viewer.times();

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "io/colormap_file.hpp"
 
 namespace nbody {
 
@@ -19,10 +23,40 @@ glm::vec3 colormap(float t) {
     return glm::mix(kRamp[i], kRamp[i + 1], x - float(i));
 }
 
-std::array<glm::vec3, kColormapSize> colormap_table() {
-    std::array<glm::vec3, kColormapSize> t{};
+ColormapTable colormap_table() {
+    ColormapTable t{};
     for (int i = 0; i < kColormapSize; ++i) t[i] = colormap(float(i) / float(kColormapSize - 1));
     return t;
+}
+
+ColormapTable resample_colormap(const std::vector<std::array<float, 3>>& rows) {
+    ColormapTable t{};
+    const auto at = [&](std::size_t i) { return glm::vec3(rows[i][0], rows[i][1], rows[i][2]); };
+    const std::size_t last = rows.size() - 1;
+    for (int i = 0; i < kColormapSize; ++i) {
+        const double x = double(i) / double(kColormapSize - 1) * double(last);
+        const std::size_t j = std::min(std::size_t(x), last - 1);
+        t[std::size_t(i)] = glm::mix(at(j), at(j + 1), float(x - double(j)));
+    }
+    return t;
+}
+
+std::vector<std::string> colormap_names(const std::string& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& f : std::filesystem::directory_iterator(dir + "/colormaps", ec))
+        if (f.path().extension() == ".txt") names.push_back(f.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+LoadedColormap load_colormap(const std::string& dir, const std::string& name) {
+    const std::string path = dir + "/colormaps/" + name + ".txt";
+    try {
+        return {resample_colormap(read_colormap_file(path)), path, ""};
+    } catch (const Error& e) {
+        return {colormap_table(), "built-in", e.what()};
+    }
 }
 
 glm::vec3 group_colour(uint32_t group) {

@@ -109,6 +109,28 @@ float GlfwWindow::content_scale() const {
     return sx > 0 ? sx : 1.0f;
 }
 
+DisplayInfo GlfwWindow::display_info() const {
+    DisplayInfo d;
+    d.content_scale = content_scale();
+    int wx = 0, wy = 0, ww = 0, wh = 0;
+    glfwGetWindowPos(m_window, &wx, &wy);
+    glfwGetWindowSize(m_window, &ww, &wh);
+    const int cx = wx + ww / 2, cy = wy + wh / 2;
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    GLFWmonitor* on = glfwGetPrimaryMonitor();
+    for (int i = 0; i < count; ++i) {
+        int mx = 0, my = 0;
+        glfwGetMonitorPos(monitors[i], &mx, &my);
+        const GLFWvidmode* m = glfwGetVideoMode(monitors[i]);
+        if (m && cx >= mx && cx < mx + m->width && cy >= my && cy < my + m->height) on = monitors[i];
+    }
+    if (!on) return d;
+    glfwGetMonitorPhysicalSize(on, &d.width_mm, &d.height_mm);
+    if (const GLFWvidmode* m = glfwGetVideoMode(on)) d.mode_width = m->width, d.mode_height = m->height;
+    return d;
+}
+
 void GlfwWindow::push(GLFWwindow* w, const InputEvent& e) {
     if (auto* self = static_cast<GlfwWindow*>(glfwGetWindowUserPointer(w))) self->m_events.push_back(e);
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "render/display_scale.hpp"
 #include "render/gl_context.hpp"
 
 struct GLFWwindow;
@@ -43,6 +44,9 @@ class GlfwWindow final : public GlContext {
     void set_title(const std::string& title);
     bool vsync() const { return m_vsync; }
     float content_scale() const;  // 2 on a HiDPI display
+    // The monitor the window's centre is on (the primary one when none is found): what ui_scale_for_display
+    // needs.
+    DisplayInfo display_info() const;
     bool mouse_button_down(int button) const;
 
   private:

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/assets.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
 
@@ -21,13 +23,24 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
     NBODY_GL(glGenVertexArrays(1, &m_vao));
     NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
-    const auto table = colormap_table();
     NBODY_GL(glGenTextures(1, &m_colormap));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
-    NBODY_GL(glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kColormapSize, 0, GL_RGB, GL_FLOAT, table.data()));
+    NBODY_GL(glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kColormapSize, 0, GL_RGB, GL_FLOAT, nullptr));
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    use_colormap(RenderSettings{}.colormap);
+}
+
+void ParticleRenderer::use_colormap(const std::string& name) {
+    m_colormap_name = name;
+    m_colormap_info = load_colormap(asset_dir(), name);
+    if (!m_colormap_info.error.empty())
+        std::fprintf(stderr, "nbody-sandbox: %s (using the built-in colour map)\n",
+                     m_colormap_info.error.c_str());
+    NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
+    NBODY_GL(
+        glTexSubImage1D(GL_TEXTURE_1D, 0, 0, kColormapSize, GL_RGB, GL_FLOAT, m_colormap_info.table.data()));
 }
 
 ParticleRenderer::~ParticleRenderer() {
@@ -142,6 +155,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         glm::vec3 groups[kGroupColours];
         for (int i = 0; i < kGroupColours; ++i) groups[i] = group_colour(uint32_t(i));
         glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(groups[0]));
+        if (s.colormap != m_colormap_name) use_colormap(s.colormap);
         glUniform1i(m_points->uniform("u_colormap"), 0);
         NBODY_GL(glActiveTexture(GL_TEXTURE0));
         NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));

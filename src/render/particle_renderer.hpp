@@ -30,6 +30,7 @@ struct RenderSettings {
     ColorMode color_mode = ColorMode::Group;
     float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
+    std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
 };
 
 // What the depth colour map spans, in view distance (scene units).
@@ -39,7 +40,8 @@ struct DepthRange {
 
 class ParticleRenderer {
   public:
-    // Throws GlError (file:line) when a shader fails to load or compile.
+    // Throws GlError (file:line) when a shader fails to load or compile. The colour map comes from
+    // asset_dir()/colormaps/ember.txt, the built-in one when that file is missing or malformed.
     explicit ParticleRenderer(const std::string& shader_directory);
     ~ParticleRenderer();
     ParticleRenderer(const ParticleRenderer&) = delete;
@@ -52,6 +54,7 @@ class ParticleRenderer {
     std::size_t position_bytes() const { return m_n * sizeof(Float4); }
 
     void set_groups(const std::vector<uint32_t>& group);
+    const LoadedColormap& colormap() const { return m_colormap_info; }
     // Before new positions are written (by upload or by interop): keeps the current ones as "previous",
     // and records how much simulated time the coming update spans (for speed colouring).
     void begin_position_update(double sim_time_delta);
@@ -64,8 +67,11 @@ class ParticleRenderer {
 
   private:
     void ensure_hdr_target(int width, int height);
+    void use_colormap(const std::string& name);  // loads it (or the fallback) into the 1D texture
 
     std::unique_ptr<ShaderProgram> m_points, m_tonemap;
+    LoadedColormap m_colormap_info;
+    std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
     unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;

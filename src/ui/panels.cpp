@@ -14,26 +14,6 @@ namespace nbody {
 
 namespace {
 
-// Where each panel opens the first time (the ini file remembers where the user put it afterwards): a
-// column on the left or the right edge, `y` in unscaled pixels from the top. Panels marked `collapsed`
-// start folded so that a 720-pixel-high window shows the scene.
-void place(bool right, float y, float w, bool collapsed = false) {
-    const float s = ImGui::GetIO().FontGlobalScale;
-    const ImVec2 size = ImGui::GetMainViewport()->WorkSize;
-    const float x = right ? size.x - (w + 10) * s : 10 * s;
-    ImGui::SetNextWindowPos(ImVec2(std::max(x, 0.0f), y * s), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w * s, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
-}
-
-template <class F>
-void panel(const char* title, bool& open, bool right, float y, bool collapsed, PanelContext& c, F body) {
-    if (!open) return;
-    place(right, y, right ? 400.0f : 340.0f, collapsed);
-    if (ImGui::Begin(title, &open)) body(c);
-    ImGui::End();
-}
-
 // A combo over one of core's named-value tables (precision, integrator); true when the user changed it.
 template <class E, std::size_t N>
 bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>& table) {
@@ -65,12 +45,22 @@ bool input_positive(const char* label, double& v, const char* fmt, double min_va
 
 void draw_panels(PanelContext& c) {
     UiState& s = c.state;
-    panel("Scene", s.show_scene, false, 10, false, c, scene_panel);
-    panel("Physics", s.show_physics, false, 290, false, c, physics_panel);
-    panel("Kernel", s.show_kernel, false, 490, true, c, kernel_panel);
-    panel("View", s.show_view, true, 10, false, c, view_panel);
-    panel("Performance", s.show_perf, true, 290, false, c, performance_panel);
-    panel("Diagnostics", s.show_diag, true, 675, true, c, diagnostics_panel);
+    // Widths in font units: 26 and 31 em are the 340 and 400 px the panels had at 13 px.
+    if (s.presentation) {
+        // Physics first: dt and eps are what a class is shown changing; Scene folded, to leave the view.
+        const PanelRow rows[] = {{{"Physics", false, false, 26}, &s.show_physics, physics_panel},
+                                 {{"Scene", false, true, 26}, &s.show_scene, scene_panel},
+                                 {{"Read-out", true, false, 24}, nullptr, readout_panel}};
+        draw_rows(c, rows, std::size(rows));
+    } else {
+        const PanelRow rows[] = {{{"Scene", false, false, 26}, &s.show_scene, scene_panel},
+                                 {{"Physics", false, false, 26}, &s.show_physics, physics_panel},
+                                 {{"Kernel", false, true, 26}, &s.show_kernel, kernel_panel},
+                                 {{"View", true, false, 31}, &s.show_view, view_panel},
+                                 {{"Performance", true, false, 31}, &s.show_perf, performance_panel},
+                                 {{"Diagnostics", true, true, 31}, &s.show_diag, diagnostics_panel}};
+        draw_rows(c, rows, std::size(rows));
+    }
     legend_overlay(c);
 }
 
@@ -235,6 +225,11 @@ void view_panel(PanelContext& c) {
     ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    if (r.color_mode != ColorMode::Group && ImGui::BeginCombo("colour map", r.colormap.c_str())) {
+        for (const std::string& name : c.view.colormap_names)
+            if (ImGui::Selectable(name.c_str(), name == r.colormap)) r.colormap = name;
+        ImGui::EndCombo();
+    }
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
@@ -243,7 +238,7 @@ void view_panel(PanelContext& c) {
     if (ImGui::Checkbox("vsync", &s.vsync)) c.req.vsync_changed = true;
     ImGui::SameLine();
     if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
-    ImGui::SliderFloat("UI scale", &s.ui_scale, 0.75f, 3.0f, "%.2f");
+    ui_scale_controls(c);
     if (ImGui::Button("Screenshot (F12)")) c.req.screenshot = true;
     ImGui::SameLine();
     if (ImGui::Button(c.view.recording ? "Stop video (V)" : "Record video (V)")) c.req.toggle_record = true;
@@ -252,9 +247,10 @@ void view_panel(PanelContext& c) {
 
 void legend_overlay(PanelContext& c) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(
-        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y - 10), ImGuiCond_Always,
-        ImVec2(0.5f, 1.0f));
+    // Its room is kept free by PanelLayout: one line high, a margin of 0.6 em under it.
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f,
+                                   vp->WorkPos.y + vp->WorkSize.y - std::round(0.6f * ImGui::GetFontSize())),
+                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.5f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -283,11 +279,11 @@ void legend_overlay(PanelContext& c) {
     } else {
         const bool speed = c.render.color_mode == ColorMode::Speed;
         ImGui::Text(speed ? "speed 0" : "far %.3g", double(c.view.depth_far));
-        const float w = 200 * ImGui::GetIO().FontGlobalScale;
+        const float w = 15 * ImGui::GetFontSize();
+        const ColormapTable table = c.view.colormap ? c.view.colormap->table : colormap_table();
         for (int i = 0; i < 50; ++i) {
             ImGui::SameLine(0, 0);
-            const float t = float(i) / 49.0f;
-            swatch(colormap(t), w / 50);  // depth: near is bright, at the right end
+            swatch(table[std::size_t(i * (kColormapSize - 1) / 49)], w / 50);  // depth: near is bright, right
         }
         ImGui::SameLine();
         if (speed)
@@ -316,6 +312,7 @@ void draw_help(UiState& state) {
                                                {"F12", "PNG screenshot (working directory)"},
                                                {"V", "start / stop video (needs ffmpeg)"},
                                                {"Tab", "hide / show the panels"},
+                                               {"P", "presentation layout (big numbers for a room)"},
                                                {"F1", "this help"},
                                                {"Esc", "quit"}};
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

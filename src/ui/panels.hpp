@@ -12,6 +12,8 @@ struct PanelContext {
     UiState& state;
     const UiView& view;
     UiRequests& req;
+    const UiFonts& fonts;
+    PanelLayout& layout;
 };
 
 void draw_panels(PanelContext& c);
@@ -26,5 +28,16 @@ void view_panel(PanelContext& c);
 void performance_panel(PanelContext& c);
 void diagnostics_panel(PanelContext& c);
 void legend_overlay(PanelContext& c);
+void readout_panel(PanelContext& c);      // presentation.cpp: big energy error and Gflop/s
+void ui_scale_controls(PanelContext& c);  // presentation.cpp: the View panel's scale slider, layout, font
+
+// One panel of the column layout: where it goes, its close flag (null: none), and what it draws.
+struct PanelRow {
+    PanelSpec spec;
+    bool* open;
+    void (*body)(PanelContext&);
+};
+// Draws `rows` (open ones only) placed by c.layout (panel_layout.cpp).
+void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
 
 }  // namespace nbody

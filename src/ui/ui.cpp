@@ -44,7 +44,9 @@ Ui::Ui(GLFWwindow* window, const std::string& ini_path, float scale) : m_ini(ini
         ImGui::DestroyContext();
         throw Error("ui.cpp: ImGui's OpenGL 3 backend could not start");
     }
-    set_scale(scale);
+    m_font_choice = find_ui_font();
+    m_wanted_scale = scale;
+    apply_scale();
 }
 
 Ui::~Ui() {
@@ -53,20 +55,25 @@ Ui::~Ui() {
     ImGui::DestroyContext();
 }
 
-void Ui::set_scale(float scale) {
-    if (scale == m_scale) return;
-    // Sizes are scaled from a fresh style each time (ScaleAllSizes is cumulative); fonts through the global
-    // scale, which keeps the one font atlas.
+void Ui::apply_scale() {
+    if (m_wanted_scale == m_scale) return;
+    // Sizes are scaled from a fresh style each time (ScaleAllSizes is cumulative); the fonts are rasterised
+    // again at the new pixel size (sharp, unlike FontGlobalScale stretching a 13 px bitmap).
     ImGuiStyle fresh;
     ImGui::StyleColorsDark(&fresh);
     fresh.Colors[ImGuiCol_WindowBg].w = 0.85f;
-    fresh.ScaleAllSizes(scale);
+    fresh.ScaleAllSizes(m_wanted_scale);
     ImGui::GetStyle() = fresh;
-    ImGui::GetIO().FontGlobalScale = scale;
-    m_scale = scale;
+    m_fonts = build_ui_fonts(m_font_choice, m_wanted_scale);
+    if (m_scale > 0) {  // the backend's texture exists after the first frame; before, NewFrame makes it
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    m_scale = m_wanted_scale;
 }
 
 void Ui::new_frame(int width, int height, double dt) {
+    apply_scale();
     ImGui_ImplOpenGL3_NewFrame();
     if (m_platform) {
         ImGui_ImplGlfw_NewFrame();
@@ -80,11 +87,12 @@ void Ui::new_frame(int width, int height, double dt) {
 
 UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
                      const UiView& view) {
-    set_scale(state.ui_scale);
+    set_scale(state.ui_scale);  // from the View panel's slider: applied at the next frame
     UiRequests req;
     if (state.show_ui) {
-        PanelContext ctx{sim, render, camera, state, view, req};
+        PanelContext ctx{sim, render, camera, state, view, req, m_fonts, m_layout};
         draw_panels(ctx);
+        m_card.draw(view, m_fonts, state.presentation);
     }
     if (state.show_help) draw_help(state);
     draw_alerts(sim, state, req);

@@ -9,7 +9,11 @@
 #include "core/perf_history.hpp"
 #include "core/simulation.hpp"
 #include "render/camera.hpp"
+#include "render/colormap.hpp"
 #include "render/particle_renderer.hpp"
+#include "ui/panel_layout.hpp"
+#include "ui/presentation.hpp"
+#include "ui/ui_fonts.hpp"
 
 struct GLFWwindow;
 
@@ -26,6 +30,7 @@ struct SceneEntry {
 struct UiState {
     bool show_ui = true;     // Tab
     bool show_help = false;  // F1
+    bool presentation = false;  // P: Scene, Physics and big read-outs only (ui/presentation.hpp)
     bool show_scene = true, show_physics = true, show_kernel = true, show_view = true, show_perf = true,
          show_diag = true;
     float ui_scale = 1.0f;
@@ -51,6 +56,8 @@ struct UiView {
     std::size_t group_count = 1;
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     float depth_near = 0, depth_far = 1;
+    const LoadedColormap* colormap = nullptr;  // the renderer's ramp (the legend); null: the built-in one
+    std::vector<std::string> colormap_names;   // assets/colormaps/*.txt, for the View panel's choice
 };
 
 // What the user asked for this frame; the app acts on it.
@@ -79,12 +86,22 @@ class Ui {
     void render();  // into the framebuffer bound now
     bool wants_mouse() const;
     bool wants_keyboard() const;
-    void set_scale(float scale);
+    // Takes effect at the next new_frame (the font atlas cannot change inside a frame): style sizes and
+    // fonts re-made at the new size, panels re-laid out.
+    void set_scale(float scale) { m_wanted_scale = scale; }
+    float scale() const { return m_scale; }
+    const UiFonts& fonts() const { return m_fonts; }
 
   private:
+    void apply_scale();
+
     bool m_platform = false;
-    float m_scale = 0;
+    float m_scale = 0, m_wanted_scale = 1;
     std::string m_ini;  // must outlive ImGui's pointer to it
+    FontChoice m_font_choice;
+    UiFonts m_fonts;
+    PanelLayout m_layout;
+    DescriptionCard m_card;
 };
 
 }  // namespace nbody

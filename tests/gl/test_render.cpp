@@ -135,3 +135,30 @@ TEST(Assets, WindowIconIsFoundAndDecodes) {
     EXPECT_EQ(missing.width, 0);
     EXPECT_NE(why.find("/nonexistent/icon.png"), std::string::npos);
 }
+
+// The speed and depth ramp comes from assets/colormaps/<name>.txt, switched by RenderSettings::colormap; a
+// name with no file keeps drawing with the built-in ramp and says why.
+TEST(Render, TheColourMapComesFromTheAssetFilesAndFallsBack) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    EXPECT_NE(r.colormap().source.find("colormaps/ember.txt"), std::string::npos) << r.colormap().error;
+    const std::vector<Float4> bodies = {{0.0f, 0.0f, 0.0f, 1.0f}};
+    r.set_particle_count(bodies.size());
+    r.set_groups({0});
+    r.upload_positions(bodies.data(), bodies.size());
+    RenderSettings s;
+    s.point_size = 8;
+    s.color_mode = ColorMode::Depth;
+    const Image ember = render(*ctx, r, looking_at_origin(), s);
+    s.colormap = "ice";
+    const Image ice = render(*ctx, r, looking_at_origin(), s);
+    EXPECT_NE(r.colormap().source.find("colormaps/ice.txt"), std::string::npos) << r.colormap().error;
+    const Rgb a = brightest_near(ember, kW / 2, kH / 2, 3), b = brightest_near(ice, kW / 2, kH / 2, 3);
+    EXPECT_GT(a.sum(), 0);
+    EXPECT_NE(a.r - a.b, b.r - b.b) << "the same colour from both maps";
+    s.colormap = "no-such-map";
+    render(*ctx, r, looking_at_origin(), s);
+    EXPECT_EQ(r.colormap().source, "built-in");
+    EXPECT_NE(r.colormap().error.find("no-such-map.txt: cannot read"), std::string::npos)
+        << r.colormap().error;
+}

@@ -13,6 +13,7 @@
 #include "render/glfw_window.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
+#include "ui_test_util.hpp"
 
 using namespace nbody;
 using namespace nbody::test;
@@ -31,29 +32,6 @@ std::unique_ptr<GlfwWindow> window_or_null(int w, int h, std::string& why) {
     std::string why_##win;                          \
     auto win = window_or_null((w), (h), why_##win); \
     if (!win) GTEST_SKIP() << why_##win
-
-State ring(std::size_t n) {
-    State s;
-    s.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const float a = 6.2831853f * float(i) / float(n);
-        s.pos_mass[i] = {std::cos(a), std::sin(a), 0, 1.0f / float(n)};
-        s.group[i] = uint32_t(i % 3);
-    }
-    return s;
-}
-
-std::unique_ptr<Simulation> cpu_simulation() {
-    auto sim = std::make_unique<Simulation>([](const SimParams& p, std::string* note) {
-        if (note) *note = "cpu";
-        return std::make_unique<CpuBackend>(p.cpu_threads);
-    });
-    SimParams p;
-    p.backend = BackendKind::Cpu;
-    p.cpu_threads = 1;
-    sim->load(ring(32), p);
-    return sim;
-}
 
 }  // namespace
 

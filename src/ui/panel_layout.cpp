@@ -1,0 +1,140 @@
+#include "ui/panel_layout.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName, FindWindowSettings: is a panel the user's or the layout's
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "ui/panels.hpp"
+
+namespace nbody {
+
+namespace {
+// Frames during which collapse is decided after a change: each panel's height is known one frame after the
+// one above it settles, and a column has three panels.
+constexpr int kSettleFrames = 6;
+constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
+constexpr float kMaxColumnShare = 0.4f;  // of the window's width, per column
+}  // namespace
+
+PanelLayout::Entry& PanelLayout::entry(const PanelSpec& spec) {
+    auto [it, fresh] = m_entries.try_emplace(spec.title);
+    Entry& e = it->second;
+    if (fresh) {
+        // An ini file that already places the panel: the user's placement from an earlier run.
+        e.managed = ImGui::FindWindowSettings(ImHashStr(spec.title)) == nullptr;
+        e.want_open = !spec.start_collapsed;
+        e.settle = kSettleFrames;
+    }
+    return e;
+}
+
+bool PanelLayout::managed(const std::string& title) const {
+    const auto it = m_entries.find(title);
+    return it != m_entries.end() && it->second.managed;
+}
+
+void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t count) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float f = ImGui::GetFontSize();
+    // Which panels the columns hold: a panel closed, or the presentation layout toggled, frees or takes room.
+    std::string open_set;
+    for (std::size_t i = 0; i < count; ++i)
+        if (open[i]) open_set += std::string(specs[i].title) + '\n';
+    if (vp->WorkSize.x != m_view_w || vp->WorkSize.y != m_view_h || f != m_font || open_set != m_open_set)
+        for (auto& [title, e] : m_entries) e.settle = kSettleFrames;
+    m_view_w = vp->WorkSize.x, m_view_h = vp->WorkSize.y, m_font = f, m_open_set = open_set;
+
+    const float margin = std::round(0.6f * f), title_h = f + 2 * st.FramePadding.y;
+    // The legend sits centred at the bottom (legend_overlay): one line, its padding and a margin below.
+    const float bottom = vp->WorkPos.y + vp->WorkSize.y - (f + 2 * st.WindowPadding.y + 2 * margin);
+    const float min_h =
+        title_h + kMinBodyLines * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y;
+
+    std::vector<std::size_t> cols[2];
+    float want_w[2] = {0, 0};
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!open[i] || !entry(specs[i]).managed) continue;
+        cols[specs[i].right].push_back(i);
+        want_w[specs[i].right] = std::max(want_w[specs[i].right], specs[i].width_em * f);
+    }
+    // Two columns side by side with a margin each side and between them; narrower when that is too wide.
+    const float room = vp->WorkSize.x - 3 * margin, total = want_w[0] + want_w[1];
+    const float shrink = total > room && total > 0 ? std::max(room, 0.0f) / total : 1.0f;
+    for (int c = 0; c < 2; ++c) {
+        // Each column, margin included, at most 40% of the window: the middle fifth shows the simulation.
+        const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
+        const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
+        float y = vp->WorkPos.y + margin;
+        for (std::size_t k = 0; k < cols[c].size(); ++k) {
+            Entry& e = entry(specs[cols[c][k]]);
+            const float below = float(cols[c].size() - k - 1) * (title_h + margin);  // title bars under it
+            const float avail = std::max(bottom - y - below, title_h);
+            if (e.settle > 0) e.collapse = !e.want_open || avail < min_h;
+            const bool collapsed = e.settle > 0 ? e.collapse : e.last_collapsed;
+            const float expanded = e.expanded_h > 0 ? std::min(e.expanded_h, avail) : avail;
+            e.x = x, e.y = y, e.w = w, e.max_h = avail;
+            y += (collapsed ? title_h : expanded) + margin;
+        }
+    }
+}
+
+int PanelLayout::place(const PanelSpec& spec) {
+    Entry& e = entry(spec);
+    if (!e.managed) return 0;
+    // A drag moves the window in NewFrame, before this: a position other than the one set last frame.
+    if (const ImGuiWindow* w = ImGui::FindWindowByName(spec.title);
+        w && e.placed && (std::abs(w->Pos.x - e.set_x) > 0.5f || std::abs(w->Pos.y - e.set_y) > 0.5f)) {
+        e.managed = false;
+        ImGui::MarkIniSettingsDirty();
+        return 0;
+    }
+    ImGui::SetNextWindowPos(ImVec2(e.x, e.y), ImGuiCond_Always);
+    // Height 0: fit the contents every frame, within what the column leaves.
+    ImGui::SetNextWindowSize(ImVec2(e.w, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(e.w, 0), ImVec2(e.w, e.max_h));
+    if (e.settle > 0) ImGui::SetNextWindowCollapsed(e.collapse, ImGuiCond_Always);
+    e.set_x = e.x, e.set_y = e.y, e.placed = true;
+    return ImGuiWindowFlags_NoSavedSettings;
+}
+
+void PanelLayout::record(const PanelSpec& spec) {
+    Entry& e = entry(spec);
+    const bool collapsed = ImGui::IsWindowCollapsed();
+    if (!collapsed) e.expanded_h = ImGui::GetWindowSize().y;
+    if (e.settle > 0)
+        --e.settle;
+    else if (collapsed != e.last_collapsed)
+        e.want_open = !collapsed;  // the user folded or unfolded it: kept through later re-layouts
+    e.last_collapsed = collapsed;
+}
+
+void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
+    std::vector<PanelSpec> specs;
+    const std::unique_ptr<bool[]> open(new bool[count]);
+    for (std::size_t i = 0; i < count; ++i) {
+        specs.push_back(rows[i].spec);
+        open[i] = !rows[i].open || *rows[i].open;
+    }
+    c.layout.plan(specs.data(), open.get(), count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!open[i]) continue;
+        const int flags = c.layout.place(rows[i].spec);
+        const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
+        c.layout.record(rows[i].spec);
+        if (visible) {
+            // Widgets fill the width less 7 em for their labels ("steps/frame", "brightness"), so a label
+            // is not cut off when a large font narrows the panel (ImGui's default is 65% of the width).
+            ImGui::PushItemWidth(-7.0f * ImGui::GetFontSize());
+            rows[i].body(c);
+            ImGui::PopItemWidth();
+        }
+        ImGui::End();
+    }
+}
+
+}  // namespace nbody

@@ -1,0 +1,50 @@
+#pragma once
+// Where the panels go, following the font size: two columns (left and right edge), each panel stacked under
+// the previous one's height as drawn last frame, widths in font units (narrowed when both columns would not
+// fit side by side), heights capped so that every panel below still has room for its title bar, and a
+// panel collapsed when less than a few lines would be left for it. Nothing overlaps at any UI scale.
+//
+// A panel stays under this layout until the user drags it; from then on ImGui and its ini file keep it where
+// the user put it (a panel the ini file already places is the user's from the start). Collapse decisions are
+// made only for a few frames after the panel appears, the window is resized, the font size changes or the
+// set of open panels changes (the presentation layout), so the user's own folding and unfolding sticks.
+#include <cstddef>
+#include <map>
+#include <string>
+
+namespace nbody {
+
+struct PanelSpec {
+    const char* title;
+    bool right;            // column: the right edge, else the left
+    bool start_collapsed;  // folded the first time
+    float width_em;        // width in units of the font size
+};
+
+class PanelLayout {
+  public:
+    // Computes this frame's places of the managed open panels (`open[i]` for `specs[i]`), in column order.
+    // Call after ImGui::NewFrame and before the panels' Begin.
+    void plan(const PanelSpec* specs, const bool* open, std::size_t count);
+    // Before Begin(spec.title): the next-window position, size and (while settling) collapse of a managed
+    // panel; returns the window flags it needs (NoSavedSettings while the layout places it).
+    int place(const PanelSpec& spec);
+    // Inside the window (after Begin, whether or not it returned true): records its size and state.
+    void record(const PanelSpec& spec);
+    bool managed(const std::string& title) const;
+
+  private:
+    struct Entry {
+        bool managed = true, want_open = true, collapse = false, last_collapsed = false, placed = false;
+        float x = 0, y = 0, w = 0, max_h = 0, expanded_h = 0;  // pixels; expanded_h 0: not known yet
+        float set_x = -1, set_y = -1;                          // where place() put it last frame
+        int settle = 0;                                        // frames left to decide collapsing
+    };
+    Entry& entry(const PanelSpec& spec);
+
+    std::map<std::string, Entry> m_entries;
+    float m_view_w = 0, m_view_h = 0, m_font = 0;
+    std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
+};
+
+}  // namespace nbody

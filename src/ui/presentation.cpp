@@ -1,0 +1,171 @@
+#include "ui/presentation.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <iterator>
+
+#include "ui/panels.hpp"
+
+namespace nbody {
+
+// ---------------------------------------------------------------------------------------------------------
+// The scene card
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+struct CardFonts {
+    ImFont* title;
+    ImFont* body;
+};
+
+// The largest title and body sizes whose wrapped text, Dismiss row included, fits in `max_h` (a long
+// description at scale 2 in a 720-pixel window would otherwise push the Dismiss button out of sight); the
+// smallest pair, with a scroll bar, when none does.
+CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation, float wrap_w, float max_h) {
+    const CardFonts options[] = {{fonts.huge, fonts.large},
+                                 {fonts.large, fonts.large},
+                                 {fonts.large, fonts.regular},
+                                 {fonts.regular, fonts.regular}};
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float fixed =
+        2 * st.WindowPadding.y + fonts.regular_px + 2 * st.FramePadding.y + 3 * st.ItemSpacing.y;
+    auto height = [&](ImFont* font, const std::string& text) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, wrap_w, text.c_str()).y;
+    };
+    for (std::size_t i = presentation ? 0 : 2; i < std::size(options); ++i) {
+        const CardFonts& o = options[i];
+        if (fixed + height(o.title, view.scene_name) + height(o.body, view.scene_description) <= max_h)
+            return o;
+    }
+    return options[std::size(options) - 1];
+}
+
+}  // namespace
+
+void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation) {
+    const std::string key = view.scene_name + '\n' + view.scene_description;
+    const double now = ImGui::GetTime();
+    if (key != m_key) {  // a scene (re)loaded: show its card afresh
+        m_key = key;
+        m_start = view.scene_description.empty() ? -1 : now;
+        m_dismissed = false;
+    }
+    const double age = now - m_start;
+    if (!showing() || age > kCardSeconds) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    // About 55 characters to the line (at the body size), within 80% of the window.
+    const float body_px = presentation ? fonts.regular_px * 1.5f : fonts.regular_px;
+    const float w = std::min(vp->WorkSize.x * 0.8f, body_px * 30.0f), max_h = vp->WorkSize.y * 0.76f;
+    const CardFonts f = card_fonts(view, fonts, presentation, w - 2 * st.WindowPadding.x, max_h);
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.12f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, max_h));
+    ImGui::SetNextWindowBgAlpha(0.94f);  // readable over a panel it may cover
+    const float fade = float(std::clamp((kCardSeconds - age) / 2.0, 0.0, 1.0));  // the last two seconds
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, fade);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin(kTitle, nullptr, flags)) {
+        ImGui::PushFont(f.title);
+        ImGui::TextWrapped("%s", view.scene_name.c_str());
+        ImGui::PopFont();
+        ImGui::PushFont(f.body);
+        ImGui::TextWrapped("%s", view.scene_description.c_str());
+        ImGui::PopFont();
+        ImGui::Spacing();
+        if (ImGui::Button("Dismiss")) m_dismissed = true;
+        ImGui::SameLine();
+        ImGui::TextDisabled("closes in %.0f s; the Scene panel keeps it under Description",
+                            std::max(0.0, kCardSeconds - age));
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The presentation read-out
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+// A small label over a big value, the value in `colour`.
+void big_value(const UiFonts& fonts, const char* label, const std::string& value, ImVec4 colour) {
+    ImGui::TextDisabled("%s", label);
+    ImGui::PushFont(fonts.huge);
+    ImGui::TextColored(colour, "%s", value.c_str());
+    ImGui::PopFont();
+}
+
+// Green while the energy is conserved to 1e-4 (leap-frog at a sensible dt), amber to 1e-2, red beyond:
+// what a class can see at a glance when dt or eps is pushed too far.
+ImVec4 energy_colour(double err) {
+    if (err < 1e-4) return ImVec4(0.45f, 1.0f, 0.5f, 1);
+    if (err < 1e-2) return ImVec4(1.0f, 0.8f, 0.3f, 1);
+    return ImVec4(1.0f, 0.4f, 0.35f, 1);
+}
+
+}  // namespace
+
+void readout_panel(PanelContext& c) {
+    const ImVec4 white(1, 1, 1, 1);
+    DiagnosticsSampler& d = c.sim.diagnostics();
+    const auto last = d.latest();
+    char text[64];
+    if (!d.enabled(c.sim.backend().size())) {
+        big_value(c.fonts, "relative energy error |dE/E0|", "off", white);
+        ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
+    } else if (!d.baseline() || !last) {
+        big_value(c.fonts, "relative energy error |dE/E0|", "...", white);
+    } else {
+        std::snprintf(text, sizeof text, "%.1e", last->energy_error);
+        big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
+    }
+    const PerfSample s = c.sim.perf().latest();
+    std::snprintf(text, sizeof text, "%.4g", s.rate.gflops);
+    big_value(c.fonts, "Gflop/s", text, white);
+    ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
+    big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("N = %zu   %s", c.sim.backend().size(), c.sim.backend().kernel_label().c_str());
+    ImGui::PopStyleColor();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The View panel's scale, layout and font lines
+// ---------------------------------------------------------------------------------------------------------
+
+void ui_scale_controls(PanelContext& c) {
+    UiState& s = c.state;
+    // The slider edits a copy kept in ImGui's storage and applies it on release: every new scale re-makes
+    // the font atlas, which is too slow to do at every pixel of a drag.
+    ImGuiStorage* store = ImGui::GetStateStorage();
+    float* edit = store->GetFloatRef(ImGui::GetID("ui scale edit"), s.ui_scale);
+    bool* dragging = store->GetBoolRef(ImGui::GetID("ui scale dragging"), false);
+    if (!*dragging) *edit = s.ui_scale;
+    ImGui::SliderFloat("UI scale", edit, 0.75f, 3.0f, "%.2f");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Text and panel size (projectors: 2 and up); applied on release");
+    *dragging = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.ui_scale = std::clamp(*edit, 0.75f, 3.0f);
+    ImGui::Checkbox("presentation layout (P)", &s.presentation);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Only the Scene and Physics panels, and the energy error and Gflop/s in big type");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("font: %s", c.fonts.status.c_str());
+    if (c.view.colormap) {
+        const LoadedColormap& m = *c.view.colormap;
+        ImGui::TextWrapped("colour map: %s%s%s", m.source.c_str(), m.error.empty() ? "" : " -- ",
+                           m.error.c_str());
+    }
+    ImGui::PopStyleColor();
+}
+
+}  // namespace nbody

@@ -1,0 +1,30 @@
+#pragma once
+// For teaching in a room: the scene's description as a card when a scene loads, and the presentation
+// layout's read-out (panels.hpp: readout_panel) of the energy error and the speed in a font the back row
+// can read.
+#include <string>
+
+namespace nbody {
+
+struct UiView;
+struct UiFonts;
+
+// The loaded scene's description, centred near the top for kCardSeconds after the scene changes (fading
+// out over the last two), until Dismiss; larger in the presentation layout. The Scene panel keeps it under
+// "Description" afterwards.
+class DescriptionCard {
+  public:
+    static constexpr double kCardSeconds = 15;
+    static constexpr const char* kTitle = "##scene card";
+
+    // Call each frame inside the ImGui frame; `now` in seconds (ImGui's clock).
+    void draw(const UiView& view, const UiFonts& fonts, bool presentation);
+    bool showing() const { return m_start >= 0 && !m_dismissed; }
+
+  private:
+    std::string m_key;  // name and description of the scene the card is for
+    double m_start = -1;
+    bool m_dismissed = false;
+};
+
+}  // namespace nbody

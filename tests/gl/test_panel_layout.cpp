@@ -1,0 +1,239 @@
+// The panels at projector scales (a headless GL context, no platform window: the display size is given to
+// Ui::new_frame): no two panels overlap at UI scales 1, 1.5 and 2 in 1280x720 and 1600x900; DejaVu Sans is
+// loaded at the scaled pixel size when installed; the presentation layout shows only its windows; the
+// scene card comes and goes; a panel the ini file places stays where the user put it.
+#include <glad/gl.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName, the window list: which windows were built, and where
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "gl_test_util.hpp"
+#include "ui/ui.hpp"
+#include "ui_test_util.hpp"
+
+using namespace nbody;
+using namespace nbody::test;
+
+namespace {
+
+struct Rect {
+    std::string name;
+    float x0, y0, x1, y1;
+};
+
+// A headless context, a CPU simulation and the panels, driven one frame at a time.
+struct Rig {
+    Rig(GlContext& context, float scale, const std::string& ini = "")
+        : ctx(context), ui(nullptr, ini, scale) {
+        state.ui_scale = scale;
+        view.scene_name = "ring";
+        view.upload_path = "host copy";
+        view.group_count = 3;
+    }
+    void frames(int n, int w, int h, double dt = 1.0 / 60) {
+        for (int i = 0; i < n; ++i) {
+            sim.advance_frame(1.0, 0.0);
+            ui.new_frame(w, h, dt);
+            ui.build(sim, render, camera, state, view);
+            glBindFramebuffer(GL_FRAMEBUFFER, ctx.target_framebuffer());
+            ui.render();
+        }
+    }
+    GlContext& ctx;
+    std::unique_ptr<Simulation> owner = cpu_simulation();
+    Simulation& sim = *owner;
+    Ui ui;
+    RenderSettings render;
+    Camera camera;
+    UiState state;
+    UiView view;
+};
+
+// The windows built in the last frame (ImGui's implicit "Debug##Default" aside), with their rectangles.
+std::vector<Rect> active_windows() {
+    std::vector<Rect> out;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->Active || std::string(w->Name).rfind("Debug##", 0) == 0) continue;
+        out.push_back({w->Name, w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+    }
+    return out;
+}
+
+bool overlap(const Rect& a, const Rect& b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+bool collapsed(const char* name) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    return w && w->Collapsed;
+}
+
+bool dejavu_installed() {
+    return !find_ui_font().path.empty();
+}
+
+}  // namespace
+
+TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 900}}) {
+        for (const float scale : {1.0f, 1.5f, 2.0f}) {
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale));
+            Rig rig(*ctx, scale);
+            rig.frames(10, w, h);
+            const std::vector<Rect> rects = active_windows();
+            std::set<std::string> names;
+            for (const Rect& r : rects) {
+                names.insert(r.name);
+                EXPECT_GE(r.x0, 0) << r.name;
+                EXPECT_GE(r.y0, 0) << r.name;
+                EXPECT_LE(r.x1, float(w)) << r.name;
+                EXPECT_LE(r.y1, float(h)) << r.name;
+            }
+            EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Kernel", "View", "Performance",
+                                                    "Diagnostics", "Legend"}));
+            for (std::size_t i = 0; i < rects.size(); ++i)
+                for (std::size_t j = i + 1; j < rects.size(); ++j)
+                    EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
+            // The middle fifth of the window shows the simulation (the legend sits at its bottom).
+            const Rect middle{"middle", 0.4f * float(w) + 1, 0, 0.6f * float(w) - 1, float(h)};
+            for (const Rect& r : rects) {
+                if (r.name == "Legend") continue;
+                EXPECT_FALSE(overlap(r, middle)) << r.name << " spans x " << r.x0 << " to " << r.x1;
+            }
+            // Not passing by folding everything: the first panel of each column stays open, and at scale 1
+            // the second too.
+            EXPECT_FALSE(collapsed("Scene"));
+            EXPECT_FALSE(collapsed("View"));
+            if (scale == 1.0f) {
+                EXPECT_FALSE(collapsed("Physics"));
+                EXPECT_FALSE(collapsed("Performance"));
+            }
+            // The text follows the scale (a font rasterised at that size, not a stretched bitmap).
+            EXPECT_NEAR(ImGui::GetFontSize(), (dejavu_installed() ? 16.0f : 13.0f) * scale, 0.5f);
+            EXPECT_FLOAT_EQ(ImGui::GetIO().FontGlobalScale, 1.0f);
+        }
+    }
+}
+
+TEST(PanelLayout, ARescaleRelaysTheColumnsOut) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.frames(10, 1280, 720);
+    const float physics_y = ImGui::FindWindowByName("Physics")->Pos.y;
+    rig.state.ui_scale = 2.0f;  // as the View panel's slider sets it
+    rig.frames(10, 1280, 720);
+    EXPECT_NEAR(ImGui::GetFontSize(), (dejavu_installed() ? 32.0f : 26.0f), 0.5f);
+    EXPECT_GT(ImGui::FindWindowByName("Physics")->Pos.y, physics_y);
+    const std::vector<Rect> rects = active_windows();
+    for (std::size_t i = 0; i < rects.size(); ++i)
+        for (std::size_t j = i + 1; j < rects.size(); ++j)
+            EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
+}
+
+TEST(PanelLayout, DejaVuSansLoadsAtTheScaledSizeWhenInstalled) {
+    if (!dejavu_installed()) GTEST_SKIP() << "DejaVu Sans is not installed (apt install fonts-dejavu-core)";
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.5f);
+    rig.frames(2, 1280, 720);
+    EXPECT_EQ(rig.ui.fonts().status.rfind("DejaVu Sans 24 px (", 0), 0u) << rig.ui.fonts().status;
+    ASSERT_NE(rig.ui.fonts().huge, nullptr);
+    EXPECT_FLOAT_EQ(rig.ui.fonts().huge->FontSize, 66.0f);  // 2.75 x 24
+    EXPECT_NE(ImGui::GetIO().Fonts->TexID, nullptr);        // uploaded by the OpenGL3 backend
+}
+
+TEST(PanelLayout, ABadFontOverrideFallsBackWithTheReason) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    const auto junk = std::filesystem::temp_directory_path() / "nbody-not-a-font.ttf";
+    std::ofstream(junk) << "not a font";
+    ::setenv("NBODY_FONT", junk.c_str(), 1);
+    const FontChoice c = find_ui_font();
+    {
+        Rig rig(*ctx, 1.0f);  // must not crash on the junk file
+        rig.frames(2, 640, 480);
+        EXPECT_NE(rig.ui.fonts().status.find("px ("), std::string::npos);
+    }
+    ::unsetenv("NBODY_FONT");
+    std::filesystem::remove(junk);
+    EXPECT_NE(c.path, junk.string());
+    EXPECT_NE(c.note.find("NBODY_FONT=" + junk.string() + ": not a readable"), std::string::npos) << c.note;
+}
+
+TEST(PanelLayout, PresentationShowsOnlyScenePhysicsAndTheReadOut) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    for (const float scale : {1.0f, 2.0f}) {
+        Rig rig(*ctx, scale);
+        rig.frames(10, 1280, 720);  // the full layout first (at scale 2 it folds Physics), then P
+        rig.state.presentation = true;
+        rig.frames(10, 1280, 720);
+        EXPECT_FALSE(collapsed("Physics")) << "the presentation layout re-decides what fits";
+        std::set<std::string> names;
+        const std::vector<Rect> rects = active_windows();
+        for (const Rect& r : rects) names.insert(r.name);
+        EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Read-out", "Legend"})) << scale;
+        for (std::size_t i = 0; i < rects.size(); ++i)
+            for (std::size_t j = i + 1; j < rects.size(); ++j)
+                EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
+        rig.state.presentation = false;  // P again: every panel is back
+        rig.frames(3, 1280, 720);
+        EXPECT_TRUE(ImGui::FindWindowByName("Kernel")->Active);
+    }
+}
+
+TEST(PanelLayout, TheSceneCardShowsOnLoadAndGoesAfterFifteenSeconds) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.view.scene_description = "Watch the tails form after the first passage (t = 20).";
+    rig.frames(3, 1280, 720);
+    const ImGuiWindow* card = ImGui::FindWindowByName(DescriptionCard::kTitle);
+    ASSERT_NE(card, nullptr);
+    EXPECT_TRUE(card->Active);
+    rig.frames(16, 1280, 720, 1.0);  // 16 s later
+    EXPECT_FALSE(ImGui::FindWindowByName(DescriptionCard::kTitle)->Active);
+    rig.view.scene_name = "another";  // a new scene loads: its card shows again
+    rig.frames(2, 1280, 720);
+    EXPECT_TRUE(ImGui::FindWindowByName(DescriptionCard::kTitle)->Active);
+}
+
+TEST(PanelLayout, APanelTheIniFilePlacesStaysWhereTheUserPutIt) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    const auto ini = std::filesystem::temp_directory_path() / "nbody-layout-test.ini";
+    std::ofstream(ini) << "[Window][Scene]\nPos=500,300\nSize=300,200\nCollapsed=0\n";
+    {
+        Rig rig(*ctx, 1.0f, ini.string());
+        rig.frames(10, 1280, 720);
+        const ImGuiWindow* scene = ImGui::FindWindowByName("Scene");
+        EXPECT_FLOAT_EQ(scene->Pos.x, 500);
+        EXPECT_FLOAT_EQ(scene->Pos.y, 300);
+        // Physics is still the layout's: the top of the left column, now that Scene is elsewhere.
+        EXPECT_LT(ImGui::FindWindowByName("Physics")->Pos.y, 50);
+    }
+    std::filesystem::remove(ini);
+}
+
+TEST(PanelLayout, APanelTheUserDragsStaysWhereItWasDropped) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.frames(10, 1280, 720);
+    const ImVec2 start = ImGui::FindWindowByName("Scene")->Pos;
+    ImGuiIO& io = ImGui::GetIO();
+    // Press on the title bar, move the mouse 150 right and 240 down over a few frames, let go.
+    io.MousePos = ImVec2(start.x + 80, start.y + ImGui::GetFontSize() * 0.5f + 2);
+    io.MouseDown[0] = true;
+    rig.frames(2, 1280, 720);
+    for (int i = 1; i <= 3; ++i) {
+        io.MousePos.x += 50, io.MousePos.y += 80;
+        rig.frames(1, 1280, 720);
+    }
+    io.MouseDown[0] = false;
+    rig.frames(10, 1280, 720);
+    const ImGuiWindow* scene = ImGui::FindWindowByName("Scene");
+    EXPECT_NEAR(scene->Pos.x, start.x + 150, 1);
+    EXPECT_NEAR(scene->Pos.y, start.y + 240, 1);
+    EXPECT_FALSE(scene->Flags & ImGuiWindowFlags_NoSavedSettings);      // the ini file keeps it now
+    EXPECT_LT(ImGui::FindWindowByName("Physics")->Pos.y, start.y + 1);  // the column closes up
+}
