@@ -3,6 +3,7 @@
 // refuses. They skip, saying why, where no CUDA device can be used; run them on the device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
