@@ -81,10 +81,11 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
     if (v == KernelVariant::Tensor) {
         validate_variant_precision(v, r.precision);
         if (m_dev.size() > 1 || m_partition.gather)
-            throw ParamError("gpus", "the tensor kernel runs on one GPU in one process (got " +
-                                         std::to_string(m_dev.size()) + " GPU parts" +
-                                         (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
-                                         "); use --gpus 1, or another variant on several GPUs");
+            throw ParamError("gpus",
+                             "the tensor kernel runs on one GPU in one process (got " +
+                                 std::to_string(m_dev.size()) + " GPU parts" +
+                                 (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
+                                 "); use --gpus 1, or another variant on several GPUs");
         return &tensor_kernel_entry();
     }
     const KernelEntry* e = find_kernel(r.precision, v, r.shape.k, r.shape.u);
@@ -135,7 +136,8 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
             NBODY_CUDA_CHECK(cudaMemsetAsync(c.counters.back().get(), 0, c.counters.back().bytes(), part.stream));
         }
     }
-    if (v == KernelVariant::Tensor) c.tensor = std::make_unique<TensorForce>(m_dev.parts().front().device, m_n);
+    if (v == KernelVariant::Tensor)
+        c.tensor = std::make_unique<TensorForce>(m_dev.parts().front().device, m_n);
     return c;
 }
 

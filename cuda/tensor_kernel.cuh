@@ -9,10 +9,10 @@
 // positions are relative to the centre c of the block's W x 16 i-bodies (their mean), so r^2 = |u|^2 + |v|^2
 // - 2 u.v stays well conditioned (the bodies are sorted, so the block is compact). Pairs closer than a
 // quarter of |u_i| (tensor_math.hpp near_r2) are summed on the CUDA cores instead, from the raw positions;
-// only tiles that can hold one (|v_j| < 1.25 max |u|: the block's own and its spatial neighbours) check.
-// blockIdx.y is the j-split: split y sums the sorted j-bodies [y chunk, (y + 1) chunk) and, with several
-// splits, the last block of an i-group to finish adds the partial sums in split order (deterministic), as
-// step_kernel does.
+// only tiles that can hold one for the warp (|v_j| < 1.25 max |u| of its 16: its own and its neighbours)
+// check. blockIdx.y is the j-split: split y sums the sorted j-bodies [y chunk, (y + 1) chunk) and, with
+// several splits, the last block of an i-group to finish adds the partial sums in split order
+// (deterministic), as step_kernel does.
 //
 // Per j-tile (one j-body per thread, T = blockDim.x bodies) every thread builds one body's operands into
 // shared memory (v = x - c split hi/lo, |v|^2, m v and m split, the raw position: ~70 instructions, 116
@@ -81,30 +81,24 @@ struct BlockShared {
     float red[3][32];
 };
 
-// The block's centre (the mean position of its valid i-bodies: a far body in the block, as a Morton-order
-// jump brings, moves it by 1/count of the distance, where the box's midpoint would move halfway) and the
-// largest |x - centre|^2 among them.
+// The block's centre: the mean position of its valid i-bodies (a far body in the block, as a Morton-order
+// jump brings, moves it by 1/count of the distance, where the box's midpoint would move halfway).
 struct Centre {
-    float x, y, z, max_u2;
+    float x, y, z;
 };
 
-// Sum (or max) of v over the block's threads; every thread gets the result.
-template <bool MAX>
-__device__ inline void block_reduce(float (&v)[3], float (*red)[32]) {
+// Sum of v over the block's threads; every thread gets the result.
+__device__ inline void block_sum(float (&v)[3], float (*red)[32]) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = static_cast<int>(blockDim.x / 32);
     for (int a = 0; a < 3; ++a) {
-        for (int off = 16; off > 0; off >>= 1) {
-            const float o = __shfl_xor_sync(0xffffffffu, v[a], off);
-            v[a] = MAX ? fmaxf(v[a], o) : v[a] + o;
-        }
+        for (int off = 16; off > 0; off >>= 1) v[a] += __shfl_xor_sync(0xffffffffu, v[a], off);
         if (lane == 0) red[a][warp] = v[a];
     }
     __syncthreads();
     for (int a = 0; a < 3; ++a) {
         v[a] = red[a][0];
-        for (int w = 1; w < warps; ++w) v[a] = MAX ? fmaxf(v[a], red[a][w]) : v[a] + red[a][w];
+        for (int w = 1; w < warps; ++w) v[a] += red[a][w];
     }
-    __syncthreads();  // red is reused
 }
 
 // Also stores the block's raw i-bodies in sh.ipos (padding: zero mass at the origin).
@@ -113,14 +107,9 @@ __device__ inline Centre block_centre(const float4* sorted, int first, int count
     const float4 p = valid ? sorted[first + threadIdx.x] : make_float4(0.f, 0.f, 0.f, 0.f);
     if (threadIdx.x < blockDim.x / 2) sh.ipos[threadIdx.x] = p;
     float v[3] = {p.x, p.y, p.z};
-    block_reduce<false>(v, sh.red);
+    block_sum(v, sh.red);
     const float inv = 1.f / static_cast<float>(count);
-    Centre c{v[0] * inv, v[1] * inv, v[2] * inv, 0.f};
-    const float ux = p.x - c.x, uy = p.y - c.y, uz = p.z - c.z;
-    float m[3] = {valid ? ux * ux + uy * uy + uz * uz : 0.f, 0.f, 0.f};
-    block_reduce<true>(m, sh.red);
-    c.max_u2 = m[0];
-    return c;
+    return {v[0] * inv, v[1] * inv, v[2] * inv};
 }
 
 // One j-body's operands (relative to the centre) and raw position into a tile of `bodies`; zero operands
@@ -140,6 +129,7 @@ struct ISide {
     uint32_t a1[4], a2[4];  // A of the two r^2 MMAs (k 0-7, 8-15), TF32
     float c[4];             // C: |u|^2 + soft2 of the row of each D register
     float near[2];          // near_r2(|u|^2) of rows g and g + 8: below it a pair goes to the CUDA cores
+    float near_tile;        // a tile whose smallest |v|^2 is below this may hold a near pair of the warp
 };
 
 __device__ __forceinline__ float3 relative(const float4* sorted, int k, int n, const Centre& c) {
@@ -153,11 +143,17 @@ __device__ inline ISide i_side(const float4* sorted, int first, int n, const Cen
     ISide s;
     float3 u[2];
     tensor::SplitVec su[2];
+    float u2[2];
     for (int h = 0; h < 2; ++h) {
         u[h] = relative(sorted, first + tensor::group_of(lane) + 8 * h, n, c);
         su[h] = tensor::split_vec(u[h].x, u[h].y, u[h].z);
-        s.near[h] = tensor::near_r2(u[h].x * u[h].x + u[h].y * u[h].y + u[h].z * u[h].z);
+        u2[h] = u[h].x * u[h].x + u[h].y * u[h].y + u[h].z * u[h].z;
+        s.near[h] = tensor::near_r2(u2[h]);
     }
+    // Per warp, not per block: a warp whose 16 bodies sit near the centre checks only the tiles next to it.
+    float max_u2 = fmaxf(u2[0], u2[1]);
+    for (int off = 16; off > 0; off >>= 1) max_u2 = fmaxf(max_u2, __shfl_xor_sync(0xffffffffu, max_u2, off));
+    s.near_tile = tensor::kNearTileOfMaxU2 * max_u2;
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
         const tensor::FragPos a = tensor::a_pos(lane, r);
@@ -247,7 +243,7 @@ __device__ inline void j_loop(const TensorArgs& a, float* smem, BlockShared& sh,
     const int warps = T / 32;
     const int j0 = static_cast<int>(blockIdx.y) * a.step.chunk, j1 = min(n, j0 + a.step.chunk);
     const int floats = tc::tile_floats(T);
-    const float soft2 = a.step.soft2, near_limit = tensor::kNearTileOfMaxU2 * c.max_u2;
+    const float soft2 = a.step.soft2;
     const bool live = warp_first < n;  // a warp of padding rows only builds
     float4 next = j0 + t < j1 ? a.sorted[j0 + t] : make_float4(0.f, 0.f, 0.f, 0.f);
     int buf = 0;
@@ -261,7 +257,7 @@ __device__ inline void j_loop(const TensorArgs& a, float* smem, BlockShared& sh,
         if (!live) continue;
         float tile_min = sh.vmin[buf][0];
         for (int w = 1; w < warps; ++w) tile_min = fminf(tile_min, sh.vmin[buf][w]);
-        const bool near = tile_min < near_limit;  // block-uniform: some j may be within |u_i| / 4 of an i
+        const bool near = tile_min < is.near_tile;  // warp-uniform: some j may be within |u_i| / 4 of an i
         const int groups = (min(T, j1 - base) + 7) / 8;
         const int self_offset = warp_first - base;  // sorted i - sorted j = self_offset + row - col - 8 g
         if (self_offset > -16 && self_offset < T)   // the warp's own bodies are in this tile

@@ -18,8 +18,9 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
                       ->delimiter(',')
                       ->check(CLI::Range(1LL, 1LL << 24));
     auto* variants =
-        app.add_option("--variants", o.variants,
-                       "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij), tensor (tc)")
+        app.add_option(
+               "--variants", o.variants,
+               "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij), tensor (tc)")
             ->delimiter(',')
             ->check(CLI::IsMember(variant_choices()));
     auto* precisions = app.add_option("--precisions", o.precisions,

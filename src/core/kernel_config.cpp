@@ -25,8 +25,7 @@ const std::array<VariantInfo, 4>& variant_table() {
          {1, 0, 0}, {4, 1, 256, 0}},
         {KernelVariant::IJUnrolled, "ij-unrolled", "k i-bodies x u j-bodies per inner iteration", {2, 4, 8},
          {2, 4, 8}, {4, 4, 256, 0}},
-        {KernelVariant::Tensor, "tensor",
-         "tensor cores: 16 Morton-sorted i-bodies per warp, r^2 and the sum as split-TF32 products (fp32 only)",
+        {KernelVariant::Tensor, "tensor", "tensor cores: split-TF32 products on Morton-sorted bodies (fp32)",
          {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
     }};
     return table;
@@ -69,7 +68,8 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
         throw ParamError("q", "threads per body must be 0 (auto) or a power of two up to 32 (got " +
                                   std::to_string(s.q) + ")");
     if (v == KernelVariant::Tensor && s.block > kTensorMaxBlock)
-        throw ParamError("block", "variant tensor allows a block of 64 to " + std::to_string(kTensorMaxBlock) +
+        throw ParamError("block", "variant tensor allows a block of 64 to " +
+                                      std::to_string(kTensorMaxBlock) +
                                       " threads (a multiple of 32; its i-bodies share one centre) (got " +
                                       std::to_string(s.block) + ")");
     if (v == KernelVariant::Tensor && s.q > 1)

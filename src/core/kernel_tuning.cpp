@@ -271,7 +271,8 @@ class TableParser {
         if (!v)
             fail(m_line, "row: unknown variant '" + std::string(w[2]) + "' (none, i-unrolled, ij-unrolled)");
         if (*v == KernelVariant::Tensor)  // not measured yet: the automatic choice stays with the CUDA cores
-            fail(m_line, "row: variant 'tensor' is not chosen automatically yet (none, i-unrolled, ij-unrolled)");
+            fail(m_line,
+                 "row: variant 'tensor' is not chosen automatically yet (none, i-unrolled, ij-unrolled)");
         r.variant = *v;
         int* fields[] = {&r.shape.k, &r.shape.u, &r.shape.block, &r.shape.q, &r.shape.s};
         const char* names[] = {"k", "u", "block", "q", "s"};

@@ -201,7 +201,8 @@ void kernel_panel(PanelContext& c) {
     int block = p.shape.block;
     const bool tensor = p.variant == KernelVariant::Tensor;  // block up to 256, q 0 or 1 only
     const int max_block = tensor ? kTensorMaxBlock : 1024;
-    if (ImGui::SliderInt("block", &block, 64, max_block)) p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
+    if (ImGui::SliderInt("block", &block, 64, max_block))
+        p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
     bool auto_q = p.shape.q == 0;
     if (ImGui::Checkbox("threads per body: auto", &auto_q)) p.shape.q = auto_q ? 0 : 1;
     if (!auto_q && !tensor) {

@@ -47,20 +47,15 @@ Bodies morton_sorted(const Bodies& in) {
 }
 
 struct Centre {
-    float x, y, z, max_u2;
+    float x, y, z;
 };
-// block_centre: the mean position of the block's bodies and the largest |x - centre|^2 (the device sums in a
-// shuffle tree, so its centre differs in the last bits: any centre is exact as long as i and j use the same).
+// block_centre: the mean position of the block's bodies (the device sums in a shuffle tree, so its centre
+// differs in the last bits: any centre is exact as long as i and j use the same).
 Centre mean_centre(const Bodies& s, int first, int count) {
     float m[3] = {0.f, 0.f, 0.f};
     for (int t = 0; t < count; ++t)
         for (int a = 0; a < 3; ++a) m[a] += s[first + t][a];
-    Centre c{m[0] / count, m[1] / count, m[2] / count, 0.f};
-    for (int t = 0; t < count; ++t) {
-        const float ux = s[first + t][0] - c.x, uy = s[first + t][1] - c.y, uz = s[first + t][2] - c.z;
-        c.max_u2 = std::max(c.max_u2, ux * ux + uy * uy + uz * uz);
-    }
-    return c;
+    return {m[0] / count, m[1] / count, m[2] / count};
 }
 
 std::array<float, 3> relative(const Bodies& s, int k, const Centre& c) {
@@ -72,7 +67,8 @@ std::array<float, 3> relative(const Bodies& s, int k, const Centre& c) {
 struct ISide {
     FragA a1{}, a2{};
     FragC c{};
-    FragC near{};  // near_r2 of each D register's row
+    FragC near{};       // near_r2 of each D register's row
+    float near_tile{};  // kNearTileOfMaxU2 x the largest |u|^2 of the warp's rows
 };
 ISide i_side(const Bodies& s, int first, const Centre& c, float soft2) {
     ISide is;
@@ -85,6 +81,8 @@ ISide i_side(const Bodies& s, int first, const Centre& c, float soft2) {
             const auto v = relative(s, first + group_of(l) + 8 * (r >> 1), c);
             is.c[l][r] = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + soft2;
             is.near[l][r] = near_r2(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            is.near_tile =
+                std::max(is.near_tile, kNearTileOfMaxU2 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
         }
     return is;
 }
@@ -157,7 +155,7 @@ Acc model_kernel(const Bodies& s, int block, int splits, float soft2) {
                     }
                     const int groups = (std::min(T, j1 - base) + 7) / 8, self_offset = wf - base;
                     const bool mask = self_offset > -16 && self_offset < T;
-                    const bool near_tile = mask || tile_min < kNearTileOfMaxU2 * c.max_u2;
+                    const bool near_tile = mask || tile_min < is.near_tile;
                     FragC acc{};
                     for (int g = 0; g < groups; ++g)
                         j_group(s, wf, base, g, tile, T, is, mask, near_tile, self_offset, soft2, acc, ex);
@@ -235,19 +233,19 @@ Bodies cluster(int n, unsigned seed) {
     return morton_sorted(b);
 }
 
-// N not a multiple of 8 or 16, blocks of 64 and 128 i-bodies, 1 and 3 j-splits (chunks that end inside a tile
-// and inside a group): the same fp32 bound as the device test (max 1e-4, median 1e-5). Measured here: max
-// 3e-7 .. 1.1e-5, median 1e-7 .. 7e-7. Without the near pairs on the CUDA cores the maximum reached 1.1e-3
-// at N = 257 (a pair at d = 0.015 with |u| = 1: r^2 = |u|^2 + |v|^2 - 2 u.v cancels 2^-23 x 2 |u|^2 / d^2),
-// and a block midpoint (instead of the mean) dragged by a halo body gave errors of order 1. An interaction
-// lost or doubled at a padding, split or mask boundary is ~1/N = 1e-3 of a force. Each case prints its
-// errors.
+// N not a multiple of 8 or 16, blocks of 64, 128 and 256 threads (32 to 128 i-bodies), 1 and 3 j-splits
+// (chunks that end inside a tile and inside a group): the same fp32 bound as the device test (max 1e-4,
+// median 1e-5). Measured here: max 3e-7 .. 1.1e-5, median 1e-7 .. 7e-7. Without the near pairs on the CUDA
+// cores the maximum reached 1.1e-3 at N = 257 (a pair at d = 0.015 with |u| = 1: r^2 = |u|^2 + |v|^2 - 2 u.v
+// cancels 2^-23 x 2 |u|^2 / d^2), and a block midpoint (instead of the mean) dragged by a halo body gave
+// errors of order 1. An interaction lost or doubled at a padding, split or mask boundary is ~1/N = 1e-3 of a
+// force. Each case prints its errors.
 TEST(TensorKernelModel, AwkwardNMatchesFloat64) {
     const float soft2 = 0.01f * 0.01f + 1e-20f;
     for (int n : {2, 3, 31, 33, 255, 257, 1001}) {
         const Bodies s = cluster(n, 5u + static_cast<unsigned>(n));
         const Acc ref = float64_sum(s, double(soft2));
-        for (int block : {128, 256})
+        for (int block : {64, 128, 256})
             for (int splits : {1, 3}) {
                 const Errors e = errors(model_kernel(s, block, splits, soft2), ref);
                 std::printf("model N %d block %d s %d: max %.3g median %.3g\n", n, block, splits, e.max,
