@@ -37,6 +37,7 @@ class CpuBackend final : public Backend {
     std::size_t size() const override { return m_bodies.size(); }
     double time() const override;
     long long steps_taken() const override { return m_steps; }
+    void set_steps_taken(long long n) override { m_steps = n; }
 
     int threads() const { return m_threads; }
     // hermite-block: the current step of body i (a power of two); 0 under the other integrators.

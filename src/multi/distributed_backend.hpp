@@ -34,6 +34,7 @@ public:
     std::size_t size() const override { return m_inner->size(); }
     double time() const override { return m_inner->time(); }
     long long steps_taken() const override { return m_inner->steps_taken(); }
+    void set_steps_taken(long long n) override { m_inner->set_steps_taken(n); }
 
     Exchange& exchange() const { return *m_exchange; }
     IndexRange own_range() const { return m_ranges.at(static_cast<std::size_t>(m_exchange->rank())); }
