@@ -55,6 +55,12 @@ public:
     std::size_t size() const override;
     double time() const override;
     long long steps_taken() const override;
+    void set_steps_taken(long long n) override;
+    // Rewind: leap-frog keeps its saved states in device memory (cudaMemcpyAsync device to device, checked
+    // against cudaMemGetInfo: fewer slots with a note where they do not fit); Hermite uses the host default.
+    int reserve_snapshots(int count, std::string* note = nullptr) override;
+    void save_snapshot(int slot) override;
+    void restore_snapshot(int slot) override;
 
     // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). What
     // nbody-bench times. With several parts the events bracket all of them.

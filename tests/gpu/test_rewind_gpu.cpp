@@ -1,0 +1,119 @@
+// Rewind on the CUDA backend (issue 10): leap-frog keeps its saved states in device memory and a run restored
+// from one goes on bit-identically; Hermite goes through the host default; out of memory shrinks the ring.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "../unit/test_util.hpp"
+#include "core/errors.hpp"
+#include "cuda_backend.hpp"
+#include "gpu_test_util.hpp"
+
+using namespace nbody;
+
+namespace {
+
+SimParams rewind_params(Precision prec, Integrator integ = Integrator::LeapFrog) {
+    SimParams p;
+    p.backend = BackendKind::Cuda;
+    p.precision = prec;
+    p.integrator = integ;
+    p.dt = 0.005;
+    p.eps = 0.05;
+    return p;
+}
+
+bool bit_identical(const State& a, const State& b) {
+    return a.size() == b.size() && a.time == b.time &&
+           std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)) == 0 &&
+           std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)) == 0;
+}
+
+// 100 steps saving every 10, back to step 50, 50 steps again: the state of step 100, bit for bit.
+void check_rerun(CudaBackend& b, const SimParams& p) {
+    b.reset(test::plummer_state(3000), p);
+    ASSERT_EQ(b.reserve_snapshots(11), 11);
+    for (int i = 0; i < 10; ++i) {
+        b.save_snapshot(i);
+        b.step(10);
+    }
+    State at100;
+    b.read_state(at100);
+    b.restore_snapshot(5);
+    EXPECT_EQ(b.steps_taken(), 50);
+    EXPECT_DOUBLE_EQ(b.time(), 50 * p.dt);
+    b.step(50);
+    State again;
+    b.read_state(again);
+    EXPECT_EQ(b.steps_taken(), 100);
+    EXPECT_TRUE(bit_identical(at100, again)) << "max difference " << test::max_abs_diff(at100, again);
+}
+
+}  // namespace
+
+TEST(CudaRewind, Fp32LeapfrogReRunsBitIdentically) {
+    REQUIRE_GPU(b);
+    check_rerun(*b, rewind_params(Precision::Fp32));
+}
+
+TEST(CudaRewind, DsLeapfrogReRunsBitIdentically) {
+    REQUIRE_GPU(b);
+    check_rerun(*b, rewind_params(Precision::DS));
+}
+
+TEST(CudaRewind, TwoPartsReRunBitIdentically) {
+    REQUIRE_GPU_PARTS(b, 0, 0);  // the multi-GPU exchange, on one GPU
+    check_rerun(*b, rewind_params(Precision::Fp32));
+}
+
+TEST(CudaRewind, HermiteGoesThroughTheHostAndGetsTimeAndStepsBack) {
+    REQUIRE_GPU(b);
+    const SimParams p = rewind_params(Precision::Fp64, Integrator::Hermite);
+    b->reset(test::plummer_state(1000), p);
+    ASSERT_EQ(b->reserve_snapshots(2), 2);
+    b->step(5);
+    b->save_snapshot(1);
+    State at5;
+    b->read_state(at5);
+    b->step(20);
+    b->restore_snapshot(1);
+    EXPECT_EQ(b->steps_taken(), 5);
+    State back;
+    b->read_state(back);
+    EXPECT_TRUE(bit_identical(at5, back));
+}
+
+TEST(CudaRewind, RestoreUnderAnotherDtRePrimes) {
+    REQUIRE_GPU(b);
+    SimParams p = rewind_params(Precision::Fp32);
+    b->reset(test::plummer_state(2000), p);
+    b->reserve_snapshots(1);
+    b->step(10);
+    b->save_snapshot(0);
+    b->step(10);
+    p.dt *= 0.5;
+    b->set_params(p);
+    b->restore_snapshot(0);
+    b->step(20);  // as far as the 10 steps of the old dt
+    EXPECT_NEAR(b->time(), 20 * 0.005, 1e-12);
+    State s;
+    b->read_state(s);
+    EXPECT_EQ(first_non_finite(s), -1);
+}
+
+TEST(CudaRewind, MoreThanFitsShrinksTheRingWithANoteAndInvalidSlotsThrow) {
+    REQUIRE_GPU(b);
+    b->reset(test::plummer_state(20000), rewind_params(Precision::DS));  // 192 bytes per body per state
+    std::string note;
+    const int got = b->reserve_snapshots(1 << 30, &note);
+    EXPECT_GT(got, 0);
+    EXPECT_LT(got, 1 << 30);
+    EXPECT_NE(note.find("rewind keeps"), std::string::npos) << note;
+    EXPECT_THROW(b->save_snapshot(got), Error);
+    EXPECT_THROW(b->restore_snapshot(0), Error);  // reserved, never saved
+    b->save_snapshot(got - 1);
+    b->step(3);
+    b->restore_snapshot(got - 1);
+    EXPECT_EQ(b->steps_taken(), 0);
+    EXPECT_EQ(b->reserve_snapshots(0), 0);  // frees the device memory
+}
