@@ -80,6 +80,7 @@ void Viewer::attach_renderer() {
     m_renderer->set_groups(m_sim.initial_state().group);
     m_feed.update(m_sim.backend(), *m_renderer);
     m_renderer->begin_position_update(0);
+    m_renderer->clear_trails();  // a reset, a new scene or backend: no line back to where the bodies were
     m_attached_generation = m_sim.generation();
     m_last_sim_time = m_sim.backend().time();
 }
@@ -149,6 +150,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
     if (now != m_last_sim_time) {
         m_renderer->begin_position_update(now - m_last_sim_time);
         m_feed.update(m_sim.backend(), *m_renderer);
+        m_renderer->end_position_update(m_settings.trails);  // a rewind (time going back) clears the trails
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);
