@@ -44,6 +44,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend(p, note); }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);
+    if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
