@@ -11,8 +11,8 @@ using namespace nbody;
 using nbody::test::parse;
 
 TEST(RenderFlags, HeadlessWithFramesOrScreenshotRendersOffscreen) {
-    auto r = parse({"--headless", "--frames", "3", "--screenshot", "out.png", "--width", "320", "--height",
-                    "200", "--color", "speed", "--no-interop"});
+    auto r = parse({"--headless", "--frames", "3", "--screenshot", "out.png", "--width", "320", "--height", "200",
+                    "--color", "speed", "--no-interop"});
     ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
     const AppOptions& o = std::get<AppOptions>(r);
     EXPECT_TRUE(o.renders_offscreen());
