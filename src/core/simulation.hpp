@@ -70,6 +70,9 @@ class Simulation {
     // later states stay (scrubbing back and forth) until the run steps on from here. Throws Error for i
     // outside [0, rewind().size()) or a backend that cannot restore, keeping the state.
     void restore(int i);
+    // The timeline slider: restores the saved state nearest simulated time `t` unless the run stands there
+    // already. Returns whether it restored one (false with an empty ring).
+    bool scrub_to(double t);
     // Multiplies the mass of every body of colour group `group` (a scene component) by `factor`, keeping
     // positions, velocities, time and step count; the states saved from here on are the new timeline. Throws
     // Error for a factor that is not positive and finite, or a group with no bodies.

@@ -64,6 +64,15 @@ void Simulation::restore(int i) {
     m_sec_per_step = 0;
 }
 
+bool Simulation::scrub_to(double t) {
+    const int i = m_rewind.nearest(t);
+    if (i < 0) return false;
+    const RewindRing::Entry& e = m_rewind.at(i);
+    if (e.step == m_backend->steps_taken() && e.time == m_backend->time()) return false;
+    restore(i);
+    return true;
+}
+
 void Simulation::scale_group_mass(uint32_t group, double factor) {
     if (!(factor > 0) || !std::isfinite(factor))
         throw Error("mass factor: must be > 0 and finite (got " + std::to_string(factor) + ")");

@@ -67,6 +67,7 @@ void draw_panels(PanelContext& c) {
     panel("Scene", s.show_scene, false, 10, false, c, scene_panel);
     panel("Physics", s.show_physics, false, 290, false, c, physics_panel);
     panel("Kernel", s.show_kernel, false, 490, true, c, kernel_panel);
+    panel("Timeline", s.show_timeline, false, 515, true, c, timeline_panel);
     panel("View", s.show_view, true, 10, false, c, view_panel);
     panel("Performance", s.show_perf, true, 290, false, c, performance_panel);
     panel("Diagnostics", s.show_diag, true, 675, true, c, diagnostics_panel);
@@ -232,6 +233,7 @@ void view_panel(PanelContext& c) {
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
+    trails_controls(c);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
     ImGui::SameLine();

@@ -26,5 +26,8 @@ void view_panel(PanelContext& c);
 void performance_panel(PanelContext& c);
 void diagnostics_panel(PanelContext& c);
 void legend_overlay(PanelContext& c);
+// Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
+void trails_controls(PanelContext& c);
+void timeline_panel(PanelContext& c);
 
 }  // namespace nbody

@@ -26,6 +26,9 @@ struct UiState {
     bool show_help = false;  // F1
     bool show_scene = true, show_physics = true, show_kernel = true, show_view = true, show_perf = true,
          show_diag = true;
+    bool show_timeline = true;
+    int mass_group = 0;        // Timeline: the component whose mass the factor scales
+    float mass_factor = 1.0f;
     float ui_scale = 1.0f;
     bool vsync = true;
     bool follow_com = false;
@@ -48,6 +51,8 @@ struct UiView {
     std::size_t group_count = 1;
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     float depth_near = 0, depth_far = 1;
+    int trail_samples = 0;          // held in the trail ring now
+    std::size_t trail_bytes = 0;    // the ring's GPU memory (N x L x 16 B)
 };
 
 // What the user asked for this frame; the app acts on it.

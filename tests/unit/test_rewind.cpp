@@ -221,3 +221,15 @@ TEST_F(RewindSim, ScalingAGroupsMassKeepsTheRestAndBranchesTheTimeline) {
     EXPECT_THROW(sim.scale_group_mass(2, -1.0), Error);
     EXPECT_THROW(sim.scale_group_mass(7, 2.0), Error);  // no such group
 }
+
+TEST_F(RewindSim, ScrubbingRestoresTheNearestStateOnce) {
+    frames(15);  // saves every 0.05 up to t = 0.5
+    EXPECT_TRUE(sim.scrub_to(0.26));
+    EXPECT_EQ(sim.backend().steps_taken(), 50);
+    EXPECT_TRUE(sim.paused());
+    EXPECT_FALSE(sim.scrub_to(0.24));  // the same state: nothing to do
+    EXPECT_TRUE(sim.scrub_to(-3.0));   // before the first: the first
+    EXPECT_EQ(sim.backend().steps_taken(), 0);
+    sim.set_rewind({false, 0.05, 8});
+    EXPECT_FALSE(sim.scrub_to(0.1));
+}
