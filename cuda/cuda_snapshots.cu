@@ -5,6 +5,12 @@
 
 namespace nbody::kernels {
 
+namespace {
+// At most this much device memory per GPU for the rewind ring (the Cartwheel's 256 fp32 states take 295 MiB;
+// 10^6 bodies get 64 states), and never more than half of what is free.
+constexpr std::size_t kDeviceBudget = std::size_t(4) << 30;
+}  // namespace
+
 void DeviceSnapshots::clear() {
     m_part.clear();
     m_meta.clear();
@@ -20,7 +26,7 @@ int DeviceSnapshots::reserve(DeviceSet& dev, std::size_t bytes, int count, std::
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         if (cudaMemGetInfo(&free, &total) != cudaSuccess) cudaGetLastError(), free = 0;
         free_min = std::min(free_min, free);
-        fit = std::min(fit, free / 2 / bytes);
+        fit = std::min(fit, std::min(free / 2, kDeviceBudget) / bytes);
     }
     // Several parts may share one GPU (the tests): each then takes its share of what the first check saw.
     while (fit > 0) {

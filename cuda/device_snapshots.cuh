@@ -17,9 +17,10 @@ class DeviceSnapshots {
         bool saved = false;
     };
 
-    // Frees the slots, then makes room for up to `count` states of `bytes` on every part: at most half of
-    // what cudaMemGetInfo reports free on each GPU (the rest is the renderer's and the next allocation's),
-    // halved again while an allocation fails. Returns how many it got; *note says why when fewer.
+    // Frees the slots, then makes room for up to `count` states of `bytes` on every part: at most 4 GiB and
+    // half of what cudaMemGetInfo reports free on each GPU (the rest is the renderer's and the next
+    // allocation's), halved again while an allocation fails. Returns how many it got; *note says why when
+    // fewer.
     int reserve(DeviceSet& dev, std::size_t bytes, int count, std::string* note);
     void clear();
     int count() const { return static_cast<int>(m_meta.size()); }

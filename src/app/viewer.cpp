@@ -48,6 +48,8 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
+    // Off-screen runs have no timeline to drag: no rewind slots, and frames stepped in one piece.
+    if (o.headless) m_sim.set_rewind(RewindSettings{false});
     start(setup.scene, setup.params, initial_state(setup), !setup.snapshot);
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);

@@ -34,10 +34,13 @@ void Simulation::load(const State& initial, const SimParams& p) {
         // new N) can put it back and the old scene keeps running.
         State running;
         m_backend->read_state(running);
+        m_rewind.reset(0);
+        m_backend->reserve_snapshots(0);  // the old timeline's memory (on a GPU) before the new N needs room
         try {
             m_backend->reset(initial, p);
         } catch (...) {
             m_backend->reset(running, m_current);
+            setup_rewind();
             throw;
         }
     }

@@ -19,6 +19,7 @@ void Simulation::set_rewind(const RewindSettings& r) {
 void Simulation::setup_rewind() {
     m_rewind_note.clear();
     m_rewind.reset(0);
+    if (!m_backend) return;  // set_rewind before the first load: applied by it
     const int want = m_rewind_settings.enabled ? m_rewind_settings.capacity : 0;
     try {
         m_rewind.reset(m_backend->reserve_snapshots(want, &m_rewind_note));
