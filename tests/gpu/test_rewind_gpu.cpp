@@ -2,10 +2,12 @@
 // from one goes on bit-identically; Hermite goes through the host default; out of memory shrinks the ring.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
+#include "core/simulation.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
 
@@ -116,4 +118,42 @@ TEST(CudaRewind, MoreThanFitsShrinksTheRingWithANoteAndInvalidSlotsThrow) {
     b->restore_snapshot(got - 1);
     EXPECT_EQ(b->steps_taken(), 0);
     EXPECT_EQ(b->reserve_snapshots(0), 0);  // frees the device memory
+}
+
+// The Simulation's timeline over the CUDA backend, as the Timeline panel drives it: back to t = 0.25, on to
+// where the first run stood, bit for bit; then a heavier component from there changes the outcome.
+TEST(CudaRewind, SimulationTimelineReRunsAndBranches) {
+    REQUIRE_GPU(probe);
+    probe.reset();
+    Simulation sim([](const SimParams&, std::string*) { return std::make_unique<CudaBackend>(); });
+    State s = test::plummer_state(4000);
+    for (std::size_t i = 0; i < s.size(); ++i) s.group[i] = uint32_t(i % 2);
+    SimParams p = rewind_params(Precision::Fp32);
+    p.steps_per_frame = 7;
+    sim.load(s, p);
+    sim.set_rewind({true, 10 * p.dt, 64});
+    for (int f = 0; f < 15; ++f) sim.advance_frame(1.0, 0.0);  // 105 steps
+    ASSERT_EQ(sim.rewind().size(), 11);
+    State first;
+    sim.backend().read_state(first);
+    ASSERT_TRUE(sim.scrub_to(0.25));
+    EXPECT_EQ(sim.backend().steps_taken(), 50);
+    sim.set_paused(false);
+    for (int f = 0; f < 7; ++f) sim.advance_frame(1.0, 0.0);  // 99
+    sim.pending().steps_per_frame = 6;
+    sim.advance_frame(1.0, 0.0);  // 105
+    State again;
+    sim.backend().read_state(again);
+    EXPECT_TRUE(bit_identical(first, again)) << test::max_abs_diff(first, again);
+    sim.restore(5);
+    sim.scale_group_mass(1, 4.0);
+    sim.set_paused(false);
+    while (sim.backend().steps_taken() < 105) {
+        sim.pending().steps_per_frame = int(std::min<long long>(6, 105 - sim.backend().steps_taken()));
+        sim.advance_frame(1.0, 0.0);
+    }
+    ASSERT_EQ(sim.backend().steps_taken(), 105);
+    State branched;
+    sim.backend().read_state(branched);
+    EXPECT_GT(test::max_abs_diff(first, branched), 1e-6);
 }
