@@ -204,8 +204,7 @@ void CudaBackend::restore_snapshot(int slot) {
     if (!meta.saved) throw Error("rewind slot " + std::to_string(slot) + " holds no saved state");
     if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
         throw Error("rewind: the saved states were made for another N, precision or integrator");
-    const std::vector<char*> p = m->snaps.slot(slot);
-    m->engine->restore_snapshot(std::vector<const char*>(p.begin(), p.end()), meta.mark);
+    m->engine->restore_snapshot(m->snaps.slot(slot), meta.mark);
     m->steps_before = meta.steps_before;
 }
 

@@ -64,7 +64,7 @@ public:
     // Copies the state to (from) dst[part] (src[part]), snapshot_bytes() each, device to device on each
     // part's stream; both return with the copies done.
     virtual EngineMark save_snapshot(const std::vector<char*>&) { return {}; }
-    virtual void restore_snapshot(const std::vector<const char*>&, const EngineMark&) {}
+    virtual void restore_snapshot(const std::vector<char*>&, const EngineMark&) {}
 };
 
 }  // namespace nbody::kernels

@@ -38,7 +38,7 @@ public:
     std::vector<DeviceTiming> timings() const override;
     std::size_t snapshot_bytes() const override;
     EngineMark save_snapshot(const std::vector<char*>& dst) override;
-    void restore_snapshot(const std::vector<const char*>& src, const EngineMark& m) override;
+    void restore_snapshot(const std::vector<char*>& src, const EngineMark& m) override;
     bool set_partition(const RangePartition& p) override {
         m_partition = p;
         return true;
@@ -79,6 +79,7 @@ private:
     std::size_t body_bytes() const;
     // Every per-body buffer of a part that a step reads or writes: what a snapshot copies.
     static std::vector<const DeviceBuffer*> state_buffers(const PartBuffers& b);
+    void copy_state(const std::vector<char*>& slot, bool save);
 
     DeviceSet& m_dev;
     int m_sm = 0;

@@ -21,40 +21,34 @@ std::size_t LeapfrogEngine::snapshot_bytes() const {
     return bytes;
 }
 
-EngineMark LeapfrogEngine::save_snapshot(const std::vector<char*>& dst) {
-    if (dst.size() != m_buf.size())
+// Every state buffer of every part to (from) slot[part], on each part's stream; back with the copies done.
+void LeapfrogEngine::copy_state(const std::vector<char*>& slot, bool save) {
+    if (slot.size() != m_buf.size())
         throw BackendError("leap-frog snapshot: one buffer per device part expected");
-    m_dev.wait_for_peers();  // a part's buffers also receive the other parts' bodies (the exchange)
+    // A part's buffers also receive the other parts' bodies (the exchange, on their streams): wait for those
+    // before, and have the copies done before the next step's exchange writes into them again.
+    m_dev.synchronize();
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
         const DevicePart& part = m_dev.parts()[k];
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         std::size_t off = 0;
         for (const DeviceBuffer* d : state_buffers(m_buf[k])) {
-            NBODY_CUDA_CHECK(
-                cudaMemcpyAsync(dst[k] + off, d->get(), d->bytes(), cudaMemcpyDeviceToDevice, part.stream));
+            void* dst = save ? static_cast<void*>(slot[k] + off) : d->get();
+            const void* src = save ? d->get() : static_cast<const void*>(slot[k] + off);
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, src, d->bytes(), cudaMemcpyDeviceToDevice, part.stream));
             off += d->bytes();
         }
     }
-    // Synchronous: the next step's exchange writes into these buffers from the other parts' streams.
     m_dev.synchronize();
+}
+
+EngineMark LeapfrogEngine::save_snapshot(const std::vector<char*>& dst) {
+    copy_state(dst, true);
     return {m_cur, m_time, m_steps, m_params.dt, m_params.eps, m_params.G};
 }
 
-void LeapfrogEngine::restore_snapshot(const std::vector<const char*>& src, const EngineMark& m) {
-    if (src.size() != m_buf.size())
-        throw BackendError("leap-frog snapshot: one buffer per device part expected");
-    m_dev.synchronize();
-    for (std::size_t k = 0; k < m_buf.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-        std::size_t off = 0;
-        for (const DeviceBuffer* d : state_buffers(m_buf[k])) {
-            NBODY_CUDA_CHECK(
-                cudaMemcpyAsync(d->get(), src[k] + off, d->bytes(), cudaMemcpyDeviceToDevice, part.stream));
-            off += d->bytes();
-        }
-    }
-    m_dev.synchronize();
+void LeapfrogEngine::restore_snapshot(const std::vector<char*>& src, const EngineMark& m) {
+    copy_state(src, false);
     m_cur = m.cur;
     m_time = m.time;
     m_steps = m.steps;

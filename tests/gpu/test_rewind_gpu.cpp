@@ -25,12 +25,6 @@ SimParams rewind_params(Precision prec, Integrator integ = Integrator::LeapFrog)
     return p;
 }
 
-bool bit_identical(const State& a, const State& b) {
-    return a.size() == b.size() && a.time == b.time &&
-           std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)) == 0 &&
-           std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)) == 0;
-}
-
 // 100 steps saving every 10, back to step 50, 50 steps again: the state of step 100, bit for bit.
 void check_rerun(CudaBackend& b, const SimParams& p) {
     b.reset(test::plummer_state(3000), p);
@@ -48,7 +42,7 @@ void check_rerun(CudaBackend& b, const SimParams& p) {
     State again;
     b.read_state(again);
     EXPECT_EQ(b.steps_taken(), 100);
-    EXPECT_TRUE(bit_identical(at100, again)) << "max difference " << test::max_abs_diff(at100, again);
+    EXPECT_TRUE(test::bit_identical(at100, again)) << "max difference " << test::max_abs_diff(at100, again);
 }
 
 }  // namespace
@@ -82,7 +76,7 @@ TEST(CudaRewind, HermiteGoesThroughTheHostAndGetsTimeAndStepsBack) {
     EXPECT_EQ(b->steps_taken(), 5);
     State back;
     b->read_state(back);
-    EXPECT_TRUE(bit_identical(at5, back));
+    EXPECT_TRUE(test::bit_identical(at5, back));
 }
 
 TEST(CudaRewind, RestoreUnderAnotherDtRePrimes) {
@@ -144,7 +138,7 @@ TEST(CudaRewind, SimulationTimelineReRunsAndBranches) {
     sim.advance_frame(1.0, 0.0);  // 105
     State again;
     sim.backend().read_state(again);
-    EXPECT_TRUE(bit_identical(first, again)) << test::max_abs_diff(first, again);
+    EXPECT_TRUE(test::bit_identical(first, again)) << test::max_abs_diff(first, again);
     sim.restore(5);
     sim.scale_group_mass(1, 4.0);
     sim.set_paused(false);

@@ -24,12 +24,6 @@ SimParams params() {
     return p;
 }
 
-bool bit_identical(const State& a, const State& b) {
-    return a.size() == b.size() && a.time == b.time &&
-           std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)) == 0 &&
-           std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)) == 0;
-}
-
 struct RewindSim : ::testing::Test {
     Simulation sim{
         [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
@@ -111,7 +105,7 @@ TEST(CpuBackendRewind, RestoreStep50ThenRun50IsBitIdenticalToStep100) {
     State again;
     b.read_state(again);
     EXPECT_EQ(b.steps_taken(), 100);
-    EXPECT_TRUE(bit_identical(at100, again)) << test::max_abs_diff(at100, again);
+    EXPECT_TRUE(test::bit_identical(at100, again)) << test::max_abs_diff(at100, again);
 }
 
 TEST(CpuBackendRewind, InvalidSlotIsAnErrorAndKeepsTheState) {
@@ -127,7 +121,7 @@ TEST(CpuBackendRewind, InvalidSlotIsAnErrorAndKeepsTheState) {
     EXPECT_THROW(b.save_snapshot(7), Error);
     State after;
     b.read_state(after);
-    EXPECT_TRUE(bit_identical(before, after));
+    EXPECT_TRUE(test::bit_identical(before, after));
     EXPECT_EQ(b.steps_taken(), 3);
     EXPECT_EQ(b.reserve_snapshots(0), 0);
     EXPECT_THROW(b.save_snapshot(0), Error);
@@ -151,7 +145,7 @@ TEST_F(RewindSim, RecordsEveryStrideAndReRunsBitIdentically) {
     State again;
     sim.backend().read_state(again);
     EXPECT_EQ(sim.backend().steps_taken(), 105);
-    EXPECT_TRUE(bit_identical(at105, again)) << test::max_abs_diff(at105, again);
+    EXPECT_TRUE(test::bit_identical(at105, again)) << test::max_abs_diff(at105, again);
 }
 
 TEST_F(RewindSim, SteppingOnFromARestoredStateDropsTheFuture) {
@@ -216,7 +210,7 @@ TEST_F(RewindSim, ScalingAGroupsMassKeepsTheRestAndBranchesTheTimeline) {
     sim.restore(4);
     State restored;
     sim.backend().read_state(restored);
-    EXPECT_TRUE(bit_identical(after, restored));
+    EXPECT_TRUE(test::bit_identical(after, restored));
     EXPECT_THROW(sim.scale_group_mass(2, 0.0), Error);
     EXPECT_THROW(sim.scale_group_mass(2, -1.0), Error);
     EXPECT_THROW(sim.scale_group_mass(7, 2.0), Error);  // no such group
