@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "gl_test_util.hpp"
 #include "render/gl_check.hpp"
@@ -22,6 +23,14 @@ Camera front_view() {
     cam.frame_all(glm::vec3(0), 1.0f);
     cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
     return cam;
+}
+
+// A renderer for one body of group 0.
+std::unique_ptr<ParticleRenderer> one_body_renderer() {
+    auto r = std::make_unique<ParticleRenderer>(shader_dir());
+    r->set_particle_count(1);
+    r->set_groups({0});
+    return r;
 }
 
 // One body from x = -0.7 to x = +0.7 at z = 0.3 in `updates` position updates of 0.01 time units each.
@@ -48,9 +57,8 @@ int path_light(const Image& img, float x) {
 
 TEST(Trails, AMovedBodyLeavesLitPixelsAlongItsPathOnlyWithTrailsOn) {
     NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
-    ParticleRenderer r(shader_dir());
-    r.set_particle_count(1);
-    r.set_groups({0});
+    auto trailed = one_body_renderer();
+    ParticleRenderer& r = *trailed;
     RenderSettings s;
     s.point_size = 4;
     s.trails.on = true;
@@ -67,11 +75,9 @@ TEST(Trails, AMovedBodyLeavesLitPixelsAlongItsPathOnlyWithTrailsOn) {
     EXPECT_LE(pixel(on, int(above.x), int(above.y)).sum(), bg + 3);
 
     s.trails.on = false;
-    ParticleRenderer plain(shader_dir());
-    plain.set_particle_count(1);
-    plain.set_groups({0});
-    move_one_body(plain, s.trails, 40);
-    const Image off = render(*ctx, plain, s);
+    auto plain = one_body_renderer();
+    move_one_body(*plain, s.trails, 40);
+    const Image off = render(*ctx, *plain, s);
     for (float x : {-0.5f, -0.2f, 0.0f, 0.3f}) EXPECT_LE(path_light(off, x), bg + 3) << "light at x = " << x;
     EXPECT_GT(path_light(off, 0.7f), bg + 60);  // the body itself
     NBODY_GL(glFinish());
@@ -79,9 +85,8 @@ TEST(Trails, AMovedBodyLeavesLitPixelsAlongItsPathOnlyWithTrailsOn) {
 
 TEST(Trails, NChangeRewindAndOffClearTheRing) {
     NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
-    ParticleRenderer r(shader_dir());
-    r.set_particle_count(1);
-    r.set_groups({0});
+    auto owner = one_body_renderer();
+    ParticleRenderer& r = *owner;
     RenderSettings s;
     s.trails = {true, 64, 2, 0.35f};
     move_one_body(r, s.trails, 20);  // 21 updates, every second sampled
