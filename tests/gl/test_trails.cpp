@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 
+#include "app/viewer.hpp"
 #include "gl_test_util.hpp"
 #include "render/gl_check.hpp"
 #include "render/particle_renderer.hpp"
@@ -133,4 +134,41 @@ TEST(Trails, ABrokenTrailShaderNamesFileAndLine) {
         EXPECT_NE(std::string(e.what()).find("trails.frag:5"), std::string::npos) << e.what();
     }
     fs::remove_all(dir);
+}
+
+// The whole window path off-screen: samples while running, none while paused, cleared by a rewind through the
+// timeline (then the restored positions start a new trail) and by a reset; the off-screen program has no
+// timeline.
+TEST(Trails, ViewerSamplesWhileRunningAndClearsOnRewindAndReset) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    AppOptions o;
+    o.scene_path = NBODY_TEST_DATA "/two_clusters.toml";
+    o.bodies = 200;
+    o.backend = "cpu";
+    o.threads = 1;
+    o.trails = 32;
+    o.steps_per_frame = 1;
+    Viewer v(o, *ctx);
+    EXPECT_TRUE(v.settings().trails.on);
+    EXPECT_EQ(v.settings().trails.length, 32);
+    v.settings().trails.stride = 1;
+    for (int f = 0; f < 10; ++f) v.simulate_and_draw(0.0, 1.0);
+    EXPECT_EQ(v.trails().ring().count(), 10);
+    EXPECT_EQ(v.trails().bytes(), std::size_t(200 * 32 * 16));
+    v.sim().set_paused(true);
+    for (int f = 0; f < 5; ++f) v.simulate_and_draw(0.0, 1.0);
+    EXPECT_EQ(v.trails().ring().count(), 10);  // paused: no new samples
+    ASSERT_GT(v.sim().rewind().size(), 0);
+    ASSERT_TRUE(v.sim().scrub_to(0.0));  // what dragging the timeline to its start does
+    v.simulate_and_draw(0.0, 1.0);
+    EXPECT_EQ(v.trails().ring().count(), 1);
+    v.sim().set_paused(false);
+    for (int f = 0; f < 3; ++f) v.simulate_and_draw(0.0, 1.0);
+    EXPECT_EQ(v.trails().ring().count(), 4);
+    v.reset();
+    EXPECT_EQ(v.trails().ring().count(), 0);
+
+    o.headless = true;
+    Viewer off(o, *ctx);
+    EXPECT_EQ(off.sim().rewind().capacity(), 0);
 }
