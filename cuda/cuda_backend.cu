@@ -89,6 +89,34 @@ CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>())
 
 CudaBackend::~CudaBackend() = default;
 
+int CudaBackend::reserve_snapshots(int count, std::string* note) {
+    m->snaps.clear();
+    const std::size_t bytes = m->engine ? m->engine->snapshot_bytes() : 0;
+    if (bytes == 0) return Backend::reserve_snapshots(count, note);  // through the host (Hermite)
+    Backend::reserve_snapshots(0);
+    return m->snaps.reserve(*m->devices, bytes, count, note);
+}
+
+void CudaBackend::save_snapshot(int slot) {
+    if (m->snaps.count() == 0) return Backend::save_snapshot(slot);
+    kernels::DeviceSnapshots::Meta& meta = m->snaps.meta(slot);
+    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
+        throw Error("rewind: the slots were reserved for another N, precision or integrator");
+    meta.mark = m->engine->save_snapshot(m->snaps.slot(slot));
+    meta.steps_before = m->steps_before;
+    meta.saved = true;
+}
+
+void CudaBackend::restore_snapshot(int slot) {
+    if (m->snaps.count() == 0) return Backend::restore_snapshot(slot);
+    const kernels::DeviceSnapshots::Meta meta = m->snaps.meta(slot);
+    if (!meta.saved) throw Error("rewind slot " + std::to_string(slot) + " holds no saved state");
+    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
+        throw Error("rewind: the saved states were made for another N, precision or integrator");
+    m->engine->restore_snapshot(m->snaps.slot(slot), meta.mark);
+    m->steps_before = meta.steps_before;
+}
+
 std::string CudaBackend::name() const {
     std::string s = "cuda (" + m->info.name + ", " + std::to_string(m->info.sm_count) + " SMs";
     if (m->devices->size() > 1) s += ", x" + std::to_string(m->devices->size());
@@ -179,34 +207,6 @@ std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }
 long long CudaBackend::steps_taken() const { return m->steps_before + (m->engine ? m->engine->steps() : 0); }
 void CudaBackend::set_steps_taken(long long n) { m->steps_before = n - (m->engine ? m->engine->steps() : 0); }
-
-int CudaBackend::reserve_snapshots(int count, std::string* note) {
-    m->snaps.clear();
-    const std::size_t bytes = m->engine ? m->engine->snapshot_bytes() : 0;
-    if (bytes == 0) return Backend::reserve_snapshots(count, note);  // through the host (Hermite)
-    Backend::reserve_snapshots(0);
-    return m->snaps.reserve(*m->devices, bytes, count, note);
-}
-
-void CudaBackend::save_snapshot(int slot) {
-    if (m->snaps.count() == 0) return Backend::save_snapshot(slot);
-    kernels::DeviceSnapshots::Meta& meta = m->snaps.meta(slot);
-    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
-        throw Error("rewind: the slots were reserved for another N, precision or integrator");
-    meta.mark = m->engine->save_snapshot(m->snaps.slot(slot));
-    meta.steps_before = m->steps_before;
-    meta.saved = true;
-}
-
-void CudaBackend::restore_snapshot(int slot) {
-    if (m->snaps.count() == 0) return Backend::restore_snapshot(slot);
-    const kernels::DeviceSnapshots::Meta meta = m->snaps.meta(slot);
-    if (!meta.saved) throw Error("rewind slot " + std::to_string(slot) + " holds no saved state");
-    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
-        throw Error("rewind: the saved states were made for another N, precision or integrator");
-    m->engine->restore_snapshot(m->snaps.slot(slot), meta.mark);
-    m->steps_before = meta.steps_before;
-}
 
 double CudaBackend::timed_steps(int k) {
     auto& parts = m->devices->parts();

@@ -49,6 +49,11 @@ public:
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;
     bool set_partition(RangePartition p) override;
+    // Rewind: leap-frog keeps its saved states in device memory (cudaMemcpyAsync device to device, checked
+    // against cudaMemGetInfo: fewer slots with a note where they do not fit); Hermite uses the host default.
+    int reserve_snapshots(int count, std::string* note = nullptr) override;
+    void save_snapshot(int slot) override;
+    void restore_snapshot(int slot) override;
     std::string kernel_label() const override;
     std::string kernel_choice() const override;
     WorkCount work() const override;
@@ -56,11 +61,6 @@ public:
     double time() const override;
     long long steps_taken() const override;
     void set_steps_taken(long long n) override;
-    // Rewind: leap-frog keeps its saved states in device memory (cudaMemcpyAsync device to device, checked
-    // against cudaMemGetInfo: fewer slots with a note where they do not fit); Hermite uses the host default.
-    int reserve_snapshots(int count, std::string* note = nullptr) override;
-    void save_snapshot(int slot) override;
-    void restore_snapshot(int slot) override;
 
     // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). What
     // nbody-bench times. With several parts the events bracket all of them.

@@ -96,13 +96,6 @@ public:
     // i-range per device part).
     virtual bool set_partition(RangePartition) { return false; }
 
-    virtual std::size_t size() const = 0;
-    virtual double time() const = 0;
-    virtual long long steps_taken() const = 0;
-    // Puts the step count back (a rewind restored through reset(), which starts it at 0). The CPU, CUDA and
-    // distributed backends override it; a backend that does not keeps the count reset() left.
-    virtual void set_steps_taken(long long) {}
-
     // Rewind (core/rewind.hpp; Simulation keeps the timeline): `count` slots of saved states. Returns how many
     // fit (fewer where memory is short, with the reason in *note), all empty; 0 frees them. The default keeps
     // them in host memory through read_state / reset (backend_snapshots.cpp); GPU backends keep them on the
@@ -111,13 +104,21 @@ public:
     virtual void save_snapshot(int slot);
     virtual void restore_snapshot(int slot);
 
-  private:
+private:
     // The default rewind storage: one state and its step count per slot (steps < 0: never saved).
     struct HostSnapshot {
         State state;
         long long steps = -1;
     };
     std::vector<HostSnapshot> m_host_snapshots;
+
+public:
+    virtual std::size_t size() const = 0;
+    virtual double time() const = 0;
+    virtual long long steps_taken() const = 0;
+    // reset() counts steps from zero; this puts a run's count back after a reset that carries the same run on
+    // (the kernel race restores the state it raced from). Default: the count stays as reset left it.
+    virtual void set_steps_taken(long long) {}
 };
 
 }  // namespace nbody
