@@ -217,6 +217,7 @@ class WindowApp {
         m_view.depth_near = d.near_d, m_view.depth_far = d.far_d;
         m_view.trail_samples = m_viewer.trails().ring().count();
         m_view.trail_bytes = m_viewer.trails().bytes();
+        m_view.trail_note = m_viewer.trails().note();
     }
 
     void act(const UiRequests& r) {

@@ -61,7 +61,8 @@ void Simulation::restore(int i) {
                     " saved");
     m_backend->restore_snapshot(m_rewind.at(i).slot);
     m_paused = true;
-    m_blew_up = false;
+    m_blew_up = false;  // back before a blow-up: a way out of it
+    m_error.clear();
     m_sec_per_step = 0;
 }
 

@@ -29,6 +29,8 @@ TrailRenderer::~TrailRenderer() {
 
 void TrailRenderer::record(unsigned position_buffer, std::size_t n, double sim_dt, const TrailSettings& s) {
     if (!s.on || n == 0) {
+        m_note.clear();
+        m_failed_n = 0;
         if (m_buffer) glDeleteBuffers(1, &m_buffer);
         m_buffer = 0;
         m_n = 0;
@@ -37,11 +39,24 @@ void TrailRenderer::record(unsigned position_buffer, std::size_t n, double sim_d
     }
     const int length = trail_length_for(n, s.length);
     if (!m_buffer || n != m_n || length != m_ring.length()) {
+        if (!m_buffer && n == m_failed_n && length == m_failed_length) return;  // failed already: no retry
         if (m_buffer) glDeleteBuffers(1, &m_buffer);
-        NBODY_GL(glGenBuffers(1, &m_buffer));
-        NBODY_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, m_buffer));
-        NBODY_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(n * std::size_t(length) * 16), nullptr,
-                              GL_DYNAMIC_COPY));
+        m_buffer = 0;
+        m_ring.reset(0);
+        const std::size_t bytes = n * std::size_t(length) * 16;
+        try {
+            NBODY_GL(glGenBuffers(1, &m_buffer));
+            NBODY_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, m_buffer));
+            NBODY_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_COPY));
+        } catch (const GlError& e) {  // out of GPU memory: no trails, the simulation goes on
+            if (m_buffer) glDeleteBuffers(1, &m_buffer);
+            m_buffer = 0;
+            m_failed_n = n, m_failed_length = length;
+            m_note =
+                "no trails: " + std::to_string(bytes >> 20) + " MiB for the ring failed (" + e.what() + ")";
+            return;
+        }
+        m_note.clear();
         m_n = n;
         m_ring.reset(length);
     }

@@ -56,7 +56,9 @@ class TrailRenderer {
     void draw(const TrailDraw& d, const TrailSettings& s);
 
     const TrailRing& ring() const { return m_ring; }
-    std::size_t bytes() const { return m_n * std::size_t(m_ring.length()) * 16; }
+    std::size_t bytes() const { return m_buffer ? m_n * std::size_t(m_ring.length()) * 16 : 0; }
+    // Why there are no trails although they are on (the ring's memory could not be had); empty otherwise.
+    const std::string& note() const { return m_note; }
 
   private:
     std::unique_ptr<ShaderProgram> m_prog;
@@ -65,6 +67,9 @@ class TrailRenderer {
     TrailRing m_ring;
     double m_since_sample = 0;  // simulated time since the newest sample
     double m_sample_span = 0;   // simulated time between the two newest samples (speed colouring)
+    std::string m_note;
+    std::size_t m_failed_n = 0;  // the size whose allocation failed (not retried until it changes)
+    int m_failed_length = 0;
 };
 
 }  // namespace nbody

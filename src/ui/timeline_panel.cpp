@@ -23,6 +23,7 @@ void trails_controls(PanelContext& c) {
     ImGui::SliderFloat("trail brightness", &t.brightness, 0.02f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     ImGui::TextDisabled("%d samples held, %.1f MiB of GPU memory", c.view.trail_samples,
                         double(c.view.trail_bytes) / double(1 << 20));
+    if (!c.view.trail_note.empty()) ImGui::TextWrapped("%s", c.view.trail_note.c_str());
 }
 
 namespace {

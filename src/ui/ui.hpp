@@ -53,6 +53,7 @@ struct UiView {
     float depth_near = 0, depth_far = 1;
     int trail_samples = 0;          // held in the trail ring now
     std::size_t trail_bytes = 0;    // the ring's GPU memory (N x L x 16 B)
+    std::string trail_note;         // why there are none although they are on
 };
 
 // What the user asked for this frame; the app acts on it.
