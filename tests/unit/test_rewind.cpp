@@ -227,3 +227,17 @@ TEST_F(RewindSim, ScrubbingRestoresTheNearestStateOnce) {
     sim.set_rewind({false, 0.05, 8});
     EXPECT_FALSE(sim.scrub_to(0.1));
 }
+
+TEST_F(RewindSim, ANewIntegratorStartsANewTimelineThatStillRewinds) {
+    frames(10);
+    sim.pending().integrator = Integrator::Hermite;
+    frames(1);  // applied, then 7 Hermite steps
+    ASSERT_GE(sim.rewind().size(), 1);
+    EXPECT_EQ(sim.rewind().at(0).step, 70);  // the timeline starts where the switch happened
+    frames(3);
+    ASSERT_GE(sim.rewind().size(), 2);
+    sim.restore(0);
+    EXPECT_EQ(sim.backend().steps_taken(), 70);
+    EXPECT_NEAR(sim.backend().time(), 70 * params().dt, 1e-12);
+    EXPECT_TRUE(sim.error().empty());
+}
