@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "cuda_check.cuh"
 #include "device_set.cuh"
+#include "device_snapshots.cuh"
 #include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
 
@@ -27,8 +28,10 @@ struct CudaBackend::Impl {
     TuningKey tuning_key;
     TuningTable tuning;  // the engines' kernel_auto reads it (by reference: it lives as long as they do)
     cudaEvent_t ev_start = nullptr, ev_stop = nullptr;  // on the first part's GPU
+    kernels::DeviceSnapshots snaps;  // rewind slots (leap-frog engines)
 
     ~Impl() {
+        snaps.clear();
         engine.reset();  // its buffers before the streams they were used on
         if (ev_start) cudaEventDestroy(ev_start);
         if (ev_stop) cudaEventDestroy(ev_stop);
@@ -85,6 +88,34 @@ CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>())
 }
 
 CudaBackend::~CudaBackend() = default;
+
+int CudaBackend::reserve_snapshots(int count, std::string* note) {
+    m->snaps.clear();
+    const std::size_t bytes = m->engine ? m->engine->snapshot_bytes() : 0;
+    if (bytes == 0) return Backend::reserve_snapshots(count, note);  // through the host (Hermite)
+    Backend::reserve_snapshots(0);
+    return m->snaps.reserve(*m->devices, bytes, count, note);
+}
+
+void CudaBackend::save_snapshot(int slot) {
+    if (m->snaps.count() == 0) return Backend::save_snapshot(slot);
+    kernels::DeviceSnapshots::Meta& meta = m->snaps.meta(slot);
+    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
+        throw Error("rewind: the slots were reserved for another N, precision or integrator");
+    meta.mark = m->engine->save_snapshot(m->snaps.slot(slot));
+    meta.steps_before = m->steps_before;
+    meta.saved = true;
+}
+
+void CudaBackend::restore_snapshot(int slot) {
+    if (m->snaps.count() == 0) return Backend::restore_snapshot(slot);
+    const kernels::DeviceSnapshots::Meta meta = m->snaps.meta(slot);
+    if (!meta.saved) throw Error("rewind slot " + std::to_string(slot) + " holds no saved state");
+    if (!m->engine || m->engine->snapshot_bytes() != m->snaps.bytes())
+        throw Error("rewind: the saved states were made for another N, precision or integrator");
+    m->engine->restore_snapshot(m->snaps.slot(slot), meta.mark);
+    m->steps_before = meta.steps_before;
+}
 
 std::string CudaBackend::name() const {
     std::string s = "cuda (" + m->info.name + ", " + std::to_string(m->info.sm_count) + " SMs";

@@ -49,6 +49,11 @@ public:
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;
     bool set_partition(RangePartition p) override;
+    // Rewind: leap-frog keeps its saved states in device memory (cudaMemcpyAsync device to device, checked
+    // against cudaMemGetInfo: fewer slots with a note where they do not fit); Hermite uses the host default.
+    int reserve_snapshots(int count, std::string* note = nullptr) override;
+    void save_snapshot(int slot) override;
+    void restore_snapshot(int slot) override;
     std::string kernel_label() const override;
     std::string kernel_choice() const override;
     WorkCount work() const override;

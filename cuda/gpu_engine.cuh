@@ -12,6 +12,15 @@
 
 namespace nbody::kernels {
 
+// What a device snapshot (rewind) keeps beside the buffers: the engine's scalars, and the parameters its
+// predicted positions and accelerations were made with (a restore under another dt, eps or G re-primes).
+struct EngineMark {
+    int cur = 0;  // which of the double-buffered positions is current
+    double time = 0;
+    long long steps = 0;
+    double dt = 0, eps = 0, G = 0;
+};
+
 class GpuEngine {
 public:
     virtual ~GpuEngine() = default;
@@ -47,6 +56,15 @@ public:
     virtual bool set_partition(const RangePartition&) { return false; }
     // The last step per part (device_set.cuh's timing events); empty on one part.
     virtual std::vector<DeviceTiming> timings() const { return {}; }
+
+    // Rewind on the device: the bytes one saved state takes on each part (all of the engine's per-body
+    // state), 0 where the engine keeps none there (the backend then saves through the host: Hermite, whose
+    // block steps would need every body's own time and step level saved as well).
+    virtual std::size_t snapshot_bytes() const { return 0; }
+    // Copies the state to (from) dst[part] (src[part]), snapshot_bytes() each, device to device on each
+    // part's stream; both return with the copies done.
+    virtual EngineMark save_snapshot(const std::vector<char*>&) { return {}; }
+    virtual void restore_snapshot(const std::vector<char*>&, const EngineMark&) {}
 };
 
 }  // namespace nbody::kernels

@@ -37,6 +37,9 @@ public:
     LaunchPlan plan() const override { return m_plans.empty() ? LaunchPlan{} : m_plans.front(); }
     KernelResources resources() const override;
     std::vector<DeviceTiming> timings() const override;
+    std::size_t snapshot_bytes() const override;
+    EngineMark save_snapshot(const std::vector<char*>& dst) override;
+    void restore_snapshot(const std::vector<char*>& src, const EngineMark& m) override;
     bool set_partition(const RangePartition& p) override {
         m_partition = p;
         return true;
@@ -77,6 +80,9 @@ private:
     void build_graph();
     void drop_graph();
     std::size_t body_bytes() const;
+    // Every per-body buffer of a part that a step reads or writes: what a snapshot copies.
+    static std::vector<const DeviceBuffer*> state_buffers(const PartBuffers& b);
+    void copy_state(const std::vector<char*>& slot, bool save);
 
     DeviceSet& m_dev;
     int m_sm = 0;

@@ -1,7 +1,10 @@
 #include "app/options.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -63,6 +66,10 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");
     app.add_option("--steps-per-frame", o.steps_per_frame, "Steps per drawn frame (1 to 10000)")
         ->transform(integer_in(1, 10000));
+    app.add_option("--trails", o.trails, "Fading trails of L past positions per body (2 to 4096; L defaults to 128)")
+        ->expected(0, 1)
+        ->default_str("128")
+        ->transform(integer_in(2, 4096));
 }
 }  // namespace
 
@@ -130,8 +137,16 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--load-snapshot", o.snapshot_path,
                    "Resume from a CSV snapshot (its dt, eps, G unless given)")
         ->check(CLI::ExistingFile);
+    // "--trails scene.toml": the scene is not a length. A bare --trails followed by anything but a number is
+    // read as --trails=128, so the optional value never swallows the scene file.
+    std::vector<char*> args(argv, argv + argc);
+    std::string bare_trails = "--trails=128";
+    for (std::size_t i = 1; i < args.size(); ++i)
+        if (std::string_view(args[i]) == "--trails" &&
+            (i + 1 == args.size() || !std::isdigit(static_cast<unsigned char>(args[i + 1][0]))))
+            args[i] = bare_trails.data();
     try {
-        app.parse(argc, argv);
+        app.parse(int(args.size()), args.data());
     } catch (const CLI::ParseError& e) {
         return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }

@@ -44,9 +44,12 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend(p, note); }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);
+    if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
+    // Off-screen runs have no timeline to drag: no rewind slots, and frames stepped in one piece.
+    if (o.headless) m_sim.set_rewind(RewindSettings{false});
     start(setup.scene, setup.params, initial_state(setup), !setup.snapshot);
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
@@ -80,6 +83,7 @@ void Viewer::attach_renderer() {
     m_renderer->set_groups(m_sim.initial_state().group);
     m_feed.update(m_sim.backend(), *m_renderer);
     m_renderer->begin_position_update(0);
+    m_renderer->clear_trails();  // a reset, a new scene or backend: no line back to where the bodies were
     m_attached_generation = m_sim.generation();
     m_last_sim_time = m_sim.backend().time();
 }
@@ -149,6 +153,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
     if (now != m_last_sim_time) {
         m_renderer->begin_position_update(now - m_last_sim_time);
         m_feed.update(m_sim.backend(), *m_renderer);
+        m_renderer->end_position_update(m_settings.trails);  // a rewind (time going back) clears the trails
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);

@@ -61,6 +61,7 @@ class Viewer {
     const SceneSpec& scene() const { return m_scene; }
     const LoadedColormap& colormap() const { return m_renderer->colormap(); }
     DepthRange depth_range() const;
+    const TrailRenderer& trails() const { return m_renderer->trails(); }
     std::size_t group_count() const { return m_group_count; }
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.

@@ -229,6 +229,9 @@ class WindowApp {
         m_view.group_names = m_viewer.group_names();
         const DepthRange d = m_viewer.depth_range();
         m_view.depth_near = d.near_d, m_view.depth_far = d.far_d;
+        m_view.trail_samples = m_viewer.trails().ring().count();
+        m_view.trail_bytes = m_viewer.trails().bytes();
+        m_view.trail_note = m_viewer.trails().note();
     }
 
     void act(const UiRequests& r) {

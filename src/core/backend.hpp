@@ -96,6 +96,23 @@ public:
     // i-range per device part).
     virtual bool set_partition(RangePartition) { return false; }
 
+    // Rewind (core/rewind.hpp; Simulation keeps the timeline): `count` slots of saved states. Returns how many
+    // fit (fewer where memory is short, with the reason in *note), all empty; 0 frees them. The default keeps
+    // them in host memory through read_state / reset (backend_snapshots.cpp); GPU backends keep them on the
+    // device. save/restore throw Error for a slot outside [0, reserved) or never saved, keeping the state.
+    virtual int reserve_snapshots(int count, std::string* note = nullptr);
+    virtual void save_snapshot(int slot);
+    virtual void restore_snapshot(int slot);
+
+private:
+    // The default rewind storage: one state and its step count per slot (steps < 0: never saved).
+    struct HostSnapshot {
+        State state;
+        long long steps = -1;
+    };
+    std::vector<HostSnapshot> m_host_snapshots;
+
+public:
     virtual std::size_t size() const = 0;
     virtual double time() const = 0;
     virtual long long steps_taken() const = 0;

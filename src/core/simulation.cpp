@@ -34,10 +34,13 @@ void Simulation::load(const State& initial, const SimParams& p) {
         // new N) can put it back and the old scene keeps running.
         State running;
         m_backend->read_state(running);
+        m_rewind.reset(0);
+        m_backend->reserve_snapshots(0);  // the old timeline's memory (on a GPU) before the new N needs room
         try {
             m_backend->reset(initial, p);
         } catch (...) {
             m_backend->reset(running, m_current);
+            setup_rewind();
             throw;
         }
     }
@@ -48,6 +51,7 @@ void Simulation::load(const State& initial, const SimParams& p) {
     m_error.clear();
     ++m_generation;
     m_diag.rebaseline();
+    setup_rewind();
 }
 
 void Simulation::reset() {
@@ -56,6 +60,7 @@ void Simulation::reset() {
     m_error.clear();
     ++m_generation;
     m_diag.rebaseline();
+    setup_rewind();
 }
 
 void Simulation::switch_backend(const SimParams& p) {
@@ -67,6 +72,7 @@ void Simulation::switch_backend(const SimParams& p) {
     m_backend = std::move(fresh);
     m_backend_note = note;
     ++m_generation;
+    setup_rewind();
 }
 
 void Simulation::apply_pending(double wall_now) {
@@ -90,7 +96,9 @@ void Simulation::apply_pending(double wall_now) {
     if (p.integrator != m_current.integrator)
         m_perf.mark(wall_now, "integrator " + std::string(integrator_name(p.integrator)));
     if (p.eps != m_current.eps || p.G != m_current.G) m_diag.rebaseline();  // energy itself changed
+    const bool new_timeline = p.precision != m_current.precision || p.integrator != m_current.integrator;
     m_current = p;
+    if (new_timeline) setup_rewind();  // a GPU's saved states have the old engine's layout
 }
 
 int Simulation::steps_for_frame(double budget_s) const {
@@ -140,7 +148,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
     if (steps > 0) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            m_backend->step(steps);
+            step_recording(steps);
         } catch (const Error& e) {
             m_error = std::string("step failed: ") + e.what();
             m_paused = true;

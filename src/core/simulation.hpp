@@ -12,6 +12,7 @@
 #include "core/backend.hpp"
 #include "core/diagnostics_sampler.hpp"
 #include "core/perf_history.hpp"
+#include "core/rewind.hpp"
 
 namespace nbody {
 
@@ -57,6 +58,26 @@ class Simulation {
     void clear_error() { m_error.clear(); }
     bool blew_up() const { return m_blew_up; }
 
+    // Rewind (simulation_rewind.cpp): while it runs, a state is saved every rewind_settings().interval time
+    // units into the backend's snapshot slots; load, reset, a backend switch or a new precision or integrator
+    // start a new timeline. set_rewind applies new settings now (the timeline starts again from here).
+    const RewindRing& rewind() const { return m_rewind; }
+    const RewindSettings& rewind_settings() const { return m_rewind_settings; }
+    void set_rewind(const RewindSettings& r);
+    // Why the ring is smaller than asked, or off (memory); empty when it got what it asked for.
+    const std::string& rewind_note() const { return m_rewind_note; }
+    // Goes back to the i-th saved state (0 the oldest) and pauses; its time and step count come back. The
+    // later states stay (scrubbing back and forth) until the run steps on from here. Throws Error for i
+    // outside [0, rewind().size()) or a backend that cannot restore, keeping the state.
+    void restore(int i);
+    // The timeline slider: restores the saved state nearest simulated time `t` unless the run stands there
+    // already. Returns whether it restored one (false with an empty ring).
+    bool scrub_to(double t);
+    // Multiplies the mass of every body of colour group `group` (a scene component) by `factor`, keeping
+    // positions, velocities, time and step count; the states saved from here on are the new timeline. Throws
+    // Error for a factor that is not positive and finite, or a group with no bodies.
+    void scale_group_mass(uint32_t group, double factor);
+
     int steps_last_frame() const { return m_steps_last_frame; }
     double seconds_per_step() const { return m_sec_per_step; }
     PerfHistory& perf() { return m_perf; }
@@ -68,6 +89,13 @@ class Simulation {
     void switch_backend(const SimParams& p);
     void check_finite(double wall_now);
     int steps_for_frame(double budget_s) const;
+    void step_recording(int k);  // k steps, saving a state at every rewind stride on the way
+    void setup_rewind();         // a fresh timeline: slots reserved, the current state saved
+    void record();               // the current state into the ring
+
+    RewindSettings m_rewind_settings;
+    RewindRing m_rewind;
+    std::string m_rewind_note;
 
     BackendFactory m_factory;
     std::unique_ptr<Backend> m_backend;

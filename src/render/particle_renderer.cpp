@@ -21,6 +21,7 @@ float default_point_size(std::size_t n) {
 ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
     m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
+    m_trails = std::make_unique<TrailRenderer>(dir);
     NBODY_GL(glGenVertexArrays(1, &m_vao));
     NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
     NBODY_GL(glGenTextures(1, &m_colormap));
@@ -84,6 +85,7 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glEnableVertexAttribArray(2));
     NBODY_GL(glBindVertexArray(0));
     m_update_dt = 0;
+    m_trails->clear();  // re-created for the new N at its next sample
 }
 
 void ParticleRenderer::set_groups(const std::vector<uint32_t>& group) {
@@ -93,12 +95,35 @@ void ParticleRenderer::set_groups(const std::vector<uint32_t>& group) {
 }
 
 void ParticleRenderer::begin_position_update(double sim_time_delta) {
+    m_pending_dt = sim_time_delta;
     if (sim_time_delta <= 0) return;  // paused: keep the last real motion for the speed colours
     NBODY_GL(glBindBuffer(GL_COPY_READ_BUFFER, m_pos));
     NBODY_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, m_prev));
     NBODY_GL(
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(position_bytes())));
     m_update_dt = sim_time_delta;
+}
+
+void ParticleRenderer::end_position_update(const TrailSettings& s) {
+    m_trails->record(m_pos, m_n, m_pending_dt, s);
+    m_pending_dt = 0;
+}
+
+void ParticleRenderer::draw_trails(const Camera& camera, const RenderSettings& s, const DepthRange& depth,
+                                   float aspect, float intensity) {
+    glm::vec3 groups[kGroupColours];
+    for (int i = 0; i < kGroupColours; ++i) groups[i] = group_colour(uint32_t(i));
+    TrailDraw d;
+    d.view = camera.view();
+    d.proj = camera.projection(aspect);
+    d.intensity = intensity;
+    d.mode = static_cast<int>(s.color_mode);
+    d.speed_max = s.speed_max;
+    d.depth = {depth.near_d, depth.far_d};
+    d.group_colours = groups;
+    d.group_buffer = m_group;
+    d.colormap = m_colormap;
+    m_trails->draw(d, s.trails);
 }
 
 void ParticleRenderer::upload_positions(const Float4* host, std::size_t n) {
@@ -140,6 +165,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
         const float intensity =
             s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
+        draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
         const GLuint p = m_points->id();
         NBODY_GL(glUseProgram(p));
         glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));

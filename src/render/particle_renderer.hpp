@@ -14,6 +14,7 @@
 #include "core/float4.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
+#include "render/trails.hpp"
 
 namespace nbody {
 
@@ -31,6 +32,7 @@ struct RenderSettings {
     float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
     std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
+    TrailSettings trails;                            // fading trails behind the bodies (trails.hpp)
 };
 
 // What the depth colour map spans, in view distance (scene units).
@@ -60,6 +62,10 @@ class ParticleRenderer {
     void begin_position_update(double sim_time_delta);
     // The host-copy path: n float4 from host memory into the position buffer.
     void upload_positions(const Float4* host, std::size_t n);
+    // After new positions were written (either path): the trails take a sample when one is due.
+    void end_position_update(const TrailSettings& s);
+    void clear_trails() { m_trails->clear(); }  // a reset or a new scene: no line back to the old positions
+    const TrailRenderer& trails() const { return *m_trails; }
 
     // Draws into `target_fbo` (width x height pixels), background included.
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
@@ -69,14 +75,19 @@ class ParticleRenderer {
     void ensure_hdr_target(int width, int height);
     void use_colormap(const std::string& name);  // loads it (or the fallback) into the 1D texture
 
+    void draw_trails(const Camera& camera, const RenderSettings& s, const DepthRange& depth, float aspect,
+                     float intensity);
+
     std::unique_ptr<ShaderProgram> m_points, m_tonemap;
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
+    std::unique_ptr<TrailRenderer> m_trails;
     unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;
     std::size_t m_n = 0;
     double m_update_dt = 0;  // simulated time between the previous and the current positions
+    double m_pending_dt = 0;  // what the update under way spans (negative: time went back, a rewind)
 };
 
 }  // namespace nbody

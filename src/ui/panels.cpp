@@ -56,6 +56,7 @@ void draw_panels(PanelContext& c) {
         const PanelRow rows[] = {{{"Scene", false, false, 26}, &s.show_scene, scene_panel},
                                  {{"Physics", false, false, 26}, &s.show_physics, physics_panel},
                                  {{"Kernel", false, true, 26}, &s.show_kernel, kernel_panel},
+                                 {{"Timeline", false, true, 26}, &s.show_timeline, timeline_panel},
                                  {{"View", true, false, 31}, &s.show_view, view_panel},
                                  {{"Performance", true, false, 31}, &s.show_perf, performance_panel},
                                  {{"Diagnostics", true, true, 31}, &s.show_diag, diagnostics_panel}};
@@ -232,6 +233,7 @@ void view_panel(PanelContext& c) {
         ImGui::EndCombo();
     }
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
+    trails_controls(c);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
     ImGui::SameLine();

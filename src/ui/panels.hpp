@@ -39,5 +39,8 @@ struct PanelRow {
 };
 // Draws `rows` (open ones only) placed by c.layout (panel_layout.cpp).
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
+// Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
+void trails_controls(PanelContext& c);
+void timeline_panel(PanelContext& c);
 
 }  // namespace nbody

@@ -33,6 +33,9 @@ struct UiState {
     bool presentation = false;  // P: Scene, Physics and big read-outs only (ui/presentation.hpp)
     bool show_scene = true, show_physics = true, show_kernel = true, show_view = true, show_perf = true,
          show_diag = true;
+    bool show_timeline = true;
+    int mass_group = 0;        // Timeline: the component whose mass the factor scales
+    float mass_factor = 1.0f;
     float ui_scale = 1.0f;
     bool vsync = true;
     bool follow_com = false;
@@ -58,6 +61,9 @@ struct UiView {
     float depth_near = 0, depth_far = 1;
     const LoadedColormap* colormap = nullptr;  // the renderer's ramp (the legend); null: the built-in one
     std::vector<std::string> colormap_names;   // assets/colormaps/*.txt, for the View panel's choice
+    int trail_samples = 0;          // held in the trail ring now
+    std::size_t trail_bytes = 0;    // the ring's GPU memory (N x L x 16 B)
+    std::string trail_note;         // why there are none although they are on
 };
 
 // What the user asked for this frame; the app acts on it.

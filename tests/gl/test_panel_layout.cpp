@@ -94,8 +94,8 @@ TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
                 EXPECT_LE(r.x1, float(w)) << r.name;
                 EXPECT_LE(r.y1, float(h)) << r.name;
             }
-            EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Kernel", "View", "Performance",
-                                                    "Diagnostics", "Legend"}));
+            EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Kernel", "Timeline", "View",
+                                                    "Performance", "Diagnostics", "Legend"}));
             for (std::size_t i = 0; i < rects.size(); ++i)
                 for (std::size_t j = i + 1; j < rects.size(); ++j)
                     EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;

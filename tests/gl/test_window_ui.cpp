@@ -77,6 +77,7 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     view.scene_name = "ring";
     view.upload_path = "host copy";
     view.group_count = 3;
+    render.trails.on = true;  // its controls in the View panel
     for (ColorMode mode : {ColorMode::Group, ColorMode::Speed, ColorMode::Depth}) {
         render.color_mode = mode;
         sim.advance_frame(1.0, 0.0);
@@ -92,7 +93,7 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     // Auto-sized windows are hidden on their first frame; by the third everything is drawn.
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     for (const char* name :
-         {"Scene", "Physics", "Kernel", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
+         {"Scene", "Physics", "Kernel", "Timeline", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         ASSERT_NE(w, nullptr) << name;
         EXPECT_TRUE(w->WasActive) << name << " was not built";

@@ -39,3 +39,25 @@ TEST(RenderFlags, StepsPerFrameReachesSimParams) {
     ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
     EXPECT_EQ(prepare_run(std::get<AppOptions>(r)).params.steps_per_frame, 25);
 }
+
+TEST(RenderFlags, TrailsTakeAnOptionalLength) {
+    auto plain = parse({"--headless", "--frames", "2"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(plain));
+    EXPECT_FALSE(std::get<AppOptions>(plain).trails.has_value());
+    auto bare = parse({"--trails", "--headless"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(bare));
+    EXPECT_EQ(std::get<AppOptions>(bare).trails.value_or(-1), 128);
+    auto with = parse({"--trails", "300"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(with));
+    EXPECT_EQ(std::get<AppOptions>(with).trails.value_or(-1), 300);
+    auto eq = parse({"--trails=64"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(eq));
+    EXPECT_EQ(std::get<AppOptions>(eq).trails.value_or(-1), 64);
+    auto before_scene = parse({"--trails", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(before_scene));
+    EXPECT_EQ(std::get<AppOptions>(before_scene).trails.value_or(-1), 128);
+    EXPECT_NE(std::get<AppOptions>(before_scene).scene_path.find("plummer.toml"), std::string::npos);
+    EXPECT_NE(std::get<int>(parse({"--trails", "1"})), 0);
+    EXPECT_NE(std::get<int>(parse({"--trails", "5000"})), 0);
+    EXPECT_NE(std::get<int>(parse({"--trails", "long"})), 0);
+}

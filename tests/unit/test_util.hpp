@@ -2,6 +2,7 @@
 // Small helpers shared by the unit tests.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/state.hpp"
@@ -20,6 +21,13 @@ inline double max_abs_diff(const State& a, const State& b) {
         d = std::max({d, std::fabs(a.pos_mass[i].x - b.pos_mass[i].x), std::fabs(a.pos_mass[i].y - b.pos_mass[i].y),
                       std::fabs(a.pos_mass[i].z - b.pos_mass[i].z), std::fabs(a.vel[i].x - b.vel[i].x)});
     return d;
+}
+
+// Same time and the same bits in every position, mass and velocity (what a rewound re-run must give).
+inline bool bit_identical(const State& a, const State& b) {
+    return a.size() == b.size() && a.time == b.time &&
+           std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)) == 0 &&
+           std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)) == 0;
 }
 
 }  // namespace nbody::test
