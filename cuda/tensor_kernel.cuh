@@ -118,7 +118,17 @@ __device__ inline Centre block_centre(const float4* sorted, int first, int count
 __device__ __forceinline__ float build(float* tile, int bodies, int jl, const float4& p, bool valid,
                                        const Centre& c) {
     const float vx = valid ? p.x - c.x : 0.f, vy = valid ? p.y - c.y : 0.f, vz = valid ? p.z - c.z : 0.f;
-    tensor::build_j_body(jl, bodies, vx, vy, vz, valid ? p.w : 0.f, [&](int at, float x) { tile[at] = x; });
+    // The first product's 16 floats as 4 STS.128 (r2_slot keeps each float4 whole and 16-byte aligned), the
+    // second product's 8 one by one (acc_body_offset spreads them over the group's columns).
+    const tensor::JBodyValues b = tensor::j_body_values(vx, vy, vz, valid ? p.w : 0.f);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(static_cast<unsigned>(
+                         __cvta_generic_to_shared(tile + tensor::r2_slot(jl, 4 * q)))),
+                     "f"(b.r2[4 * q]), "f"(b.r2[4 * q + 1]), "f"(b.r2[4 * q + 2]), "f"(b.r2[4 * q + 3])
+                     : "memory");
+#pragma unroll
+    for (int q = 0; q < tensor::kAccColumns; ++q) tile[tensor::acc_base(bodies) + tensor::acc_body_offset(jl, q)] = b.acc.q[q];
     reinterpret_cast<float4*>(tile + tensor::raw_base(bodies))[jl] =
         valid ? p : make_float4(0.f, 0.f, 0.f, 0.f);
     return valid ? vx * vx + vy * vy + vz * vz : kFar;
@@ -227,12 +237,18 @@ template <bool MASK, bool NEAR>
 __device__ __forceinline__ void tile_sum(const float* tile, int bodies, int groups, const ISide& is,
                                          int self_offset, const BlockShared& sh, float soft2, float (&sum)[4],
                                          float3 (&ex)[2]) {
-    float acc[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll 2
-    for (int g = 0; g < groups; ++g)
+    // Two accumulators, even and odd groups: each group's two accumulating MMAs depend on the previous ones'
+    // D, so one accumulator chains every HMMA of the tile (Nsight Compute, 2026-11-24: 'wait' was the largest
+    // stall, 2.4 warps per issue); two halve the chain.
+    float acc[4] = {0.f, 0.f, 0.f, 0.f}, acc2[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll 1
+    for (int g = 0; g + 1 < groups; g += 2) {
         j_group<MASK, NEAR>(tile, bodies, g, is, self_offset, sh, soft2, acc, ex);
+        j_group<MASK, NEAR>(tile, bodies, g + 1, is, self_offset, sh, soft2, acc2, ex);
+    }
+    if (groups & 1) j_group<MASK, NEAR>(tile, bodies, groups - 1, is, self_offset, sh, soft2, acc, ex);
 #pragma unroll
-    for (int r = 0; r < 4; ++r) sum[r] += acc[r];
+    for (int r = 0; r < 4; ++r) sum[r] += acc[r] + acc2[r];
 }
 
 // The j loop of one block over its split's chunk: the lane's four D-layout sums (columns 2t, 2t + 1 of rows

@@ -61,10 +61,17 @@ enum AccColumn : int { kMvxHi, kMvyHi, kMvzHi, kMassHi, kMvxLo, kMvyLo, kMvzLo, 
 
 // ---- Shared-memory slots of the j-side operands (floats; one tile of bodies, 8 per group) -------------
 // First product: the lane (g, t) of group J reads one float4 {B[t], B[t+4], B[8+t], B[12+t]} of body
-// 8J + g: the b0, b1 of both MMAs. Body jl's 16 values are contiguous, so the builder writes 4 float4s.
+// 8J + g: the b0, b1 of both MMAs. Body jl's 16 values take 16 contiguous floats, so the builder writes 4
+// float4s; float4 q of body jl sits in place (q + jl / 2) mod 4 of them. Unswizzled, the 8 builders of a
+// store phase (bodies 64 bytes apart) hit 2 bank groups, a 4-way conflict on every STS.128 (Nsight Compute,
+// 2026-11-24: 406M excess store wavefronts at N = 131,072); swizzled, the 8 land in 8 different 16-byte bank
+// groups. The readers of a phase (bodies g, g + 1) still read 128 contiguous bytes.
 constexpr int kR2Floats = 16;  // per body
+NBODY_TC_FN constexpr int r2_swizzle(int jl, int q) {
+    return 4 * ((q + (jl >> 1)) & 3);
+}
 NBODY_TC_FN constexpr int r2_lane_offset(int group, int lane) {
-    return group * 8 * kR2Floats + lane * 4;
+    return group * 8 * kR2Floats + group_of(lane) * kR2Floats + r2_swizzle(group_of(lane), thread_in_group(lane));
 }
 // k held at position p (0..15) of body jl's 16 floats (p = 4t + s: s picks b0/b1 of MMA 1, b0/b1 of MMA 2)
 NBODY_TC_FN constexpr int r2_k_at(int p) {
@@ -72,6 +79,10 @@ NBODY_TC_FN constexpr int r2_k_at(int p) {
 }
 NBODY_TC_FN constexpr int r2_body_offset(int jl) {
     return jl * kR2Floats;
+}
+// Where float p (0..15, as r2_k_at numbers them) of body jl goes.
+NBODY_TC_FN constexpr int r2_slot(int jl, int p) {
+    return r2_body_offset(jl) + r2_swizzle(jl, p >> 2) + (p & 3);
 }
 
 // Second product: the lane (g, t) of group J reads one float2 {b0, b1} = column g of rows k = t and t + 4,

@@ -48,17 +48,12 @@ NBODY_TC_FN float float_of(uint32_t b) {
 // of the pair weight: 2^-11 of 2^-11 of the weight, and signed, so unbiased).
 constexpr uint32_t kTf32Mask = 0xFFFFE000u;
 
-// Round to nearest TF32, ties away from zero: on the device cvt.rna.tf32.f32 (the PTX ISA leaves the low 13
-// bits of its .b32 result unspecified, so they are masked off: CVT + LOP); on the host the same rounding
-// with 2 integer instructions (identical for every finite x).
+// Round to nearest TF32, ties away from zero, with 2 integer instructions (IADD + LOP), host and device alike:
+// exact for every finite x (a carry into the exponent is the correct rounding up; above the largest TF32 it
+// gives infinity). cvt.rna.tf32.f32 compiled to 4 on sm_90 (FSETP and SEL guarding infinities and NaN, which
+// no operand here is): 8 instructions more per 4 pairs in the pair weights (SASS of 2026-11-24).
 NBODY_TC_FN float tf32_round(float x) {
-#if defined(__CUDA_ARCH__)
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return float_of(r & kTf32Mask);
-#else
     return float_of((bits_of(x) + 0x1000u) & kTf32Mask);
-#endif
 }
 // What the MMA sees of a raw fp32 operand.
 NBODY_TC_FN float tf32_truncate(float x) {
@@ -146,13 +141,23 @@ NBODY_TC_FN AccOperands acc_operands(float vx, float vy, float vz, float m) {
 // Everything the builder writes for one j-body of a tile of `bodies` at shared-memory index jl: 16 floats
 // of the first product (contiguous, in the lanes' read order) and, after all bodies' first-product
 // floats, 8 of the second (one per quantity).
-template <typename Store>
-NBODY_TC_FN void build_j_body(int jl, int bodies, float vx, float vy, float vz, float m, Store&& store) {
+struct JBodyValues {
+    float r2[kR2Floats];  // in r2_slot order p: float4 q = p / 4 is stored whole (swizzled as a unit)
+    AccOperands acc;
+};
+NBODY_TC_FN JBodyValues j_body_values(float vx, float vy, float vz, float m) {
     const SplitVec v = split_vec(vx, vy, vz);
     const Split v2 = split_tf32(vx * vx + vy * vy + vz * vz);
-    for (int p = 0; p < kR2Floats; ++p) store(r2_body_offset(jl) + p, r2_b_entry(v, v2, r2_k_at(p)));
-    const AccOperands acc = acc_operands(vx, vy, vz, m);
-    for (int q = 0; q < kAccColumns; ++q) store(acc_base(bodies) + acc_body_offset(jl, q), acc.q[q]);
+    JBodyValues out{};
+    for (int p = 0; p < kR2Floats; ++p) out.r2[p] = r2_b_entry(v, v2, r2_k_at(p));
+    out.acc = acc_operands(vx, vy, vz, m);
+    return out;
+}
+template <typename Store>
+NBODY_TC_FN void build_j_body(int jl, int bodies, float vx, float vy, float vz, float m, Store&& store) {
+    const JBodyValues b = j_body_values(vx, vy, vz, m);
+    for (int p = 0; p < kR2Floats; ++p) store(r2_slot(jl, p), b.r2[p]);
+    for (int q = 0; q < kAccColumns; ++q) store(acc_base(bodies) + acc_body_offset(jl, q), b.acc.q[q]);
 }
 
 // ---- Near pairs: on the CUDA cores ------------------------------------------------------------------------

@@ -48,9 +48,9 @@ while [ $# -gt 0 ]; do
       (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
       tail -3 "$OUT/unit-tests.log" ;;
     sanitize)
-      f='CudaKernels.*:CudaBackend.ParamChangesApplyWithoutLosingState:CudaParts.*:CudaPrecision.Switching*:HermiteForces.*:HermiteParts.*:HermiteBlock.AgreesWithTheSameSchemeOnTheHost'
+      f='CudaKernels.*:CudaBackend.ParamChangesApplyWithoutLosingState:CudaParts.*:CudaPrecision.Switching*:HermiteForces.*:HermiteParts.*:HermiteBlock.AgreesWithTheSameSchemeOnTheHost:TensorKernel.*:CudaRewind.*'
       for tool in memcheck racecheck; do
-        [ $tool = racecheck ] && f='CudaKernels.*'  # racecheck is ~10x slower: the shared-memory kernels only
+        [ $tool = racecheck ] && f='CudaKernels.*:TensorKernel.FirstEvaluation*'  # ~10x slower: shared-memory kernels only
         NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/tests/gpu/nbody_gpu_tests --gtest_filter="$f" \
           > "$OUT/sanitizer-$tool.log" 2>&1
         st=$?
@@ -59,7 +59,8 @@ while [ $# -gt 0 ]; do
       done ;;
     sass)
       cuobjdump --dump-sass $B/cuda/libnbody_cuda.a > "$OUT/sass.txt" 2>&1
-      python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt" ;;
+      python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt"
+      python3 scripts/sass_loops.py tensor_step_kernel HMMA < "$OUT/sass.txt" | tee -a "$OUT/sass-summary.txt" ;;
     bench)
       name=$2; shift 2
       # SM clock and power every 200 ms while it runs: the arithmetic limit scales with the real clock.

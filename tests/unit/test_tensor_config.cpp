@@ -82,12 +82,14 @@ TEST(TensorConfig, LaunchPlanCoversEveryBody) {
     EXPECT_EQ(small.blocks, 118);  // ceil(7500 / 64)
     EXPECT_EQ(small.q, 1);
     EXPECT_EQ(small.tile, 128);
-    EXPECT_EQ(small.splits, 16);  // 118 x 128 x 8 = 120,832 threads fall short of 135,168
-    EXPECT_EQ(small.chunk, 472);  // ceil(7500 / 16) = 469, rounded up to whole groups of 8
+    EXPECT_EQ(small.splits, 8);   // 944 of 1,056 slots (89%); 16 fills no better, 9 spills into a second wave
+    EXPECT_EQ(small.chunk, 944);  // ceil(7500 / 8) = 938, rounded up to whole groups of 8
     EXPECT_GE(small.chunk * small.splits, 7500);
     const LaunchPlan large = plan_launch(TC, d, 131072, 132);
     EXPECT_EQ(large.blocks, 2048);
-    EXPECT_EQ(large.splits, 1);
+    EXPECT_EQ(large.splits, 1);  // 2,048 of 2 x 1,056 slots: 97%
+    // 7 resident blocks of 128 (71 registers): 924 slots; s = 1 fills 74%, s = 4 98.6%.
+    EXPECT_EQ(plan_launch(TC, d, 131072, 132, 7 * 128).splits, 4);
     const LaunchPlan one = plan_launch(TC, d, 1, 132);
     EXPECT_EQ(one.blocks, 1);
     EXPECT_EQ(one.splits, 1);
