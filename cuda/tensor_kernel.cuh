@@ -32,10 +32,12 @@
 // adds ~70 instructions per j-body per block (T / 2 = 64 i-bodies share it at block 128): ~1.1 per
 // interaction. (Predicted from the instruction count; no device measurement by the author of this file.)
 //
-// Registers per thread (ptxas: 71, no spills; forcing 64 spills): A of the first product 8 (TF32, both
-// MMAs), C (|u|^2 + eps^2) 2, near thresholds 2, the near pairs' sums 6, the tile's sum 4, the running sum
-// 4, the prefetched j-body 4; per j-group B 6, D 4, w hi/lo 8. So 7 blocks of 128 (28 warps) or 3 of 256 per
-// SM. Shared memory: 2 tiles (double-buffered, one barrier per tile) x 116 bytes per body = 29.7 KiB at
+// Registers per thread (ptxas: 71 with one accumulator, no spills; forcing 64 spills): A of the first product
+// 8 (TF32, both MMAs), C (|u|^2 + eps^2) 2, near thresholds 2, the near pairs' sums 6, the tile's sum 4, the
+// running sum 4, the prefetched j-body 4; per j-group B 6, D 4, w hi/lo 8. With kGroupsInFlight = 8
+// accumulators (4 floats each) ptxas takes 127, no spills: 4 blocks of 128 (16 warps) or 2 of 256 per SM.
+// Measured (H200, 2026-11-24): 9.1 issued instructions per interaction in the plain loop, 1.45e12
+// interactions/s at 131,072 (block 128): docs/performance.md says what limits it. Shared memory: 2 tiles (double-buffered, one barrier per tile) x 116 bytes per body = 29.7 KiB at
 // block 128, 59.4 KiB at 256 (opted in above 48 KiB), plus the block's raw i-bodies and minima (2.5 KiB).
 #include <cuda_runtime.h>
 
@@ -237,18 +239,27 @@ template <bool MASK, bool NEAR>
 __device__ __forceinline__ void tile_sum(const float* tile, int bodies, int groups, const ISide& is,
                                          int self_offset, const BlockShared& sh, float soft2, float (&sum)[4],
                                          float3 (&ex)[2]) {
-    // Two accumulators, even and odd groups: each group's two accumulating MMAs depend on the previous ones'
-    // D, so one accumulator chains every HMMA of the tile (Nsight Compute, 2026-11-24: 'wait' was the largest
-    // stall, 2.4 warps per issue); two halve the chain.
-    float acc[4] = {0.f, 0.f, 0.f, 0.f}, acc2[4] = {0.f, 0.f, 0.f, 0.f};
+    // kGroupsInFlight accumulators, group g into acc[g % kGroupsInFlight]: each group's two accumulating MMAs
+    // depend on the previous ones' D, so one accumulator chains every HMMA of the tile (Nsight Compute,
+    // 2026-11-24: the kernel is latency-bound, 'wait' the largest stall); independent groups overlap.
+    constexpr int A = tensor::kGroupsInFlight;
+    float acc[A][4] = {};
+    const int full = groups - groups % A;
 #pragma unroll 1
-    for (int g = 0; g + 1 < groups; g += 2) {
-        j_group<MASK, NEAR>(tile, bodies, g, is, self_offset, sh, soft2, acc, ex);
-        j_group<MASK, NEAR>(tile, bodies, g + 1, is, self_offset, sh, soft2, acc2, ex);
-    }
-    if (groups & 1) j_group<MASK, NEAR>(tile, bodies, groups - 1, is, self_offset, sh, soft2, acc, ex);
+    for (int g = 0; g < full; g += A) {
 #pragma unroll
-    for (int r = 0; r < 4; ++r) sum[r] += acc[r] + acc2[r];
+        for (int k = 0; k < A; ++k) j_group<MASK, NEAR>(tile, bodies, g + k, is, self_offset, sh, soft2, acc[k], ex);
+    }
+#pragma unroll
+    for (int k = 0; k + 1 < A; ++k)
+        if (full + k < groups) j_group<MASK, NEAR>(tile, bodies, full + k, is, self_offset, sh, soft2, acc[k], ex);
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        float t = 0.f;
+#pragma unroll
+        for (int k = 0; k < A; ++k) t += acc[k][r];
+        sum[r] += t;
+    }
 }
 
 // The j loop of one block over its split's chunk: the lane's four D-layout sums (columns 2t, 2t + 1 of rows

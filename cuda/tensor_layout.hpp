@@ -59,6 +59,12 @@ NBODY_TC_FN constexpr int j_of_k(int k) {
 // each split into a TF32 high and low part.
 enum AccColumn : int { kMvxHi, kMvyHi, kMvzHi, kMassHi, kMvxLo, kMvyLo, kMvzLo, kMassLo, kAccColumns };
 
+// Accumulators per warp: j-group g sums into g % kGroupsInFlight, and the tile's accumulators are added in
+// order at its end. Measured on the H200 at N = 131,072, block 128 (docs/performance.md): 2, 4 and 8 run at the
+// same speed (1.45e12: the chains' overlap is not what limits it), but each accumulator carries fewer terms
+// of the tile: the maximum force error falls 1.13e-5 -> 1.01e-5 -> 8.4e-6, the median 3.2e-7 -> 1.2e-7.
+constexpr int kGroupsInFlight = 8;
+
 // ---- Shared-memory slots of the j-side operands (floats; one tile of bodies, 8 per group) -------------
 // First product: the lane (g, t) of group J reads one float4 {B[t], B[t+4], B[8+t], B[12+t]} of body
 // 8J + g: the b0, b1 of both MMAs. Body jl's 16 values take 16 contiguous floats, so the builder writes 4

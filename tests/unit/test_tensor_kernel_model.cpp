@@ -156,11 +156,16 @@ Acc model_kernel(const Bodies& s, int block, int splits, float soft2) {
                     const int groups = (std::min(T, j1 - base) + 7) / 8, self_offset = wf - base;
                     const bool mask = self_offset > -16 && self_offset < T;
                     const bool near_tile = mask || tile_min < is.near_tile;
-                    FragC acc[2] = {};  // even and odd groups, as the kernel's tile_sum
+                    FragC acc[kGroupsInFlight] = {};  // group g into acc[g % kGroupsInFlight], as tile_sum
                     for (int g = 0; g < groups; ++g)
-                        j_group(s, wf, base, g, tile, T, is, mask, near_tile, self_offset, soft2, acc[g & 1], ex);
+                        j_group(s, wf, base, g, tile, T, is, mask, near_tile, self_offset, soft2,
+                                acc[g % kGroupsInFlight], ex);
                     for (int l = 0; l < kLanes; ++l)
-                        for (int r = 0; r < 4; ++r) sum[l][r] += acc[0][l][r] + acc[1][l][r];
+                        for (int r = 0; r < 4; ++r) {
+                            float t = 0.f;
+                            for (const FragC& a : acc) t += a[l][r];
+                            sum[l][r] += t;
+                        }
                 }
                 FragC s2{}, other{};  // the two shuffles
                 for (int l = 0; l < kLanes; ++l)
