@@ -86,19 +86,34 @@ long long blocks_for(std::size_t n, int block, int q, int k) {
     return (static_cast<long long>(n) + per_block - 1) / per_block;
 }
 
-// Automatic s: the smallest power of two that fills one wave, each split keeping kMinSplitChunk bodies.
-int auto_splits(long long blocks, int block, long long target, long long nj) {
-    int s = 1;
-    while (s < kMaxSplits && blocks * s * block < target && nj / (2LL * s) >= kMinSplitChunk) s *= 2;
-    return s;
+// Automatic s: the split count (1 to kMaxSplits) with the least predicted time, waves(s) x (nj / s + f): blocks x s
+// work items dealt over `slots` resident blocks (whole waves), each summing nj / s j-bodies plus a fixed cost f
+// per block (prologue, barriers, the partial sum and its reduction), taken as 1,024 j-bodies' worth (a guess
+// the tune checks: it measures every shape with this s). More splits must promise 2% to be taken (each costs a
+// partial sum per body, s x N x 16 bytes of scratch).
+// The smallest power of two that merely reached one wave left the last wave half empty where the blocks are
+// few and large: ij 8x8 at N = 100,000 (49 i-groups of 2,048 bodies, 2 blocks of 256 per SM) took s = 8, 392
+// blocks on 264 slots (2 waves, the second half full); the model picks s = 5 (245 blocks, one wave 93% full).
+// Measured with the re-tuned table (H200, 2026-11-24): fp32 10,000 14,325 -> 15,276 steps/s, 18,000 5,141 ->
+// 5,483, ds 7,500 +5%, fp64 18,000 +5%, the rest unchanged. A split keeps at least kMinSplitChunk j-bodies.
+int wave_fill_splits(long long blocks, long long slots, long long nj) {
+    int best_s = 1;
+    double best = 0;
+    for (int s = 1; s <= kMaxSplits; ++s) {
+        if (s > 1 && nj / s < kMinSplitChunk) break;
+        const long long waves = (blocks * s + slots - 1) / slots;
+        const double t = static_cast<double>(waves) * (static_cast<double>(nj) / s + 4 * kMinSplitChunk);
+        if (s == 1 || t < 0.98 * best) best = t, best_s = s;
+    }
+    return best_s;
 }
 
-// Automatic s for the tensor family: the split count (1 to 16) whose blocks fill their waves best, blocks x s
-// over whole waves of `slots` resident blocks. At N = 131,072 s = 1 (2,048 blocks of 128 on 7 x 132 = 924
-// slots) left the third wave 22% full and the SMs active 73% of the kernel (Nsight Compute on the H200,
-// 2026-11-24); s = 4 fills 98.6%. Fewer splits win unless more fill 2% better (each split adds a partial sum
-// per body), and a split keeps at least kMinSplitChunk j-bodies.
-int wave_fill_splits(long long blocks, long long slots, long long nj) {
+// Automatic s of the tensor family: the split count (1 to 16) that fills whole waves best, fewer splits unless
+// more fill 2% better. Measured (H200, 2026-11-24, N = 131,072, block 128, 528 slots): this rule's s = 9 ran
+// 1.45e12 interactions/s where the CUDA-core kernels' time model (wave_fill_splits) chose s = 1 and ran 1.06e12,
+// although both fill 97% of their waves: the tensor kernel gains from shorter j ranges beyond the wave fill (and
+// its maximum force error falls from 2.9e-5 to 8.4e-6 with them), which that model does not describe.
+int tensor_splits(long long blocks, long long slots, long long nj) {
     int best_s = 1;
     double best = -1;
     for (int s = 1; s <= 16; ++s) {
@@ -116,7 +131,7 @@ LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target
     LaunchPlan p;
     p.k = 1, p.u = 1, p.q = 1, p.block = shape.block;
     p.blocks = blocks_for(n, shape.block / 32 * kTensorIPerWarp, 1, 1);
-    p.splits = shape.s == 0 ? wave_fill_splits(p.blocks, std::max<long long>(1, target / p.block), nj) : shape.s;
+    p.splits = shape.s == 0 ? tensor_splits(p.blocks, std::max<long long>(1, target / p.block), nj) : shape.s;
     p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, (nj + 7) / 8)));
     p.chunk = ((nj + p.splits - 1) / p.splits + 7) / 8 * 8;
     p.tile = p.block;
@@ -148,7 +163,7 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
         }
     }
     p.blocks = blocks_for(n, p.block, p.q, p.k);
-    if (shape.s == 0) p.splits = auto_splits(p.blocks, p.block, target, nj);
+    if (shape.s == 0) p.splits = wave_fill_splits(p.blocks, std::max<long long>(1, target / p.block), nj);
     p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, nj)));
     p.chunk = (nj + p.splits - 1) / p.splits;
     // Each slice reads tile / q bodies between two barriers: aim for 128, within 16 KiB of bodies per tile

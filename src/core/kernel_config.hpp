@@ -79,8 +79,8 @@ inline constexpr long long kMinSplitChunk = 256;
 // `n` is the number of i-bodies the launch updates, `n_j` the number of bodies exerting force (all N; 0 means n,
 // as on one GPU; a part of a multi-GPU run updates n = its share). `body_bytes`: shared memory per j-body (16
 // for float4, 32 for double or double-single bodies), which caps the tile at 16 KiB per buffer.
-// Automatic s (shape.s == 0): q = 1 (or as given) and the smallest power-of-two s that fills one wave with
-// every split keeping at least kMinSplitChunk bodies: the j-split over blocks keeps the i-group of a block
+// Automatic s (shape.s == 0): q = 1 (or as given) and the s (up to kMaxSplits) whose blocks fill whole waves
+// best, every split keeping at least kMinSplitChunk bodies: the j-split over blocks keeps the i-group of a block
 // large, so each j-tile loaded from L2 serves block x k i-bodies instead of block x k / q.
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count,
                        int threads_per_sm = 1024, std::size_t n_j = 0, int body_bytes = 16);

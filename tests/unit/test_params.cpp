@@ -104,16 +104,21 @@ TEST(LaunchPlan, AutomaticSplitOverBlocksFollowsN) {
     const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, s0, 7500, 132);
     EXPECT_EQ(small.q, 1);
     EXPECT_EQ(small.blocks, 8);   // ceil(7500 / (256 x 4))
-    EXPECT_EQ(small.splits, 16);  // 8 x 16 x 256 = 32,768 threads; 32 would leave 234 < 256 bodies per split
-    EXPECT_EQ(small.chunk, 469);  // ceil(7500 / 16): the last split takes what is left
+    // One wave whatever s (8 blocks on 528 slots): the time nj / s + 1,024 falls with s until one more split
+    // gains under 2% (s = 27 of the 29 that keep >= 256 bodies each).
+    EXPECT_EQ(small.splits, 27);
+    EXPECT_EQ(small.chunk, 278);  // ceil(7500 / 27): the last split takes what is left
     const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, s0, 131072, 132);
-    EXPECT_EQ(large.splits, 8);   // 128 blocks x 4 x 256 = 131,072 is just short of 135,168
+    EXPECT_EQ(large.splits, 4);   // 128 blocks x 4 = 512 of 528 slots: one wave, 97% full
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, s0, 131072 * 8, 132).splits, 1);
+    // ij 8x8 in blocks of 256 at 100,000 with 2 resident per SM (264 slots, 49 i-groups): the power of two that
+    // first reached a wave (8: 392 blocks, the second wave half full) gave way to one wave of 245 (93%).
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {8, 8, 256, 0, 0}, 100000, 132, 512).splits, 5);
     EXPECT_EQ(plan_launch(KernelVariant::None, {1, 1, 64, 0, 0}, 1, 132).splits, 1);
     // A part of a multi-GPU run: 1,000 own bodies against 100,000 may split its j range further.
     const LaunchPlan part = plan_launch(KernelVariant::IJUnrolled, s0, 1000, 132, 1024, 100000);
-    EXPECT_EQ(part.splits, kMaxSplits);
-    EXPECT_EQ(part.chunk, (100000 + kMaxSplits - 1) / kMaxSplits);
+    EXPECT_EQ(part.splits, kMaxSplits - 1);  // the 64th would shorten each split by under 2%
+    EXPECT_EQ(part.chunk, (100000 + kMaxSplits - 2) / (kMaxSplits - 1));
     // A fixed s is kept (clamped to the j count).
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 5000, 132).splits, 7);
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 7}, 3, 132).splits, 3);

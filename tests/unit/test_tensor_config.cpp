@@ -82,13 +82,13 @@ TEST(TensorConfig, LaunchPlanCoversEveryBody) {
     EXPECT_EQ(small.blocks, 118);  // ceil(7500 / 64)
     EXPECT_EQ(small.q, 1);
     EXPECT_EQ(small.tile, 128);
-    EXPECT_EQ(small.splits, 8);   // 944 of 1,056 slots (89%); 16 fills no better, 9 spills into a second wave
+    EXPECT_EQ(small.splits, 8);   // 944 of 1,056 slots (89%, one wave); 9 spills into a second wave
     EXPECT_EQ(small.chunk, 944);  // ceil(7500 / 8) = 938, rounded up to whole groups of 8
     EXPECT_GE(small.chunk * small.splits, 7500);
     const LaunchPlan large = plan_launch(TC, d, 131072, 132);
     EXPECT_EQ(large.blocks, 2048);
     EXPECT_EQ(large.splits, 1);  // 2,048 of 2 x 1,056 slots: 97%
-    // 7 resident blocks of 128 (71 registers): 924 slots; s = 1 fills 74%, s = 4 98.6%.
+    // 7 resident blocks of 128: 924 slots; s = 1 fills 74% of 3 waves, s = 4 98.6% of 9.
     EXPECT_EQ(plan_launch(TC, d, 131072, 132, 7 * 128).splits, 4);
     const LaunchPlan one = plan_launch(TC, d, 1, 132);
     EXPECT_EQ(one.blocks, 1);
