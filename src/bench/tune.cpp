@@ -139,9 +139,19 @@ class Tuner {
     }
 
     // Other q beside the best few: an automatic q halved and doubled; beside an automatic s, q 2, 4 and 8
-    // (the planner takes q as given there).
+    // (the planner takes q as given there), and the split count the planner chose (the row's s) one less, one
+    // more and doubled, at the q it ran with: the planner's time model guesses the fixed cost of a block, and
+    // at small N a split more or less moves the rate by a few per cent.
     void q_variants(std::vector<Measured>& m) {
         std::vector<TuneCandidate> extra;
+        const auto add = [&](const TuneCandidate& c) {
+            if (c.shape.q < 1 || c.shape.q > 32 || c.shape.block % (c.shape.q * c.shape.u) != 0) return;
+            if (c.shape.s < 0 || c.shape.s > kMaxSplits) return;
+            const auto seen = [&](const TuneCandidate& x) { return same(x, c); };
+            if (std::none_of(extra.begin(), extra.end(), seen) &&
+                std::none_of(m.begin(), m.end(), [&](const Measured& x) { return same(x.c, c); }))
+                extra.push_back(c);
+        };
         for (std::size_t i = 0; i < m.size() && i < static_cast<std::size_t>(kQVariantsOf); ++i) {
             const KernelShape& s = m[i].c.shape;
             std::vector<int> qs;
@@ -152,12 +162,16 @@ class Tuner {
             for (int q : qs) {
                 TuneCandidate c = m[i].c;
                 c.shape.q = q;
-                if (q < 1 || q > 32 || c.shape.block % (q * c.shape.u) != 0) continue;
-                const auto seen = [&](const TuneCandidate& x) { return same(x, c); };
-                if (std::none_of(extra.begin(), extra.end(), seen) &&
-                    std::none_of(m.begin(), m.end(), [&](const Measured& x) { return same(x.c, c); }))
-                    extra.push_back(c);
+                add(c);
             }
+            const int splits = m[i].s.row.s;
+            if (s.s == 0 && splits >= 1 && m[i].s.q >= 1)
+                for (int n_s : {splits - 1, splits + 1, 2 * splits}) {
+                    TuneCandidate c = m[i].c;
+                    c.shape.q = m[i].s.q;
+                    c.shape.s = n_s;
+                    if (n_s >= 1) add(c);
+                }
         }
         for (const TuneCandidate& c : extra) {
             Measured x{c, {}, 0, 0};

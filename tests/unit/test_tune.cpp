@@ -300,3 +300,39 @@ TEST(Tune, NothingRunsGivesAnEmptyTableAndSaysSo) {
     EXPECT_NE(out.text().find("fp32 N = 1,000: no kernel ran"), std::string::npos) << out.text();
     EXPECT_NE(out.text().find("fp64 N = 1,000: no kernel ran"), std::string::npos) << out.text();
 }
+
+// The planner's automatic s is a guess from a time model: beside the best automatic-s kernels the tuner also
+// measures the split count it resolved one less, one more and doubled (at the q it ran with), so a GPU on
+// which 9 splits beat the planner's 8 gets 9 in its table.
+TEST(Tune, ExplicitSplitsBesideTheResolvedOne) {
+    class SplitGpu final : public ShapeTimer {
+      public:
+        void load(std::size_t, Precision) override {}
+        std::optional<ShapeSample> time(const TuneCandidate& c, int repeats) override {
+            ShapeSample s;
+            s.q = c.shape.q ? c.shape.q : 4;
+            s.row.s = c.shape.s ? c.shape.s : 8;  // what the planner resolved
+            const double rate = (c.shape.s == 0 ? 1.0e12 : c.shape.s == 9 ? 1.05e12 : 0.9e12) *
+                                (c.shape.k == 2 ? 1.0 : 0.8);
+            s.rates.assign(static_cast<std::size_t>(repeats), rate);
+            return s;
+        }
+    } gpu;
+    TunePlan plan;
+    plan.precisions = {Precision::Fp32};
+    plan.sizes = {18000};
+    Captured out;
+    const TuneResult r = run_tune(plan, gpu, out.f, [](Precision) {
+        return std::vector<TuneCandidate>{{KernelVariant::IJUnrolled, {2, 4, 256, 0, 0}},
+                                          {KernelVariant::IJUnrolled, {4, 4, 256, 0, 0}}};
+    });
+    const KernelChoice c = choose_kernel(r.table, Precision::Fp32, 18000);
+    EXPECT_EQ(c.shape, (KernelShape{2, 4, 256, 4, 9})) << out.text();
+    bool measured_7 = false, measured_16 = false;
+    for (const TuningRow& x : r.table.rows) {
+        measured_7 = measured_7 || (x.shape.k == 2 && x.shape.s == 7);
+        measured_16 = measured_16 || (x.shape.k == 2 && x.shape.s == 16);
+    }
+    EXPECT_TRUE(measured_7);
+    EXPECT_TRUE(measured_16);
+}
