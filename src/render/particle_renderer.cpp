@@ -31,6 +31,7 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) {
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
     use_colormap(RenderSettings{}.colormap);
+    for (int i = 0; i < kGroupColours; ++i) m_group_colours[std::size_t(i)] = group_colour(uint32_t(i));
 }
 
 void ParticleRenderer::use_colormap(const std::string& name) {
@@ -111,8 +112,6 @@ void ParticleRenderer::end_position_update(const TrailSettings& s) {
 
 void ParticleRenderer::draw_trails(const Camera& camera, const RenderSettings& s, const DepthRange& depth,
                                    float aspect, float intensity) {
-    glm::vec3 groups[kGroupColours];
-    for (int i = 0; i < kGroupColours; ++i) groups[i] = group_colour(uint32_t(i));
     TrailDraw d;
     d.view = camera.view();
     d.proj = camera.projection(aspect);
@@ -120,7 +119,7 @@ void ParticleRenderer::draw_trails(const Camera& camera, const RenderSettings& s
     d.mode = static_cast<int>(s.color_mode);
     d.speed_max = s.speed_max;
     d.depth = {depth.near_d, depth.far_d};
-    d.group_colours = groups;
+    d.group_colours = m_group_colours.data();
     d.group_buffer = m_group;
     d.colormap = m_colormap;
     m_trails->draw(d, s.trails);
@@ -165,6 +164,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
         const float intensity =
             s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
+        if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it
         draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
         const GLuint p = m_points->id();
         NBODY_GL(glUseProgram(p));
@@ -178,10 +178,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
         glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
         glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
-        glm::vec3 groups[kGroupColours];
-        for (int i = 0; i < kGroupColours; ++i) groups[i] = group_colour(uint32_t(i));
-        glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(groups[0]));
-        if (s.colormap != m_colormap_name) use_colormap(s.colormap);
+        glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(m_group_colours[0]));
         glUniform1i(m_points->uniform("u_colormap"), 0);
         NBODY_GL(glActiveTexture(GL_TEXTURE0));
         NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));

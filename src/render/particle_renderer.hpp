@@ -3,6 +3,7 @@
 // Gaussian point sprites into an HDR (RGBA16F) framebuffer, then tone-maps into the target framebuffer.
 // A second buffer keeps the previous positions (speed colouring without a velocity upload) and a third the
 // static per-body group. The position buffer's GL id is what CUDA-GL interop registers.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -81,6 +82,7 @@ class ParticleRenderer {
     std::unique_ptr<ShaderProgram> m_points, m_tonemap;
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
+    std::array<glm::vec3, kGroupColours> m_group_colours{};  // group_colour(0..7), for both shaders
     std::unique_ptr<TrailRenderer> m_trails;
     unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;

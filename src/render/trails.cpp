@@ -6,6 +6,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/colormap.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
 
@@ -88,7 +89,8 @@ void TrailRenderer::draw(const TrailDraw& d, const TrailSettings& s) {
     const double span = std::max(double(d.speed_max), 1e-12) * m_sample_span;
     glUniform1f(p.uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
     glUniform2f(p.uniform("u_depth_range"), d.depth.x, d.depth.y);
-    if (d.group_colours) glUniform3fv(p.uniform("u_group_colours"), 8, glm::value_ptr(d.group_colours[0]));
+    if (d.group_colours)
+        glUniform3fv(p.uniform("u_group_colours"), kGroupColours, glm::value_ptr(d.group_colours[0]));
     glUniform1i(p.uniform("u_colormap"), 0);
     NBODY_GL(glActiveTexture(GL_TEXTURE0));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, d.colormap));

@@ -34,7 +34,7 @@ struct TrailDraw {
     int mode = 0;                              // ColorMode as int
     float speed_max = 1;                       // length / time at the top of the colour map
     glm::vec2 depth{0, 1};                     // view distance mapped to the colour map
-    const glm::vec3* group_colours = nullptr;  // 8
+    const glm::vec3* group_colours = nullptr;  // kGroupColours of them
     unsigned group_buffer = 0, colormap = 0;   // the renderer's per-body group (uint) and 1D colour map
 };
 
