@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "../unit/test_util.hpp"
 #include "core/errors.hpp"
+#include "core/state.hpp"
+#include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
 
 namespace nbody::test {
@@ -17,6 +20,18 @@ namespace nbody::test {
 inline bool within_cap(std::size_t n) {
     const char* cap = std::getenv("NBODY_GPU_TEST_MAX_N");
     return !cap || n <= std::strtoull(cap, nullptr, 10);
+}
+
+// The awkward N the kernel tests run (partial blocks, partial tiles, splits of a few bodies), within the cap:
+// f(n, state, reference) with a Plummer state rounded to float32 (what every precision sees alike) and its
+// float64 accelerations at eps = 0.01, G = 1, computed once per N.
+template <class F>
+void for_each_awkward_n(F&& f) {
+    for (std::size_t n : {1u, 2u, 3u, 31u, 33u, 255u, 257u, 7499u, 100003u}) {
+        if (!within_cap(n)) continue;
+        const State s = rounded_to_float32(plummer_state(n, 11 + n));
+        f(n, s, reference_accelerations(s, 0.01, 1.0));
+    }
 }
 
 // A CUDA backend with one part per entry of `devices` (an ordinal may repeat), or null with the reason.

@@ -51,10 +51,7 @@ struct TempCache {
 // the shape auto picked, or a j split over blocks that loses a partial sum, is ~1/N of an acceleration.
 TEST(CudaKernelAuto, AutoAtAwkwardNMatchesFloat64) {
     REQUIRE_GPU(gpu);
-    for (std::size_t n : {1u, 2u, 3u, 31u, 33u, 255u, 257u, 7499u, 100003u}) {
-        if (!within_cap(n)) continue;
-        const State s = rounded_to_float32(test::plummer_state(n, 11 + n));
-        const auto ref = reference_accelerations(s, 0.01, 1.0);  // float64, once per N
+    test::for_each_awkward_n([&](std::size_t n, const State& s, const std::vector<Double3>& ref) {
         for (const auto& prec : precision_table()) {
             SimParams p;
             p.precision = prec.value;
@@ -77,7 +74,7 @@ TEST(CudaKernelAuto, AutoAtAwkwardNMatchesFloat64) {
             EXPECT_LT(e.max_rel, 1e-4) << what << " worst body " << e.worst_index;
             EXPECT_LT(e.median_rel, 1e-5) << what;
         }
-    }
+    });
 }
 
 // A cache file for this GPU and driver is what auto runs from; one measured under another driver is not.
