@@ -31,6 +31,8 @@ bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>
     return changed;
 }
 
+}  // namespace
+
 bool input_positive(const char* label, double& v, const char* fmt, double min_value) {
     double t = v;
     if (ImGui::InputDouble(label, &t, 0, 0, fmt, ImGuiInputTextFlags_EnterReturnsTrue) && t >= min_value &&
@@ -40,8 +42,6 @@ bool input_positive(const char* label, double& v, const char* fmt, double min_va
     }
     return false;
 }
-
-}  // namespace
 
 void draw_panels(PanelContext& c) {
     UiState& s = c.state;

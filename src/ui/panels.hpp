@@ -41,6 +41,8 @@ struct PanelRow {
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
 // Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
 void trails_controls(PanelContext& c);
+// A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
+bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);
 
 }  // namespace nbody

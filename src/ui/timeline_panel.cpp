@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "core/errors.hpp"
@@ -62,10 +61,7 @@ void mass_editor(PanelContext& c) {
 void rewind_settings(PanelContext& c) {
     RewindSettings r = c.sim.rewind_settings();
     bool changed = ImGui::Checkbox("record", &r.enabled);
-    double interval = r.interval;
-    if (ImGui::InputDouble("every (time)", &interval, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue) &&
-        interval > 0 && std::isfinite(interval))
-        r.interval = interval, changed = true;
+    changed |= input_positive("every (time)", r.interval, "%.4g", 1e-12);
     int capacity = r.capacity;
     if (ImGui::InputInt("states", &capacity, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue) && capacity >= 1 &&
         capacity <= 100000)
@@ -103,10 +99,7 @@ void timeline_panel(PanelContext& c) {
     if (ImGui::Button(sim.paused() ? "Run from here" : "Pause")) sim.set_paused(!sim.paused());
     ImGui::SameLine();
     ImGui::Text("t = %.5g", now);
-    double dt = sim.pending().dt;
-    if (ImGui::InputDouble("dt", &dt, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) && dt > 0 &&
-        std::isfinite(dt))
-        sim.pending().dt = dt;  // applied at the next frame, as in the Physics panel
+    input_positive("dt", sim.pending().dt, "%.6g", 1e-12);  // applied at the next frame, as in the Physics panel
     mass_editor(c);
     if (ImGui::CollapsingHeader("Recording")) rewind_settings(c);
     if (!sim.rewind_note().empty()) ImGui::TextWrapped("%s", sim.rewind_note().c_str());
