@@ -124,23 +124,6 @@ __device__ void reduce_splits_and_update(const StepArgs& a, int i) {
 // address (a broadcast). blockIdx.x is the i-group, blockIdx.y the split: split b sums the j-bodies
 // [b chunk, (b + 1) chunk). ROLLED keeps the loop over j groups rolled (`#pragma unroll 1`), as the paper's
 // no-unrolling and i-unrolling variants do; the ij variant unrolls U.
-// After a block of i-group blockIdx.x has written its split's partial sums: true in the last of the group's
-// a.splits blocks to finish (which then adds them up), with every other block's sums visible to it. Resets the
-// group's counter for the next launch. Called by every thread of the block (it holds two barriers).
-__device__ inline bool last_split_to_finish(const StepArgs& a) {
-    __threadfence();  // the partial sums are visible device-wide before the count says so
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned done = atomicAdd(&a.counters[blockIdx.x], 1u);
-        last = done == static_cast<unsigned>(a.splits - 1);
-        if (last) a.counters[blockIdx.x] = 0;  // ready for the next launch
-    }
-    __syncthreads();
-    if (last) __threadfence();
-    return last;
-}
-
 template <class P, int K, int U, bool ROLLED>
 __device__ __forceinline__ void step_body(const StepArgs& a) {
     extern __shared__ float4 smem[];
@@ -250,7 +233,17 @@ __device__ __forceinline__ void step_body(const StepArgs& a) {
             part[i - a.i_begin] = v;
         }
     }
-    if (!last_split_to_finish(a)) return;
+    __threadfence();  // the partial sums are visible device-wide before the count says so
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned done = atomicAdd(&a.counters[blockIdx.x], 1u);
+        last = done == static_cast<unsigned>(a.splits - 1);
+        if (last) a.counters[blockIdx.x] = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
     // Rolled on purpose: the accumulators are dead here, and an unrolled loop of K reductions would raise
     // the register count of the whole kernel (and cost occupancy in the inner loop).
 #pragma unroll 1
