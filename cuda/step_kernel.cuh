@@ -38,7 +38,7 @@ struct StepArgs {
     int q;              // threads per i-group (j-split in a warp), a power of two dividing 32
     int splits;         // blocks per i-group (j-split over blocks)
     int chunk;          // j-bodies per split
-    int tile;           // j-bodies per shared-memory tile: a multiple of blockDim.x and of q * U
+    int tile;           // j-bodies per shared-memory tile: a multiple of q * U
     float soft2;        // eps^2 + self-interaction floor (length^2)
     double soft2_d;
     double G, half_dt, dt;  // h = dt / 2
@@ -118,6 +118,33 @@ __device__ void reduce_splits_and_update(const StepArgs& a, int i) {
     leapfrog_update<P>(a, i, sx, sy, sz);
 }
 
+// After a block of i-group blockIdx.x has written its split's partial sums: true in the last of the group's
+// a.splits blocks to finish (which then adds them up), with every other block's sums visible to it. Resets the
+// group's counter for the next launch. Called by every thread of the block (it holds two barriers).
+__device__ inline bool last_split_to_finish(const StepArgs& a) {
+    __threadfence();  // the partial sums are visible device-wide before the count says so
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned done = atomicAdd(&a.counters[blockIdx.x], 1u);
+        last = done == static_cast<unsigned>(a.splits - 1);
+        if (last) a.counters[blockIdx.x] = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+
+// Programmatic dependent launch (kernel_table.cuh, `overlap`): a launch made with it may start while the
+// previous step still runs. It waits here, before its first global load or store, until that step has
+// finished and its writes are visible (the positions it reads, the buffer it overwrites); then it lets the
+// next step's blocks be scheduled, so they sit ready on the SMs this one frees. Both are no-ops in a launch
+// made without the attribute.
+__device__ __forceinline__ void wait_for_previous_step() {
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
 // Block layout: thread t serves i-lane t / q and j-slice t % q, so the q slices of a lane sit in one warp
 // and reduce with shuffles. Slice s reads tile entries s, s + q, s + 2q, ...: the q slices of a lane read
 // neighbouring entries (conflict-free for q <= 8), and lanes in a warp with the same slice read the same
@@ -127,6 +154,7 @@ __device__ void reduce_splits_and_update(const StepArgs& a, int i) {
 template <class P, int K, int U, bool ROLLED>
 __device__ __forceinline__ void step_body(const StepArgs& a) {
     extern __shared__ float4 smem[];
+    wait_for_previous_step();
     using Acc = typename P::Acc;
     const int q = a.q;
     const int lanes = blockDim.x / q;
@@ -233,17 +261,7 @@ __device__ __forceinline__ void step_body(const StepArgs& a) {
             part[i - a.i_begin] = v;
         }
     }
-    __threadfence();  // the partial sums are visible device-wide before the count says so
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned done = atomicAdd(&a.counters[blockIdx.x], 1u);
-        last = done == static_cast<unsigned>(a.splits - 1);
-        if (last) a.counters[blockIdx.x] = 0;  // ready for the next launch
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
+    if (!last_split_to_finish(a)) return;
     // Rolled on purpose: the accumulators are dead here, and an unrolled loop of K reductions would raise
     // the register count of the whole kernel (and cost occupancy in the inner loop).
 #pragma unroll 1

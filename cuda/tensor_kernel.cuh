@@ -354,17 +354,7 @@ __global__ void __launch_bounds__(256) tensor_step_kernel(TensorArgs a) {
     }
     float4* part = static_cast<float4*>(a.step.partial) + static_cast<long long>(blockIdx.y) * n;
     if (writer) part[k] = make_float4(ax, ay, az, 0.f);
-    __threadfence();  // the partial sums are visible device-wide before the count says so
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned done = atomicAdd(&a.step.counters[blockIdx.x], 1u);
-        last = done == static_cast<unsigned>(a.step.splits - 1);
-        if (last) a.step.counters[blockIdx.x] = 0;  // ready for the next launch
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
+    if (!last_split_to_finish(a.step)) return;
     const int kk = block_first + static_cast<int>(threadIdx.x);
     if (static_cast<int>(threadIdx.x) < per_block && kk < n) tensor_finish(a, kk);
 }

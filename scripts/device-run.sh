@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [paper] [frames "ARGS"]...
-#                         [screenshots]
+#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
+#                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
@@ -82,6 +82,10 @@ while [ $# -gt 0 ]; do
       grep -E "^  [a-z_]+__|Duration|Registers|Issue Slots|Eligible|Achieved Occupancy|Theoretical Occ|Warp Cycles|No Eligible" \
         "$OUT/ncu-$name.txt" | head -60
       shift ;;
+    env)
+      # `env NAME=VALUE`: set for the tasks after it (NBODY_PDL=0 turns off the overlapped step launches).
+      export "$2"; echo "== $2"
+      shift ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
     frames)
@@ -103,9 +107,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-# The device tool brings back at most 8 files: keep the results (JSON, tables) loose, pack the logs.
-(cd "$OUT" && tar czf /tmp/logs.tgz --exclude='*.json' --exclude='bench-*.txt' --exclude='paper.txt' \
-   --exclude='*.png' --exclude=images.tgz --exclude=frames.txt . ; find . -maxdepth 1 -type f ! -name '*.json' \
-   ! -name 'bench-*.txt' ! -name 'paper.txt' ! -name '*.png' ! -name images.tgz ! -name frames.txt -delete; \
-   mv /tmp/logs.tgz .)
+# The device tool brings back at most 8 files: keep the JSON results and images loose, pack everything else
+# (the benchmark printouts too: their tables are in the run's output above).
+(cd "$OUT" && tar czf /tmp/logs.tgz --exclude='*.json' --exclude='*.png' --exclude=images.tgz . ; \
+   find . -maxdepth 1 -type f ! -name '*.json' ! -name '*.png' ! -name images.tgz -delete; mv /tmp/logs.tgz .)
 exit $rc
