@@ -138,14 +138,18 @@ class Tuner {
         return out;
     }
 
-    // Other q beside the best few: an automatic q halved and doubled; beside an automatic s, q 2, 4 and 8
+    // Other shapes beside the best few: an automatic q halved and doubled; beside an automatic s, q 2, 4 and 8
     // (the planner takes q as given there), and the split count the planner chose (the row's s) one less, one
     // more and doubled, at the q it ran with: the planner's time model guesses the fixed cost of a block, and
-    // at small N a split more or less moves the rate by a few per cent.
+    // at small N a split more or less moves the rate by a few per cent. Beside an automatic q of 16 or 32
+    // (small N, one split), that q split over 2 to 4 blocks. And the block one to three warps smaller: the
+    // i-bodies of a block are a whole number of warps' worth, so the count of blocks moves in steps, and at
+    // small N a slightly smaller block spreads them over SMs left idle (N = 7,500, ij 4x4, q 32: 118 blocks
+    // of 512 on 132 SMs, 125 of 480).
     void q_variants(std::vector<Measured>& m) {
         std::vector<TuneCandidate> extra;
         const auto add = [&](const TuneCandidate& c) {
-            if (c.shape.q < 1 || c.shape.q > 32 || c.shape.block % (c.shape.q * c.shape.u) != 0) return;
+            if (c.shape.q < 0 || c.shape.q > 32 || (c.shape.q > 0 && c.shape.block % c.shape.q != 0)) return;
             if (c.shape.s < 0 || c.shape.s > kMaxSplits) return;
             const auto seen = [&](const TuneCandidate& x) { return same(x, c); };
             if (std::none_of(extra.begin(), extra.end(), seen) &&
@@ -160,6 +164,7 @@ class Tuner {
             else if (s.q == 0)
                 qs = {m[i].s.q / 2, m[i].s.q * 2};
             for (int q : qs) {
+                if (q < 1) continue;
                 TuneCandidate c = m[i].c;
                 c.shape.q = q;
                 add(c);
@@ -172,6 +177,19 @@ class Tuner {
                     c.shape.s = n_s;
                     if (n_s >= 1) add(c);
                 }
+            if (s.s == 1 && s.q == 0 && m[i].s.q >= 16)
+                for (int n_s : {2, 3, 4}) {
+                    TuneCandidate c = m[i].c;
+                    c.shape.q = m[i].s.q;
+                    c.shape.s = n_s;
+                    add(c);
+                }
+            const int q = s.q ? s.q : std::max(1, m[i].s.q);
+            for (int warps = 1; warps <= 3; ++warps) {
+                TuneCandidate c = m[i].c;
+                c.shape.block -= 32 * warps;
+                if (c.shape.block >= 64 && c.shape.block % q == 0) add(c);
+            }
         }
         for (const TuneCandidate& c : extra) {
             Measured x{c, {}, 0, 0};
@@ -256,7 +274,7 @@ double tune_estimate_seconds(const TunePlan& plan, const TuneGrids& grids, doubl
                 std::max(plan.seconds_per_repeat, static_cast<double>(n) * static_cast<double>(n) / rate);
             const double one = std::max(plan.warmup_seconds, repeat) + plan.repeats * repeat + kSwitch;
             const double first = std::min(grid, std::max(2.0, std::floor(plan.seconds_per_n / one)));
-            const double extra = n <= plan.q_variants_up_to ? 3.0 * kQVariantsOf : 0.0;
+            const double extra = n <= plan.q_variants_up_to ? 7.0 * kQVariantsOf : 0.0;  // q, s and block
             const double confirm = plan.confirm_top * plan.confirm_repeats * (repeat + kSwitch);
             total += (first + extra) * one + (confirm <= plan.seconds_per_n ? confirm : 0.0);
         }

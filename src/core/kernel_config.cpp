@@ -148,16 +148,13 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     const long long target = static_cast<long long>(sm_count) * threads_per_sm;
     const auto nj = static_cast<long long>(n_j);
     if (v == KernelVariant::Tensor) return plan_tensor(shape, n, target, nj);
-    if (shape.q > 0) {
-        if (shape.block % (shape.q * shape.u) != 0)
-            throw ParamError("q", "threads per body " + std::to_string(shape.q) + " times u " +
-                                      std::to_string(shape.u) + " must divide the block size " +
-                                      std::to_string(shape.block));
-    } else if (shape.s == 0) {
+    // A given q is used as given: validate_shape keeps it a power of two up to 32 and the block a multiple of 32,
+    // so it divides the block.
+    if (shape.q == 0 && shape.s == 0) {
         p.q = 1;  // the split goes over blocks instead (below)
-    } else {
+    } else if (shape.q == 0) {
         p.q = 1;
-        for (int q = 1; q <= 32 && shape.block % (q * shape.u) == 0; q *= 2) {
+        for (int q = 1; q <= 32; q *= 2) {
             p.q = q;
             if (blocks_for(n, shape.block, q, shape.k) * shape.s * shape.block >= target) break;
         }
@@ -168,8 +165,12 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     p.chunk = (nj + p.splits - 1) / p.splits;
     // Each slice reads tile / q bodies between two barriers: aim for 128, within 16 KiB of bodies per tile
     // buffer (2 x 16 KiB double-buffered, under the 48 KiB a block gets without opting in).
+    // The tile is cut to a whole number of q x u bodies, so every slice's share unrolls evenly (blocks that are
+    // not a power of two, such as 480, give tiles that are not a multiple of the block: the fetch loop allows it).
     const int max_tile = std::max(p.block, 16384 / std::max(body_bytes, 1));
+    const int unit = p.q * p.u;
     p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, max_tile / p.block));
+    p.tile = std::max(unit, p.tile / unit * unit);
     return p;
 }
 

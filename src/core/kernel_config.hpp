@@ -74,7 +74,7 @@ inline constexpr long long kMinSplitChunk = 256;
 // Resolves the j-split q for n bodies on a GPU with `sm_count` multiprocessors. Automatic (shape.q == 0):
 // the smallest q whose grid fills every SM with at least `threads_per_sm` threads (the backend passes what
 // one SM can hold of this kernel: one full wave), since small N leaves most of the GPU idle otherwise
-// (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the largest allowed when none does. q must divide block / u, so a slice's share of a tile unrolls evenly.
+// (N = 7,500 at one thread per body is 30 blocks of 256 on 132 SMs); the largest allowed when none does. q must divide the block (the tile is cut to a whole number of q x u bodies).
 // Throws ParamError for a fixed q that does not fit the block.
 // `n` is the number of i-bodies the launch updates, `n_j` the number of bodies exerting force (all N; 0 means n,
 // as on one GPU; a part of a multi-GPU run updates n = its share). `body_bytes`: shared memory per j-body (16

@@ -87,13 +87,18 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     EXPECT_EQ(one.tile % (one.q * one.u), 0);
 }
 
-TEST(LaunchPlan, FixedQMustDivideTheBlock) {
-    try {
-        plan_launch(KernelVariant::IJUnrolled, {4, 8, 96, 32}, 1000, 132);
-        FAIL();
-    } catch (const ParamError& e) {
-        EXPECT_EQ(std::string(e.what()), "q: threads per body 32 times u 8 must divide the block size 96");
-    }
+// Blocks need not be a power of two: 480 threads (15 i-lanes of q = 32) spread N = 7,500 over 125 blocks where
+// 512 gives 118, and the tile is cut to a whole number of q x u bodies (not a multiple of the block).
+TEST(LaunchPlan, BlocksThatAreNotAPowerOfTwo) {
+    const LaunchPlan p = plan_launch(KernelVariant::IJUnrolled, {4, 4, 480, 32}, 7500, 132);
+    EXPECT_EQ(p.q, 32);
+    EXPECT_EQ(p.blocks, 125);  // ceil(7500 / (480 / 32 * 4))
+    EXPECT_EQ(p.tile % (32 * 4), 0);
+    EXPECT_GE(p.tile, 480);
+    EXPECT_LE(p.tile * 16, 16384);
+    const LaunchPlan a = plan_launch(KernelVariant::IJUnrolled, {4, 8, 96, 0}, 1000, 132);  // automatic q
+    EXPECT_EQ(a.tile % (a.q * 8), 0);
+    EXPECT_EQ(96 % a.q, 0);
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
 }
 
