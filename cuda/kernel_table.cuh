@@ -15,12 +15,7 @@
 
 namespace nbody::kernels {
 
-// `overlap`: launch with programmatic stream serialisation (Hopper's programmatic dependent launch): the next
-// step's blocks are scheduled while this one's last blocks still run and wait in the kernel (griddepcontrol.wait,
-// step_kernel.cuh) until it has finished and its writes are visible, so the launch latency between the steps of
-// a graph is hidden. Returns the launch's error.
-using Launcher = cudaError_t (*)(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args,
-                                 bool overlap);
+using Launcher = void (*)(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args);
 
 struct KernelEntry {
     Precision precision;
@@ -47,18 +42,11 @@ KernelList ds_kernels();
 KernelList fp64_kernels();
 
 template <class P, int K, int U, bool ROLLED>
-cudaError_t launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args,
-                        bool overlap) {
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = grid, config.blockDim = block, config.dynamicSmemBytes = smem, config.stream = stream;
-    config.attrs = overlap ? &attr : nullptr, config.numAttrs = overlap ? 1 : 0;
+void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
     if constexpr (bounded_step_kernel<P, K>())
-        return cudaLaunchKernelEx(&config, step_kernel_bounded<P, K, U, ROLLED>, args);
+        step_kernel_bounded<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
     else
-        return cudaLaunchKernelEx(&config, step_kernel<P, K, U, ROLLED>, args);
+        step_kernel<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
 }
 
 template <class P, int K, int U, bool ROLLED>

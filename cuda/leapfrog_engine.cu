@@ -1,7 +1,6 @@
 #include "leapfrog_engine.cuh"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -25,17 +24,10 @@ bool wide(Precision p) { return p != Precision::Fp32; }  // positions in double 
 
 // A part's share of an array of N elements of `bytes` each.
 std::size_t offset(std::size_t i, std::size_t bytes) { return i * bytes; }
-
-// Programmatic dependent launch between the steps of one GPU (kernel_table.cuh); NBODY_PDL=0 turns it off, to
-// measure what it is worth (docs/performance.md).
-bool overlap_steps_allowed() {
-    const char* v = std::getenv("NBODY_PDL");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-}
 }  // namespace
 
 LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning)
-    : m_dev(devices), m_sm(sm_count), m_tuning(tuning), m_overlap(overlap_steps_allowed()) {}
+    : m_dev(devices), m_sm(sm_count), m_tuning(tuning) {}
 
 LeapfrogEngine::~LeapfrogEngine() { drop_graph(); }
 
@@ -231,9 +223,8 @@ void LeapfrogEngine::launch(bool prime) {
             if (m_tensor) {
                 m_tensor->launch(args(k, prime), pl, part.stream);  // the sort, then the tensor-core step
             } else {
-                // Several GPUs put an exchange and events between the steps: nothing to overlap there.
-                const bool overlap = m_overlap && m_dev.size() == 1;
-                NBODY_CUDA_CHECK(m_kernel->launch(grid, block, smem, part.stream, args(k, prime), overlap));
+                m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
+                NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
             }
         }
         if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));

@@ -87,7 +87,6 @@ private:
     DeviceSet& m_dev;
     int m_sm = 0;
     const TuningTable& m_tuning;
-    bool m_overlap = true;  // programmatic dependent launch of the step kernels on one GPU
     KernelChoice m_choice;
     std::vector<PartBuffers> m_buf;
     std::vector<Range> m_ranges;        // per part

@@ -135,16 +135,6 @@ __device__ inline bool last_split_to_finish(const StepArgs& a) {
     return last;
 }
 
-// Programmatic dependent launch (kernel_table.cuh, `overlap`): a launch made with it may start while the
-// previous step still runs. It waits here, before its first global load or store, until that step has
-// finished and its writes are visible (the positions it reads, the buffer it overwrites); then it lets the
-// next step's blocks be scheduled, so they sit ready on the SMs this one frees. Both are no-ops in a launch
-// made without the attribute.
-__device__ __forceinline__ void wait_for_previous_step() {
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-}
-
 // Block layout: thread t serves i-lane t / q and j-slice t % q, so the q slices of a lane sit in one warp
 // and reduce with shuffles. Slice s reads tile entries s, s + q, s + 2q, ...: the q slices of a lane read
 // neighbouring entries (conflict-free for q <= 8), and lanes in a warp with the same slice read the same
@@ -154,7 +144,6 @@ __device__ __forceinline__ void wait_for_previous_step() {
 template <class P, int K, int U, bool ROLLED>
 __device__ __forceinline__ void step_body(const StepArgs& a) {
     extern __shared__ float4 smem[];
-    wait_for_previous_step();
     using Acc = typename P::Acc;
     const int q = a.q;
     const int lanes = blockDim.x / q;

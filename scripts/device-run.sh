@@ -83,7 +83,7 @@ while [ $# -gt 0 ]; do
         "$OUT/ncu-$name.txt" | head -60
       shift ;;
     env)
-      # `env NAME=VALUE`: set for the tasks after it (NBODY_PDL=0 turns off the overlapped step launches).
+      # `env NAME=VALUE`: set for the tasks after it (a switch a build reads, for an A/B in one call).
       export "$2"; echo "== $2"
       shift ;;
     paper)
