@@ -171,6 +171,7 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     const int unit = p.q * p.u;
     p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, max_tile / p.block));
     p.tile = std::max(unit, p.tile / unit * unit);
+    if (body_bytes == 16 && p.q >= kStreamFromQ) p.tile = 0;  // fp32 (16 bytes a body): no tiles
     return p;
 }
 

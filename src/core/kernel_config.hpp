@@ -63,9 +63,17 @@ struct LaunchPlan {
     int k = 1, u = 1, block = 256, q = 1;
     int splits = 1;        // s: blocks per i-group, each summing a contiguous chunk of the j range
     long long chunk = 0;   // j-bodies per split (the last split takes what is left)
-    int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128
+    int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128; 0: no
+                           // tiles, the j-bodies read from global memory (fp32 with q >= kStreamFromQ)
     long long blocks = 0;  // i-groups: ceil(n_i / (block / q * k)); the grid is blocks x splits
 };
+
+// From this q on, fp32 kernels read their j-bodies straight from global memory (through L1) instead of from
+// shared-memory tiles (LaunchPlan::tile = 0; step_kernel.cuh, stream_sweep). Measured on the H200 (2026-11-24,
+// docs/performance.md), the same shapes with and without tiles: ij 4x4 q 32 at N = 7,500 +11.5% steps/s without
+// them (no barrier every 32 bodies a slice), but q 1, 2 and 8 at 10,000 to 131,072 6-16% slower (a shared-memory
+// broadcast beats an L1 one).
+inline constexpr int kStreamFromQ = 16;
 
 // The largest j-split over blocks the planner chooses or accepts, and the fewest j-bodies a split may get.
 inline constexpr int kMaxSplits = 64;

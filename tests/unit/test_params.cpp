@@ -77,7 +77,10 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     const LaunchPlan small = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132);
     EXPECT_EQ(small.q, 32);        // even q = 32 gives only 235 blocks of 256 threads
     EXPECT_EQ(small.blocks, 235);  // ceil(7500 / (256 / 32 * 4))
-    EXPECT_EQ(small.tile, 1024);   // the largest tile: each of the 32 slices reads 32 bodies per barrier
+    EXPECT_EQ(small.tile, 0);      // fp32 with q >= kStreamFromQ: no tiles, the j-bodies read from global memory
+    const LaunchPlan small_ds = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132, 1024, 0, 32);
+    EXPECT_EQ(small_ds.q, 32);
+    EXPECT_EQ(small_ds.tile, 512);  // ds: the largest tile in 16 KiB, each of the 32 slices reads 16 bodies per barrier
     const LaunchPlan large = plan_launch(KernelVariant::IJUnrolled, ij, 131072, 132);
     EXPECT_EQ(large.q, 8);  // q = 4 gives 131072 threads, just short of 132 x 1024
     EXPECT_EQ(large.blocks, 1024);
@@ -89,14 +92,16 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
 
 // Blocks need not be a power of two: 480 threads (15 i-lanes of q = 32) spread N = 7,500 over 125 blocks where
 // 512 gives 118, and the tile is cut to a whole number of q x u bodies (not a multiple of the block).
+// Fp32 with q >= kStreamFromQ has no tiles (tile 0).
 TEST(LaunchPlan, BlocksThatAreNotAPowerOfTwo) {
-    const LaunchPlan p = plan_launch(KernelVariant::IJUnrolled, {4, 4, 480, 32}, 7500, 132);
-    EXPECT_EQ(p.q, 32);
-    EXPECT_EQ(p.blocks, 125);  // ceil(7500 / (480 / 32 * 4))
-    EXPECT_EQ(p.tile % (32 * 4), 0);
+    const LaunchPlan p = plan_launch(KernelVariant::IJUnrolled, {4, 4, 480, 8}, 7500, 132);
+    EXPECT_EQ(p.q, 8);
+    EXPECT_EQ(p.blocks, 32);  // ceil(7500 / (480 / 8 * 4))
+    EXPECT_EQ(p.tile % (8 * 4), 0);
     EXPECT_GE(p.tile, 480);
     EXPECT_LE(p.tile * 16, 16384);
-    const LaunchPlan a = plan_launch(KernelVariant::IJUnrolled, {4, 8, 96, 0}, 1000, 132);  // automatic q
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 480, 32}, 7500, 132).blocks, 125);  // 118 of 512
+    const LaunchPlan a = plan_launch(KernelVariant::IJUnrolled, {4, 8, 96, 0}, 1000, 132, 1024, 0, 32);  // auto q
     EXPECT_EQ(a.tile % (a.q * 8), 0);
     EXPECT_EQ(96 % a.q, 0);
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 8, 256, 32}, 1000, 132).q, 32);
