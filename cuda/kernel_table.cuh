@@ -24,6 +24,13 @@ struct KernelEntry {
     const void* function;  // for cudaFuncGetAttributes (registers, max threads per block)
     Launcher launch;
     int body_bytes;        // shared memory per j-body: 16 (fp32) or 32 (ds, fp64)
+    // The tile-free instance (LaunchPlan::tile == 0; fp32 only, null otherwise).
+    const void* stream_function = nullptr;
+    Launcher stream_launch = nullptr;
+
+    // The instance a plan runs.
+    const void* function_for(const LaunchPlan& p) const { return p.tile == 0 ? stream_function : function; }
+    Launcher launcher_for(const LaunchPlan& p) const { return p.tile == 0 ? stream_launch : launch; }
 };
 
 // Null when the combination was not compiled.
@@ -41,22 +48,31 @@ KernelList fp32_kernels();
 KernelList ds_kernels();
 KernelList fp64_kernels();
 
-template <class P, int K, int U, bool ROLLED>
+template <class P, int K, int U, bool ROLLED, bool STREAM>
 void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
     if constexpr (bounded_step_kernel<P, K>())
-        step_kernel_bounded<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+        step_kernel_bounded<P, K, U, ROLLED, STREAM><<<grid, block, smem, stream>>>(args);
     else
-        step_kernel<P, K, U, ROLLED><<<grid, block, smem, stream>>>(args);
+        step_kernel<P, K, U, ROLLED, STREAM><<<grid, block, smem, stream>>>(args);
+}
+
+template <class P, int K, int U, bool ROLLED, bool STREAM>
+const void* step_function() {  // only the entry point the instance uses is compiled
+    if constexpr (bounded_step_kernel<P, K>())
+        return reinterpret_cast<const void*>(&step_kernel_bounded<P, K, U, ROLLED, STREAM>);
+    else
+        return reinterpret_cast<const void*>(&step_kernel<P, K, U, ROLLED, STREAM>);
 }
 
 template <class P, int K, int U, bool ROLLED>
 KernelEntry entry(Precision p, KernelVariant v) {
-    const void* f;  // only the entry point the instance uses is compiled
-    if constexpr (bounded_step_kernel<P, K>())
-        f = reinterpret_cast<const void*>(&step_kernel_bounded<P, K, U, ROLLED>);
-    else
-        f = reinterpret_cast<const void*>(&step_kernel<P, K, U, ROLLED>);
-    return {p, v, K, U, f, &launch_step<P, K, U, ROLLED>, 16 * P::kSlots};
+    KernelEntry e{p, v, K, U, step_function<P, K, U, ROLLED, false>(), &launch_step<P, K, U, ROLLED, false>,
+                  16 * P::kSlots};
+    if constexpr (kStreams<P>) {
+        e.stream_function = step_function<P, K, U, ROLLED, true>();
+        e.stream_launch = &launch_step<P, K, U, ROLLED, true>;
+    }
+    return e;
 }
 
 }  // namespace nbody::kernels

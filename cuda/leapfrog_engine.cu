@@ -123,6 +123,9 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
         const LaunchPlan pl = plan_launch(v, shape, m_ranges[k].size(), m_sm, std::max(1, resident) * shape.block,
                                           m_n, c.kernel->body_bytes);
         c.plans.push_back(pl);
+        if (!c.kernel->function_for(pl))  // the planner drops tiles for fp32 only, whose table has both instances
+            throw BackendError("no tile-free instance of " + std::string(variant_name(v)) + " k " +
+                               std::to_string(shape.k) + " u " + std::to_string(shape.u) + " " + prec);
         // Scratch for the j-split over blocks: partial sums and per-group counters, zeroed once; the last
         // block of a group resets its counter, so they stay zero between launches.
         c.partial.emplace_back();
@@ -223,7 +226,7 @@ void LeapfrogEngine::launch(bool prime) {
             if (m_tensor) {
                 m_tensor->launch(args(k, prime), pl, part.stream);  // the sort, then the tensor-core step
             } else {
-                m_kernel->launch(grid, block, smem, part.stream, args(k, prime));  // double-buffered tiles
+                m_kernel->launcher_for(pl)(grid, block, smem, part.stream, args(k, prime));  // tiled or not
                 NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
             }
         }
@@ -448,7 +451,8 @@ WorkCount LeapfrogEngine::work() const {
 KernelResources LeapfrogEngine::resources() const {
     if (!m_kernel) return {};
     cudaFuncAttributes attr{};
-    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, m_kernel->function));
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, m_plans.empty() ? m_kernel->function
+                                                                   : m_kernel->function_for(m_plans.front())));
     return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
 }
 
