@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 #include <variant>
@@ -303,73 +304,67 @@ TEST(Tune, NothingRunsGivesAnEmptyTableAndSaysSo) {
     EXPECT_NE(out.text().find("fp64 N = 1,000: no kernel ran"), std::string::npos) << out.text();
 }
 
+// A GPU with a given rate per shape that resolves an automatic q and s to fixed values (what the planner would
+// choose) and records every shape it was asked to time.
+class ScriptedGpu final : public ShapeTimer {
+  public:
+    ScriptedGpu(int auto_q, int auto_s, std::function<double(const KernelShape&)> rate)
+        : m_q(auto_q), m_s(auto_s), m_rate(std::move(rate)) {}
+    void load(std::size_t, Precision) override {}
+    std::optional<ShapeSample> time(const TuneCandidate& c, int repeats) override {
+        ShapeSample s;
+        s.q = c.shape.q ? c.shape.q : m_q;
+        s.row.s = c.shape.s ? c.shape.s : m_s;
+        s.rates.assign(static_cast<std::size_t>(repeats), m_rate(c.shape));
+        measured.push_back(c.shape);
+        return s;
+    }
+    bool was_measured(const KernelShape& x) const {
+        return std::find(measured.begin(), measured.end(), x) != measured.end();
+    }
+    std::vector<KernelShape> measured;
+
+  private:
+    int m_q, m_s;
+    std::function<double(const KernelShape&)> m_rate;
+};
+
+// Tunes fp32 at one N over a grid of ij shapes.
+TuneResult tune_fp32_at(std::size_t n, ScriptedGpu& gpu, const std::vector<KernelShape>& grid, Captured& out) {
+    TunePlan plan;
+    plan.precisions = {Precision::Fp32};
+    plan.sizes = {n};
+    return run_tune(plan, gpu, out.f, [&](Precision) {
+        std::vector<TuneCandidate> g;
+        for (const KernelShape& x : grid) g.push_back({KernelVariant::IJUnrolled, x});
+        return g;
+    });
+}
+
 // The planner's automatic s is a guess from a time model: beside the best automatic-s kernels the tuner also
 // measures the split count it resolved one less, one more and doubled (at the q it ran with), so a GPU on
 // which 9 splits beat the planner's 8 gets 9 in its table.
 TEST(Tune, ExplicitSplitsBesideTheResolvedOne) {
-    class SplitGpu final : public ShapeTimer {
-      public:
-        void load(std::size_t, Precision) override {}
-        std::optional<ShapeSample> time(const TuneCandidate& c, int repeats) override {
-            ShapeSample s;
-            s.q = c.shape.q ? c.shape.q : 4;
-            s.row.s = c.shape.s ? c.shape.s : 8;  // what the planner resolved
-            const double rate = (c.shape.s == 0 ? 1.0e12 : c.shape.s == 9 ? 1.05e12 : 0.9e12) *
-                                (c.shape.k == 2 ? 1.0 : 0.8);
-            s.rates.assign(static_cast<std::size_t>(repeats), rate);
-            return s;
-        }
-    } gpu;
-    TunePlan plan;
-    plan.precisions = {Precision::Fp32};
-    plan.sizes = {18000};
-    Captured out;
-    const TuneResult r = run_tune(plan, gpu, out.f, [](Precision) {
-        return std::vector<TuneCandidate>{{KernelVariant::IJUnrolled, {2, 4, 256, 0, 0}},
-                                          {KernelVariant::IJUnrolled, {4, 4, 256, 0, 0}}};
+    ScriptedGpu gpu(4, 8, [](const KernelShape& x) {
+        return (x.s == 0 ? 1.0e12 : x.s == 9 ? 1.05e12 : 0.9e12) * (x.k == 2 ? 1.0 : 0.8);
     });
-    const KernelChoice c = choose_kernel(r.table, Precision::Fp32, 18000);
-    EXPECT_EQ(c.shape, (KernelShape{2, 4, 256, 4, 9})) << out.text();
-    bool measured_7 = false, measured_16 = false;
-    for (const TuningRow& x : r.table.rows) {
-        measured_7 = measured_7 || (x.shape.k == 2 && x.shape.s == 7);
-        measured_16 = measured_16 || (x.shape.k == 2 && x.shape.s == 16);
-    }
-    EXPECT_TRUE(measured_7);
-    EXPECT_TRUE(measured_16);
+    Captured out;
+    const TuneResult r = tune_fp32_at(18000, gpu, {{2, 4, 256, 0, 0}, {4, 4, 256, 0, 0}}, out);
+    EXPECT_EQ(choose_kernel(r.table, Precision::Fp32, 18000).shape, (KernelShape{2, 4, 256, 4, 9})) << out.text();
+    EXPECT_TRUE(gpu.was_measured({2, 4, 256, 4, 7}));
+    EXPECT_TRUE(gpu.was_measured({2, 4, 256, 4, 16}));
 }
 
 // At small N a block a warp or two smaller can fill SMs that blocks of 512 leave idle (N = 7,500, q = 32: 118
 // blocks of 512 on 132 SMs, 125 of 480). Beside the best kernels the tuner measures their blocks one to three
 // warps smaller, and an automatic q of 32 split over 2 to 4 blocks; a GPU on which 480 wins gets 480.
 TEST(Tune, SmallerBlocksAndSplitsOfALargeQBesideTheBest) {
-    class BlockGpu final : public ShapeTimer {
-      public:
-        void load(std::size_t, Precision) override {}
-        std::optional<ShapeSample> time(const TuneCandidate& c, int repeats) override {
-            ShapeSample s;
-            s.q = c.shape.q ? c.shape.q : 32;
-            s.row.s = c.shape.s ? c.shape.s : 1;
-            const double rate = (c.shape.block == 480 ? 1.06e12 : 1.0e12) * (c.shape.k == 4 ? 1.0 : 0.9) *
-                                (c.shape.s == 1 ? 1.0 : 0.95);
-            s.rates.assign(static_cast<std::size_t>(repeats), rate);
-            measured.push_back(c.shape);
-            return s;
-        }
-        std::vector<KernelShape> measured;
-    } gpu;
-    TunePlan plan;
-    plan.precisions = {Precision::Fp32};
-    plan.sizes = {7500};
-    Captured out;
-    const TuneResult r = run_tune(plan, gpu, out.f, [](Precision) {
-        return std::vector<TuneCandidate>{{KernelVariant::IJUnrolled, {4, 4, 512, 0, 1}},
-                                          {KernelVariant::IJUnrolled, {2, 4, 512, 0, 1}}};
+    ScriptedGpu gpu(32, 1, [](const KernelShape& x) {
+        return (x.block == 480 ? 1.06e12 : 1.0e12) * (x.k == 4 ? 1.0 : 0.9) * (x.s == 1 ? 1.0 : 0.95);
     });
+    Captured out;
+    const TuneResult r = tune_fp32_at(7500, gpu, {{4, 4, 512, 0, 1}, {2, 4, 512, 0, 1}}, out);
     EXPECT_EQ(choose_kernel(r.table, Precision::Fp32, 7500).shape, (KernelShape{4, 4, 480, 0, 1})) << out.text();
-    const auto was_measured = [&](const KernelShape& x) {
-        return std::find(gpu.measured.begin(), gpu.measured.end(), x) != gpu.measured.end();
-    };
-    for (int block : {480, 448, 416}) EXPECT_TRUE(was_measured({4, 4, block, 0, 1})) << block;
-    for (int splits : {2, 3, 4}) EXPECT_TRUE(was_measured({4, 4, 512, 32, splits})) << splits;
+    for (int block : {480, 448, 416}) EXPECT_TRUE(gpu.was_measured({4, 4, block, 0, 1})) << block;
+    for (int splits : {2, 3, 4}) EXPECT_TRUE(gpu.was_measured({4, 4, 512, 32, splits})) << splits;
 }
