@@ -48,6 +48,7 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
         const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);
         cudaFuncAttributes attr{};
         if (!e) return false;
+        if (v == KernelVariant::Pairs && pairs_scratch_bytes(n, s) > kPairsMaxScratch) return false;
         if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
         return s.block <= attr.maxThreadsPerBlock;
     });
@@ -64,7 +65,10 @@ void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
         const int d = m_dev.parts()[k].device;
         PartBuffers& b = m_buf[k];
         for (int c = 0; c < 2; ++c) {
-            b.pos[c] = DeviceBuffer::alloc(d, n * bb, "positions");
+            // kPairsMaxStrip zeroed (massless) bodies past the last one: the pairs kernel reads whole strips.
+            b.pos[c] = DeviceBuffer::alloc(d, (n + kPairsMaxStrip) * bb, "positions");
+            NBODY_CUDA_CHECK(cudaSetDevice(d));
+            NBODY_CUDA_CHECK(cudaMemset(b.pos[c].get(), 0, b.pos[c].bytes()));
             if (prec == Precision::DS) {
                 b.hi[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");
                 b.lo[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");
@@ -78,15 +82,21 @@ void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
 const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
     const KernelVariant v = r.variant;
     const std::string prec(precision_name(r.precision));
-    if (v == KernelVariant::Tensor) {
+    if (v == KernelVariant::Tensor || v == KernelVariant::Pairs) {
         validate_variant_precision(v, r.precision);
         if (m_dev.size() > 1 || m_partition.gather)
             throw ParamError("gpus",
-                             "the tensor kernel runs on one GPU in one process (got " +
+                             "the " + std::string(variant_name(v)) + " kernel runs on one GPU in one process (got " +
                                  std::to_string(m_dev.size()) + " GPU parts" +
                                  (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
                                  "); use --gpus 1, or another variant on several GPUs");
-        return &tensor_kernel_entry();
+        if (v == KernelVariant::Tensor) return &tensor_kernel_entry();
+        if (pairs_scratch_bytes(m_n, r.shape) > kPairsMaxScratch)
+            throw ParamError("variant", "pairs keeps one partial sum per body and strip of block x k bodies: " +
+                                            std::to_string(pairs_scratch_bytes(m_n, r.shape) >> 20) + " MiB at N = " +
+                                            std::to_string(m_n) + ", more than the " +
+                                            std::to_string(kPairsMaxScratch >> 20) +
+                                            " MiB it may take; use ij-unrolled, or a larger block x k");
     }
     const KernelEntry* e = find_kernel(r.precision, v, r.shape.k, r.shape.u);
     if (!e)
@@ -141,6 +151,8 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     }
     if (v == KernelVariant::Tensor)
         c.tensor = std::make_unique<TensorForce>(m_dev.parts().front().device, m_n);
+    if (v == KernelVariant::Pairs)
+        c.pairs = std::make_unique<PairsForce>(m_dev.parts().front().device, *c.kernel, c.plans.front(), m_n);
     return c;
 }
 
@@ -150,6 +162,7 @@ void LeapfrogEngine::commit(Config&& c) {
     m_kernel = c.kernel;
     m_plans = std::move(c.plans);
     m_tensor = std::move(c.tensor);
+    m_pairs = std::move(c.pairs);
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
         m_buf[k].partial = std::move(c.partial[k]);
         m_buf[k].counters = std::move(c.counters[k]);
@@ -225,6 +238,8 @@ void LeapfrogEngine::launch(bool prime) {
             const size_t smem = 2 * static_cast<size_t>(pl.tile) * static_cast<size_t>(m_kernel->body_bytes);
             if (m_tensor) {
                 m_tensor->launch(args(k, prime), pl, part.stream);  // the sort, then the tensor-core step
+            } else if (m_pairs) {
+                m_pairs->launch(args(k, prime), part.stream);  // the tiles, then the sums and the update
             } else {
                 m_kernel->launcher_for(pl)(grid, block, smem, part.stream, args(k, prime));  // tiled or not
                 NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");

@@ -37,8 +37,8 @@ struct StepArgs {
     int i_begin, i_end; // bodies this launch updates
     int q;              // threads per i-group (j-split in a warp), a power of two dividing 32
     int splits;         // blocks per i-group (j-split over blocks)
-    int chunk;          // j-bodies per split
-    int tile;           // j-bodies per shared-memory tile: a multiple of q * U
+    int chunk;          // j-bodies per split (pairs: the strips, pairs_kernel.cuh)
+    int tile;           // j-bodies per shared-memory tile: a multiple of q * U (pairs: bodies per strip)
     float soft2;        // eps^2 + self-interaction floor (length^2)
     double soft2_d;
     double G, half_dt, dt;  // h = dt / 2

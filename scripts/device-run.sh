@@ -60,7 +60,8 @@ while [ $# -gt 0 ]; do
     sass)
       cuobjdump --dump-sass $B/cuda/libnbody_cuda.a > "$OUT/sass.txt" 2>&1
       python3 scripts/sass_per_interaction.py < "$OUT/sass.txt" | tee "$OUT/sass-summary.txt"
-      python3 scripts/sass_loops.py tensor_step_kernel HMMA < "$OUT/sass.txt" | tee -a "$OUT/sass-summary.txt" ;;
+      python3 scripts/sass_loops.py tensor_step_kernel HMMA < "$OUT/sass.txt" | tee -a "$OUT/sass-summary.txt"
+      python3 scripts/sass_loops.py pairs_kernel SHFL < "$OUT/sass.txt" | tee -a "$OUT/sass-summary.txt" ;;
     bench)
       name=$2; shift 2
       # SM clock and power every 200 ms while it runs: the arithmetic limit scales with the real clock.

@@ -157,6 +157,7 @@ class Tuner {
                 extra.push_back(c);
         };
         for (std::size_t i = 0; i < m.size() && i < static_cast<std::size_t>(kQVariantsOf); ++i) {
+            if (m[i].c.variant == KernelVariant::Pairs) continue;  // no q or s; its blocks are few
             const KernelShape& s = m[i].c.shape;
             std::vector<int> qs;
             if (s.s == 0)
@@ -237,6 +238,35 @@ std::vector<std::size_t> default_tune_sizes() {
     return {1000, 4000, 7500, 10000, 18000, 50000, 100000, 131072, 262144};
 }
 
+namespace {
+// The pairs family's shapes (fp32): the ones given where they are valid for it, else a few that keep two or
+// more blocks an SM (shared memory 384 k w^2 bytes a block).
+void append_pairs(std::vector<TuneCandidate>& out, const std::vector<int>& ks, const std::vector<int>& us,
+                  const std::vector<int>& blocks) {
+    const bool given = !ks.empty() || !us.empty() || !blocks.empty();
+    std::vector<KernelShape> shapes;
+    if (given) {
+        const KernelShape d = variant_info(KernelVariant::Pairs).default_shape;
+        for (int k : ks.empty() ? std::vector<int>{d.k} : ks)
+            for (int u : us.empty() ? std::vector<int>{d.u} : us)
+                for (int b : blocks.empty() ? std::vector<int>{d.block} : blocks) shapes.push_back({k, u, b, 0, 1});
+    } else {
+        // The first measurement (H200, 2026-11-24): 8x2 in blocks of 128 or 64 led at N >= 100,000, 4x2 and 4x4
+        // in blocks of 64 (the most tiles) at 7,500 and 18,000; 8x4 and blocks of 160 never did.
+        shapes = {{8, 2, 128, 0, 1}, {8, 2, 64, 0, 1}, {4, 2, 64, 0, 1},
+                  {4, 4, 64, 0, 1},  {4, 2, 128, 0, 1}, {4, 4, 256, 0, 1}};
+    }
+    for (const KernelShape& s : shapes) {
+        try {
+            validate_shape(KernelVariant::Pairs, s);
+        } catch (const ParamError&) {
+            continue;
+        }
+        out.push_back({KernelVariant::Pairs, s});
+    }
+}
+}  // namespace
+
 std::vector<TuneCandidate> tune_grid(Precision p, const std::vector<int>& ks, const std::vector<int>& us,
                                      const std::vector<int>& blocks) {
     const bool fp32 = p == Precision::Fp32;
@@ -260,6 +290,7 @@ std::vector<TuneCandidate> tune_grid(Precision p, const std::vector<int>& ks, co
                     }
                     out.push_back(c);
                 }
+    if (fp32) append_pairs(out, ks, us, blocks);
     return out;
 }
 

@@ -8,6 +8,7 @@
 namespace nbody {
 
 namespace {
+void validate_pairs(const KernelShape& s);
 std::string list(const std::array<int, 3>& a) {
     std::string s;
     for (int v : a)
@@ -17,8 +18,8 @@ std::string list(const std::array<int, 3>& a) {
 bool contains(const std::array<int, 3>& a, int v) { return v != 0 && std::find(a.begin(), a.end(), v) != a.end(); }
 }  // namespace
 
-const std::array<VariantInfo, 4>& variant_table() {
-    static const std::array<VariantInfo, 4> table = {{
+const std::array<VariantInfo, 5>& variant_table() {
+    static const std::array<VariantInfo, 5> table = {{
         {KernelVariant::None, "none", "no unrolling: one i-body per thread, j loop rolled", {1, 0, 0},
          {1, 0, 0}, {1, 1, 256, 0}},
         {KernelVariant::IUnrolled, "i-unrolled", "k i-bodies per thread share each j load", {2, 4, 8},
@@ -27,6 +28,9 @@ const std::array<VariantInfo, 4>& variant_table() {
          {2, 4, 8}, {4, 4, 256, 0}},
         {KernelVariant::Tensor, "tensor", "tensor cores: split-TF32 products on Morton-sorted bodies (fp32)",
          {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
+        {KernelVariant::Pairs, "pairs",
+         "Newton's third law: each pair once, its force on both bodies (8.8 instructions per interaction, fp32)",
+         {4, 8, 0}, {1, 2, 4}, {8, 2, 128, 0, 1}},
     }};
     return table;
 }
@@ -45,6 +49,8 @@ std::optional<KernelVariant> parse_variant(std::string_view name) {
 }
 
 std::string kernel_label(KernelVariant v, const KernelShape& s) {
+    if (v == KernelVariant::Pairs)  // q and s do not apply: a block takes a tile of the pair matrix
+        return "pairs k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " + std::to_string(s.block);
     if (v == KernelVariant::Tensor)  // k, u and q do not apply: one warp per 16 i-bodies
         return "tensor block " + std::to_string(s.block) +
                (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
@@ -75,12 +81,33 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
     if (v == KernelVariant::Tensor && s.q > 1)
         throw ParamError("q", "variant tensor has no j-split in a warp: q must be 0 (auto) or 1 (got " +
                                   std::to_string(s.q) + ")");
+    if (v == KernelVariant::Pairs) validate_pairs(s);
     if (s.s < 0 || s.s > kMaxSplits)
         throw ParamError("s", "blocks per body (j-split over blocks) must be 0 (auto) or 1 to " +
                                   std::to_string(kMaxSplits) + " (got " + std::to_string(s.s) + ")");
 }
 
 namespace {
+void validate_pairs(const KernelShape& s) {
+    if (s.u > s.k)
+        throw ParamError("u", "variant pairs needs u <= k (each warp's j-groups of 32 u bodies tile its strip) (got k " +
+                                  std::to_string(s.k) + ", u " + std::to_string(s.u) + ")");
+    if (s.block > kPairsMaxBlock)
+        throw ParamError("block", "variant pairs allows a block of 64 to " + std::to_string(kPairsMaxBlock) +
+                                      " threads (got " + std::to_string(s.block) + ")");
+    const long long warps = s.block / 32, shared = 384LL * s.k * warps * warps;
+    if (shared > kPairsMaxShared)
+        throw ParamError("block", "variant pairs keeps 384 x k x warps^2 bytes of sums in shared memory, at most " +
+                                      std::to_string(kPairsMaxShared) + ": block " + std::to_string(s.block) +
+                                      " with k " + std::to_string(s.k) + " needs " + std::to_string(shared) +
+                                      " (k 8: block <= 160; k 4: block <= 256)");
+    if (s.q > 1)
+        throw ParamError("q", "variant pairs has no j-split in a warp: q must be 0 or 1 (got " + std::to_string(s.q) + ")");
+    if (s.s > 1)
+        throw ParamError("s", "variant pairs has no j-split over blocks: s must be 0 or 1 (got " + std::to_string(s.s) +
+                                  ")");
+}
+
 long long blocks_for(std::size_t n, int block, int q, int k) {
     const long long per_block = static_cast<long long>(block / q) * k;
     return (static_cast<long long>(n) + per_block - 1) / per_block;
@@ -139,6 +166,16 @@ LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target
 }
 }  // namespace
 
+long long pairs_strips(std::size_t n, const KernelShape& s) {
+    const long long strip = static_cast<long long>(s.block) * s.k;
+    return (static_cast<long long>(n) + strip - 1) / strip;
+}
+
+long long pairs_scratch_bytes(std::size_t n, const KernelShape& s) {
+    const long long t = pairs_strips(n, s);
+    return t * t * s.block * s.k * 16;
+}
+
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm,
                        std::size_t n_j, int body_bytes) {
     validate_shape(v, shape);
@@ -148,6 +185,13 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     const long long target = static_cast<long long>(sm_count) * threads_per_sm;
     const auto nj = static_cast<long long>(n_j);
     if (v == KernelVariant::Tensor) return plan_tensor(shape, n, target, nj);
+    if (v == KernelVariant::Pairs) {  // one part (n_j == n): the upper triangle of strips x strips tiles
+        const long long t = pairs_strips(n, shape);
+        p.q = 1, p.splits = 1, p.tile = shape.block * shape.k;
+        p.chunk = nj;
+        p.blocks = t * (t + 1) / 2;
+        return p;
+    }
     // A given q is used as given: validate_shape keeps it a power of two up to 32 and the block a multiple of 32,
     // so it divides the block.
     if (shape.q == 0 && shape.s == 0) {

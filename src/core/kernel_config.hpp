@@ -15,6 +15,7 @@ enum class KernelVariant {
     IUnrolled,   // k i-bodies per thread: one shared-memory load serves k interactions
     IJUnrolled,  // k i-bodies x u j-bodies per inner iteration
     Tensor,      // tensor cores (mma.sync m16n8k8 TF32, split operands) on Morton-sorted bodies; fp32 only
+    Pairs,       // Newton's third law: each pair once, its force added to both bodies; fp32 only
 };
 
 struct KernelShape {
@@ -42,7 +43,7 @@ struct VariantInfo {
 };
 
 // The table every front end lists variants from.
-const std::array<VariantInfo, 4>& variant_table();
+const std::array<VariantInfo, 5>& variant_table();
 const VariantInfo& variant_info(KernelVariant v);
 std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij", "tc" and long names
 std::string_view variant_name(KernelVariant v);
@@ -58,6 +59,18 @@ void validate_shape(KernelVariant v, const KernelShape& s);
 inline constexpr int kTensorIPerWarp = 16;
 inline constexpr int kTensorMaxBlock = 256;
 
+// The pairs family (cuda/pairs_kernel.cuh): a block of w warps takes a square tile of the pair matrix, strips
+// of block x k bodies on each side, and keeps each warp's sums on the tile's j-bodies in shared memory
+// (12 bytes x block x k per warp: 384 k w^2 bytes a block). At most kPairsMaxShared of it, so two blocks fit an SM.
+// Every body gets one partial sum per strip (T = ceil(N / strip) of them, float4): T x T x strip x 16 bytes of
+// scratch, at most kPairsMaxScratch (N = 131,072 with strips of 1,024: 268 MB).
+inline constexpr int kPairsMaxBlock = 256;
+inline constexpr int kPairsMaxShared = 99 * 1024;
+inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
+inline constexpr long long kPairsMaxScratch = 2LL << 30;
+long long pairs_strips(std::size_t n, const KernelShape& s);
+long long pairs_scratch_bytes(std::size_t n, const KernelShape& s);
+
 // How one step launches: the shape with q and s resolved and the grid size.
 struct LaunchPlan {
     int k = 1, u = 1, block = 256, q = 1;
@@ -66,6 +79,7 @@ struct LaunchPlan {
     int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128; 0: no
                            // tiles, the j-bodies read from global memory (fp32 with q >= kStreamFromQ)
     long long blocks = 0;  // i-groups: ceil(n_i / (block / q * k)); the grid is blocks x splits
+                           // (pairs: the tiles T (T + 1) / 2 of the upper triangle, tile = the strip)
 };
 
 // From this q on, fp32 kernels read their j-bodies straight from global memory (through L1) instead of from

@@ -269,10 +269,10 @@ class TableParser {
                              std::string(w[1]) + "')");
         const auto v = parse_variant(w[2]);
         if (!v)
-            fail(m_line, "row: unknown variant '" + std::string(w[2]) + "' (none, i-unrolled, ij-unrolled)");
+            fail(m_line, "row: unknown variant '" + std::string(w[2]) + "' (none, i-unrolled, ij-unrolled, pairs)");
         if (*v == KernelVariant::Tensor)  // not measured yet: the automatic choice stays with the CUDA cores
             fail(m_line,
-                 "row: variant 'tensor' is not chosen automatically yet (none, i-unrolled, ij-unrolled)");
+                 "row: variant 'tensor' is not chosen automatically yet (none, i-unrolled, ij-unrolled, pairs)");
         r.variant = *v;
         int* fields[] = {&r.shape.k, &r.shape.u, &r.shape.block, &r.shape.q, &r.shape.s};
         const char* names[] = {"k", "u", "block", "q", "s"};

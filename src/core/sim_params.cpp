@@ -84,8 +84,8 @@ void validate(const SimParams& p) {
 }
 
 void validate_variant_precision(KernelVariant v, Precision p) {
-    if (v == KernelVariant::Tensor && p != Precision::Fp32)
-        throw ParamError("precision", "the tensor kernel runs in fp32 only (got " +
+    if ((v == KernelVariant::Tensor || v == KernelVariant::Pairs) && p != Precision::Fp32)
+        throw ParamError("precision", "the " + std::string(variant_name(v)) + " kernel runs in fp32 only (got " +
                                           std::string(precision_name(p)) +
                                           "); choose fp32, or another variant for ds and fp64");
 }

@@ -200,8 +200,9 @@ void kernel_panel(PanelContext& c) {
     ImGui::Text("u");
     choice("u", p.shape.u, info.allowed_u);
     int block = p.shape.block;
-    const bool tensor = p.variant == KernelVariant::Tensor;  // block up to 256, q 0 or 1 only
-    const int max_block = tensor ? kTensorMaxBlock : 1024;
+    // tensor and pairs: blocks up to 256, q 0 or 1 only
+    const bool tensor = p.variant == KernelVariant::Tensor || p.variant == KernelVariant::Pairs;
+    const int max_block = p.variant == KernelVariant::Pairs ? kPairsMaxBlock : tensor ? kTensorMaxBlock : 1024;
     if (ImGui::SliderInt("block", &block, 64, max_block))
         p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
     bool auto_q = p.shape.q == 0;

@@ -67,7 +67,7 @@ bool gpu_accelerations(CudaBackend& b, const State& s, const SimParams& p, std::
 // interaction (each is ~1/N = 1e-5 .. 1 of an acceleration).
 TEST(CudaKernels, EveryShapeMatchesFloat64ReferenceAtAwkwardN) {
     REQUIRE_GPU(gpu);
-    for (std::size_t n : {1u, 2u, 3u, 255u, 7499u, 100003u}) {
+    for (std::size_t n : {1u, 2u, 3u, 31u, 33u, 255u, 257u, 7499u, 100003u}) {
         if (!within_cap(n)) continue;
         const State s = rounded_to_float32(test::plummer_state(n, 5 + n));
         const auto ref = reference_accelerations(s, 0.01, 1.0);

@@ -127,7 +127,11 @@ TEST(TuneCommandLine, TuneTakesItsOwnSizesAndTiming) {
     EXPECT_LE(o.timing.warmup_seconds, 0.0025);
     EXPECT_EQ(p.precisions, (std::vector<Precision>{Precision::Fp32, Precision::DS, Precision::Fp64}));
     const TuneGrids grids = tune_grids(o);
-    EXPECT_EQ(grids(Precision::Fp32).size(), 24u);
+    const auto fp32 = grids(Precision::Fp32);
+    ASSERT_EQ(fp32.size(), 30u);  // 24 ij-unrolled shapes and 6 of the pairs family
+    EXPECT_EQ(std::count_if(fp32.begin(), fp32.end(),
+                            [](const TuneCandidate& c) { return c.variant == KernelVariant::Pairs; }),
+              6);
     EXPECT_EQ(grids(Precision::DS).size(), 16u);
     EXPECT_EQ(grids(Precision::Fp64).size(), 16u);
     // The whole default tune: well under a minute on the H200's rates (~1e12 interactions/s in fp64).

@@ -1,0 +1,71 @@
+#include "pairs_force.cuh"
+
+#include <array>
+
+#include "pairs_kernel.cuh"
+
+namespace nbody::kernels {
+
+__global__ void pairs_finish_kernel(StepArgs a) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= a.n) return;
+    const PairsView p(a);
+    const long long slot = static_cast<long long>(p.strips) * p.strip;
+    float sx = 0.f, sy = 0.f, sz = 0.f;
+#pragma unroll 4
+    for (int s = 0; s < p.strips; ++s) {
+        const float4 v = p.partial[s * slot + i];
+        sx += v.x, sy += v.y, sz += v.z;
+    }
+    leapfrog_update<Fp32>(a, i, sx, sy, sz);
+}
+
+namespace {
+template <int K, int U>
+void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& a) {
+    pairs_kernel<K, U><<<grid, block, smem, stream>>>(a);
+}
+
+template <int K, int U>
+KernelEntry pairs_entry() {
+    // Blocks past 128 threads (k 4) or 96 (k 8) take more than the 48 KiB a launch gets without opting in.
+    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          kPairsMaxShared));
+    return {Precision::Fp32, KernelVariant::Pairs, K, U, reinterpret_cast<const void*>(&pairs_kernel<K, U>),
+            &launch_pairs<K, U>, 16};
+}
+}  // namespace
+
+KernelList pairs_kernels() {
+    // Built on first use: cudaFuncSetAttribute needs the CUDA runtime, and this is only reached where it runs.
+    static const std::array<KernelEntry, 6> table = {{pairs_entry<4, 1>(), pairs_entry<4, 2>(), pairs_entry<4, 4>(),
+                                                      pairs_entry<8, 1>(), pairs_entry<8, 2>(), pairs_entry<8, 4>()}};
+    return {table.data(), table.data() + table.size()};
+}
+
+std::size_t pairs_shared_bytes(int block, int k) {
+    return static_cast<std::size_t>(block / 32) * 3 * static_cast<std::size_t>(block) * k * sizeof(float);
+}
+
+PairsForce::PairsForce(int device, const KernelEntry& kernel, const LaunchPlan& pl, std::size_t n)
+    : m_kernel(kernel), m_plan(pl) {
+    const long long strip = pl.tile;
+    m_strips = static_cast<int>((static_cast<long long>(n) + strip - 1) / strip);
+    const std::size_t bytes = static_cast<std::size_t>(m_strips) * m_strips * strip * sizeof(float4);
+    if (bytes > 0) m_partial = DeviceBuffer::alloc(device, bytes, "pairs partial sums");
+}
+
+void PairsForce::launch(StepArgs a, cudaStream_t stream) const {
+    if (m_plan.blocks <= 0) return;
+    a.partial = m_partial.get();
+    a.chunk = m_strips;
+    a.tile = m_plan.tile;
+    m_kernel.launch(dim3(static_cast<unsigned>(m_plan.blocks)), dim3(static_cast<unsigned>(m_plan.block)),
+                    pairs_shared_bytes(m_plan.block, m_plan.k), stream, a);
+    NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
+    constexpr int kFinishBlock = 256;
+    pairs_finish_kernel<<<static_cast<unsigned>((a.n + kFinishBlock - 1) / kFinishBlock), kFinishBlock, 0, stream>>>(a);
+    NBODY_CUDA_CHECK_LAUNCH("pairs_finish_kernel");
+}
+
+}  // namespace nbody::kernels

@@ -1,0 +1,168 @@
+#pragma once
+// The pairs family: Newton's third law on the CUDA cores. Each pair of bodies is evaluated once and its force
+// added to both, so the distance, the rsqrt and the cube are shared by two interactions:
+//     per pair: 3 FADD (d), 3 FFMA (r^2 + eps^2), MUFU.RSQ, 4 FMUL (r^-3, m_j r^-3, m_i r^-3), 3 + 3 FFMA
+//     = 17 issued instructions for 2 interactions, against 13 for one in step_kernel.cuh
+// (flops as the house counts them: 2 x 20 per pair). What makes it work on a GPU is where the second sum goes:
+// lane l of a warp holds k i-bodies (and their sums) in registers, the warp sweeps a group of 32 u j-bodies in
+// 32 rotation steps, lane l taking j-body (l + t) mod 32 at step t, and the j-bodies' sums travel with them:
+// after each step every lane passes its u sums to the lane below (3 u SHFL a step). After 32 steps each sum is
+// back in the lane it started in, complete for the warp's i-bodies, with no atomics. Per step: k u pairs, u
+// loads (L1), 3 u shuffles; k 8 u 2: (16 x 17 + 2 + 6 + ~4) / 32 = 8.9 instructions per interaction.
+//
+// The grid: bodies in strips of `strip` = block x k (each warp's 32 k i-bodies side by side); block b takes
+// tile (r, c) of the upper triangle of strips x strips, r <= c. Off the diagonal each warp sweeps the whole
+// strip c against its own i-bodies of strip r and stores its sums on strip c's bodies in its own rows of
+// shared memory; at the end the block adds the warps' rows in a fixed order. A diagonal tile is swept one way
+// only (every pair of it both ways, from the i side). Each body gets exactly one partial sum per strip: tile
+// (r, c) writes strip r's sums into slot c and strip c's into slot r, so slot s of a body in strip x comes from
+// tile (x, s) for s >= x and from tile (s, x) for s < x, and pairs_finish_kernel adds the slots in slot order.
+// The result does not depend on the order the blocks ran in.
+//
+// Positions are read past N: LeapfrogEngine allocates kPairsMaxStrip zeroed (massless) bodies after the last
+// one, so a partial strip needs no bounds checks (mass 0 adds nothing; soft2 > 0 keeps r^2 finite).
+#include <cuda_runtime.h>
+
+#include "step_kernel.cuh"
+
+namespace nbody::kernels {
+
+// The StepArgs fields the pairs kernels read besides in.pos (float4 bodies, w = mass, N plus the zeroed padding),
+// soft2 and the leap-frog ones.
+struct PairsView {
+    float4* partial;  // StepArgs::partial: [strips][strips x strip] partial sums, slot-major (w unused)
+    int strips;       // StepArgs::chunk: T = ceil(N / strip)
+    int strip;        // StepArgs::tile: bodies per strip, block x k
+    __device__ explicit PairsView(const StepArgs& a)
+        : partial(static_cast<float4*>(a.partial)), strips(a.chunk), strip(a.tile) {}
+};
+
+namespace pairs {
+
+// Tile b of the upper triangle, row by row: row r holds T - r tiles and starts at r T - r (r - 1) / 2.
+__device__ __forceinline__ void tile_of(int b, int t, int& r, int& c) {
+    const double w = 2.0 * t + 1;
+    r = static_cast<int>((w - sqrt(w * w - 8.0 * b)) / 2);
+    auto start = [t](long long row) { return row * t - row * (row - 1) / 2; };
+    r = max(0, min(r, t - 1));
+    while (r > 0 && start(r) > b) --r;  // rounding of the square root, either way
+    while (r + 1 < t && start(r + 1) <= b) ++r;
+    c = r + static_cast<int>(b - start(r));
+}
+
+// One pair: the force of j on i into ai, of i on j into aj (17 instructions, see the top).
+__device__ __forceinline__ void pair(const float4& xi, const float4& xj, float soft2, float3& ai, float3& aj) {
+    const float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+    const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
+    const float inv_r = rsqrtf(r2);
+    const float inv_r3 = inv_r * inv_r * inv_r;
+    const float wi = xj.w * inv_r3, wj = xi.w * inv_r3;
+    ai.x = fmaf(dx, wi, ai.x), ai.y = fmaf(dy, wi, ai.y), ai.z = fmaf(dz, wi, ai.z);
+    aj.x = fmaf(-dx, wj, aj.x), aj.y = fmaf(-dy, wj, aj.y), aj.z = fmaf(-dz, wj, aj.z);
+}
+
+// The force of j on i only (13 instructions): the diagonal tiles.
+__device__ __forceinline__ void one_way(const float4& xi, const float4& xj, float soft2, float3& ai) {
+    const float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+    const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
+    const float inv_r = rsqrtf(r2);
+    const float w = xj.w * (inv_r * inv_r * inv_r);
+    ai.x = fmaf(dx, w, ai.x), ai.y = fmaf(dy, w, ai.y), ai.z = fmaf(dz, w, ai.z);
+}
+
+}  // namespace pairs
+
+// Dynamic shared memory: 3 x strip floats per warp (pairs_shared_bytes). At most kPairsMaxBlock threads, and
+// two blocks an SM: ptxas keeps to 128 registers.
+template <int K, int U>
+__global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
+    static_assert(U <= K && K % U == 0, "a warp's strip is a whole number of j-groups of 32 u bodies");
+    extern __shared__ float sums[];  // [warps][x, y, z][strip]: each warp's sums on strip c's bodies
+    const int warps = blockDim.x >> 5, w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    const PairsView p(a);
+    const int strip = p.strip;
+    int r, c;
+    pairs::tile_of(static_cast<int>(blockIdx.x), p.strips, r, c);
+    const float4* pos = static_cast<const float4*>(a.in.pos);
+    const float soft2 = a.soft2;
+    const long long slot = static_cast<long long>(p.strips) * strip;  // elements per slot
+
+    const int i0 = r * strip + w * 32 * K + l;  // this lane's i-bodies: i0 + 32 k
+    float4 xi[K];
+    float3 ai[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) xi[k] = __ldg(pos + i0 + 32 * k), ai[k] = make_float3(0.f, 0.f, 0.f);
+    const float4* strip_c = pos + static_cast<long long>(c) * strip;
+    const int groups = strip / (32 * U);
+
+    if (r == c) {
+#pragma unroll 1
+        for (int g = 0; g < groups; ++g) {
+            const float4* jg = strip_c + g * 32 * U;
+#pragma unroll 4
+            for (int t = 0; t < 32; ++t) {
+                const int m = (l + t) & 31;
+                float4 xj[U];
+#pragma unroll
+                for (int u = 0; u < U; ++u) xj[u] = __ldg(jg + 32 * u + m);
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+#pragma unroll
+                    for (int k = 0; k < K; ++k) pairs::one_way(xi[k], xj[u], soft2, ai[k]);
+            }
+        }
+    } else {
+        float* mine = sums + static_cast<long long>(w) * 3 * strip;
+        const int next = (l + 1) & 31;
+#pragma unroll 1
+        for (int g = 0; g < groups; ++g) {
+            const float4* jg = strip_c + g * 32 * U;
+            float3 aj[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) aj[u] = make_float3(0.f, 0.f, 0.f);
+#pragma unroll 4
+            for (int t = 0; t < 32; ++t) {
+                const int m = (l + t) & 31;  // the j-bodies m + 32 u of the group, whose sums this lane holds now
+                float4 xj[U];
+#pragma unroll
+                for (int u = 0; u < U; ++u) xj[u] = __ldg(jg + 32 * u + m);
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+#pragma unroll
+                    for (int k = 0; k < K; ++k) pairs::pair(xi[k], xj[u], soft2, ai[k], aj[u]);
+#pragma unroll
+                for (int u = 0; u < U; ++u) {  // next step this lane takes body m + 1, whose sums lane l + 1 holds
+                    aj[u].x = __shfl_sync(0xffffffffu, aj[u].x, next);
+                    aj[u].y = __shfl_sync(0xffffffffu, aj[u].y, next);
+                    aj[u].z = __shfl_sync(0xffffffffu, aj[u].z, next);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {  // after 32 passes lane l holds body l + 32 u's sums again
+                const int j = g * 32 * U + 32 * u + l;
+                mine[j] = aj[u].x, mine[strip + j] = aj[u].y, mine[2 * strip + j] = aj[u].z;
+            }
+        }
+    }
+
+    // Strip r's sums over strip c: slot c.
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+        p.partial[c * slot + i0 + 32 * k] = make_float4(ai[k].x, ai[k].y, ai[k].z, 0.f);
+    if (r == c) return;  // the whole block takes the same branch
+    __syncthreads();
+    // Strip c's sums over strip r: slot r, the warps' rows added in warp order.
+    for (int j = threadIdx.x; j < strip; j += blockDim.x) {
+        float sx = 0.f, sy = 0.f, sz = 0.f;
+        for (int v = 0; v < warps; ++v) {
+            const float* row = sums + static_cast<long long>(v) * 3 * strip;
+            sx += row[j], sy += row[strip + j], sz += row[2 * strip + j];
+        }
+        p.partial[r * slot + static_cast<long long>(c) * strip + j] = make_float4(sx, sy, sz, 0.f);
+    }
+}
+
+// Each body's slots added in slot order, then the leap-frog update of step_kernel.cuh (one thread a body).
+__global__ void pairs_finish_kernel(StepArgs a);
+
+}  // namespace nbody::kernels

@@ -1,0 +1,90 @@
+// The pairs family's host-side rules (core/kernel_config, core/sim_params): its row in the variant table, the
+// shapes it accepts (shared memory 384 k w^2 bytes a block), the messages that refuse the rest, its launch plan
+// (the upper triangle of strips x strips tiles) and its scratch.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/kernel_config.hpp"
+#include "core/sim_params.hpp"
+
+using namespace nbody;
+
+namespace {
+constexpr KernelVariant PV = KernelVariant::Pairs;
+
+std::string shape_error(KernelShape s) {
+    try {
+        validate_shape(PV, s);
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(PairsConfig, VariantRowNamesAndDefault) {
+    EXPECT_EQ(variant_name(PV), "pairs");
+    EXPECT_EQ(parse_variant("pairs"), PV);
+    const KernelShape d = variant_info(PV).default_shape;
+    EXPECT_EQ(shape_error(d), "");
+    EXPECT_EQ(kernel_label(PV, d), "pairs k 8 u 2 block 128");
+    EXPECT_FALSE(variant_info(PV).description.empty());
+}
+
+TEST(PairsConfig, ShapesOutsideTheFamilyNameTheField) {
+    EXPECT_EQ(shape_error({2, 1, 128, 0, 1}), "k: variant pairs allows k in {4, 8} (got 2)");
+    EXPECT_EQ(shape_error({8, 8, 128, 0, 1}), "u: variant pairs allows u in {1, 2, 4} (got 8)");
+    EXPECT_EQ(shape_error({4, 4, 128, 0, 1}), "");
+    EXPECT_EQ(shape_error({8, 2, 512, 0, 1}), "block: variant pairs allows a block of 64 to 256 threads (got 512)");
+    // k 8: 384 x 8 x 5^2 = 76,800 bytes at block 160 fits, 110,592 at 192 does not; k 4 fits up to 256.
+    EXPECT_EQ(shape_error({8, 2, 160, 0, 1}), "");
+    EXPECT_NE(shape_error({8, 2, 192, 0, 1}).find("block: variant pairs keeps 384 x k x warps^2 bytes"),
+              std::string::npos);
+    EXPECT_NE(shape_error({8, 2, 192, 0, 1}).find("needs 110592"), std::string::npos);
+    EXPECT_EQ(shape_error({4, 2, 256, 0, 1}), "");
+    EXPECT_EQ(shape_error({8, 2, 128, 2, 1}), "q: variant pairs has no j-split in a warp: q must be 0 or 1 (got 2)");
+    EXPECT_EQ(shape_error({8, 2, 128, 1, 3}), "s: variant pairs has no j-split over blocks: s must be 0 or 1 (got 3)");
+    EXPECT_EQ(shape_error({8, 2, 128, 1, 0}), "");
+}
+
+TEST(PairsConfig, OnlyFp32IsAccepted) {
+    SimParams p;
+    p.kernel_auto = false;
+    p.variant = PV;
+    p.shape = variant_info(PV).default_shape;
+    EXPECT_NO_THROW(validate(p));
+    p.precision = Precision::DS;
+    try {
+        validate(p);
+        ADD_FAILURE() << "pairs accepted ds";
+    } catch (const ParamError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "precision: the pairs kernel runs in fp32 only (got ds); choose fp32, or another variant for ds and fp64");
+    }
+}
+
+// Strips of block x k bodies; the grid is the upper triangle of strips x strips tiles, diagonal included.
+TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
+    const KernelShape d = variant_info(PV).default_shape;  // k 8 block 128: strips of 1,024
+    for (std::size_t n : {std::size_t{1}, std::size_t{1024}, std::size_t{1025}, std::size_t{7500}, std::size_t{131072}}) {
+        const LaunchPlan p = plan_launch(PV, d, n, 132);
+        const long long t = (static_cast<long long>(n) + 1023) / 1024;
+        EXPECT_EQ(pairs_strips(n, d), t) << n;
+        EXPECT_EQ(p.tile, 1024) << n;
+        EXPECT_EQ(p.blocks, t * (t + 1) / 2) << n;
+        EXPECT_EQ(p.splits, 1);
+        EXPECT_EQ(p.k, 8);
+        EXPECT_EQ(p.u, 2);
+        EXPECT_EQ(pairs_scratch_bytes(n, d), t * t * 1024 * 16) << n;
+    }
+    EXPECT_EQ(plan_launch(PV, d, 0, 132).blocks, 0);
+    // 131,072 bodies: 128 strips, 268 MB of partial sums; the cap allows about 370,000 with these strips.
+    EXPECT_EQ(pairs_scratch_bytes(131072, d), 268435456);
+    EXPECT_LE(pairs_scratch_bytes(360000, d), kPairsMaxScratch);
+    EXPECT_GT(pairs_scratch_bytes(380000, d), kPairsMaxScratch);
+    // The padding every position buffer carries covers any strip's tail.
+    EXPECT_GE(kPairsMaxStrip, 256 * 4);
+    EXPECT_GE(kPairsMaxStrip, 160 * 8);
+}
