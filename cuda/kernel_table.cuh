@@ -47,7 +47,7 @@ struct KernelList {
 KernelList fp32_kernels();
 KernelList ds_kernels();
 KernelList fp64_kernels();
-KernelList pairs_kernels();  // pairs_force.cu: k x u 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (fp32; launch sets the tiles)
+KernelList pairs_kernels();  // pairs_force.cu: k x u 2x1, 2x2, 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (fp32)
 
 template <class P, int K, int U, bool ROLLED, bool STREAM>
 void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {

@@ -38,8 +38,9 @@ KernelEntry pairs_entry() {
 
 KernelList pairs_kernels() {
     // Built on first use: cudaFuncSetAttribute needs the CUDA runtime, and this is only reached where it runs.
-    static const std::array<KernelEntry, 6> table = {{pairs_entry<4, 1>(), pairs_entry<4, 2>(), pairs_entry<4, 4>(),
-                                                      pairs_entry<8, 1>(), pairs_entry<8, 2>(), pairs_entry<8, 4>()}};
+    static const std::array<KernelEntry, 8> table = {{pairs_entry<2, 1>(), pairs_entry<2, 2>(), pairs_entry<4, 1>(),
+                                                      pairs_entry<4, 2>(), pairs_entry<4, 4>(), pairs_entry<8, 1>(),
+                                                      pairs_entry<8, 2>(), pairs_entry<8, 4>()}};
     return {table.data(), table.data() + table.size()};
 }
 

@@ -29,8 +29,8 @@ const std::array<VariantInfo, 5>& variant_table() {
         {KernelVariant::Tensor, "tensor", "tensor cores: split-TF32 products on Morton-sorted bodies (fp32)",
          {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
         {KernelVariant::Pairs, "pairs",
-         "Newton's third law: each pair once, its force on both bodies (8.8 instructions per interaction, fp32)",
-         {4, 8, 0}, {1, 2, 4}, {8, 2, 128, 0, 1}},
+         "Newton's third law: each pair once, its force on both bodies (9 instructions per interaction, fp32)",
+         {2, 4, 8}, {1, 2, 4}, {8, 2, 128, 0, 1}},
     }};
     return table;
 }
@@ -215,7 +215,8 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     const int unit = p.q * p.u;
     p.tile = p.block * std::clamp(128 * p.q / p.block, 1, std::max(1, max_tile / p.block));
     p.tile = std::max(unit, p.tile / unit * unit);
-    if (body_bytes == 16 && p.q >= kStreamFromQ) p.tile = 0;  // fp32 (16 bytes a body): no tiles
+    if (body_bytes == 16 && p.q >= kStreamFromQ && nj >= static_cast<long long>(kStreamMinPerSlice) * p.q)
+        p.tile = 0;  // fp32 (16 bytes a body): no tiles
     return p;
 }
 

@@ -87,7 +87,11 @@ struct LaunchPlan {
 // docs/performance.md), the same shapes with and without tiles: ij 4x4 q 32 at N = 7,500 +11.5% steps/s without
 // them (no barrier every 32 bodies a slice), but q 1, 2 and 8 at 10,000 to 131,072 6-16% slower (a shared-memory
 // broadcast beats an L1 one).
+// And only where each slice reads at least kStreamMinPerSlice bodies (n_j >= 128 q): below that the first
+// loads of each slice have nothing to hide behind (N = 1,000, q 32, 31 bodies a slice: 168,192 steps/s without
+// tiles, 244,000 with them, H200 tunes of 2026-11-24).
 inline constexpr int kStreamFromQ = 16;
+inline constexpr int kStreamMinPerSlice = 128;
 
 // The largest j-split over blocks the planner chooses or accepts, and the fewest j-bodies a split may get.
 inline constexpr int kMaxSplits = 64;

@@ -34,7 +34,8 @@ TEST(PairsConfig, VariantRowNamesAndDefault) {
 }
 
 TEST(PairsConfig, ShapesOutsideTheFamilyNameTheField) {
-    EXPECT_EQ(shape_error({2, 1, 128, 0, 1}), "k: variant pairs allows k in {4, 8} (got 2)");
+    EXPECT_EQ(shape_error({1, 1, 128, 0, 1}), "k: variant pairs allows k in {2, 4, 8} (got 1)");
+    EXPECT_EQ(shape_error({2, 4, 128, 0, 1}).substr(0, 30), "u: variant pairs needs u <= k ");
     EXPECT_EQ(shape_error({8, 8, 128, 0, 1}), "u: variant pairs allows u in {1, 2, 4} (got 8)");
     EXPECT_EQ(shape_error({4, 4, 128, 0, 1}), "");
     EXPECT_EQ(shape_error({8, 2, 512, 0, 1}), "block: variant pairs allows a block of 64 to 256 threads (got 512)");

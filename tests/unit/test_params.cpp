@@ -78,6 +78,10 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     EXPECT_EQ(small.q, 32);        // even q = 32 gives only 235 blocks of 256 threads
     EXPECT_EQ(small.blocks, 235);  // ceil(7500 / (256 / 32 * 4))
     EXPECT_EQ(small.tile, 0);      // fp32 with q >= kStreamFromQ: no tiles, the j-bodies read from global memory
+    // N = 1,000 at q 32: 31 bodies a slice, under kStreamMinPerSlice: tiles again.
+    EXPECT_GT(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 32}, 1000, 132).tile, 0);
+    EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 32}, 4096, 132).tile, 0);
+    EXPECT_GT(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 32}, 4095, 132).tile, 0);
     const LaunchPlan small_ds = plan_launch(KernelVariant::IJUnrolled, ij, 7500, 132, 1024, 0, 32);
     EXPECT_EQ(small_ds.q, 32);
     EXPECT_EQ(small_ds.tile, 512);  // ds: the largest tile in 16 KiB, each of the 32 slices reads 16 bodies per barrier
