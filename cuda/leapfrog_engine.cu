@@ -38,7 +38,8 @@ void LeapfrogEngine::drop_graph() {
 
 std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Dbl4) : sizeof(float4); }
 
-SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why) {
+SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why,
+                                  bool one_part) {
     SimParams r = p;
     if (!p.kernel_auto) return r;
     // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
@@ -48,7 +49,7 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
         const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);
         cudaFuncAttributes attr{};
         if (!e) return false;
-        if (v == KernelVariant::Pairs && pairs_scratch_bytes(n, s) > kPairsMaxScratch) return false;
+        if (v == KernelVariant::Pairs && (!one_part || pairs_scratch_bytes(n, s) > kPairsMaxScratch)) return false;
         if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
         return s.block <= attr.maxThreadsPerBlock;
     });
@@ -109,7 +110,7 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
 LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    c.running = resolve(p, m_n, m_tuning, &c.choice);
+    c.running = resolve(p, m_n, m_tuning, &c.choice, m_dev.size() == 1 && !m_partition.gather);
     const KernelVariant v = c.running.variant;
     const KernelShape& shape = c.running.shape;
     const std::string prec(precision_name(p.precision));
