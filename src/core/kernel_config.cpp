@@ -30,7 +30,7 @@ const std::array<VariantInfo, 5>& variant_table() {
          {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
         {KernelVariant::Pairs, "pairs",
          "Newton's third law: each pair once, its force on both bodies (9 instructions per interaction, fp32)",
-         {2, 4, 8}, {1, 2, 4}, {8, 2, 128, 0, 1}},
+         {2, 4, 8}, {1, 2, 4}, {4, 2, 64, 0, 1}},
     }};
     return table;
 }
