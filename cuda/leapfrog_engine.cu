@@ -39,7 +39,7 @@ void LeapfrogEngine::drop_graph() {
 std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Dbl4) : sizeof(float4); }
 
 SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why,
-                                  bool one_part) {
+                                  long long pairs_cap) {
     SimParams r = p;
     if (!p.kernel_auto) return r;
     // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
@@ -49,7 +49,7 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
         const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);
         cudaFuncAttributes attr{};
         if (!e) return false;
-        if (v == KernelVariant::Pairs && (!one_part || pairs_scratch_bytes(n, s) > kPairsMaxScratch)) return false;
+        if (v == KernelVariant::Pairs && pairs_scratch_bytes(n, s) > pairs_cap) return false;
         if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
         return s.block <= attr.maxThreadsPerBlock;
     });
@@ -92,12 +92,13 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
                                  (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
                                  "); use --gpus 1, or another variant on several GPUs");
         if (v == KernelVariant::Tensor) return &tensor_kernel_entry();
-        if (pairs_scratch_bytes(m_n, r.shape) > kPairsMaxScratch)
+        const long long cap = pairs_scratch_cap(m_dev.parts().front().device);
+        if (pairs_scratch_bytes(m_n, r.shape) > cap)
             throw ParamError("variant", "pairs keeps one partial sum per body and strip of block x k bodies: " +
                                             std::to_string(pairs_scratch_bytes(m_n, r.shape) >> 20) + " MiB at N = " +
-                                            std::to_string(m_n) + ", more than the " +
-                                            std::to_string(kPairsMaxScratch >> 20) +
-                                            " MiB it may take; use ij-unrolled, or a larger block x k");
+                                            std::to_string(m_n) + ", more than the " + std::to_string(cap >> 20) +
+                                            " MiB (a quarter of this GPU's memory) it may take; use ij-unrolled, or a "
+                                            "larger block x k");
     }
     const KernelEntry* e = find_kernel(r.precision, v, r.shape.k, r.shape.u);
     if (!e)
@@ -110,7 +111,8 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
 LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    c.running = resolve(p, m_n, m_tuning, &c.choice, m_dev.size() == 1 && !m_partition.gather);
+    const bool one_part = m_dev.size() == 1 && !m_partition.gather;
+    c.running = resolve(p, m_n, m_tuning, &c.choice, one_part ? pairs_scratch_cap(m_dev.parts().front().device) : 0);
     const KernelVariant v = c.running.variant;
     const KernelShape& shape = c.running.shape;
     const std::string prec(precision_name(p.precision));

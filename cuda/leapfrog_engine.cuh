@@ -47,10 +47,10 @@ public:
     }
 
     // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
-    // tuning table among the kernels compiled here whose block fits (why: where it came from). `one_part`: one
-    // GPU in one process, where the pairs family may run (its rows are passed over otherwise).
+    // tuning table among the kernels compiled here whose block fits (why: where it came from). `pairs_cap`: the
+    // scratch the pairs family may take (pairs_scratch_cap; 0 where it cannot run: several GPU parts or ranks).
     static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why = nullptr,
-                             bool one_part = true);
+                             long long pairs_cap = 0);
 
 private:
     struct PartBuffers {

@@ -44,6 +44,12 @@ KernelList pairs_kernels() {
     return {table.data(), table.data() + table.size()};
 }
 
+long long pairs_scratch_cap(int device) {
+    cudaDeviceProp prop{};
+    NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    return static_cast<long long>(prop.totalGlobalMem) / kPairsScratchShare;
+}
+
 std::size_t pairs_shared_bytes(int block, int k) {
     return static_cast<std::size_t>(block / 32) * 3 * static_cast<std::size_t>(block) * k * sizeof(float);
 }

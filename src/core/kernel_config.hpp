@@ -63,11 +63,12 @@ inline constexpr int kTensorMaxBlock = 256;
 // of block x k bodies on each side, and keeps each warp's sums on the tile's j-bodies in shared memory
 // (12 bytes x block x k per warp: 384 k w^2 bytes a block). At most kPairsMaxShared of it, so two blocks fit an SM.
 // Every body gets one partial sum per strip (T = ceil(N / strip) of them, float4): T x T x strip x 16 bytes of
-// scratch, at most kPairsMaxScratch (N = 131,072 with strips of 1,024: 268 MB).
+// scratch (N = 131,072 with strips of 1,024: 268 MB; 1,048,576: 17 GB), at most a kPairsScratchShare-th of the GPU's
+// memory (the CUDA backend passes the family over, or refuses it by hand, above that).
 inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
-inline constexpr long long kPairsMaxScratch = 2LL << 30;
+inline constexpr long long kPairsScratchShare = 4;
 long long pairs_strips(std::size_t n, const KernelShape& s);
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s);
 

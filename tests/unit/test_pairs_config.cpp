@@ -83,10 +83,12 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
         EXPECT_EQ(pairs_scratch_bytes(n, d), t * t * 1024 * 16) << n;
     }
     EXPECT_EQ(plan_launch(PV, d, 0, 132).blocks, 0);
-    // 131,072 bodies: 128 strips, 268 MB of partial sums; the cap allows about 370,000 with these strips.
+    // 131,072 bodies: 128 strips, 268 MB of partial sums; 1,048,576: 1,024 strips, 17 GB (a quarter of an H200's
+    // 141 GB allows it, of a 24 GB GPU not).
     EXPECT_EQ(pairs_scratch_bytes(131072, d), 268435456);
-    EXPECT_LE(pairs_scratch_bytes(360000, d), kPairsMaxScratch);
-    EXPECT_GT(pairs_scratch_bytes(380000, d), kPairsMaxScratch);
+    EXPECT_EQ(pairs_scratch_bytes(1048576, d), 1024LL * 1024 * 1024 * 16);
+    EXPECT_LE(pairs_scratch_bytes(1048576, d), 141LL * 1000 * 1000 * 1000 / kPairsScratchShare);
+    EXPECT_GT(pairs_scratch_bytes(1048576, d), 24LL * 1000 * 1000 * 1000 / kPairsScratchShare);
     // The padding every position buffer carries covers any strip's tail.
     EXPECT_GE(kPairsMaxStrip, 256 * 4);
     EXPECT_GE(kPairsMaxStrip, 160 * 8);
