@@ -28,7 +28,7 @@ void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const
 
 template <int K, int U>
 KernelEntry pairs_entry() {
-    // Blocks past 128 threads (k 4) or 96 (k 8) take more than the 48 KiB a launch gets without opting in.
+    // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in.
     NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           kPairsMaxShared));
     return {Precision::Fp32, KernelVariant::Pairs, K, U, reinterpret_cast<const void*>(&pairs_kernel<K, U>),
@@ -50,10 +50,6 @@ long long pairs_scratch_cap(int device) {
     return static_cast<long long>(prop.totalGlobalMem) / kPairsScratchShare;
 }
 
-std::size_t pairs_shared_bytes(int block, int k) {
-    return static_cast<std::size_t>(block / 32) * 3 * static_cast<std::size_t>(block) * k * sizeof(float);
-}
-
 PairsForce::PairsForce(int device, const KernelEntry& kernel, const LaunchPlan& pl, std::size_t n)
     : m_kernel(kernel), m_plan(pl) {
     const long long strip = pl.tile;
@@ -68,7 +64,8 @@ void PairsForce::launch(StepArgs a, cudaStream_t stream) const {
     a.chunk = m_strips;
     a.tile = m_plan.tile;
     m_kernel.launch(dim3(static_cast<unsigned>(m_plan.blocks)), dim3(static_cast<unsigned>(m_plan.block)),
-                    pairs_shared_bytes(m_plan.block, m_plan.k), stream, a);
+                    static_cast<std::size_t>(pairs_shared_bytes({m_plan.k, m_plan.u, m_plan.block, m_plan.q, 1})),
+                    stream, a);
     NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
     constexpr int kFinishBlock = 256;
     pairs_finish_kernel<<<static_cast<unsigned>((a.n + kFinishBlock - 1) / kFinishBlock), kFinishBlock, 0, stream>>>(a);

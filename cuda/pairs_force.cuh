@@ -13,9 +13,6 @@ namespace nbody::kernels {
 // The partial sums the family may allocate on `device`: a kPairsScratchShare-th of its memory.
 long long pairs_scratch_cap(int device);
 
-// Shared memory a block of `block` threads with k i-bodies a lane takes: each warp's 3 sums per strip body.
-std::size_t pairs_shared_bytes(int block, int k);
-
 class PairsForce {
   public:
     // Allocates the partial sums of plan `pl` for n bodies (BackendError when the GPU has not the memory).

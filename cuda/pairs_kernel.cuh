@@ -10,11 +10,12 @@
 // back in the lane it started in, complete for the warp's i-bodies, with no atomics. Per step: k u pairs, u
 // loads (L1), 3 u shuffles; k 8 u 2: (16 x 17 + 2 + 6 + ~4) / 32 = 8.9 instructions per interaction.
 //
-// The grid: bodies in strips of `strip` = block x k (each warp's 32 k i-bodies side by side); block b takes
-// tile (r, c) of the upper triangle of strips x strips, r <= c. Off the diagonal each warp sweeps the whole
-// strip c against its own i-bodies of strip r and stores its sums on strip c's bodies in its own rows of
-// shared memory; at the end the block adds the warps' rows in a fixed order. A diagonal tile is swept one way
-// only (every pair of it both ways, from the i side). Each body gets exactly one partial sum per strip: tile
+// The grid: bodies in strips of `strip` = block / q x k (each i-set's 32 k i-bodies side by side); block b takes
+// tile (r, c) of the upper triangle of strips x strips, r <= c. Warp w serves i-set w / q and every q-th j-group
+// of strip c from w % q on: off the diagonal it sweeps them against its i-bodies of strip r and stores its sums on
+// those j-bodies in its i-set's rows of shared memory (the q warps of a set fill disjoint columns); at the end the
+// block adds the sets' rows, and each set's q i-sums, in a fixed order. A diagonal tile is swept one way only
+// (every pair of it both ways, from the i side). Each body gets exactly one partial sum per strip: tile
 // (r, c) writes strip r's sums into slot c and strip c's into slot r, so slot s of a body in strip x comes from
 // tile (x, s) for s >= x and from tile (s, x) for s < x, and pairs_finish_kernel adds the slots in slot order.
 // The result does not depend on the order the blocks ran in.
@@ -72,13 +73,14 @@ __device__ __forceinline__ void one_way(const float4& xi, const float4& xj, floa
 
 }  // namespace pairs
 
-// Dynamic shared memory: 3 x strip floats per warp (pairs_shared_bytes). At most kPairsMaxBlock threads, and
-// two blocks an SM: ptxas keeps to 128 registers.
+// Dynamic shared memory (pairs_shared_bytes): 3 x strip floats per i-set, then 3 x strip per extra warp of a set
+// (q - 1). At most kPairsMaxBlock threads, and two blocks an SM: ptxas keeps to 128 registers.
 template <int K, int U>
 __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
-    static_assert(U <= K && K % U == 0, "a warp's strip is a whole number of j-groups of 32 u bodies");
-    extern __shared__ float sums[];  // [warps][x, y, z][strip]: each warp's sums on strip c's bodies
-    const int warps = blockDim.x >> 5, w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    static_assert(U <= K && K % U == 0, "a strip is a whole number of j-groups of 32 u bodies");
+    extern __shared__ float sums[];  // [sets][x, y, z][strip] sums on strip c's bodies, [q - 1][x, y, z][strip] i-sums
+    const int q = a.q, sets = (blockDim.x >> 5) / q, w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    const int set = w / q, part = w % q;  // this warp's i-set, and which of its q j-group shares
     const PairsView p(a);
     const int strip = p.strip;
     int r, c;
@@ -87,7 +89,8 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     const float soft2 = a.soft2;
     const long long slot = static_cast<long long>(p.strips) * strip;  // elements per slot
 
-    const int i0 = r * strip + w * 32 * K + l;  // this lane's i-bodies: i0 + 32 k
+    const int i_set = set * 32 * K + l;  // this lane's i-bodies: i_set + 32 k in strip r
+    const int i0 = r * strip + i_set;
     float4 xi[K];
     float3 ai[K];
 #pragma unroll
@@ -97,7 +100,7 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
 
     if (r == c) {
 #pragma unroll 1
-        for (int g = 0; g < groups; ++g) {
+        for (int g = part; g < groups; g += q) {
             const float4* jg = strip_c + g * 32 * U;
 #pragma unroll 4
             for (int t = 0; t < 32; ++t) {
@@ -112,10 +115,10 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
             }
         }
     } else {
-        float* mine = sums + static_cast<long long>(w) * 3 * strip;
+        float* mine = sums + static_cast<long long>(set) * 3 * strip;
         const int next = (l + 1) & 31;
 #pragma unroll 1
-        for (int g = 0; g < groups; ++g) {
+        for (int g = part; g < groups; g += q) {
             const float4* jg = strip_c + g * 32 * U;
             float3 aj[U];
 #pragma unroll
@@ -145,16 +148,32 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
         }
     }
 
-    // Strip r's sums over strip c: slot c.
+    // The i-sums of the set's other warps, added to its first in part order. Every branch below is the block's.
+    float* isums = sums + static_cast<long long>(sets) * 3 * strip;
+    if (part > 0) {
+        float* row = isums + static_cast<long long>(part - 1) * 3 * strip;
 #pragma unroll
-    for (int k = 0; k < K; ++k)
-        p.partial[c * slot + i0 + 32 * k] = make_float4(ai[k].x, ai[k].y, ai[k].z, 0.f);
-    if (r == c) return;  // the whole block takes the same branch
-    __syncthreads();
-    // Strip c's sums over strip r: slot r, the warps' rows added in warp order.
+        for (int k = 0; k < K; ++k)
+            row[i_set + 32 * k] = ai[k].x, row[strip + i_set + 32 * k] = ai[k].y, row[2 * strip + i_set + 32 * k] = ai[k].z;
+    }
+    const bool both_ways = r != c;
+    if (q > 1 || both_ways) __syncthreads();
+    if (part == 0) {  // strip r's sums over strip c: slot c
+        for (int v = 1; v < q; ++v) {
+            const float* row = isums + static_cast<long long>(v - 1) * 3 * strip;
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                ai[k].x += row[i_set + 32 * k], ai[k].y += row[strip + i_set + 32 * k], ai[k].z += row[2 * strip + i_set + 32 * k];
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            p.partial[c * slot + i0 + 32 * k] = make_float4(ai[k].x, ai[k].y, ai[k].z, 0.f);
+    }
+    if (!both_ways) return;
+    // Strip c's sums over strip r: slot r, the sets' rows added in set order.
     for (int j = threadIdx.x; j < strip; j += blockDim.x) {
         float sx = 0.f, sy = 0.f, sz = 0.f;
-        for (int v = 0; v < warps; ++v) {
+        for (int v = 0; v < sets; ++v) {
             const float* row = sums + static_cast<long long>(v) * 3 * strip;
             sx += row[j], sy += row[strip + j], sz += row[2 * strip + j];
         }

@@ -95,14 +95,17 @@ void validate_pairs(const KernelShape& s) {
     if (s.block > kPairsMaxBlock)
         throw ParamError("block", "variant pairs allows a block of 64 to " + std::to_string(kPairsMaxBlock) +
                                       " threads (got " + std::to_string(s.block) + ")");
-    const long long warps = s.block / 32, shared = 384LL * s.k * warps * warps;
+    const int warps = s.block / 32;
+    if (s.q > 4 || (s.q > 1 && warps % s.q != 0))
+        throw ParamError("q", "variant pairs splits the j range over q warps of a block: q must be 0, 1, 2 or 4 and "
+                              "divide the block's " + std::to_string(warps) + " warps (got " + std::to_string(s.q) + ")");
+    const long long shared = pairs_shared_bytes(s);
     if (shared > kPairsMaxShared)
-        throw ParamError("block", "variant pairs keeps 384 x k x warps^2 bytes of sums in shared memory, at most " +
-                                      std::to_string(kPairsMaxShared) + ": block " + std::to_string(s.block) +
-                                      " with k " + std::to_string(s.k) + " needs " + std::to_string(shared) +
-                                      " (k 8: block <= 160; k 4: block <= 256)");
-    if (s.q > 1)
-        throw ParamError("q", "variant pairs has no j-split in a warp: q must be 0 or 1 (got " + std::to_string(s.q) + ")");
+        throw ParamError("block", "variant pairs keeps 384 x k x v x (v + q - 1) bytes of sums in shared memory (v = "
+                                  "warps / q), at most " + std::to_string(kPairsMaxShared) + ": block " +
+                                      std::to_string(s.block) + " with k " + std::to_string(s.k) + " and q " +
+                                      std::to_string(std::max(1, s.q)) + " needs " + std::to_string(shared) +
+                                      " (q 1: k 8 block <= 160, k 4 block <= 256)");
     if (s.s > 1)
         throw ParamError("s", "variant pairs has no j-split over blocks: s must be 0 or 1 (got " + std::to_string(s.s) +
                                   ")");
@@ -166,14 +169,21 @@ LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target
 }
 }  // namespace
 
+long long pairs_strip(const KernelShape& s) { return static_cast<long long>(s.block) / std::max(1, s.q) * s.k; }
+
 long long pairs_strips(std::size_t n, const KernelShape& s) {
-    const long long strip = static_cast<long long>(s.block) * s.k;
+    const long long strip = pairs_strip(s);
     return (static_cast<long long>(n) + strip - 1) / strip;
 }
 
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s) {
     const long long t = pairs_strips(n, s);
-    return t * t * s.block * s.k * 16;
+    return t * t * pairs_strip(s) * 16;
+}
+
+long long pairs_shared_bytes(const KernelShape& s) {
+    const long long q = std::max(1, s.q), sets = s.block / 32 / q;
+    return 12 * pairs_strip(s) * (sets + q - 1);
 }
 
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm,
@@ -187,7 +197,7 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     if (v == KernelVariant::Tensor) return plan_tensor(shape, n, target, nj);
     if (v == KernelVariant::Pairs) {  // one part (n_j == n): the upper triangle of strips x strips tiles
         const long long t = pairs_strips(n, shape);
-        p.q = 1, p.splits = 1, p.tile = shape.block * shape.k;
+        p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
         p.chunk = nj;
         p.blocks = t * (t + 1) / 2;
         return p;

@@ -59,9 +59,11 @@ void validate_shape(KernelVariant v, const KernelShape& s);
 inline constexpr int kTensorIPerWarp = 16;
 inline constexpr int kTensorMaxBlock = 256;
 
-// The pairs family (cuda/pairs_kernel.cuh): a block of w warps takes a square tile of the pair matrix, strips
-// of block x k bodies on each side, and keeps each warp's sums on the tile's j-bodies in shared memory
-// (12 bytes x block x k per warp: 384 k w^2 bytes a block). At most kPairsMaxShared of it, so two blocks fit an SM.
+// The pairs family (cuda/pairs_kernel.cuh): a block of w warps takes a square tile of the pair matrix. q (1, 2 or
+// 4, dividing w; 0 = 1) warps share each set of 32 k i-bodies and split the tile's j-groups between them (more warps
+// a tile at small N), so a strip is w / q x 32 k bodies on each side. The block keeps each i-set's sums on the tile's
+// j-bodies in shared memory, and the i-sums of the q - 1 other warps of a set until they are added: pairs_shared_bytes,
+// 384 k v (v + q - 1) bytes with v = w / q i-sets. At most kPairsMaxShared of it, so two blocks fit an SM.
 // Every body gets one partial sum per strip (T = ceil(N / strip) of them, float4): T x T x strip x 16 bytes of
 // scratch (N = 131,072 with strips of 1,024: 268 MB; 1,048,576: 17 GB), at most a kPairsScratchShare-th of the GPU's
 // memory (the CUDA backend passes the family over, or refuses it by hand, above that).
@@ -69,7 +71,9 @@ inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
 inline constexpr long long kPairsScratchShare = 4;
+long long pairs_strip(const KernelShape& s);  // bodies per strip: block / q x k
 long long pairs_strips(std::size_t n, const KernelShape& s);
+long long pairs_shared_bytes(const KernelShape& s);
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s);
 
 // How one step launches: the shape with q and s resolved and the grid size.

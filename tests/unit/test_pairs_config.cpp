@@ -43,11 +43,18 @@ TEST(PairsConfig, ShapesOutsideTheFamilyNameTheField) {
     EXPECT_EQ(shape_error({8, 2, 512, 0, 1}), "block: variant pairs allows a block of 64 to 256 threads (got 512)");
     // k 8: 384 x 8 x 5^2 = 76,800 bytes at block 160 fits, 110,592 at 192 does not; k 4 fits up to 256.
     EXPECT_EQ(shape_error({8, 2, 160, 0, 1}), "");
-    EXPECT_NE(shape_error({8, 2, 192, 0, 1}).find("block: variant pairs keeps 384 x k x warps^2 bytes"),
+    EXPECT_NE(shape_error({8, 2, 192, 0, 1}).find("block: variant pairs keeps 384 x k x v x (v + q - 1) bytes"),
               std::string::npos);
     EXPECT_NE(shape_error({8, 2, 192, 0, 1}).find("needs 110592"), std::string::npos);
     EXPECT_EQ(shape_error({4, 2, 256, 0, 1}), "");
-    EXPECT_EQ(shape_error({8, 2, 128, 2, 1}), "q: variant pairs has no j-split in a warp: q must be 0 or 1 (got 2)");
+    // q warps share an i-set and split the j-groups: 1, 2 or 4, dividing the block's warps.
+    EXPECT_EQ(shape_error({8, 2, 128, 2, 1}), "");
+    EXPECT_EQ(shape_error({4, 4, 256, 4, 1}), "");
+    EXPECT_EQ(shape_error({4, 2, 64, 4, 1}),
+              "q: variant pairs splits the j range over q warps of a block: q must be 0, 1, 2 or 4 and divide the "
+              "block's 2 warps (got 4)");
+    EXPECT_NE(shape_error({4, 2, 256, 8, 1}).find("q must be 0, 1, 2 or 4"), std::string::npos);
+    EXPECT_NE(shape_error({4, 2, 96, 2, 1}).find("divide the block's 3 warps"), std::string::npos);
     EXPECT_EQ(shape_error({8, 2, 128, 1, 3}), "s: variant pairs has no j-split over blocks: s must be 0 or 1 (got 3)");
     EXPECT_EQ(shape_error({8, 2, 128, 1, 0}), "");
 }
@@ -83,6 +90,14 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
         EXPECT_EQ(pairs_scratch_bytes(n, d), t * t * 1024 * 16) << n;
     }
     EXPECT_EQ(plan_launch(PV, d, 0, 132).blocks, 0);
+    // q = 2: strips of block / 2 x k; shared memory for 2 i-sets' j-sums and one set of i-sums: 12 x 256 x 3 bytes.
+    const KernelShape split{4, 2, 128, 2, 1};
+    EXPECT_EQ(pairs_strip(split), 256);
+    EXPECT_EQ(plan_launch(PV, split, 7500, 132).tile, 256);
+    EXPECT_EQ(plan_launch(PV, split, 7500, 132).q, 2);
+    EXPECT_EQ(plan_launch(PV, split, 7500, 132).blocks, 30 * 31 / 2);
+    EXPECT_EQ(pairs_shared_bytes(split), 12 * 256 * 3);
+    EXPECT_EQ(pairs_shared_bytes(d), 12 * 1024 * 4);  // q 1: 4 sets, no extra i-sums
     // 131,072 bodies: 128 strips, 268 MB of partial sums; 1,048,576: 1,024 strips, 17 GB (a quarter of an H200's
     // 141 GB allows it, of a 24 GB GPU not).
     EXPECT_EQ(pairs_scratch_bytes(131072, d), 268435456);

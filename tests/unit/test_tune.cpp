@@ -132,10 +132,10 @@ TEST(TuneCommandLine, TuneTakesItsOwnSizesAndTiming) {
     EXPECT_EQ(p.precisions, (std::vector<Precision>{Precision::Fp32, Precision::DS, Precision::Fp64}));
     const TuneGrids grids = tune_grids(o);
     const auto fp32 = grids(Precision::Fp32);
-    ASSERT_EQ(fp32.size(), 32u);  // 24 ij-unrolled shapes and 8 of the pairs family
+    ASSERT_EQ(fp32.size(), 36u);  // 24 ij-unrolled shapes and 12 of the pairs family
     EXPECT_EQ(std::count_if(fp32.begin(), fp32.end(),
                             [](const TuneCandidate& c) { return c.variant == KernelVariant::Pairs; }),
-              8);
+              12);
     EXPECT_EQ(grids(Precision::DS).size(), 16u);
     EXPECT_EQ(grids(Precision::Fp64).size(), 16u);
     // The whole default tune: well under a minute on the H200's rates (~1e12 interactions/s in fp64).
