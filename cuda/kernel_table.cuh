@@ -24,13 +24,16 @@ struct KernelEntry {
     const void* function;  // for cudaFuncGetAttributes (registers, max threads per block)
     Launcher launch;
     int body_bytes;        // shared memory per j-body: 16 (fp32) or 32 (ds, fp64)
-    // The tile-free instance (LaunchPlan::tile == 0; fp32 only, null otherwise).
-    const void* stream_function = nullptr;
-    Launcher stream_launch = nullptr;
+    // The other instance a plan may pick, compiled apart so that its code does not burden the main one: for the
+    // step kernels the tile-free one (LaunchPlan::tile == 0; fp32 only, null otherwise), for the pairs family the
+    // one whose q warps split a tile's j-groups (LaunchPlan::q > 1).
+    const void* alt_function = nullptr;
+    Launcher alt_launch = nullptr;
 
+    bool alt_for(const LaunchPlan& p) const { return variant == KernelVariant::Pairs ? p.q > 1 : p.tile == 0; }
     // The instance a plan runs.
-    const void* function_for(const LaunchPlan& p) const { return p.tile == 0 ? stream_function : function; }
-    Launcher launcher_for(const LaunchPlan& p) const { return p.tile == 0 ? stream_launch : launch; }
+    const void* function_for(const LaunchPlan& p) const { return alt_for(p) ? alt_function : function; }
+    Launcher launcher_for(const LaunchPlan& p) const { return alt_for(p) ? alt_launch : launch; }
 };
 
 // Null when the combination was not compiled.
@@ -70,8 +73,8 @@ KernelEntry entry(Precision p, KernelVariant v) {
     KernelEntry e{p, v, K, U, step_function<P, K, U, ROLLED, false>(), &launch_step<P, K, U, ROLLED, false>,
                   16 * P::kSlots};
     if constexpr (kStreams<P>) {
-        e.stream_function = step_function<P, K, U, ROLLED, true>();
-        e.stream_launch = &launch_step<P, K, U, ROLLED, true>;
+        e.alt_function = step_function<P, K, U, ROLLED, true>();
+        e.alt_launch = &launch_step<P, K, U, ROLLED, true>;
     }
     return e;
 }

@@ -137,8 +137,9 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
                                           m_n, c.kernel->body_bytes);
         c.plans.push_back(pl);
         if (!c.kernel->function_for(pl))  // the planner drops tiles for fp32 only, whose table has both instances
-            throw BackendError("no tile-free instance of " + std::string(variant_name(v)) + " k " +
-                               std::to_string(shape.k) + " u " + std::to_string(shape.u) + " " + prec);
+            throw BackendError("no " + std::string(v == KernelVariant::Pairs ? "j-split" : "tile-free") +
+                               " instance of " + std::string(variant_name(v)) + " k " + std::to_string(shape.k) +
+                               " u " + std::to_string(shape.u) + " " + prec);
         // Scratch for the j-split over blocks: partial sums and per-group counters, zeroed once; the last
         // block of a group resets its counter, so they stay zero between launches.
         c.partial.emplace_back();

@@ -21,18 +21,23 @@ __global__ void pairs_finish_kernel(StepArgs a) {
 }
 
 namespace {
-template <int K, int U>
+template <int K, int U, bool SPLIT>
 void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& a) {
-    pairs_kernel<K, U><<<grid, block, smem, stream>>>(a);
+    pairs_kernel<K, U, SPLIT><<<grid, block, smem, stream>>>(a);
 }
 
 template <int K, int U>
 KernelEntry pairs_entry() {
     // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in.
-    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           kPairsMaxShared));
-    return {Precision::Fp32, KernelVariant::Pairs, K, U, reinterpret_cast<const void*>(&pairs_kernel<K, U>),
-            &launch_pairs<K, U>, 16};
+    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          kPairsMaxShared));
+    KernelEntry e{Precision::Fp32, KernelVariant::Pairs, K, U, reinterpret_cast<const void*>(&pairs_kernel<K, U, false>),
+                  &launch_pairs<K, U, false>, 16};
+    e.alt_function = reinterpret_cast<const void*>(&pairs_kernel<K, U, true>);  // q > 1
+    e.alt_launch = &launch_pairs<K, U, true>;
+    return e;
 }
 }  // namespace
 
@@ -63,7 +68,7 @@ void PairsForce::launch(StepArgs a, cudaStream_t stream) const {
     a.partial = m_partial.get();
     a.chunk = m_strips;
     a.tile = m_plan.tile;
-    m_kernel.launch(dim3(static_cast<unsigned>(m_plan.blocks)), dim3(static_cast<unsigned>(m_plan.block)),
+    m_kernel.launcher_for(m_plan)(dim3(static_cast<unsigned>(m_plan.blocks)), dim3(static_cast<unsigned>(m_plan.block)),
                     static_cast<std::size_t>(pairs_shared_bytes({m_plan.k, m_plan.u, m_plan.block, m_plan.q, 1})),
                     stream, a);
     NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");

@@ -253,10 +253,11 @@ void append_pairs(std::vector<TuneCandidate>& out, const std::vector<int>& ks, c
     } else {
         // The first measurement (H200, 2026-11-24): 8x2 in blocks of 128 or 64 led at N >= 100,000, 4x2 and 4x4
         // in blocks of 64 (the most tiles) at 7,500 and 18,000; 8x4 and blocks of 160 never did.
-        // With q > 1 (the j-groups of a tile split over q warps): the same strips with more warps, for small N.
-        shapes = {{8, 2, 128, 0, 1}, {8, 2, 64, 0, 1},  {4, 2, 64, 0, 1},  {4, 4, 64, 0, 1},
-                  {4, 4, 256, 0, 1}, {2, 2, 64, 0, 1},  {2, 2, 128, 0, 1}, {4, 4, 128, 2, 1},
-                  {4, 2, 128, 2, 1}, {2, 2, 128, 2, 1}, {4, 4, 256, 4, 1}, {8, 2, 256, 2, 1}};
+        // With q > 1 (the j-groups of a tile split over q warps): the same strips with more warps, which won at
+        // 4,000 to 18,000 (bench pq, docs/bench/2026-11-24-h200-pairs-q.json).
+        shapes = {{8, 2, 128, 0, 1}, {8, 2, 64, 0, 1},  {4, 4, 64, 0, 1},  {4, 2, 64, 0, 1},
+                  {2, 2, 64, 0, 1},  {4, 2, 64, 2, 1},  {8, 2, 64, 2, 1},  {8, 2, 128, 4, 1},
+                  {4, 4, 128, 2, 1}, {8, 2, 256, 4, 1}, {2, 2, 128, 2, 1}, {4, 2, 128, 4, 1}};
     }
     for (const KernelShape& s : shapes) {
         try {
