@@ -235,7 +235,7 @@ class Tuner {
 }  // namespace
 
 std::vector<std::size_t> default_tune_sizes() {
-    return {1000, 4000, 7500, 10000, 18000, 50000, 100000, 131072, 262144};
+    return {1000, 2000, 4000, 7500, 10000, 18000, 50000, 100000, 131072, 262144};
 }
 
 namespace {
