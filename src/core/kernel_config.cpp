@@ -49,8 +49,9 @@ std::optional<KernelVariant> parse_variant(std::string_view name) {
 }
 
 std::string kernel_label(KernelVariant v, const KernelShape& s) {
-    if (v == KernelVariant::Pairs)  // q and s do not apply: a block takes a tile of the pair matrix
-        return "pairs k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " + std::to_string(s.block);
+    if (v == KernelVariant::Pairs)  // s does not apply (a block takes a tile of the pair matrix); q: warps an i-set
+        return "pairs k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " + std::to_string(s.block) +
+               (s.q > 1 ? " q " + std::to_string(s.q) : std::string());
     if (v == KernelVariant::Tensor)  // k, u and q do not apply: one warp per 16 i-bodies
         return "tensor block " + std::to_string(s.block) +
                (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));

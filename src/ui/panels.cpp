@@ -205,6 +205,15 @@ void kernel_panel(PanelContext& c) {
     const int max_block = p.variant == KernelVariant::Pairs ? kPairsMaxBlock : tensor ? kTensorMaxBlock : 1024;
     if (ImGui::SliderInt("block", &block, 64, max_block))
         p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
+    if (p.variant == KernelVariant::Pairs) {  // q: warps sharing one set of i-bodies (the tile's j-groups split)
+        ImGui::Text("warps per i-set");
+        const int was = std::max(1, p.shape.q);
+        int q = was;
+        choice("q", q, {1, 2, 4});
+        if (q != was) p.shape.q = q;
+        ImGui::TextDisabled("changes keep the particles where they are");
+        return;
+    }
     bool auto_q = p.shape.q == 0;
     if (ImGui::Checkbox("threads per body: auto", &auto_q)) p.shape.q = auto_q ? 0 : 1;
     if (!auto_q && !tensor) {

@@ -32,6 +32,7 @@ TEST(PairsConfig, VariantRowNamesAndDefault) {
     // 4x2 in blocks of 64 (strips of 256, the most tiles): within 8% of the best pairs shape at N = 131,072 and
     // twice as fast as 8x2 in blocks of 128 at 7,500 (H200, docs/bench/2026-11-24-h200-pairs-shapes.json).
     EXPECT_EQ(kernel_label(PV, d), "pairs k 4 u 2 block 64");
+    EXPECT_EQ(kernel_label(PV, {8, 2, 256, 4, 1}), "pairs k 8 u 2 block 256 q 4");
     EXPECT_FALSE(variant_info(PV).description.empty());
 }
 
