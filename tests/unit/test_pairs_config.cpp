@@ -8,20 +8,14 @@
 #include "core/errors.hpp"
 #include "core/kernel_config.hpp"
 #include "core/sim_params.hpp"
+#include "test_util.hpp"
 
 using namespace nbody;
 
 namespace {
 constexpr KernelVariant PV = KernelVariant::Pairs;
 
-std::string shape_error(KernelShape s) {
-    try {
-        validate_shape(PV, s);
-    } catch (const ParamError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string shape_error(const KernelShape& s) { return test::shape_error(PV, s); }
 }  // namespace
 
 TEST(PairsConfig, VariantRowNamesAndDefault) {

@@ -7,20 +7,14 @@
 #include "core/errors.hpp"
 #include "core/kernel_config.hpp"
 #include "core/sim_params.hpp"
+#include "test_util.hpp"
 
 using namespace nbody;
 
 namespace {
 constexpr KernelVariant TC = KernelVariant::Tensor;
 
-std::string shape_error(KernelShape s) {
-    try {
-        validate_shape(TC, s);
-    } catch (const ParamError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string shape_error(const KernelShape& s) { return test::shape_error(TC, s); }
 }  // namespace
 
 TEST(TensorConfig, VariantRowNamesAndDefault) {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/errors.hpp"
+#include "core/kernel_config.hpp"
 #include "core/state.hpp"
 #include "scene/generators.hpp"
 #include "scene/scene.hpp"
@@ -13,6 +15,16 @@ namespace nbody::test {
 
 // A Plummer sphere in Henon units (G = M = 1, a = 3 pi / 16) of n bodies.
 inline State plummer_state(std::size_t n, uint64_t seed = 7) { return build_scene(henon_plummer_scene(n, seed)); }
+
+// What validate_shape says about shape s of variant v ("" when it accepts it).
+inline std::string shape_error(KernelVariant v, const KernelShape& s) {
+    try {
+        validate_shape(v, s);
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+    return "";
+}
 
 // The largest difference in any position coordinate or in vx between two states of the same size.
 inline double max_abs_diff(const State& a, const State& b) {
