@@ -57,6 +57,20 @@ TEST(CudaRewind, DsLeapfrogReRunsBitIdentically) {
     check_rerun(*b, rewind_params(Precision::DS));
 }
 
+// The pairs family adds each body's partial sums in a fixed order whatever order its blocks ran in (q = 1 and the
+// j-split over warps): a re-run is bit-identical too.
+TEST(CudaRewind, PairsReRunsBitIdentically) {
+    REQUIRE_GPU(b);
+    for (const KernelShape& shape : {variant_info(KernelVariant::Pairs).default_shape, KernelShape{8, 2, 128, 4, 1}}) {
+        SimParams p = rewind_params(Precision::Fp32);
+        p.kernel_auto = false;
+        p.variant = KernelVariant::Pairs;
+        p.shape = shape;
+        SCOPED_TRACE(kernel_label(p.variant, p.shape));
+        check_rerun(*b, p);
+    }
+}
+
 TEST(CudaRewind, TwoPartsReRunBitIdentically) {
     REQUIRE_GPU_PARTS(b, 0, 0);  // the multi-GPU exchange, on one GPU
     check_rerun(*b, rewind_params(Precision::Fp32));
