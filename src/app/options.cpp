@@ -106,7 +106,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option(
            "--variant", o.variant,
            "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij), "
-           "tensor (tc: tensor cores, fp32, one GPU)")
+           "tensor (tc: tensor cores, fp32, one GPU), pairs (each pair once for both bodies, fp32, one GPU)")
         ->check(CLI::IsMember(variant_choices()));
     app.add_option("--precision", o.precision, "Force arithmetic: " + joined_names(precision_table()))
         ->check(CLI::IsMember(names_of(precision_table())));
@@ -122,11 +122,12 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     // the shape flags' own rules (per variant) are checked by validate_shape; these only bound the numbers
     app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)")
         ->transform(integer_in(1, 1024));
-    app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8)")
+    app.add_option("--u", o.u, "j-bodies per inner iteration (ij-unrolled: 2, 4, 8; pairs: 1, 2, 4)")
         ->transform(integer_in(1, 1024));
     app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)")
         ->transform(integer_in(1, 1024));
-    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two)")
+    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two; pairs: "
+                               "warps per i-set, 1, 2 or 4)")
         ->transform(integer_in(0, 1024));
     app.add_option("--threads", o.threads, "CPU threads (0 = all)")->transform(integer_in(0, 1024));
     app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");

@@ -42,9 +42,9 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
                      ->delimiter(',')
                      ->check(CLI::Range(1, kMaxGpus));
     app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
-    app.add_option("--u", o.us, "j-unroll list (ij-unrolled)")->delimiter(',');
+    app.add_option("--u", o.us, "j-unroll list (ij-unrolled, pairs)")->delimiter(',');
     app.add_option("--block", o.blocks, "block size list")->delimiter(',');
-    auto* qs = app.add_option("--q", o.qs, "threads per body list (0 = automatic)")->delimiter(',');
+    auto* qs = app.add_option("--q", o.qs, "threads per body list (0 = automatic; pairs: warps per i-set)")->delimiter(',');
     auto* ss =
         app.add_option("--s", o.ss, "j-splits over blocks list (0 = automatic, 1 = none)")->delimiter(',');
     auto* sweep = app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
