@@ -4,6 +4,7 @@
 //   fp32: none (1x1), i-unrolled (k = 2, 4, 8), ij-unrolled (k, u in {2, 4, 8})          13 instances
 //   ds:   none, i-unrolled (k = 2, 4), ij-unrolled (2x2, 2x4, 4x2, 4x4)                    7
 //   fp64: none, i-unrolled (k = 2, 4), ij-unrolled (2x2, 2x4, 4x2, 4x4)                    7
+//   pairs (fp32): k x u 2x1, 2x2, 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (pairs_kernel<K, U, SPLIT>)   8
 // ds and fp64 carry twice the registers per i- and j-body (double sums, hi + lo), so k and u of 8 would spill.
 #include <cuda_runtime.h>
 
@@ -30,10 +31,9 @@ struct KernelEntry {
     const void* alt_function = nullptr;
     Launcher alt_launch = nullptr;
 
-    bool alt_for(const LaunchPlan& p) const { return variant == KernelVariant::Pairs ? p.q > 1 : p.tile == 0; }
-    // The instance a plan runs.
-    const void* function_for(const LaunchPlan& p) const { return alt_for(p) ? alt_function : function; }
-    Launcher launcher_for(const LaunchPlan& p) const { return alt_for(p) ? alt_launch : launch; }
+    // The instance a plan runs (LaunchPlan::alt says which).
+    const void* function_for(const LaunchPlan& p) const { return p.alt ? alt_function : function; }
+    Launcher launcher_for(const LaunchPlan& p) const { return p.alt ? alt_launch : launch; }
 };
 
 // Null when the combination was not compiled.
@@ -50,7 +50,11 @@ struct KernelList {
 KernelList fp32_kernels();
 KernelList ds_kernels();
 KernelList fp64_kernels();
-KernelList pairs_kernels();  // pairs_force.cu: k x u 2x1, 2x2, 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (fp32)
+// kernel_table_pairs.cu: k x u 2x1, 2x2, 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (fp32). A launch is the tile kernel and then
+// the finish kernel (each body's partial sums and the leap-frog update), on the plan's grid, shared memory and scratch.
+KernelList pairs_kernels();
+// The partial sums the pairs family may take on `device`: a kPairsScratchShare-th of its memory.
+long long pairs_scratch_cap(int device);
 
 template <class P, int K, int U, bool ROLLED, bool STREAM>
 void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {

@@ -130,23 +130,23 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     int resident = 1;
     NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &resident, c.kernel->function, shape.block, 2 * static_cast<size_t>(shape.block) * c.kernel->body_bytes));
-    const std::size_t bb = wide(p.precision) ? sizeof(Dbl4) : sizeof(float4);
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         const DevicePart& part = m_dev.parts()[k];
         const LaunchPlan pl = plan_launch(v, shape, m_ranges[k].size(), m_sm, std::max(1, resident) * shape.block,
                                           m_n, c.kernel->body_bytes);
         c.plans.push_back(pl);
-        if (!c.kernel->function_for(pl))  // the planner drops tiles for fp32 only, whose table has both instances
+        if (!c.kernel->function_for(pl))  // plans pick the other instance only where the table compiled one
             throw BackendError("no " + std::string(v == KernelVariant::Pairs ? "j-split" : "tile-free") +
                                " instance of " + std::string(variant_name(v)) + " k " + std::to_string(shape.k) +
                                " u " + std::to_string(shape.u) + " " + prec);
-        // Scratch for the j-split over blocks: partial sums and per-group counters, zeroed once; the last
-        // block of a group resets its counter, so they stay zero between launches.
+        // Scratch for partial sums (the j-split over blocks, the pairs family's slots) and, for the j-split, per-group
+        // counters, zeroed once; the last block of a group resets its counter, so they stay zero between launches.
         c.partial.emplace_back();
         c.counters.emplace_back();
+        if (pl.partial_bytes > 0)
+            c.partial.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.partial_bytes),
+                                                   v == KernelVariant::Pairs ? "pairs partial sums" : "j-split partial sums");
         if (pl.splits > 1) {
-            c.partial.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.splits) * m_ranges[k].size() * bb,
-                                                   "j-split partial sums");
             c.counters.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.blocks) * sizeof(unsigned),
                                                     "j-split counters");
             NBODY_CUDA_CHECK(cudaSetDevice(part.device));
@@ -155,8 +155,6 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     }
     if (v == KernelVariant::Tensor)
         c.tensor = std::make_unique<TensorForce>(m_dev.parts().front().device, m_n);
-    if (v == KernelVariant::Pairs)
-        c.pairs = std::make_unique<PairsForce>(m_dev.parts().front().device, *c.kernel, c.plans.front(), m_n);
     return c;
 }
 
@@ -166,7 +164,6 @@ void LeapfrogEngine::commit(Config&& c) {
     m_kernel = c.kernel;
     m_plans = std::move(c.plans);
     m_tensor = std::move(c.tensor);
-    m_pairs = std::move(c.pairs);
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
         m_buf[k].partial = std::move(c.partial[k]);
         m_buf[k].counters = std::move(c.counters[k]);
@@ -239,13 +236,11 @@ void LeapfrogEngine::launch(bool prime) {
         if (pl.blocks > 0) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
             const dim3 block(static_cast<unsigned>(pl.block));
-            const size_t smem = 2 * static_cast<size_t>(pl.tile) * static_cast<size_t>(m_kernel->body_bytes);
             if (m_tensor) {
                 m_tensor->launch(args(k, prime), pl, part.stream);  // the sort, then the tensor-core step
-            } else if (m_pairs) {
-                m_pairs->launch(args(k, prime), part.stream);  // the tiles, then the sums and the update
-            } else {
-                m_kernel->launcher_for(pl)(grid, block, smem, part.stream, args(k, prime));  // tiled or not
+            } else {  // tiled or not; pairs: the tiles, then each body's sums and the update
+                m_kernel->launcher_for(pl)(grid, block, static_cast<size_t>(pl.shared_bytes), part.stream,
+                                           args(k, prime));
                 NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
             }
         }

@@ -11,7 +11,6 @@
 #include "core/kernel_tuning.hpp"
 #include "gpu_engine.cuh"
 #include "kernel_table.cuh"
-#include "pairs_force.cuh"
 #include "tensor_force.cuh"
 
 namespace nbody::kernels {
@@ -69,7 +68,6 @@ private:
         std::vector<LaunchPlan> plans;
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
         std::unique_ptr<TensorForce> tensor;          // the tensor family's sort scratch (one part only)
-        std::unique_ptr<PairsForce> pairs;            // the pairs family's partial sums (one part only)
     };
     // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
     // configuration (throws ParamError or BackendError; commit() installs it).
@@ -99,7 +97,6 @@ private:
     SimParams m_params, m_running;      // as asked; with the kernel choice resolved
     const KernelEntry* m_kernel = nullptr;
     std::unique_ptr<TensorForce> m_tensor;  // set when the tensor family runs
-    std::unique_ptr<PairsForce> m_pairs;    // set when the pairs family runs
     std::vector<LaunchPlan> m_plans;    // one per part
     int m_cur = 0;
     std::vector<uint32_t> m_group;

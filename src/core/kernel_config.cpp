@@ -8,7 +8,6 @@
 namespace nbody {
 
 namespace {
-void validate_pairs(const KernelShape& s);
 std::string list(const std::array<int, 3>& a) {
     std::string s;
     for (int v : a)
@@ -16,6 +15,29 @@ std::string list(const std::array<int, 3>& a) {
     return s;
 }
 bool contains(const std::array<int, 3>& a, int v) { return v != 0 && std::find(a.begin(), a.end(), v) != a.end(); }
+
+void validate_pairs(const KernelShape& s) {
+    if (s.u > s.k)
+        throw ParamError("u", "variant pairs needs u <= k (each warp's j-groups of 32 u bodies tile its strip) (got k " +
+                                  std::to_string(s.k) + ", u " + std::to_string(s.u) + ")");
+    if (s.block > kPairsMaxBlock)
+        throw ParamError("block", "variant pairs allows a block of 64 to " + std::to_string(kPairsMaxBlock) +
+                                      " threads (got " + std::to_string(s.block) + ")");
+    const int warps = s.block / 32;
+    if (s.q > 4 || (s.q > 1 && warps % s.q != 0))
+        throw ParamError("q", "variant pairs splits the j range over q warps of a block: q must be 0, 1, 2 or 4 and "
+                              "divide the block's " + std::to_string(warps) + " warps (got " + std::to_string(s.q) + ")");
+    const long long shared = pairs_shared_bytes(s);
+    if (shared > kPairsMaxShared)
+        throw ParamError("block", "variant pairs keeps 384 x k x v x (v + q - 1) bytes of sums in shared memory (v = "
+                                  "warps / q), at most " + std::to_string(kPairsMaxShared) + ": block " +
+                                      std::to_string(s.block) + " with k " + std::to_string(s.k) + " and q " +
+                                      std::to_string(std::max(1, s.q)) + " needs " + std::to_string(shared) +
+                                      " (q 1: k 8 block <= 160, k 4 block <= 256)");
+    if (s.s > 1)
+        throw ParamError("s", "variant pairs has no j-split over blocks: s must be 0 or 1 (got " + std::to_string(s.s) +
+                                  ")");
+}
 }  // namespace
 
 const std::array<VariantInfo, 5>& variant_table() {
@@ -89,29 +111,6 @@ void validate_shape(KernelVariant v, const KernelShape& s) {
 }
 
 namespace {
-void validate_pairs(const KernelShape& s) {
-    if (s.u > s.k)
-        throw ParamError("u", "variant pairs needs u <= k (each warp's j-groups of 32 u bodies tile its strip) (got k " +
-                                  std::to_string(s.k) + ", u " + std::to_string(s.u) + ")");
-    if (s.block > kPairsMaxBlock)
-        throw ParamError("block", "variant pairs allows a block of 64 to " + std::to_string(kPairsMaxBlock) +
-                                      " threads (got " + std::to_string(s.block) + ")");
-    const int warps = s.block / 32;
-    if (s.q > 4 || (s.q > 1 && warps % s.q != 0))
-        throw ParamError("q", "variant pairs splits the j range over q warps of a block: q must be 0, 1, 2 or 4 and "
-                              "divide the block's " + std::to_string(warps) + " warps (got " + std::to_string(s.q) + ")");
-    const long long shared = pairs_shared_bytes(s);
-    if (shared > kPairsMaxShared)
-        throw ParamError("block", "variant pairs keeps 384 x k x v x (v + q - 1) bytes of sums in shared memory (v = "
-                                  "warps / q), at most " + std::to_string(kPairsMaxShared) + ": block " +
-                                      std::to_string(s.block) + " with k " + std::to_string(s.k) + " and q " +
-                                      std::to_string(std::max(1, s.q)) + " needs " + std::to_string(shared) +
-                                      " (q 1: k 8 block <= 160, k 4 block <= 256)");
-    if (s.s > 1)
-        throw ParamError("s", "variant pairs has no j-split over blocks: s must be 0 or 1 (got " + std::to_string(s.s) +
-                                  ")");
-}
-
 long long blocks_for(std::size_t n, int block, int q, int k) {
     const long long per_block = static_cast<long long>(block / q) * k;
     return (static_cast<long long>(n) + per_block - 1) / per_block;
@@ -166,6 +165,7 @@ LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target
     p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, (nj + 7) / 8)));
     p.chunk = ((nj + p.splits - 1) / p.splits + 7) / 8 * 8;
     p.tile = p.block;
+    if (p.splits > 1) p.partial_bytes = static_cast<long long>(p.splits) * static_cast<long long>(n) * 16;
     return p;
 }
 }  // namespace
@@ -199,8 +199,11 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     if (v == KernelVariant::Pairs) {  // one part (n_j == n): the upper triangle of strips x strips tiles
         const long long t = pairs_strips(n, shape);
         p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
-        p.chunk = nj;
+        p.chunk = t;
         p.blocks = t * (t + 1) / 2;
+        p.alt = p.q > 1;
+        p.shared_bytes = pairs_shared_bytes(shape);
+        p.partial_bytes = pairs_scratch_bytes(n, shape);
         return p;
     }
     // A given q is used as given: validate_shape keeps it a power of two up to 32 and the block a multiple of 32,
@@ -228,6 +231,9 @@ LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n,
     p.tile = std::max(unit, p.tile / unit * unit);
     if (body_bytes == 16 && p.q >= kStreamFromQ && nj >= static_cast<long long>(kStreamMinPerSlice) * p.q)
         p.tile = 0;  // fp32 (16 bytes a body): no tiles
+    p.alt = p.tile == 0;
+    p.shared_bytes = 2LL * p.tile * body_bytes;  // two tile buffers
+    if (p.splits > 1) p.partial_bytes = static_cast<long long>(p.splits) * static_cast<long long>(n) * body_bytes;
     return p;
 }
 

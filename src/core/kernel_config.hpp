@@ -84,7 +84,11 @@ struct LaunchPlan {
     int tile = 256;        // j-bodies per shared-memory tile: block x a factor giving each slice ~128; 0: no
                            // tiles, the j-bodies read from global memory (fp32 with q >= kStreamFromQ)
     long long blocks = 0;  // i-groups: ceil(n_i / (block / q * k)); the grid is blocks x splits
-                           // (pairs: the tiles T (T + 1) / 2 of the upper triangle, tile = the strip)
+                           // (pairs: the tiles T (T + 1) / 2 of the upper triangle, tile = the strip, chunk = T)
+    bool alt = false;      // the kernel entry's other instance: tile-free (fp32 step kernels, tile 0) or the pairs
+                           // family's j-split over warps (q > 1)
+    long long shared_bytes = 0;   // dynamic shared memory a block takes (0 for tensor: its launcher sizes its own)
+    long long partial_bytes = 0;  // scratch for partial sums: the j-split over blocks, or the pairs family's slots
 };
 
 // From this q on, fp32 kernels read their j-bodies straight from global memory (through L1) instead of from
@@ -109,7 +113,8 @@ inline constexpr long long kMinSplitChunk = 256;
 // Throws ParamError for a fixed q that does not fit the block.
 // `n` is the number of i-bodies the launch updates, `n_j` the number of bodies exerting force (all N; 0 means n,
 // as on one GPU; a part of a multi-GPU run updates n = its share). `body_bytes`: shared memory per j-body (16
-// for float4, 32 for double or double-single bodies), which caps the tile at 16 KiB per buffer.
+// for float4, 32 for double or double-single bodies), which caps the tile at 16 KiB per buffer; it is also the
+// size of one partial sum of the j-split over blocks (float4 or Dbl4).
 // Automatic s (shape.s == 0): q = 1 (or as given) and the s (up to kMaxSplits) whose blocks fill whole waves
 // best, every split keeping at least kMinSplitChunk bodies: the j-split over blocks keeps the i-group of a block
 // large, so each j-tile loaded from L2 serves block x k i-bodies instead of block x k / q.

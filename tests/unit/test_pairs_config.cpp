@@ -83,6 +83,10 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
         EXPECT_EQ(p.k, 8);
         EXPECT_EQ(p.u, 2);
         EXPECT_EQ(pairs_scratch_bytes(n, d), t * t * 1024 * 16) << n;
+        EXPECT_EQ(p.partial_bytes, pairs_scratch_bytes(n, d)) << n;  // what the engine allocates
+        EXPECT_EQ(p.shared_bytes, pairs_shared_bytes(d));
+        EXPECT_EQ(p.chunk, t) << n;  // the strips, as the kernels read them
+        EXPECT_FALSE(p.alt);         // q 1: the main instance
     }
     EXPECT_EQ(plan_launch(PV, d, 0, 132).blocks, 0);
     // q = 2: strips of block / 2 x k; shared memory for 2 i-sets' j-sums and one set of i-sums: 12 x 256 x 3 bytes.
@@ -90,6 +94,7 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
     EXPECT_EQ(pairs_strip(split), 256);
     EXPECT_EQ(plan_launch(PV, split, 7500, 132).tile, 256);
     EXPECT_EQ(plan_launch(PV, split, 7500, 132).q, 2);
+    EXPECT_TRUE(plan_launch(PV, split, 7500, 132).alt);  // q > 1: the split instance
     EXPECT_EQ(plan_launch(PV, split, 7500, 132).blocks, 30 * 31 / 2);
     EXPECT_EQ(pairs_shared_bytes(split), 12 * 256 * 3);
     EXPECT_EQ(pairs_shared_bytes(d), 12 * 1024 * 4);  // q 1: 4 sets, no extra i-sums

@@ -78,6 +78,9 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     EXPECT_EQ(small.q, 32);        // even q = 32 gives only 235 blocks of 256 threads
     EXPECT_EQ(small.blocks, 235);  // ceil(7500 / (256 / 32 * 4))
     EXPECT_EQ(small.tile, 0);      // fp32 with q >= kStreamFromQ: no tiles, the j-bodies read from global memory
+    EXPECT_TRUE(small.alt);        // the tile-free instance
+    EXPECT_EQ(small.shared_bytes, 0);
+    EXPECT_EQ(small.partial_bytes, 0);  // one split
     // N = 1,000 at q 32: 31 bodies a slice, under kStreamMinPerSlice: tiles again.
     EXPECT_GT(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 32}, 1000, 132).tile, 0);
     EXPECT_EQ(plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 32}, 4096, 132).tile, 0);
@@ -89,6 +92,10 @@ TEST(LaunchPlan, AutomaticQFollowsN) {
     EXPECT_EQ(large.q, 8);  // q = 4 gives 131072 threads, just short of 132 x 1024
     EXPECT_EQ(large.blocks, 1024);
     EXPECT_EQ(large.tile, 1024);  // 128 bodies per slice between barriers
+    EXPECT_FALSE(large.alt);
+    EXPECT_EQ(large.shared_bytes, 2 * 1024 * 16);  // two float4 tile buffers
+    const LaunchPlan split = plan_launch(KernelVariant::IJUnrolled, {4, 4, 256, 1, 4}, 131072, 132, 1024, 0, 32);
+    EXPECT_EQ(split.partial_bytes, 4LL * 131072 * 32);  // one Dbl4 partial sum per body and split
     const LaunchPlan one = plan_launch(KernelVariant::None, {1, 1, 64, 0}, 1, 132);
     EXPECT_EQ(one.blocks, 1);
     EXPECT_EQ(one.tile % (one.q * one.u), 0);

@@ -1,7 +1,8 @@
-#include "pairs_force.cuh"
-
+// The pairs family's instances (pairs_kernel.cuh), each launched with its finish kernel.
 #include <array>
 
+#include "cuda_check.cuh"
+#include "kernel_table.cuh"
 #include "pairs_kernel.cuh"
 
 namespace nbody::kernels {
@@ -21,9 +22,14 @@ __global__ void pairs_finish_kernel(StepArgs a) {
 }
 
 namespace {
+// The tiles, then each body's slots and the leap-frog update: one step. `a` comes from the plan (tile = the strip,
+// chunk = the strips, partial = its scratch, q), `smem` is LaunchPlan::shared_bytes.
 template <int K, int U, bool SPLIT>
 void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& a) {
     pairs_kernel<K, U, SPLIT><<<grid, block, smem, stream>>>(a);
+    NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
+    constexpr int kFinishBlock = 256;
+    pairs_finish_kernel<<<static_cast<unsigned>((a.n + kFinishBlock - 1) / kFinishBlock), kFinishBlock, 0, stream>>>(a);
 }
 
 template <int K, int U>
@@ -53,28 +59,6 @@ long long pairs_scratch_cap(int device) {
     cudaDeviceProp prop{};
     NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     return static_cast<long long>(prop.totalGlobalMem) / kPairsScratchShare;
-}
-
-PairsForce::PairsForce(int device, const KernelEntry& kernel, const LaunchPlan& pl, std::size_t n)
-    : m_kernel(kernel), m_plan(pl) {
-    const long long strip = pl.tile;
-    m_strips = static_cast<int>((static_cast<long long>(n) + strip - 1) / strip);
-    const std::size_t bytes = static_cast<std::size_t>(m_strips) * m_strips * strip * sizeof(float4);
-    if (bytes > 0) m_partial = DeviceBuffer::alloc(device, bytes, "pairs partial sums");
-}
-
-void PairsForce::launch(StepArgs a, cudaStream_t stream) const {
-    if (m_plan.blocks <= 0) return;
-    a.partial = m_partial.get();
-    a.chunk = m_strips;
-    a.tile = m_plan.tile;
-    m_kernel.launcher_for(m_plan)(dim3(static_cast<unsigned>(m_plan.blocks)), dim3(static_cast<unsigned>(m_plan.block)),
-                    static_cast<std::size_t>(pairs_shared_bytes({m_plan.k, m_plan.u, m_plan.block, m_plan.q, 1})),
-                    stream, a);
-    NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
-    constexpr int kFinishBlock = 256;
-    pairs_finish_kernel<<<static_cast<unsigned>((a.n + kFinishBlock - 1) / kFinishBlock), kFinishBlock, 0, stream>>>(a);
-    NBODY_CUDA_CHECK_LAUNCH("pairs_finish_kernel");
 }
 
 }  // namespace nbody::kernels
