@@ -4,7 +4,7 @@
 # ignored by git and named in the device tool's `carry`. See ../shared/DEVICE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-grep -qx '/.gl/' .git/info/exclude 2>/dev/null || printf '/.gl/\n/.devdeps/\n' >> .git/info/exclude
+mkdir -p .git/info; grep -qx '/.gl/' .git/info/exclude 2>/dev/null || printf '/.gl/\n/.devdeps/\n' >> .git/info/exclude
 mkdir -p .gl .devdeps /tmp/amd64/partial
 o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
 # shellcheck disable=SC2086

@@ -6,36 +6,13 @@
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
 set -uo pipefail
-OUT=${OUT:-/tmp/nbody-out}
-mkdir -p "$OUT"
-P=/tmp/pfx
-if [ ! -d "$P/usr" ]; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-  mkdir -p "$P"
-  for f in .devdeps/*.deb .gl/*.deb; do dpkg -x "$f" "$P"; done
-fi
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-export LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export PYTHONPATH=$P/usr/lib/python3/dist-packages:${PYTHONPATH:-}
-# Debian's .pc files say prefix=/usr: let pkg-config read only the prefix's and prepend it to their paths.
-export PKG_CONFIG_LIBDIR=$P/usr/lib/x86_64-linux-gnu/pkgconfig:$P/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$P
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device-env.sh
 B=build/device
-rm -f $B/CMakeCache.txt  # the warm machine keeps the build tree; re-find every dependency
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,utilization.gpu --format=csv > "$OUT/gpu.txt" 2>&1
-# The GPU machines have mpirun and libmpi.so.40 but no MPI headers or mpicxx: point CMake at the carried
-# headers (libopenmpi-dev in .devdeps) and the machine's library.
-MPI_FLAGS=()
-if ! command -v mpicxx >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libmpi.so.40 ]; then
-  MPI_FLAGS=(-DMPI_CXX_COMPILER="$(command -v g++)" -DMPI_CXX_ADDITIONAL_INCLUDE_DIRS=$P/usr/lib/x86_64-linux-gnu/openmpi/include
-             -DMPI_CXX_LIB_NAMES=mpi -DMPI_mpi_LIBRARY=/usr/lib/x86_64-linux-gnu/libmpi.so.40 -DMPI_CXX_SKIP_MPICXX=ON)
-fi
-cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
-  -DNBODY_PTXAS_VERBOSE=ON "${MPI_FLAGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
-grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5
-echo "== built"
+SECONDS=0
+device_build . $B 16 device || exit 1
+echo "== built in ${SECONDS} s"
+grep -E "registers|spill" "$OUT/build-device.log" | sort | uniq -c | sort -rn | head -5
 
 rc=0
 while [ $# -gt 0 ]; do
