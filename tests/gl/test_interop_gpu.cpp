@@ -3,7 +3,7 @@
 // Elsewhere (no CUDA in the build, no device, or registration refused) the tests skip with the reason.
 #include <filesystem>
 
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
 #include "gl_test_util.hpp"

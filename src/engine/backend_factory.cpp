@@ -1,4 +1,4 @@
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"

@@ -1,4 +1,6 @@
 #pragma once
+// The backend factory (room engine: may include core, cpu, multi and the CUDA host header): what every
+// front end (the sandbox, nbody-bench, the library API in src/api) makes its backend with.
 #include <memory>
 #include <string>
 
