@@ -29,6 +29,8 @@ std::string version();
 
 // True when the library was built with the CUDA backend (whether a device exists is known when one is asked for).
 bool cuda_built();
+// CUDA devices this library can use: 0 without the CUDA backend, a driver or a device.
+int cuda_device_count();
 
 // The scenes shipped with the library (plummer.toml, cartwheel.toml, ...): <prefix>/share/nbody-sandbox/scenes
 // beside an installed library, the source tree's scenes/ for a build tree. NBODY_SCENE_DIR overrides.

@@ -14,6 +14,8 @@ std::string version() { return NBODY_VERSION_STRING; }
 
 bool cuda_built() { return nbody::cuda_built(); }
 
+int cuda_device_count() { return nbody::cuda_device_count(); }
+
 std::string scenes_dir() {
     namespace fs = std::filesystem;
     if (const char* env = std::getenv("NBODY_SCENE_DIR"); env && *env) return env;

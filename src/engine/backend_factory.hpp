@@ -22,4 +22,7 @@ std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note
 // True when this build includes the CUDA backend.
 bool cuda_built();
 
+// CUDA devices on this machine: 0 without the CUDA backend, a driver or a device. Never throws.
+int cuda_device_count();
+
 }  // namespace nbody
