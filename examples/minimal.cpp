@@ -11,7 +11,8 @@ int main(int argc, char** argv) try {
     const std::size_t bodies = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 2048;
     auto sim = nbody::api::Simulation::from_scene(scene, bodies);
     sim.step(100);
-    std::printf("%s: %zu bodies, t = %g on %s\n", scene.c_str(), sim.size(), sim.time(), sim.backend_name().c_str());
+    std::printf("%s: %zu bodies, t = %g on %s\n", scene.c_str(), sim.size(), sim.time(),
+                sim.backend_name().c_str());
     std::printf("relative energy error %.3e\n", sim.diagnostics().energy_error);
     return 0;
 } catch (const std::exception& e) {

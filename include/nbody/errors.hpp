@@ -23,7 +23,9 @@ struct ParamError : Error {
 struct SceneError : Error {
     SceneError(std::string path, int line_no, int column_no, const std::string& why)
         : Error(path + ":" + std::to_string(line_no) + ":" + std::to_string(column_no) + ": " + why),
-          file(std::move(path)), line(line_no), column(column_no) {}
+          file(std::move(path)),
+          line(line_no),
+          column(column_no) {}
     std::string file;
     int line, column;
 };

@@ -11,7 +11,8 @@
 // positions, velocities and accelerations N x 3, row-major (x0 y0 z0 x1 ...), masses N, so a numpy array of
 // shape (N, 3) and dtype float64 in C order can be passed as it is. Every error is an nbody::Error
 // (<nbody/errors.hpp>); a parameter out of range is a ParamError whose message names the field and its range.
-// A Simulation is used from one thread at a time. C++17; link with nbody::nbody (CMake) or `pkg-config nbody`.
+// A Simulation is used from one thread at a time. C++17; link with nbody::nbody (CMake) or with the flags
+// of `pkg-config --cflags --libs nbody`.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -24,32 +25,35 @@
 
 namespace nbody::api {
 
-// The version of the library loaded at run time, "0.1.0" (NBODY_VERSION_STRING: the headers compiled against).
+// The version of the library loaded at run time, "0.1.0" (NBODY_VERSION_STRING: the headers' own).
 std::string version();
 
-// True when the library was built with the CUDA backend (whether a device exists is known when one is asked for).
+// True when the library was built with the CUDA backend (a device may still be missing).
 bool cuda_built();
 // CUDA devices this library can use: 0 without the CUDA backend, a driver or a device.
 int cuda_device_count();
 
-// The scenes shipped with the library (plummer.toml, cartwheel.toml, ...): <prefix>/share/nbody-sandbox/scenes
-// beside an installed library, the source tree's scenes/ for a build tree. NBODY_SCENE_DIR overrides.
+// The scenes shipped with the library (plummer.toml, cartwheel.toml, ...):
+// <prefix>/share/nbody-sandbox/scenes beside an installed library, the source tree's scenes/ for a build
+// tree. NBODY_SCENE_DIR overrides.
 std::string scenes_dir();
 
 // How a simulation runs. Strings are the names the sandbox's command line and scene files use.
 struct Params {
-    double dt = 0.01;                     // time step: from 1e-12 to 1e6; hermite-block: the largest block step
-    double eps = 0.01;                    // Plummer softening length: 0, or from 1e-9 to 1e4
-    double G = 1.0;                       // gravitational constant: from 1e-12 to 1e12
-    std::string backend = "auto";         // "auto" (CUDA where a usable device exists, else the CPU), "cpu", "cuda"
+    double dt = 0.01;   // time step: from 1e-12 to 1e6; hermite-block: the largest block step
+    double eps = 0.01;  // Plummer softening length: 0, or from 1e-9 to 1e4
+    double G = 1.0;     // gravitational constant: from 1e-12 to 1e12
+    // "auto" (CUDA where a usable device exists, else the CPU), "cpu", "cuda"
+    std::string backend = "auto";
     std::string precision = "fp32";       // "fp32", "ds" (double-single, as Sapporo2), "fp64"
     std::string integrator = "leapfrog";  // "leapfrog", "hermite", "hermite-block" (individual block steps)
     double eta = 0.01;                    // hermite-block: Aarseth's accuracy parameter, in (0, 1]
-    std::string variant = "auto";         // the CUDA kernel: "auto" (tuned for N and the GPU) or a variant name
-                                          // (none, i-unrolled, ij-unrolled, tensor, pairs; i, ij, tc); the CPU ignores it
-    std::string method = "direct";        // how forces are found: "direct" summation
-    int gpus = 1;                         // GPUs the CUDA backend spreads the bodies over: 1 to 64, 0 = all
-    int cpu_threads = 0;                  // CPU backend threads: 1 to 1024, 0 = all
+    // The CUDA kernel: "auto" (tuned for N and the GPU) or a variant name (none, i-unrolled, ij-unrolled,
+    // tensor, pairs; i, ij, tc); the CPU backend ignores it.
+    std::string variant = "auto";
+    std::string method = "direct";  // how forces are found: "direct" summation
+    int gpus = 1;                   // GPUs the CUDA backend spreads the bodies over: 1 to 64, 0 = all
+    int cpu_threads = 0;            // CPU backend threads: 1 to 1024, 0 = all
 };
 
 // Throws ParamError naming the first field out of range and what it allows, e.g.
@@ -76,8 +80,8 @@ class Simulation {
     // the scene's. Throws SceneError (file:line:column) or ParamError.
     static Simulation from_scene(const std::string& path, std::size_t bodies = 0,
                                  std::optional<std::uint64_t> seed = std::nullopt);
-    // From arrays of n bodies (positions and velocities n x 3, masses n). Throws ParamError naming the array and
-    // the index of a NaN or infinite value or a negative mass, or the field of `params` out of range.
+    // From arrays of n bodies (positions and velocities n x 3, masses n). Throws ParamError naming the array
+    // and the index of a NaN or infinite value or a negative mass, or the field of `params` out of range.
     static Simulation from_arrays(std::size_t n, const double* positions, const double* velocities,
                                   const double* masses, const Params& params = {});
     // From a snapshot the library wrote (save): CSV, with its time, G, eps and dt, or tipsy (*.tipsy, *.std,
@@ -88,9 +92,9 @@ class Simulation {
     Simulation& operator=(Simulation&&) noexcept;
     ~Simulation();
 
-    // The parameters in effect, and new ones applied now, between steps, keeping the bodies (a new backend takes
-    // them over). Throws ParamError and keeps the old parameters; BackendError when backend "cuda" has no device.
-    // A change of eps or G restarts the energy baseline, since it changes the energy itself.
+    // The parameters in effect, and new ones applied now, between steps, keeping the bodies (a new backend
+    // takes them over). Throws ParamError and keeps the old parameters; BackendError when backend "cuda" has
+    // no device. A change of eps or G restarts the energy baseline, since it changes the energy itself.
     const Params& params() const;
     void set_params(const Params& p);
 
@@ -98,8 +102,8 @@ class Simulation {
     // evolve, accelerations, backend_name), so parameters set before it cost nothing. Throws Error when the
     // state turns NaN or infinite (dt too large for eps), naming the step and the body.
     void step(long long k = 1);
-    // Steps until the time reaches t_end: the first step boundary at or after it (block steps: the first block
-    // time there); no step when it is already there. Returns the time reached.
+    // Steps until the time reaches t_end: the first step boundary at or after it (block steps: the first
+    // block time there); no step when it is already there. Returns the time reached.
     double evolve(double t_end);
 
     std::size_t size() const;
@@ -116,12 +120,15 @@ class Simulation {
     Diagnostics diagnostics() const;
 
     // Writes the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody reads), else the
-    // sandbox's CSV snapshot (float64 to the last bit, with time, G, eps and dt). Throws Error naming the path.
+    // sandbox's CSV snapshot (float64 to the last bit, with time, G, eps, dt). Throws Error naming the path.
     void save(const std::string& path) const;
 
-    std::string backend_name() const;  // "cpu (16 threads, avx512f)", "cuda (NVIDIA H200)"
-    std::string backend_note() const;  // why that backend: "no usable CUDA device (...); falling back to the CPU"
-    std::string kernel() const;        // what evaluates the forces: "ij-unrolled k 4 u 4 block 256 q 32 (auto), fp32"
+    // The backend ("cpu (16 threads, avx512f)", "cuda (NVIDIA H200)"), why it was chosen ("no usable CUDA
+    // device (...); falling back to the CPU backend") and what evaluates the forces ("ij-unrolled k 4 u 4
+    // block 256 q 32 (auto), fp32").
+    std::string backend_name() const;
+    std::string backend_note() const;
+    std::string kernel() const;
 
   private:
     struct Impl;

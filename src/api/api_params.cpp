@@ -7,7 +7,9 @@
 namespace nbody::api {
 
 namespace {
-std::string quoted(const std::string& s) { return "(got '" + s + "')"; }
+std::string quoted(const std::string& s) {
+    return "(got '" + s + "')";
+}
 
 std::string variant_names() {
     std::string out;
@@ -25,7 +27,8 @@ SimParams to_sim_params(const Params& p) {
     s.backend = *backend;
     const auto precision = parse_precision(p.precision);
     if (!precision)
-        throw ParamError("precision", "must be one of " + joined_names(precision_table()) + " " + quoted(p.precision));
+        throw ParamError("precision",
+                         "must be one of " + joined_names(precision_table()) + " " + quoted(p.precision));
     s.precision = *precision;
     const auto integrator = parse_integrator(p.integrator);
     if (!integrator)
@@ -57,6 +60,8 @@ Params from_sim_params(const SimParams& s, const std::string& method) {
     return p;
 }
 
-void validate(const Params& p) { to_sim_params(p); }
+void validate(const Params& p) {
+    to_sim_params(p);
+}
 
 }  // namespace nbody::api

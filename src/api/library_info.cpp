@@ -9,12 +9,19 @@
 
 namespace nbody::api {
 
-// NBODY_VERSION_STRING as this library was compiled with it (the caller may have compiled with other headers).
-std::string version() { return NBODY_VERSION_STRING; }
+// NBODY_VERSION_STRING as this library was compiled with it (the caller may have compiled with other
+// headers).
+std::string version() {
+    return NBODY_VERSION_STRING;
+}
 
-bool cuda_built() { return nbody::cuda_built(); }
+bool cuda_built() {
+    return nbody::cuda_built();
+}
 
-int cuda_device_count() { return nbody::cuda_device_count(); }
+int cuda_device_count() {
+    return nbody::cuda_device_count();
+}
 
 std::string scenes_dir() {
     namespace fs = std::filesystem;

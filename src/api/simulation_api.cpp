@@ -24,7 +24,8 @@ struct Simulation::Impl {
     Params params;
     SimParams sim;
     std::string name;  // the scene's, for snapshots
-    // The start state until a backend exists; after that the last state read back (fresh unless stepped since).
+    // The start state until a backend exists; after that the last state read back (fresh unless stepped
+    // since).
     State state;
     bool state_fresh = true;
     std::unique_ptr<Backend> backend;
@@ -62,7 +63,8 @@ struct Simulation::Impl {
         if (const long i = first_non_finite(current()); i >= 0)
             throw Error("the state became NaN or infinite at step " + std::to_string(backend->steps_taken()) +
                         " (body " + std::to_string(i) + "): dt " + limits::format_number(sim.dt) +
-                        " is too large for eps " + limits::format_number(sim.eps) + "; lower dt or raise eps");
+                        " is too large for eps " + limits::format_number(sim.eps) +
+                        "; lower dt or raise eps");
     }
     void copy3(const std::vector<Double4>& from, double* out) const {
         for (std::size_t i = 0; i < from.size(); ++i) {
@@ -76,17 +78,20 @@ namespace {
 void check_array(const char* name, const double* a, std::size_t n, std::size_t columns, bool mass) {
     if (!a) throw ParamError(name, "is a null pointer");
     for (std::size_t i = 0; i < n * columns; ++i) {
-        const std::string where = columns == 1 ? "index " + std::to_string(i)
-                                               : "row " + std::to_string(i / columns) + ", column " +
-                                                     std::to_string(i % columns);
+        const std::string where =
+            columns == 1 ? "index " + std::to_string(i)
+                         : "row " + std::to_string(i / columns) + ", column " + std::to_string(i % columns);
         if (!std::isfinite(a[i]))
-            throw ParamError(name, where + " is " + limits::format_number(a[i]) + ": every value must be finite");
+            throw ParamError(name,
+                             where + " is " + limits::format_number(a[i]) + ": every value must be finite");
         if (mass && a[i] < 0)
             throw ParamError(name, where + " is " + limits::format_number(a[i]) + ": masses must be >= 0");
     }
 }
 
-std::array<double, 3> arr(const Double3& v) { return {v.x, v.y, v.z}; }
+std::array<double, 3> arr(const Double3& v) {
+    return {v.x, v.y, v.z};
+}
 }  // namespace
 
 Simulation::Simulation(std::unique_ptr<Impl> impl) : m(std::move(impl)) {}
@@ -94,7 +99,8 @@ Simulation::Simulation(Simulation&&) noexcept = default;
 Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 Simulation::~Simulation() = default;
 
-Simulation Simulation::from_scene(const std::string& path, std::size_t bodies, std::optional<std::uint64_t> seed) {
+Simulation Simulation::from_scene(const std::string& path, std::size_t bodies,
+                                  std::optional<std::uint64_t> seed) {
     SceneSpec scene = load_scene_file(path);
     if (bodies > 0) rescale_bodies(scene, bodies);
     if (seed) scene.seed = *seed;
@@ -136,7 +142,9 @@ Simulation Simulation::from_snapshot(const std::string& path) {
     return Simulation(std::make_unique<Impl>(std::move(s), from_sim_params(sim), name));
 }
 
-const Params& Simulation::params() const { return m->params; }
+const Params& Simulation::params() const {
+    return m->params;
+}
 
 void Simulation::set_params(const Params& p) {
     const SimParams next = to_sim_params(p);
@@ -165,7 +173,8 @@ void Simulation::step(long long k) {
 }
 
 double Simulation::evolve(double t_end) {
-    if (!std::isfinite(t_end)) throw ParamError("t_end", "must be finite (got " + std::to_string(t_end) + ")");
+    if (!std::isfinite(t_end))
+        throw ParamError("t_end", "must be finite (got " + std::to_string(t_end) + ")");
     if (reached_time(time(), t_end)) return time();
     m->keep_baseline_state();
     Backend& b = m->ensure_backend();
@@ -178,12 +187,22 @@ double Simulation::evolve(double t_end) {
     return b.time();
 }
 
-std::size_t Simulation::size() const { return m->state.size(); }
-double Simulation::time() const { return m->backend ? m->backend->time() : m->state.time; }
-long long Simulation::steps() const { return m->backend ? m->backend->steps_taken() : 0; }
+std::size_t Simulation::size() const {
+    return m->state.size();
+}
+double Simulation::time() const {
+    return m->backend ? m->backend->time() : m->state.time;
+}
+long long Simulation::steps() const {
+    return m->backend ? m->backend->steps_taken() : 0;
+}
 
-void Simulation::get_positions(double* out) const { m->copy3(m->current().pos_mass, out); }
-void Simulation::get_velocities(double* out) const { m->copy3(m->current().vel, out); }
+void Simulation::get_positions(double* out) const {
+    m->copy3(m->current().pos_mass, out);
+}
+void Simulation::get_velocities(double* out) const {
+    m->copy3(m->current().vel, out);
+}
 void Simulation::get_masses(double* out) const {
     const State& s = m->current();
     for (std::size_t i = 0; i < s.size(); ++i) out[i] = s.pos_mass[i].w;
@@ -219,15 +238,21 @@ Diagnostics Simulation::diagnostics() const {
 
 void Simulation::save(const std::string& path) const {
     const State& s = m->current();
-    if (is_tipsy_path(path)) write_tipsy(s, m->sim.eps, path);
-    else write_snapshot_csv(s, {m->sim.G, m->sim.eps, m->sim.dt, m->name}, path);
+    if (is_tipsy_path(path))
+        write_tipsy(s, m->sim.eps, path);
+    else
+        write_snapshot_csv(s, {m->sim.G, m->sim.eps, m->sim.dt, m->name}, path);
 }
 
-std::string Simulation::backend_name() const { return m->ensure_backend().name(); }
+std::string Simulation::backend_name() const {
+    return m->ensure_backend().name();
+}
 std::string Simulation::backend_note() const {
     m->ensure_backend();
     return m->note;
 }
-std::string Simulation::kernel() const { return m->ensure_backend().kernel_label(); }
+std::string Simulation::kernel() const {
+    return m->ensure_backend().kernel_label();
+}
 
 }  // namespace nbody::api

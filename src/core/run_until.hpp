@@ -8,7 +8,9 @@
 namespace nbody {
 
 // Simulated time t has reached t_end, allowing for the round-off of a sum of shared steps (1e-9 relative).
-inline bool reached_time(double t, double t_end) { return t >= t_end - 1e-9 * std::max(1.0, std::fabs(t_end)); }
+inline bool reached_time(double t, double t_end) {
+    return t >= t_end - 1e-9 * std::max(1.0, std::fabs(t_end));
+}
 
 // How many steps may be taken towards t_end from t without passing it: shared steps, the whole steps that
 // remain (at least 1); block steps, one at a time, since a block step advances the clock by a varying amount

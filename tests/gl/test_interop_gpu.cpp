@@ -1,20 +1,20 @@
 // Label gpu (run on the device, headless EGL on the NVIDIA GPU): the CUDA-GL interop path and the
 // host-copy fallback draw the same image for the same state, and every shipped scene steps and draws.
-// They skip only where there is nothing to test (no CUDA in the build, no CUDA device at all, or GL registration
-// refused); a device that is there and throws a BackendError for any scene fails them.
+// They skip only where there is nothing to test (no CUDA in the build, no CUDA device at all, or GL
+// registration refused); a device that is there and throws a BackendError for any scene fails them.
 #include <filesystem>
 
-#include "engine/backend_factory.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
+#include "engine/backend_factory.hpp"
 #include "gl_test_util.hpp"
 
 using namespace nbody;
 using namespace nbody::test;
 
 // Skips the test where this build or machine has no CUDA at all.
-#define NBODY_CUDA_DEVICE_OR_SKIP()                                                   \
-    if (!cuda_built()) GTEST_SKIP() << "this build has no CUDA backend";              \
+#define NBODY_CUDA_DEVICE_OR_SKIP()                                      \
+    if (!cuda_built()) GTEST_SKIP() << "this build has no CUDA backend"; \
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine"
 
 namespace {

@@ -1,9 +1,9 @@
 // Every shipped scene (scenes/*.toml) loads and draws one frame off-screen, and the picture shows its
-// components: each colour group's bodies, projected with the viewer's camera, land on pixels whose hue is that
-// group's colour (src/render/colormap.cpp group_colour) more than any other group's; a colour swap, a wrong
-// projection or bodies not drawn fail it (a single-pixel check of 'something is lit' did not). Paused and at 4096
-// bodies, so the CPU-only CI machine does not evaluate 131,072^2 forces; the gpu-labelled test runs them at
-// full size.
+// components: each colour group's bodies, projected with the viewer's camera, land on pixels whose hue is
+// that group's colour (src/render/colormap.cpp group_colour) more than any other group's; a colour swap, a
+// wrong projection or bodies not drawn fail it (a single-pixel check of 'something is lit' did not). Paused
+// and at 4096 bodies, so the CPU-only CI machine does not evaluate 131,072^2 forces; the gpu-labelled test
+// runs them at full size.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -20,8 +20,9 @@ using namespace nbody::test;
 namespace {
 constexpr int kW = 320, kH = 240;
 
-// The light a pixel received, undoing the tone map (shaders/tonemap.frag: sRGB gamma, the background blend and
-// 1 - exp(-exposure light)), so that colours compare as the renderer added them. Saturated channels cap at 255.
+// The light a pixel received, undoing the tone map (shaders/tonemap.frag: sRGB gamma, the background blend
+// and 1 - exp(-exposure light)), so that colours compare as the renderer added them. Saturated channels cap
+// at 255.
 glm::vec3 light_of(const Rgb& c, const RenderSettings& s) {
     const float v[3] = {float(c.r), float(c.g), float(c.b)};
     glm::vec3 out;
@@ -91,8 +92,8 @@ std::map<uint32_t, GroupCount> sample_groups(const Image& img, const Camera& cam
             ++c.in_view;
             if (brightest_near(img, int(q.x), int(q.y), 1).sum() <= bg + 24) continue;
             ++c.lit;
-            // Graded where this group draws most of the light (a disk inside its halo: other groups' light mixes
-            // in) and the pixel kept its hue (a saturated core is white).
+            // Graded where this group draws most of the light (a disk inside its halo: other groups' light
+            // mixes in) and the pixel kept its hue (a saturated core is white).
             const Rgb px = pixel(img, int(q.x), int(q.y));
             if (cover.share(int(q.x), int(q.y), g) < 0.6) continue;
             if (std::max({px.r, px.g, px.b}) >= 250 || px.sum() <= bg + 24) continue;
@@ -123,8 +124,8 @@ TEST(Scenes, EveryShippedSceneShowsEachComponentInItsColourWhereItsBodiesAre) {
         o.width = kW, o.height = kH;
         Viewer v(o, *ctx);
         v.simulate_and_draw(0.0, 1.0);
-        // Low exposure and no glow: the tone map stays nearly linear and each pixel holds only its sprites' light,
-        // so hues survive in the cores too.
+        // Low exposure and no glow: the tone map stays nearly linear and each pixel holds only its sprites'
+        // light, so hues survive in the cores too.
         v.settings().exposure = 0.03f;
         v.settings().glow = 0;
         v.draw_only();
@@ -134,11 +135,12 @@ TEST(Scenes, EveryShippedSceneShowsEachComponentInItsColourWhereItsBodiesAre) {
         for (const auto& [g, c] : groups) {
             if (c.in_view == 0) continue;  // a component outside the starting view (the cartwheel's intruder)
             ++shown;
-            SCOPED_TRACE("group " + std::to_string(g) + ": " + std::to_string(c.in_view) + " bodies in view, " +
-                         std::to_string(c.lit) + " lit, " + std::to_string(c.graded) + " graded, " +
-                         std::to_string(c.own_hue) + " in its own colour");
+            SCOPED_TRACE("group " + std::to_string(g) + ": " + std::to_string(c.in_view) +
+                         " bodies in view, " + std::to_string(c.lit) + " lit, " + std::to_string(c.graded) +
+                         " graded, " + std::to_string(c.own_hue) + " in its own colour");
             EXPECT_GE(c.lit, 0.95 * c.in_view) << "bodies where the camera puts them are not drawn";
-            EXPECT_GE(c.graded, std::min(c.in_view, 10)) << "too few pixels where this group's colour can be read";
+            EXPECT_GE(c.graded, std::min(c.in_view, 10))
+                << "too few pixels where this group's colour can be read";
             EXPECT_GE(c.own_hue, 0.9 * c.graded) << "the group's bodies are not drawn in its colour";
         }
         EXPECT_GE(shown, 1) << "no component in view";

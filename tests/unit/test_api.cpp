@@ -38,7 +38,9 @@ std::string param_error(const api::Params& p, std::string* field) {
     return {};
 }
 
-std::string scene(const char* name) { return api::scenes_dir() + "/" + name; }
+std::string scene(const char* name) {
+    return api::scenes_dir() + "/" + name;
+}
 
 }  // namespace
 
@@ -247,7 +249,8 @@ TEST(Api, ABlowUpIsAnErrorNamingTheStepAndTheBody) {
         sim.step(1);
         FAIL() << "an infinite state went unnoticed";
     } catch (const nbody::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("NaN or infinite at step 1 (body "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("NaN or infinite at step 1 (body "), std::string::npos)
+            << e.what();
     }
 }
 
