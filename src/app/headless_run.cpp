@@ -10,6 +10,7 @@
 
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "core/run_until.hpp"
 #include "io/snapshot.hpp"
 #include "io/tipsy.hpp"
 #include "multi/distributed_backend.hpp"
@@ -44,16 +45,6 @@ private:
     double m_last = -1e9;
 };
 
-// Simulated time t has reached t_end, allowing for the round-off of a sum of shared steps.
-bool reached(double t, double t_end) { return t >= t_end - 1e-9 * std::max(1.0, std::fabs(t_end)); }
-
-// How many steps may be taken towards t_end without passing it: shared steps, the whole steps that remain (at
-// least 1); block steps, one at a time, since a block step advances the clock by a varying amount (the
-// O(N) read and check after each is small beside its force sum).
-long long steps_towards(double t_end, double t, const SimParams& p) {
-    if (p.integrator == Integrator::HermiteBlock) return 1;
-    return std::max(1LL, static_cast<long long>(std::ceil((t_end - t) / p.dt - 1e-9)));
-}
 }  // namespace
 
 RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOptions& o) {
@@ -81,7 +72,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     double stepping = 0;
     const WorkCount work0 = backend.work();
     const double t_start = backend.time();
-    while (done < o.steps && !(o.t_end && reached(backend.time(), *o.t_end))) {
+    while (done < o.steps && !(o.t_end && reached_time(backend.time(), *o.t_end))) {
         long long k = std::min(chunk, o.steps - done);
         if (o.t_end) k = std::min(k, steps_towards(*o.t_end, backend.time(), p));
         const auto t0 = Clock::now();
@@ -108,7 +99,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
                             stepping, rate);
         if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
     }
-    if (o.t_end && !reached(backend.time(), *o.t_end))
+    if (o.t_end && !reached_time(backend.time(), *o.t_end))
         std::fprintf(stderr, "note: stopped by --steps %lld at t = %.6g, before --t-end %.6g\n", o.steps,
                      backend.time(), *o.t_end);
     if (!o.save_path.empty()) {

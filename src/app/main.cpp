@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 #include "app/headless_run.hpp"
 #include "app/options.hpp"
 #include "app/sandbox.hpp"

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/cli_checks.hpp"
+#include "cli/cli_checks.hpp"
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <thread>
 
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 #include "core/errors.hpp"
 #include "render/shader.hpp"
 #include "scene/group_labels.hpp"

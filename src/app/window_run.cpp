@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"

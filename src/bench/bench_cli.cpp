@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/cli_checks.hpp"
+#include "cli/cli_checks.hpp"
 #include "core/errors.hpp"
 #include "io/output_path.hpp"
 

@@ -92,8 +92,8 @@ public:
     virtual std::vector<DeviceTiming> device_timings() { return {}; }
 
     // Takes effect at the next reset(); an empty gather means the whole range again. Returns false where the
-    // backend cannot integrate a sub-range (CudaBackend until the lead wires it: its engine already runs an
-    // i-range per device part).
+    // backend cannot integrate a sub-range (the default). The CPU and CUDA backends can, for leap-frog: their
+    // reset throws ParamError for what a sub-range does not run yet (the CPU takes fp32 only).
     virtual bool set_partition(RangePartition) { return false; }
 
     // Rewind (core/rewind.hpp; Simulation keeps the timeline): `count` slots of saved states. Returns how many

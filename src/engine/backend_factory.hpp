@@ -1,4 +1,6 @@
 #pragma once
+// The backend factory (room engine: may include core, cpu, multi and the CUDA host header): what every
+// front end (the sandbox, nbody-bench, the library API in src/api) makes its backend with.
 #include <memory>
 #include <string>
 
@@ -19,5 +21,8 @@ std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note
 
 // True when this build includes the CUDA backend.
 bool cuda_built();
+
+// CUDA devices on this machine: 0 without the CUDA backend, a driver or a device. Never throws.
+int cuda_device_count();
 
 }  // namespace nbody

@@ -1,4 +1,4 @@
-#include "app/backend_factory.hpp"
+#include "engine/backend_factory.hpp"
 
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -6,6 +6,7 @@
 #include "multi/mpi_exchange.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
+#include "device_count.hpp"
 #endif
 
 #include <cstdlib>
@@ -17,6 +18,14 @@ bool cuda_built() {
     return true;
 #else
     return false;
+#endif
+}
+
+int cuda_device_count() {
+#ifdef NBODY_HAVE_CUDA
+    return count_cuda_devices();
+#else
+    return 0;
 #endif
 }
 

@@ -1,0 +1,139 @@
+#pragma once
+// libnbody: the engine of nbody-sandbox as a library (direct-summation gravity on CUDA or a vectorised CPU
+// backend, leap-frog and 4th-order Hermite integrators, the sandbox's scene files and snapshots).
+//
+//     #include <nbody/nbody.hpp>
+//     auto sim = nbody::api::Simulation::from_scene(nbody::api::scenes_dir() + "/plummer.toml", 4096);
+//     sim.evolve(1.0);
+//     std::printf("%g\n", sim.diagnostics().energy_error);
+//
+// Units are N-body units (G = 1 by default) throughout. Arrays cross the boundary as contiguous float64:
+// positions, velocities and accelerations N x 3, row-major (x0 y0 z0 x1 ...), masses N, so a numpy array of
+// shape (N, 3) and dtype float64 in C order can be passed as it is. Every error is an nbody::Error
+// (<nbody/errors.hpp>); a parameter out of range is a ParamError whose message names the field and its range.
+// A Simulation is used from one thread at a time. C++17; link with nbody::nbody (CMake) or with the flags
+// of `pkg-config --cflags --libs nbody`.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "nbody/errors.hpp"
+#include "nbody/version.hpp"
+
+namespace nbody::api {
+
+// The version of the library loaded at run time, "0.1.0" (NBODY_VERSION_STRING: the headers' own).
+std::string version();
+
+// True when the library was built with the CUDA backend (a device may still be missing).
+bool cuda_built();
+// CUDA devices this library can use: 0 without the CUDA backend, a driver or a device.
+int cuda_device_count();
+
+// The scenes shipped with the library (plummer.toml, cartwheel.toml, ...):
+// <prefix>/share/nbody-sandbox/scenes beside an installed library, the source tree's scenes/ for a build
+// tree. NBODY_SCENE_DIR overrides.
+std::string scenes_dir();
+
+// How a simulation runs. Strings are the names the sandbox's command line and scene files use.
+struct Params {
+    double dt = 0.01;   // time step: from 1e-12 to 1e6; hermite-block: the largest block step
+    double eps = 0.01;  // Plummer softening length: 0, or from 1e-9 to 1e4
+    double G = 1.0;     // gravitational constant: from 1e-12 to 1e12
+    // "auto" (CUDA where a usable device exists, else the CPU), "cpu", "cuda"
+    std::string backend = "auto";
+    std::string precision = "fp32";       // "fp32", "ds" (double-single, as Sapporo2), "fp64"
+    std::string integrator = "leapfrog";  // "leapfrog", "hermite", "hermite-block" (individual block steps)
+    double eta = 0.01;                    // hermite-block: Aarseth's accuracy parameter, in (0, 1]
+    // The CUDA kernel: "auto" (tuned for N and the GPU) or a variant name (none, i-unrolled, ij-unrolled,
+    // tensor, pairs; i, ij, tc); the CPU backend ignores it.
+    std::string variant = "auto";
+    std::string method = "direct";  // how forces are found: "direct" summation
+    int gpus = 1;                   // GPUs the CUDA backend spreads the bodies over: 1 to 64, 0 = all
+    int cpu_threads = 0;            // CPU backend threads: 1 to 1024, 0 = all
+};
+
+// Throws ParamError naming the first field out of range and what it allows, e.g.
+// "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be auto, cpu or cuda (got 'gpu')".
+void validate(const Params& p);
+
+// Conserved quantities in float64 (O(N^2) on the CPU's threads, whatever the backend).
+struct Diagnostics {
+    double time = 0;
+    double mass = 0;
+    double kinetic = 0;       // T = 1/2 sum m v^2
+    double potential = 0;     // W = -G/2 sum_{i != j} m_i m_j / sqrt(r_ij^2 + eps^2)
+    double total = 0;         // E = T + W
+    double virial_ratio = 0;  // 2T / |W| (1 in equilibrium)
+    std::array<double, 3> momentum{}, angular_momentum{}, com_position{}, com_velocity{};
+    double energy_error = 0;    // |E - E0| / |E0| since the start (absolute where E0 = 0)
+    double momentum_drift = 0;  // |P - P0| / (sum m |v| at the start)
+};
+
+class Simulation {
+  public:
+    // From a scene file (scenes/*.toml, the sandbox's format): its bodies, and dt, eps, G, precision,
+    // integrator and eta where it gives them. bodies > 0 rescales its components to that total; seed replaces
+    // the scene's. Throws SceneError (file:line:column) or ParamError.
+    static Simulation from_scene(const std::string& path, std::size_t bodies = 0,
+                                 std::optional<std::uint64_t> seed = std::nullopt);
+    // From arrays of n bodies (positions and velocities n x 3, masses n). Throws ParamError naming the array
+    // and the index of a NaN or infinite value or a negative mass, or the field of `params` out of range.
+    static Simulation from_arrays(std::size_t n, const double* positions, const double* velocities,
+                                  const double* masses, const Params& params = {});
+    // From a snapshot the library wrote (save): CSV, with its time, G, eps and dt, or tipsy (*.tipsy, *.std,
+    // *.bin, any byte order), with its time. Throws Error naming the file and line or byte.
+    static Simulation from_snapshot(const std::string& path);
+
+    Simulation(Simulation&&) noexcept;
+    Simulation& operator=(Simulation&&) noexcept;
+    ~Simulation();
+
+    // The parameters in effect, and new ones applied now, between steps, keeping the bodies (a new backend
+    // takes them over). Throws ParamError and keeps the old parameters; BackendError when backend "cuda" has
+    // no device. A change of eps or G restarts the energy baseline, since it changes the energy itself.
+    const Params& params() const;
+    void set_params(const Params& p);
+
+    // k steps (hermite-block: k block steps). The backend is made at the first call that needs one (step,
+    // evolve, accelerations, backend_name), so parameters set before it cost nothing. Throws Error when the
+    // state turns NaN or infinite (dt too large for eps), naming the step and the body.
+    void step(long long k = 1);
+    // Steps until the time reaches t_end: the first step boundary at or after it (block steps: the first
+    // block time there); no step when it is already there. Returns the time reached.
+    double evolve(double t_end);
+
+    std::size_t size() const;
+    double time() const;
+    long long steps() const;  // steps taken since the start (block steps under hermite-block)
+
+    // The state, copied into caller-owned arrays of the sizes above.
+    void get_positions(double* out) const;      // N x 3
+    void get_velocities(double* out) const;     // N x 3
+    void get_masses(double* out) const;         // N
+    void get_accelerations(double* out) const;  // N x 3, G included, at the current positions
+    void get_groups(std::uint32_t* out) const;  // N: the scene component each body came from (0 from arrays)
+
+    Diagnostics diagnostics() const;
+
+    // Writes the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody reads), else the
+    // sandbox's CSV snapshot (float64 to the last bit, with time, G, eps, dt). Throws Error naming the path.
+    void save(const std::string& path) const;
+
+    // The backend ("cpu (16 threads, avx512f)", "cuda (NVIDIA H200)"), why it was chosen ("no usable CUDA
+    // device (...); falling back to the CPU backend") and what evaluates the forces ("ij-unrolled k 4 u 4
+    // block 256 q 32 (auto), fp32").
+    std::string backend_name() const;
+    std::string backend_note() const;
+    std::string kernel() const;
+
+  private:
+    struct Impl;
+    explicit Simulation(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m;
+};
+
+}  // namespace nbody::api

@@ -1,0 +1,67 @@
+#include "api/api_params.hpp"
+
+#include <string_view>
+
+#include "core/errors.hpp"
+
+namespace nbody::api {
+
+namespace {
+std::string quoted(const std::string& s) {
+    return "(got '" + s + "')";
+}
+
+std::string variant_names() {
+    std::string out;
+    for (const VariantInfo& v : variant_table()) out += ", " + std::string(v.name);
+    return out;
+}
+}  // namespace
+
+SimParams to_sim_params(const Params& p) {
+    SimParams s;
+    s.dt = p.dt, s.eps = p.eps, s.G = p.G, s.eta = p.eta;
+    s.gpus = p.gpus, s.cpu_threads = p.cpu_threads;
+    const auto backend = parse_backend_kind(p.backend);
+    if (!backend) throw ParamError("backend", "must be auto, cpu or cuda " + quoted(p.backend));
+    s.backend = *backend;
+    const auto precision = parse_precision(p.precision);
+    if (!precision)
+        throw ParamError("precision",
+                         "must be one of " + joined_names(precision_table()) + " " + quoted(p.precision));
+    s.precision = *precision;
+    const auto integrator = parse_integrator(p.integrator);
+    if (!integrator)
+        throw ParamError("integrator",
+                         "must be one of " + joined_names(integrator_table()) + " " + quoted(p.integrator));
+    s.integrator = *integrator;
+    // Direct summation is the engine's one force method so far; a tree code becomes a second name here.
+    if (p.method != "direct") throw ParamError("method", "must be direct " + quoted(p.method));
+    s.kernel_auto = p.variant == "auto";
+    if (!s.kernel_auto) {
+        const auto variant = parse_variant(p.variant);
+        if (!variant) throw ParamError("variant", "must be auto" + variant_names() + " " + quoted(p.variant));
+        s.variant = *variant;
+        s.shape = variant_info(*variant).default_shape;
+    }
+    validate(s);
+    return s;
+}
+
+Params from_sim_params(const SimParams& s, const std::string& method) {
+    Params p;
+    p.dt = s.dt, p.eps = s.eps, p.G = s.G, p.eta = s.eta;
+    p.gpus = s.gpus, p.cpu_threads = s.cpu_threads;
+    p.backend = std::string(backend_kind_name(s.backend));
+    p.precision = std::string(precision_name(s.precision));
+    p.integrator = std::string(integrator_name(s.integrator));
+    p.variant = s.kernel_auto ? "auto" : std::string(variant_name(s.variant));
+    p.method = method;
+    return p;
+}
+
+void validate(const Params& p) {
+    to_sim_params(p);
+}
+
+}  // namespace nbody::api

@@ -1,0 +1,268 @@
+// The public API (include/nbody/nbody.hpp) as an outside program sees it: only <nbody/nbody.hpp> is included.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nbody/nbody.hpp>
+
+namespace api = nbody::api;
+
+namespace {
+
+// Two equal masses on a circular orbit about their centre of mass: separation 1, G = 1, m = 1/2 each, so each
+// moves on a circle of radius 1/2 at speed sqrt(G m / (2 d)) = 1/2 and the period is 2 pi.
+api::Simulation circular_pair(const std::string& integrator, double dt) {
+    const double pos[] = {-0.5, 0, 0, 0.5, 0, 0};
+    const double vel[] = {0, -0.5, 0, 0, 0.5, 0};
+    const double mass[] = {0.5, 0.5};
+    api::Params p;
+    p.backend = "cpu";
+    p.precision = "fp64";
+    p.integrator = integrator;
+    p.eps = 0;
+    p.dt = dt;
+    return api::Simulation::from_arrays(2, pos, vel, mass, p);
+}
+
+std::string param_error(const api::Params& p, std::string* field) {
+    try {
+        api::validate(p);
+    } catch (const nbody::ParamError& e) {
+        *field = e.field;
+        return e.what();
+    }
+    return {};
+}
+
+std::string scene(const char* name) {
+    return api::scenes_dir() + "/" + name;
+}
+
+}  // namespace
+
+TEST(Api, VersionAndScenesDir) {
+    EXPECT_EQ(api::version(), NBODY_VERSION_STRING);
+    EXPECT_TRUE(std::filesystem::exists(scene("plummer.toml"))) << api::scenes_dir();
+}
+
+TEST(Api, SceneRunsWithItsOwnParametersAndConservesEnergy) {
+    auto sim = api::Simulation::from_scene(scene("plummer.toml"), 256);
+    EXPECT_EQ(sim.size(), 256u);
+    EXPECT_EQ(sim.params().dt, 0.01);  // plummer.toml's
+    EXPECT_EQ(sim.params().backend, "auto");
+    api::Params p = sim.params();
+    p.backend = "cpu";
+    p.precision = "fp64";
+    sim.set_params(p);
+    sim.step(20);
+    EXPECT_EQ(sim.steps(), 20);
+    EXPECT_NEAR(sim.time(), 0.2, 1e-12);
+    const api::Diagnostics d = sim.diagnostics();
+    EXPECT_NEAR(d.total, -0.25, 0.03);  // Henon units (the softening and N = 256 shift it a little)
+    EXPECT_GT(d.energy_error, 0.0);     // it did move
+    EXPECT_LT(d.energy_error, 1e-3);
+    EXPECT_LT(d.momentum_drift, 1e-10);
+    EXPECT_NE(sim.backend_name().find("cpu"), std::string::npos);
+    // The same seed gives the same bodies; another seed other bodies.
+    std::vector<double> a(3 * 256), b(3 * 256), c(3 * 256);
+    api::Simulation::from_scene(scene("plummer.toml"), 256).get_positions(a.data());
+    api::Simulation::from_scene(scene("plummer.toml"), 256).get_positions(b.data());
+    api::Simulation::from_scene(scene("plummer.toml"), 256, 7).get_positions(c.data());
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+TEST(Api, CircularOrbitClosesAfterOnePeriod) {
+    auto sim = circular_pair("leapfrog", 1e-3);
+    const double t = sim.evolve(2 * M_PI);
+    EXPECT_GE(t, 2 * M_PI - 1e-9);
+    EXPECT_LT(t, 2 * M_PI + 1e-3);
+    std::vector<double> x(6), v(6), m(2);
+    sim.get_positions(x.data());
+    sim.get_velocities(v.data());
+    sim.get_masses(m.data());
+    EXPECT_NEAR(x[0], -0.5, 1e-5);
+    EXPECT_NEAR(x[1], 0.0, 2e-3);  // the last step overshoots 2 pi by up to dt at speed 1/2
+    EXPECT_NEAR(x[3], 0.5, 1e-5);
+    EXPECT_NEAR(v[1], -0.5, 1e-5);
+    EXPECT_EQ(m[0], 0.5);
+    EXPECT_LT(sim.diagnostics().energy_error, 1e-6);
+}
+
+TEST(Api, HermiteBlockEvolveStopsAtTheFirstBlockTimeAtOrAfterTEnd) {
+    auto sim = circular_pair("hermite-block", 1.0 / 64);
+    const double t = sim.evolve(1.0);
+    EXPECT_GE(t, 1.0 - 1e-9);
+    EXPECT_LE(t, 1.0 + 1.0 / 64);
+    EXPECT_GT(sim.steps(), 0);
+    EXPECT_LT(sim.diagnostics().energy_error, 1e-8);
+}
+
+TEST(Api, AccelerationsAreNewtonsLaw) {
+    auto sim = circular_pair("leapfrog", 1e-3);
+    std::vector<double> a(6);
+    sim.get_accelerations(a.data());
+    // G m / d^2 = 0.5 towards the other body.
+    EXPECT_DOUBLE_EQ(a[0], 0.5);
+    EXPECT_DOUBLE_EQ(a[3], -0.5);
+    EXPECT_EQ(a[1], 0.0);
+    EXPECT_EQ(a[5], 0.0);
+}
+
+TEST(Api, ParamErrorsNameTheFieldAndWhatItAllows) {
+    std::string field;
+    api::Params p;
+    p.dt = -0.1;
+    EXPECT_NE(param_error(p, &field).find("from 1e-12 to 1e6"), std::string::npos);
+    EXPECT_EQ(field, "dt");
+    p = {};
+    p.eps = std::nan("");
+    EXPECT_NE(param_error(p, &field).find("eps: must be 0 or from 1e-9"), std::string::npos);
+    p = {};
+    p.backend = "gpu";
+    EXPECT_EQ(param_error(p, &field), "backend: must be auto, cpu or cuda (got 'gpu')");
+    p = {};
+    p.precision = "fp16";
+    EXPECT_EQ(param_error(p, &field), "precision: must be one of fp32, ds, fp64 (got 'fp16')");
+    p = {};
+    p.integrator = "euler";
+    EXPECT_NE(param_error(p, &field).find("leapfrog, hermite, hermite-block"), std::string::npos);
+    p = {};
+    p.variant = "fast";
+    EXPECT_NE(param_error(p, &field).find("ij-unrolled"), std::string::npos);
+    EXPECT_EQ(field, "variant");
+    p = {};
+    p.variant = "tc";  // the tensor family runs in fp32 only
+    p.precision = "fp64";
+    EXPECT_EQ((param_error(p, &field), field), "precision");
+    p = {};
+    p.method = "tree";
+    EXPECT_EQ((param_error(p, &field), field), "method");
+    p = {};
+    p.eta = 0;
+    EXPECT_EQ((param_error(p, &field), field), "eta");
+    p = {};
+    p.gpus = 65;
+    EXPECT_EQ((param_error(p, &field), field), "gpus");
+    p = {};
+    p.cpu_threads = -1;
+    EXPECT_EQ((param_error(p, &field), field), "cpu_threads");
+}
+
+TEST(Api, RejectedParamsLeaveTheRunAsItWas) {
+    auto sim = circular_pair("leapfrog", 1e-3);
+    sim.step(3);
+    api::Params bad = sim.params();
+    bad.G = 0;
+    EXPECT_THROW(sim.set_params(bad), nbody::ParamError);
+    EXPECT_EQ(sim.params().G, 1.0);
+    sim.step(1);
+    EXPECT_EQ(sim.steps(), 4);
+}
+
+TEST(Api, ArraysWithBadValuesAreRefusedByNameAndIndex) {
+    const double nan = std::nan("");
+    const double pos[] = {0, 0, 0, 1, 0, nan};
+    const double vel[] = {0, 0, 0, 0, 0, 0};
+    const double mass[] = {1, 1};
+    try {
+        api::Simulation::from_arrays(2, pos, vel, mass);
+        FAIL() << "NaN accepted";
+    } catch (const nbody::ParamError& e) {
+        EXPECT_EQ(e.field, "positions");
+        EXPECT_NE(std::string(e.what()).find("row 1, column 2"), std::string::npos) << e.what();
+    }
+    const double good[] = {0, 0, 0, 1, 0, 0};
+    const double negative[] = {1, -2};
+    try {
+        api::Simulation::from_arrays(2, good, vel, negative);
+        FAIL() << "negative mass accepted";
+    } catch (const nbody::ParamError& e) {
+        EXPECT_EQ(e.field, "masses");
+        EXPECT_NE(std::string(e.what()).find("index 1 is -2"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(api::Simulation::from_arrays(0, good, vel, mass), nbody::ParamError);
+    EXPECT_THROW(api::Simulation::from_arrays(2, good, nullptr, mass), nbody::ParamError);
+}
+
+TEST(Api, ASnapshotReadsBackExactly) {
+    auto sim = api::Simulation::from_scene(scene("plummer.toml"), 128);
+    api::Params p = sim.params();
+    p.backend = "cpu";
+    p.dt = 0.005;
+    sim.set_params(p);
+    sim.step(5);
+    const std::string path = ::testing::TempDir() + "api_snapshot.csv";
+    sim.save(path);
+    auto back = api::Simulation::from_snapshot(path);
+    std::vector<double> a(3 * 128), b(3 * 128), va(3 * 128), vb(3 * 128);
+    sim.get_positions(a.data());
+    back.get_positions(b.data());
+    sim.get_velocities(va.data());
+    back.get_velocities(vb.data());
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(va, vb);
+    EXPECT_EQ(back.time(), sim.time());
+    EXPECT_EQ(back.params().dt, 0.005);
+    EXPECT_EQ(back.params().eps, sim.params().eps);
+    std::remove(path.c_str());
+    // Tipsy keeps float32 positions.
+    const std::string tipsy = ::testing::TempDir() + "api_snapshot.tipsy";
+    sim.save(tipsy);
+    api::Simulation::from_snapshot(tipsy).get_positions(b.data());
+    for (int i = 0; i < 3 * 128; ++i) EXPECT_EQ(b[i], double(float(a[i])));
+    std::remove(tipsy.c_str());
+}
+
+TEST(Api, ChangingEpsRestartsTheEnergyBaseline) {
+    auto sim = circular_pair("leapfrog", 0.05);
+    sim.step(40);
+    EXPECT_GT(sim.diagnostics().energy_error, 1e-9);
+    api::Params p = sim.params();
+    p.eps = 0.01;
+    sim.set_params(p);
+    EXPECT_EQ(sim.diagnostics().energy_error, 0.0);
+    // A change of precision keeps the bodies and the clock.
+    const double t = sim.time();
+    p.precision = "fp32";
+    sim.set_params(p);
+    EXPECT_EQ(sim.time(), t);
+    sim.step(1);
+    EXPECT_NEAR(sim.time(), t + 0.05, 1e-12);
+}
+
+TEST(Api, ABlowUpIsAnErrorNamingTheStepAndTheBody) {
+    // A speed near the largest double and the largest step: the first drift leaves the doubles.
+    const double pos[] = {0, 0, 0, 1, 0, 0};
+    const double vel[] = {0, 0, 0, 1e308, 0, 0};
+    const double mass[] = {1, 1};
+    api::Params p;
+    p.backend = "cpu";
+    p.precision = "fp64";
+    p.dt = 1e6;
+    auto sim = api::Simulation::from_arrays(2, pos, vel, mass, p);
+    try {
+        sim.step(1);
+        FAIL() << "an infinite state went unnoticed";
+    } catch (const nbody::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("NaN or infinite at step 1 (body "), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(Api, CudaWithoutADeviceIsABackendError) {
+    auto sim = circular_pair("leapfrog", 1e-3);
+    sim.step(1);
+    api::Params p = sim.params();
+    p.backend = "cuda";
+    if (api::cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is here: backend cuda runs";
+    EXPECT_THROW(sim.set_params(p), nbody::BackendError);  // a backend exists: switching makes the new one
+    EXPECT_EQ(sim.params().backend, "cpu");
+    auto fresh = circular_pair("leapfrog", 1e-3);
+    fresh.set_params(p);  // no backend yet: the first step makes it
+    EXPECT_THROW(fresh.step(1), nbody::BackendError);
+}
