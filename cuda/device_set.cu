@@ -87,12 +87,6 @@ DeviceSet::~DeviceSet() {
     if (!m_parts.empty()) cudaSetDevice(m_parts.front().device);
 }
 
-std::vector<Range> split_ranges(std::size_t n, std::size_t parts) {
-    std::vector<Range> out(parts);
-    for (std::size_t k = 0; k < parts; ++k) out[k] = {n * k / parts, n * (k + 1) / parts};
-    return out;
-}
-
 void DeviceSet::wait_for_peers() {
     if (m_parts.size() < 2) return;
     for (DevicePart& p : m_parts)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/index_range.hpp"
 #include "cuda_check.cuh"
 
 namespace nbody::kernels {
@@ -48,14 +49,7 @@ struct DevicePart {
     cudaEvent_t t_start = nullptr, t_kernel = nullptr, t_copied = nullptr;
 };
 
-// The bodies [begin, end) one part updates.
-struct Range {
-    std::size_t begin = 0, end = 0;
-    std::size_t size() const { return end - begin; }
-};
-
-// n bodies over `parts` parts as contiguous ranges balanced to within one body.
-std::vector<Range> split_ranges(std::size_t n, std::size_t parts);
+// The bodies [begin, end) one part updates: IndexRange, from split_ranges (core/index_range.hpp).
 
 class DeviceSet {
 public:

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "cpu/force_f32.hpp"
+#include "graph_capture.cuh"
 
 namespace nbody::kernels {
 
@@ -159,15 +160,10 @@ void HermiteEngine::block_step(bool prime, bool select) {
 }
 
 void HermiteEngine::build_graph() {
-    cudaStream_t s = m_dev.parts().front().stream;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    NBODY_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int k = 0; k < kGraphBlockSteps; ++k) block_step(false);
-    cudaGraph_t g = nullptr;
-    NBODY_CUDA_CHECK(cudaStreamEndCapture(s, &g));
-    const cudaError_t err = cudaGraphInstantiate(&m_graph, g, 0);
-    cudaGraphDestroy(g);
-    NBODY_CUDA_CHECK(err);
+    m_graph = capture_graph(m_dev.parts().front().stream, [&] {
+        for (int k = 0; k < kGraphBlockSteps; ++k) block_step(false);
+    });
 }
 
 void HermiteEngine::finish() {
@@ -316,7 +312,7 @@ WorkCount HermiteEngine::work() const {
     WorkCount w = m_carried;
     if (!m_stats.empty()) {
         w.evaluations += m_stats.front().block_steps;
-        w.pairs += static_cast<double>(m_stats.front().active) * static_cast<double>(m_n);
+        w.add_direct(static_cast<double>(m_stats.front().active) * static_cast<double>(m_n));
     }
     return w;
 }

@@ -8,6 +8,8 @@
 // ds and fp64 carry twice the registers per i- and j-body (double sums, hi + lo), so k and u of 8 would spill.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <memory>
 #include <string>
 
 #include "core/kernel_config.hpp"
@@ -16,7 +18,15 @@
 
 namespace nbody::kernels {
 
-using Launcher = void (*)(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args);
+// What a family keeps on the device beside the partial sums of a plan, made once by configure (the tensor family:
+// its Morton-sort buffers). A launcher gets it back with every launch.
+struct FamilyScratch {
+    virtual ~FamilyScratch() = default;
+};
+
+// One step (or the priming evaluation) on `stream`: graph-capturable, host work only to enqueue.
+using Launcher = void (*)(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args,
+                          const FamilyScratch* scratch);
 
 struct KernelEntry {
     Precision precision;
@@ -39,6 +49,17 @@ struct KernelEntry {
 // Null when the combination was not compiled.
 const KernelEntry* find_kernel(Precision p, KernelVariant v, int k, int u);
 
+// The CUDA side of one family (a row per KernelVariant, kernel_table.cu; the rules are core/kernel_family.hpp):
+// its compiled instances in a precision, the scratch it owns beyond the plan's partial sums, and what configure
+// sets on the device before the first launch (the opt-in to more dynamic shared memory).
+struct KernelList;
+struct FamilyKernels {
+    KernelList (*instances)(Precision p);
+    std::unique_ptr<FamilyScratch> (*make_scratch)(int device, std::size_t n);  // null: none
+    void (*prepare)(const KernelEntry& e);  // on the current device; null: nothing to set
+};
+const FamilyKernels& family_kernels(KernelVariant v);
+
 // "k x u in {1x1, 2x1, ...}" for the messages that refuse an uncompiled combination.
 std::string compiled_shapes(Precision p, KernelVariant v);
 
@@ -52,12 +73,19 @@ KernelList ds_kernels();
 KernelList fp64_kernels();
 // kernel_table_pairs.cu: k x u 2x1, 2x2, 4x1, 4x2, 4x4, 8x1, 8x2, 8x4 (fp32). A launch is the tile kernel and then
 // the finish kernel (each body's partial sums and the leap-frog update), on the plan's grid, shared memory and scratch.
-KernelList pairs_kernels();
-// The partial sums the pairs family may take on `device`: a kPairsScratchShare-th of its memory.
-long long pairs_scratch_cap(int device);
+KernelList pairs_kernels(Precision p);  // empty but for fp32
+void prepare_pairs(const KernelEntry& e);  // its shared memory past 48 KiB
+// tensor_force.cu: the tensor-core step (fp32, k = u = 1), launched after the Morton sort its scratch holds.
+KernelList tensor_kernels(Precision p);  // empty but for fp32
+std::unique_ptr<FamilyScratch> make_tensor_scratch(int device, std::size_t n);
+void prepare_tensor(const KernelEntry& e);
+// The scratch a family's capped_scratch (core/kernel_family.hpp) may take on `device`: a kPairsScratchShare-th
+// of its memory.
+long long scratch_cap(int device);
 
 template <class P, int K, int U, bool ROLLED, bool STREAM>
-void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args) {
+void launch_step(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& args,
+                 const FamilyScratch*) {
     if constexpr (bounded_step_kernel<P, K>())
         step_kernel_bounded<P, K, U, ROLLED, STREAM><<<grid, block, smem, stream>>>(args);
     else

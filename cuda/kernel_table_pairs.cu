@@ -25,7 +25,7 @@ namespace {
 // The tiles, then each body's slots and the leap-frog update: one step. `a` comes from the plan (tile = the strip,
 // chunk = the strips, partial = its scratch, q), `smem` is LaunchPlan::shared_bytes.
 template <int K, int U, bool SPLIT>
-void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& a) {
+void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const StepArgs& a, const FamilyScratch*) {
     pairs_kernel<K, U, SPLIT><<<grid, block, smem, stream>>>(a);
     NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
     constexpr int kFinishBlock = 256;
@@ -34,11 +34,6 @@ void launch_pairs(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, const
 
 template <int K, int U>
 KernelEntry pairs_entry() {
-    // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in.
-    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          kPairsMaxShared));
-    NBODY_CUDA_CHECK(cudaFuncSetAttribute(pairs_kernel<K, U, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          kPairsMaxShared));
     KernelEntry e{Precision::Fp32, KernelVariant::Pairs, K, U, reinterpret_cast<const void*>(&pairs_kernel<K, U, false>),
                   &launch_pairs<K, U, false>, 16};
     e.alt_function = reinterpret_cast<const void*>(&pairs_kernel<K, U, true>);  // q > 1
@@ -47,15 +42,21 @@ KernelEntry pairs_entry() {
 }
 }  // namespace
 
-KernelList pairs_kernels() {
-    // Built on first use: cudaFuncSetAttribute needs the CUDA runtime, and this is only reached where it runs.
+void prepare_pairs(const KernelEntry& e) {
+    // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in, for both instances.
+    for (const void* f : {e.function, e.alt_function})
+        NBODY_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, kPairsMaxShared));
+}
+
+KernelList pairs_kernels(Precision p) {
+    if (p != Precision::Fp32) return {nullptr, nullptr};
     static const std::array<KernelEntry, 8> table = {{pairs_entry<2, 1>(), pairs_entry<2, 2>(), pairs_entry<4, 1>(),
                                                       pairs_entry<4, 2>(), pairs_entry<4, 4>(), pairs_entry<8, 1>(),
                                                       pairs_entry<8, 2>(), pairs_entry<8, 4>()}};
     return {table.data(), table.data() + table.size()};
 }
 
-long long pairs_scratch_cap(int device) {
+long long scratch_cap(int device) {
     cudaDeviceProp prop{};
     NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     return static_cast<long long>(prop.totalGlobalMem) / kPairsScratchShare;

@@ -8,12 +8,32 @@
 #include <memory>
 #include <vector>
 
+#include "core/float4.hpp"
+#include "core/index_range.hpp"
 #include "core/kernel_tuning.hpp"
 #include "gpu_engine.cuh"
 #include "kernel_table.cuh"
-#include "tensor_force.cuh"
 
 namespace nbody::kernels {
+
+// Shared by the engine's files (leapfrog_engine.cu: the kernel choice; leapfrog_step.cu: stepping and graphs;
+// leapfrog_readout.cu: read-out; leapfrog_gather.cu: the gather over ranks; leapfrog_snapshot.cu: snapshots).
+namespace leapfrog {
+// Steps captured in one CUDA graph: an even number, so the double-buffered positions end where they
+// began and the graph can be replayed. 32 steps make the ~4 us graph launch negligible.
+inline constexpr int kGraphSteps = 32;
+
+// The double-single split of a double position: hi = the float rounding, lo = what it left out (mass in hi).
+inline void split_ds(const Double4& d, Float4& hi, Float4& lo) {
+    hi = to_float4(d);
+    lo = {static_cast<float>(d.x - hi.x), static_cast<float>(d.y - hi.y), static_cast<float>(d.z - hi.z), 0.f};
+}
+
+inline bool wide(Precision p) { return p != Precision::Fp32; }  // positions in double on the device
+
+// A part's share of an array of N elements of `bytes` each.
+inline std::size_t offset(std::size_t i, std::size_t bytes) { return i * bytes; }
+}  // namespace leapfrog
 
 class LeapfrogEngine final : public GpuEngine {
 public:
@@ -46,10 +66,10 @@ public:
     }
 
     // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
-    // tuning table among the kernels compiled here whose block fits (why: where it came from). `pairs_cap`: the
-    // scratch the pairs family may take (pairs_scratch_cap; 0 where it cannot run: several GPU parts or ranks).
+    // tuning table among the kernels compiled here whose block fits (why: where it came from). `scratch_limit`:
+    // what a family's capped scratch may take (scratch_cap; 0 where it cannot run: several GPU parts or ranks).
     static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why = nullptr,
-                             long long pairs_cap = 0);
+                             long long scratch_limit = 0);
 
 private:
     struct PartBuffers {
@@ -67,7 +87,7 @@ private:
         const KernelEntry* kernel = nullptr;
         std::vector<LaunchPlan> plans;
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
-        std::unique_ptr<TensorForce> tensor;          // the tensor family's sort scratch (one part only)
+        std::unique_ptr<FamilyScratch> scratch;       // the family's own (tensor: the Morton sort; one part only)
     };
     // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
     // configuration (throws ParamError or BackendError; commit() installs it).
@@ -91,12 +111,12 @@ private:
     const TuningTable& m_tuning;
     KernelChoice m_choice;
     std::vector<PartBuffers> m_buf;
-    std::vector<Range> m_ranges;        // per part
+    std::vector<IndexRange> m_ranges;   // per part
     std::size_t m_n = 0;
     Precision m_prec = Precision::Fp32;  // what the buffers hold
     SimParams m_params, m_running;      // as asked; with the kernel choice resolved
     const KernelEntry* m_kernel = nullptr;
-    std::unique_ptr<TensorForce> m_tensor;  // set when the tensor family runs
+    std::unique_ptr<FamilyScratch> m_scratch;  // the running family's own scratch, or null
     std::vector<LaunchPlan> m_plans;    // one per part
     int m_cur = 0;
     std::vector<uint32_t> m_group;

@@ -35,8 +35,10 @@ SimParams to_sim_params(const Params& p) {
         throw ParamError("integrator",
                          "must be one of " + joined_names(integrator_table()) + " " + quoted(p.integrator));
     s.integrator = *integrator;
-    // Direct summation is the engine's one force method so far; a tree code becomes a second name here.
-    if (p.method != "direct") throw ParamError("method", "must be direct " + quoted(p.method));
+    const auto method = parse_method(p.method);
+    if (!method)
+        throw ParamError("method", "must be one of " + joined_names(method_table()) + " " + quoted(p.method));
+    s.method = *method;
     s.kernel_auto = p.variant == "auto";
     if (!s.kernel_auto) {
         const auto variant = parse_variant(p.variant);
@@ -48,7 +50,7 @@ SimParams to_sim_params(const Params& p) {
     return s;
 }
 
-Params from_sim_params(const SimParams& s, const std::string& method) {
+Params from_sim_params(const SimParams& s) {
     Params p;
     p.dt = s.dt, p.eps = s.eps, p.G = s.G, p.eta = s.eta;
     p.gpus = s.gpus, p.cpu_threads = s.cpu_threads;
@@ -56,7 +58,7 @@ Params from_sim_params(const SimParams& s, const std::string& method) {
     p.precision = std::string(precision_name(s.precision));
     p.integrator = std::string(integrator_name(s.integrator));
     p.variant = s.kernel_auto ? "auto" : std::string(variant_name(s.variant));
-    p.method = method;
+    p.method = std::string(method_name(s.method));
     return p;
 }
 

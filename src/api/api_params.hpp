@@ -11,7 +11,7 @@ namespace nbody::api {
 // Throws ParamError naming the field: the names a string field allows, or SimParams' range (validate).
 SimParams to_sim_params(const Params& p);
 
-// The public names of `s` (a scene's or a snapshot's parameters); `method` as given.
-Params from_sim_params(const SimParams& s, const std::string& method = "direct");
+// The public names of `s` (a scene's or a snapshot's parameters).
+Params from_sim_params(const SimParams& s);
 
 }  // namespace nbody::api

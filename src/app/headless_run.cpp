@@ -54,6 +54,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     s.backend = backend.name();
     s.variant = backend.kernel_label();
     s.precision = std::string(precision_name(p.precision));
+    s.method = std::string(method_name(p.method));
     s.integrator = std::string(integrator_name(p.integrator));
     s.n = backend.size();
     s.dt = p.dt, s.eps = p.eps, s.G = p.G;

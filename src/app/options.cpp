@@ -105,9 +105,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     app.add_option(
            "--variant", o.variant,
-           "CUDA kernel: auto (chosen per N and GPU, the default), none, i-unrolled (i), ij-unrolled (ij), "
-           "tensor (tc: tensor cores, fp32, one GPU), pairs (each pair once for both bodies, fp32, one GPU)")
+           "CUDA kernel: auto (chosen per N and GPU, the default), " + families_help())
         ->check(CLI::IsMember(variant_choices()));
+    app.add_option("--method", o.method, "Force method: " + joined_names(method_table()))
+        ->check(CLI::IsMember(names_of(method_table())));
     app.add_option("--precision", o.precision, "Force arithmetic: " + joined_names(precision_table()))
         ->check(CLI::IsMember(names_of(precision_table())));
     app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
@@ -192,6 +193,7 @@ RunSetup prepare_run(const AppOptions& o) {
     }
     // A shape flag without --variant means a hand-picked shape of the default variant.
     if (o.variant.empty() && (o.k || o.u || o.block || o.q)) p.kernel_auto = false;
+    if (!o.method.empty()) p.method = *parse_method(o.method);
     if (!o.precision.empty()) p.precision = *parse_precision(o.precision);
     if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
     if (o.eta) p.eta = *o.eta;

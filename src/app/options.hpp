@@ -22,6 +22,7 @@ struct AppOptions {
     std::string backend = "auto";
     std::string variant;  // empty: the default (auto); "auto" or a variant name
     std::optional<int> k, u, block, q;
+    std::string method;      // empty: the scene's, else direct
     std::string precision;   // empty: the scene's, else fp32
     std::string integrator;  // empty: the scene's, else leapfrog
     std::optional<double> eta;

@@ -20,9 +20,12 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     auto* variants =
         app.add_option(
                "--variants", o.variants,
-               "auto (the backend's choice per N), none, i-unrolled (i), ij-unrolled (ij), tensor (tc)")
+               "auto (the backend's choice per N), " + families_help())
             ->delimiter(',')
             ->check(CLI::IsMember(variant_choices()));
+    auto* methods = app.add_option("--methods,--method", o.methods, "Force method list: " + joined_names(method_table()))
+                        ->delimiter(',')
+                        ->check(CLI::IsMember(names_of(method_table())));
     auto* precisions = app.add_option("--precisions", o.precisions,
                                       "Force arithmetic list: " + joined_names(precision_table()))
                            ->delimiter(',')
@@ -78,7 +81,7 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         ->needs(race);
     app.add_option("--csv", o.csv, "With --race: write one row per entry as CSV")->needs(race);
     for (CLI::Option* other :
-         {sizes, variants, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
+         {sizes, variants, methods, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
         race->excludes(other);
     try {
         app.parse(argc, argv);

@@ -33,10 +33,12 @@ std::vector<int> or_default(const std::vector<int>& given, const std::vector<int
 // `with_gpus` (the CPU backend has none).
 std::vector<SimParams> axes(const BenchOptions& o, const SimParams& base, bool with_gpus) {
     std::vector<SimParams> out;
+    for (const std::string& me : o.methods)
     for (const std::string& pr : o.precisions)
         for (const std::string& in : o.integrators)
             for (int g : with_gpus ? o.gpus : std::vector<int>{1}) {
                 SimParams p = base;
+                p.method = *parse_method(me);
                 p.precision = *parse_precision(pr);
                 p.integrator = *parse_integrator(in);
                 p.eta = o.eta;
@@ -76,8 +78,8 @@ void try_row(std::vector<BenchRow>& rows, Backend& b, const StepTimer& timer, co
 [[maybe_unused]] std::vector<KernelShape> shapes_for(KernelVariant v, const BenchOptions& o) {
     const VariantInfo& info = variant_info(v);
     std::vector<int> all_k, all_u;
-    for (int k : info.allowed_k) if (k) all_k.push_back(k);
-    for (int u : info.allowed_u) if (u) all_u.push_back(u);
+    for (int k : info.rules.allowed_k) if (k) all_k.push_back(k);
+    for (int u : info.rules.allowed_u) if (u) all_u.push_back(u);
     std::vector<KernelShape> out;
     for (int k : or_default(o.ks, all_k, info.default_shape.k, o.sweep))
         for (int u : or_default(o.us, all_u, info.default_shape.u, o.sweep))
@@ -187,6 +189,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
                 }
                 a.kernel_auto = false;
                 a.variant = *parse_variant(vname);
+                if (variant_info(a.variant).method != a.method) continue;  // another method's family
                 for (const KernelShape& s : shapes_for(a.variant, o)) {
                     a.shape = s;
                     try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", std::string(variant_name(a.variant)));

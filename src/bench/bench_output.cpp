@@ -35,11 +35,16 @@ void write_bench_json(const std::string& path, const BenchMeta& meta, const std:
     j["date"] = meta.date;
     j["command"] = meta.command;
     j["flops_per_interaction"] = {{"gflops_20", 20}, {"gflops_38", 38}};
-    j["interactions_per_step"] = "N^2";
+    j["interactions_per_step"] = "N^2";  // of the direct method; a row's method says which it ran
+    j["interactions_per_step_by_method"] = {{"direct", "N^2 body-body, 0 body-cell"}};
     for (const BenchRow& r : rows) {
         nlohmann::json o = {
             {"n", r.n},
-            {"interactions_per_s", r.rate.interactions_per_s},
+            {"interactions_per_s", r.rate.interactions_per_s},  // evaluated: body-body + body-cell
+            {"method", r.method},
+            {"body_body_per_s", r.rate.body_body_per_s},
+            {"body_cell_per_s", r.rate.body_cell_per_s},
+            {"equivalent_direct_per_s", r.rate.equivalent_direct_per_s},
             {"backend", r.backend},
             {"variant", r.variant},
             {"kernel", r.kernel},

@@ -64,6 +64,7 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
     row.kernel = backend.kernel_label();
     const SimParams& params = backend.params();
     row.precision = std::string(precision_name(params.precision));
+    row.method = std::string(method_name(params.method));
     row.integrator = std::string(integrator_name(params.integrator));
     row.gpus = params.gpus;
     return each;

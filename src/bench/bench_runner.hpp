@@ -22,6 +22,7 @@ struct BenchRow {
     std::string backend;  // "cuda" or "cpu"
     std::string variant;  // variant name ("auto" when the backend chose), "cpu" for the CPU backend
     std::string kernel;   // what ran (Backend::kernel_label)
+    std::string method = "direct";  // the force method (SimParams::method)
     std::string precision = "fp32";
     std::string integrator = "leapfrog";
     int gpus = 1;

@@ -71,7 +71,7 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (const VariantInfo& v : variant_table()) {
-            if (v.variant == KernelVariant::Tensor || v.variant == KernelVariant::Pairs) continue;  // the paper's three loops only
+            if (!v.paper) continue;  // the paper's three loops only
             p.kernel_auto = false;
             p.variant = v.variant;
             p.shape = v.default_shape;

@@ -1,3 +1,5 @@
+// nbody-bench --tune, the measuring loop: each candidate timed, the best few refined (q, s and block beside
+// them) and confirmed, the winners written as a tuning table. The candidate grid is tune_grid.cpp.
 #include "bench/tune.hpp"
 
 #include <algorithm>
@@ -47,6 +49,7 @@ BenchRow pooled_row(const Measured& m) {
     const double f = r.rate.interactions_per_s > 0 ? m.median / r.rate.interactions_per_s : 1.0;
     r.rate.interactions_per_s *= f, r.rate.gflops20 *= f, r.rate.gflops38 *= f, r.rate.gflops *= f;
     r.rate.steps_per_s *= f;
+    r.rate.body_body_per_s *= f, r.rate.body_cell_per_s *= f, r.rate.equivalent_direct_per_s *= f;
     r.ms_per_step /= f;
     r.ms_spread = m.spread;
     r.repeats = static_cast<int>(m.s.rates.size());
@@ -157,7 +160,7 @@ class Tuner {
                 extra.push_back(c);
         };
         for (std::size_t i = 0; i < m.size() && i < static_cast<std::size_t>(kQVariantsOf); ++i) {
-            if (m[i].c.variant == KernelVariant::Pairs) continue;  // no q or s; its blocks are few
+            if (variant_info(m[i].c.variant).rules.max_s <= 1) continue;  // no j-split over blocks (pairs): few blocks
             const KernelShape& s = m[i].c.shape;
             std::vector<int> qs;
             if (s.s == 0)
@@ -233,69 +236,6 @@ class Tuner {
 };
 
 }  // namespace
-
-std::vector<std::size_t> default_tune_sizes() {
-    return {1000, 2000, 4000, 7500, 10000, 18000, 50000, 100000, 131072, 262144};
-}
-
-namespace {
-// The pairs family's shapes (fp32): the ones given where they are valid for it, else a few that keep two or
-// more blocks an SM (shared memory 384 k w^2 bytes a block).
-void append_pairs(std::vector<TuneCandidate>& out, const std::vector<int>& ks, const std::vector<int>& us,
-                  const std::vector<int>& blocks) {
-    const bool given = !ks.empty() || !us.empty() || !blocks.empty();
-    std::vector<KernelShape> shapes;
-    if (given) {
-        const KernelShape d = variant_info(KernelVariant::Pairs).default_shape;
-        for (int k : ks.empty() ? std::vector<int>{d.k} : ks)
-            for (int u : us.empty() ? std::vector<int>{d.u} : us)
-                for (int b : blocks.empty() ? std::vector<int>{d.block} : blocks) shapes.push_back({k, u, b, 0, 1});
-    } else {
-        // The first measurement (H200, 2026-11-24): 8x2 in blocks of 128 or 64 led at N >= 100,000, 4x2 and 4x4
-        // in blocks of 64 (the most tiles) at 7,500 and 18,000; 8x4 and blocks of 160 never did.
-        // With q > 1 (the j-groups of a tile split over q warps): the same strips with more warps, which won at
-        // 4,000 to 18,000 (bench pq, docs/bench/2026-11-24-h200-pairs-q.json).
-        shapes = {{8, 2, 128, 0, 1}, {8, 2, 64, 0, 1},  {4, 4, 64, 0, 1},  {4, 2, 64, 0, 1},
-                  {2, 2, 64, 0, 1},  {4, 2, 64, 2, 1},  {8, 2, 64, 2, 1},  {8, 2, 128, 4, 1},
-                  {4, 4, 128, 2, 1}, {8, 2, 256, 4, 1}, {2, 2, 128, 2, 1}, {4, 2, 128, 4, 1}};
-    }
-    for (const KernelShape& s : shapes) {
-        try {
-            validate_shape(KernelVariant::Pairs, s);
-        } catch (const ParamError&) {
-            continue;
-        }
-        out.push_back({KernelVariant::Pairs, s});
-    }
-}
-}  // namespace
-
-std::vector<TuneCandidate> tune_grid(Precision p, const std::vector<int>& ks, const std::vector<int>& us,
-                                     const std::vector<int>& blocks) {
-    const bool fp32 = p == Precision::Fp32;
-    const std::vector<int> k_list = !ks.empty() ? ks
-                                    : fp32      ? std::vector<int>{2, 4, 8}
-                                                : std::vector<int>{2, 4};
-    const std::vector<int> u_list = !us.empty() ? us : fp32 ? std::vector<int>{4, 8} : std::vector<int>{2, 4};
-    const std::vector<int> b_list = !blocks.empty() ? blocks
-                                    : fp32          ? std::vector<int>{256, 512}
-                                                    : std::vector<int>{128, 256};
-    std::vector<TuneCandidate> out;
-    for (int k : k_list)
-        for (int u : u_list)
-            for (int b : b_list)
-                for (const auto& [q, s] : {std::pair{0, 1}, std::pair{1, 0}}) {
-                    const TuneCandidate c{KernelVariant::IJUnrolled, {k, u, b, q, s}};
-                    try {
-                        validate_shape(c.variant, c.shape);
-                    } catch (const ParamError&) {
-                        continue;  // the caller validates user lists; the defaults are all valid
-                    }
-                    out.push_back(c);
-                }
-    if (fp32) append_pairs(out, ks, us, blocks);
-    return out;
-}
 
 double tune_estimate_seconds(const TunePlan& plan, const TuneGrids& grids, double rate) {
     constexpr double kSwitch = 0.002;  // set_params (a new launch plan) and the graph capture

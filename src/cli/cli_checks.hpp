@@ -107,10 +107,10 @@ inline CLI::Validator gpu_count_check() {
         "1.." + std::to_string(kMaxGpus) + "|all");
 }
 
-// --variant: auto plus every variant's short and long name.
+// --variant: auto plus every family's name and alias, from the family table.
 inline std::vector<std::string> variant_choices() {
-    std::vector<std::string> out{"auto", "i", "ij", "tc"};
-    for (const VariantInfo& v : variant_table()) out.emplace_back(v.name);
+    std::vector<std::string> out{"auto"};
+    for (std::string& name : family_names()) out.push_back(std::move(name));
     return out;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Turns timed work into interactions/s and Gflop/s. An interaction is one (i, j) pair; a step of N bodies
+// Turns timed work into interactions/s and Gflop/s. An interaction is one (i, j) pair; a direct step of N bodies
 // counts N^2 interactions, the self term included (softening makes it zero), as everyone counts.
 #include <cstddef>
+
+#include "core/force_method.hpp"
 
 namespace nbody {
 
@@ -12,24 +14,45 @@ inline constexpr double kFlopsPerInteractionWarren = 38.0;
 // A Hermite interaction (acceleration, jerk and potential): Belleman et al. 2008's count.
 inline constexpr double kFlopsPerInteractionHermite = 60.0;
 
-// Work done: force evaluations (steps, or block steps) and the i-j pairs they evaluated (N^2 per shared step,
-// active x N per block step), with the flop count of one pair for the integrator's force.
+// Work done: force evaluations (steps, or block steps) and the interactions they evaluated, body-body (`pairs`:
+// N^2 per shared direct step, active x N per block step) and body-cell (a tree's accepted cells; 0 for direct),
+// with the flop count of one body-body pair for the integrator's force. `equivalent_direct` is what direct
+// summation of the same evaluations takes (N^2 a shared step), kept apart so a method that evaluates fewer
+// interactions shows its true rate and its equivalent one side by side (core/force_method.hpp StepWork).
 struct WorkCount {
     long long evaluations = 0;
     double pairs = 0;
     double flops_per_pair = kFlopsPerInteractionNvidia;
+    double body_cell = 0;
+    double equivalent_direct = 0;
+
+    // `count` evaluations of `w` each.
+    void add(const StepWork& w, double count) {
+        pairs += w.body_body * count;
+        body_cell += w.body_cell * count;
+        equivalent_direct += w.equivalent_direct * count;
+    }
+    // `count` direct evaluations of `pairs_each` body-body interactions (a block step: active x N).
+    void add_direct(double pairs_each, double count = 1) {
+        pairs += pairs_each * count;
+        equivalent_direct += pairs_each * count;
+    }
 };
 inline WorkCount operator-(const WorkCount& a, const WorkCount& b) {
-    return {a.evaluations - b.evaluations, a.pairs - b.pairs, a.flops_per_pair};
+    return {a.evaluations - b.evaluations, a.pairs - b.pairs, a.flops_per_pair, a.body_cell - b.body_cell,
+            a.equivalent_direct - b.equivalent_direct};
 }
 
 struct Throughput {
-    double interactions_per_s = 0;
+    double interactions_per_s = 0;  // evaluated: body-body + body-cell
     double gflops20 = 0;  // at 20 flops per interaction
     double gflops38 = 0;  // at 38 flops per interaction
     double gflops = 0;    // at the integrator's own count (20 leap-frog, 60 Hermite)
     double flops_per_pair = kFlopsPerInteractionNvidia;
     double steps_per_s = 0;  // force evaluations per second (block steps under hermite-block)
+    double body_body_per_s = 0;
+    double body_cell_per_s = 0;
+    double equivalent_direct_per_s = 0;  // N^2 per shared step / time: equals interactions_per_s for direct
 };
 
 inline double interactions_per_step(std::size_t n) { return static_cast<double>(n) * static_cast<double>(n); }
@@ -39,7 +62,10 @@ inline Throughput throughput(const WorkCount& w, double seconds) {
     t.flops_per_pair = w.flops_per_pair;
     if (seconds <= 0 || w.evaluations <= 0) return t;
     t.steps_per_s = static_cast<double>(w.evaluations) / seconds;
-    t.interactions_per_s = w.pairs / seconds;
+    t.interactions_per_s = (w.pairs + w.body_cell) / seconds;
+    t.body_body_per_s = w.pairs / seconds;
+    t.body_cell_per_s = w.body_cell / seconds;
+    t.equivalent_direct_per_s = w.equivalent_direct / seconds;
     t.gflops20 = t.interactions_per_s * kFlopsPerInteractionNvidia * 1e-9;
     t.gflops38 = t.interactions_per_s * kFlopsPerInteractionWarren * 1e-9;
     t.gflops = t.interactions_per_s * w.flops_per_pair * 1e-9;
@@ -48,7 +74,10 @@ inline Throughput throughput(const WorkCount& w, double seconds) {
 
 // `steps` shared steps of N bodies with the leap-frog force.
 inline Throughput throughput(std::size_t n, long long steps, double seconds) {
-    return throughput(WorkCount{steps, interactions_per_step(n) * static_cast<double>(steps)}, seconds);
+    WorkCount w;
+    w.evaluations = steps;
+    w.add(direct_work(n), static_cast<double>(steps));
+    return throughput(w, seconds);
 }
 
 }  // namespace nbody

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/kernel_family.hpp"
 
 namespace nbody {
 
@@ -16,7 +17,9 @@ std::string list(const std::array<int, 3>& a) {
 }
 bool contains(const std::array<int, 3>& a, int v) { return v != 0 && std::find(a.begin(), a.end(), v) != a.end(); }
 
-void validate_pairs(const KernelShape& s) {
+}  // namespace
+
+void validate_pairs_shape(const KernelShape& s) {
     if (s.u > s.k)
         throw ParamError("u", "variant pairs needs u <= k (each warp's j-groups of 32 u bodies tile its strip) (got k " +
                                   std::to_string(s.k) + ", u " + std::to_string(s.u) + ")");
@@ -38,73 +41,33 @@ void validate_pairs(const KernelShape& s) {
         throw ParamError("s", "variant pairs has no j-split over blocks: s must be 0 or 1 (got " + std::to_string(s.s) +
                                   ")");
 }
-}  // namespace
 
-const std::array<VariantInfo, 5>& variant_table() {
-    static const std::array<VariantInfo, 5> table = {{
-        {KernelVariant::None, "none", "no unrolling: one i-body per thread, j loop rolled", {1, 0, 0},
-         {1, 0, 0}, {1, 1, 256, 0}},
-        {KernelVariant::IUnrolled, "i-unrolled", "k i-bodies per thread share each j load", {2, 4, 8},
-         {1, 0, 0}, {4, 1, 256, 0}},
-        {KernelVariant::IJUnrolled, "ij-unrolled", "k i-bodies x u j-bodies per inner iteration", {2, 4, 8},
-         {2, 4, 8}, {4, 4, 256, 0}},
-        {KernelVariant::Tensor, "tensor", "tensor cores: split-TF32 products on Morton-sorted bodies (fp32)",
-         {1, 0, 0}, {1, 0, 0}, {1, 1, 128, 0, 0}},
-        {KernelVariant::Pairs, "pairs",
-         "Newton's third law: each pair once, its force on both bodies (9 instructions per interaction, fp32)",
-         {2, 4, 8}, {1, 2, 4}, {4, 2, 64, 0, 1}},
-    }};
-    return table;
-}
-
-const VariantInfo& variant_info(KernelVariant v) { return variant_table()[static_cast<int>(v)]; }
-
-std::string_view variant_name(KernelVariant v) { return variant_info(v).name; }
-
-std::optional<KernelVariant> parse_variant(std::string_view name) {
-    if (name == "i") return KernelVariant::IUnrolled;
-    if (name == "ij") return KernelVariant::IJUnrolled;
-    if (name == "tc") return KernelVariant::Tensor;
-    for (const auto& info : variant_table())
-        if (info.name == name) return info.variant;
-    return std::nullopt;
-}
-
-std::string kernel_label(KernelVariant v, const KernelShape& s) {
-    if (v == KernelVariant::Pairs)  // s does not apply (a block takes a tile of the pair matrix); q: warps an i-set
-        return "pairs k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " + std::to_string(s.block) +
-               (s.q > 1 ? " q " + std::to_string(s.q) : std::string());
-    if (v == KernelVariant::Tensor)  // k, u and q do not apply: one warp per 16 i-bodies
-        return "tensor block " + std::to_string(s.block) +
-               (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
-    return std::string(variant_name(v)) + " k " + std::to_string(s.k) + " u " + std::to_string(s.u) + " block " +
-           std::to_string(s.block) + " q " + (s.q ? std::to_string(s.q) : std::string("auto")) +
-           (s.s == 1 ? std::string() : " s " + (s.s ? std::to_string(s.s) : std::string("auto")));
+void validate_tensor_shape(const KernelShape& s) {
+    if (s.block > kTensorMaxBlock)
+        throw ParamError("block", "variant tensor allows a block of 64 to " +
+                                      std::to_string(kTensorMaxBlock) +
+                                      " threads (a multiple of 32; its i-bodies share one centre) (got " +
+                                      std::to_string(s.block) + ")");
+    if (s.q > 1)
+        throw ParamError("q", "variant tensor has no j-split in a warp: q must be 0 (auto) or 1 (got " +
+                                  std::to_string(s.q) + ")");
 }
 
 void validate_shape(KernelVariant v, const KernelShape& s) {
-    const VariantInfo& info = variant_info(v);
+    const FamilyInfo& info = variant_info(v);
     const std::string vn(info.name);
-    if (!contains(info.allowed_k, s.k))
-        throw ParamError("k", "variant " + vn + " allows k in {" + list(info.allowed_k) + "} (got " +
+    if (!contains(info.rules.allowed_k, s.k))
+        throw ParamError("k", "variant " + vn + " allows k in {" + list(info.rules.allowed_k) + "} (got " +
                                   std::to_string(s.k) + ")");
-    if (!contains(info.allowed_u, s.u))
-        throw ParamError("u", "variant " + vn + " allows u in {" + list(info.allowed_u) + "} (got " +
+    if (!contains(info.rules.allowed_u, s.u))
+        throw ParamError("u", "variant " + vn + " allows u in {" + list(info.rules.allowed_u) + "} (got " +
                                   std::to_string(s.u) + ")");
     if (s.block < 64 || s.block > 1024 || s.block % 32 != 0)
         throw ParamError("block", "must be a multiple of 32 from 64 to 1024 (got " + std::to_string(s.block) + ")");
     if (s.q < 0 || s.q > 32 || (s.q & (s.q - 1)) != 0)
         throw ParamError("q", "threads per body must be 0 (auto) or a power of two up to 32 (got " +
                                   std::to_string(s.q) + ")");
-    if (v == KernelVariant::Tensor && s.block > kTensorMaxBlock)
-        throw ParamError("block", "variant tensor allows a block of 64 to " +
-                                      std::to_string(kTensorMaxBlock) +
-                                      " threads (a multiple of 32; its i-bodies share one centre) (got " +
-                                      std::to_string(s.block) + ")");
-    if (v == KernelVariant::Tensor && s.q > 1)
-        throw ParamError("q", "variant tensor has no j-split in a warp: q must be 0 (auto) or 1 (got " +
-                                  std::to_string(s.q) + ")");
-    if (v == KernelVariant::Pairs) validate_pairs(s);
+    if (info.validate) info.validate(s);  // the family's own rules (tensor, pairs)
     if (s.s < 0 || s.s > kMaxSplits)
         throw ParamError("s", "blocks per body (j-split over blocks) must be 0 (auto) or 1 to " +
                                   std::to_string(kMaxSplits) + " (got " + std::to_string(s.s) + ")");
@@ -155,19 +118,6 @@ int tensor_splits(long long blocks, long long slots, long long nj) {
     return best_s;
 }
 
-// The tensor family: block / 2 i-bodies per block (16 per warp), one j-body built into shared memory per
-// thread and tile, and a chunk per split that is a whole number of 8-body j-groups.
-LaunchPlan plan_tensor(const KernelShape& shape, std::size_t n, long long target, long long nj) {
-    LaunchPlan p;
-    p.k = 1, p.u = 1, p.q = 1, p.block = shape.block;
-    p.blocks = blocks_for(n, shape.block / 32 * kTensorIPerWarp, 1, 1);
-    p.splits = shape.s == 0 ? tensor_splits(p.blocks, std::max<long long>(1, target / p.block), nj) : shape.s;
-    p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, (nj + 7) / 8)));
-    p.chunk = ((nj + p.splits - 1) / p.splits + 7) / 8 * 8;
-    p.tile = p.block;
-    if (p.splits > 1) p.partial_bytes = static_cast<long long>(p.splits) * static_cast<long long>(n) * 16;
-    return p;
-}
 }  // namespace
 
 long long pairs_strip(const KernelShape& s) { return static_cast<long long>(s.block) / std::max(1, s.q) * s.k; }
@@ -190,22 +140,51 @@ long long pairs_shared_bytes(const KernelShape& s) {
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count, int threads_per_sm,
                        std::size_t n_j, int body_bytes) {
     validate_shape(v, shape);
-    if (n_j == 0) n_j = n;
+    PlanInput in;
+    in.n = n;
+    in.nj = static_cast<long long>(n_j == 0 ? n : n_j);
+    in.target = static_cast<long long>(sm_count) * threads_per_sm;
+    in.body_bytes = body_bytes;
+    return variant_info(v).plan(shape, in);
+}
+
+// The tensor family: block / 2 i-bodies per block (16 per warp), one j-body built into shared memory per
+// thread and tile, and a chunk per split that is a whole number of 8-body j-groups.
+LaunchPlan plan_tensor(const KernelShape& shape, const PlanInput& in) {
+    const std::size_t n = in.n;
+    const long long target = in.target, nj = in.nj;
+    LaunchPlan p;
+    p.k = 1, p.u = 1, p.q = 1, p.block = shape.block;
+    p.blocks = blocks_for(n, shape.block / 32 * kTensorIPerWarp, 1, 1);
+    p.splits = shape.s == 0 ? tensor_splits(p.blocks, std::max<long long>(1, target / p.block), nj) : shape.s;
+    p.splits = static_cast<int>(std::clamp<long long>(p.splits, 1, std::max<long long>(1, (nj + 7) / 8)));
+    p.chunk = ((nj + p.splits - 1) / p.splits + 7) / 8 * 8;
+    p.tile = p.block;
+    if (p.splits > 1) p.partial_bytes = static_cast<long long>(p.splits) * static_cast<long long>(n) * 16;
+    return p;
+}
+
+// One part (n_j == n): the upper triangle of strips x strips tiles.
+LaunchPlan plan_pairs(const KernelShape& shape, const PlanInput& in) {
+    LaunchPlan p;
+    p.k = shape.k, p.u = shape.u, p.block = shape.block;
+    const long long t = pairs_strips(in.n, shape);
+    p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
+    p.chunk = t;
+    p.blocks = t * (t + 1) / 2;
+    p.alt = p.q > 1;
+    p.shared_bytes = pairs_shared_bytes(shape);
+    p.partial_bytes = pairs_scratch_bytes(in.n, shape);
+    return p;
+}
+
+// The CUDA-core step kernels (none, i-unrolled, ij-unrolled), in every precision.
+LaunchPlan plan_cuda_cores(const KernelShape& shape, const PlanInput& in) {
+    const std::size_t n = in.n;
+    const long long target = in.target, nj = in.nj;
+    const int body_bytes = in.body_bytes;
     LaunchPlan p;
     p.k = shape.k, p.u = shape.u, p.block = shape.block, p.q = shape.q, p.splits = shape.s;
-    const long long target = static_cast<long long>(sm_count) * threads_per_sm;
-    const auto nj = static_cast<long long>(n_j);
-    if (v == KernelVariant::Tensor) return plan_tensor(shape, n, target, nj);
-    if (v == KernelVariant::Pairs) {  // one part (n_j == n): the upper triangle of strips x strips tiles
-        const long long t = pairs_strips(n, shape);
-        p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
-        p.chunk = t;
-        p.blocks = t * (t + 1) / 2;
-        p.alt = p.q > 1;
-        p.shared_bytes = pairs_shared_bytes(shape);
-        p.partial_bytes = pairs_scratch_bytes(n, shape);
-        return p;
-    }
     // A given q is used as given: validate_shape keeps it a power of two up to 32 and the block a multiple of 32,
     // so it divides the block.
     if (shape.q == 0 && shape.s == 0) {

@@ -33,26 +33,18 @@ inline bool operator==(const KernelShape& a, const KernelShape& b) {
 }
 inline bool operator!=(const KernelShape& a, const KernelShape& b) { return !(a == b); }
 
-struct VariantInfo {
-    KernelVariant variant;
-    std::string_view name;         // as typed on the command line and shown in the UI
-    std::string_view description;
-    std::array<int, 3> allowed_k;  // 0 entries unused
-    std::array<int, 3> allowed_u;
-    KernelShape default_shape;
-};
-
-// The table every front end lists variants from.
-const std::array<VariantInfo, 5>& variant_table();
-const VariantInfo& variant_info(KernelVariant v);
-std::optional<KernelVariant> parse_variant(std::string_view name);  // "none", "i", "ij", "tc" and long names
+// The family table (rows, rules and names) is core/kernel_family.hpp.
+std::optional<KernelVariant> parse_variant(std::string_view name);  // long names and the aliases "i", "ij", "tc"
 std::string_view variant_name(KernelVariant v);
 
 // "ij-unrolled k 4 u 4 block 256 q auto": how the UI, the performance markers and run summaries name a kernel.
 std::string kernel_label(KernelVariant v, const KernelShape& s);
 
-// Throws ParamError naming k, u, block or q with the allowed values for this variant.
+// Throws ParamError naming k, u, block, q or s with the allowed values for this variant.
 void validate_shape(KernelVariant v, const KernelShape& s);
+// The families' own shape rules (the descriptor rows point at them).
+void validate_tensor_shape(const KernelShape& s);
+void validate_pairs_shape(const KernelShape& s);
 
 // The tensor family: each warp takes 16 i-bodies, so a block of `block` threads takes block / 2 (the i-bodies
 // that share one centre, which bounds the kernel's rounding: at most kTensorMaxBlock threads).
@@ -120,5 +112,13 @@ inline constexpr long long kMinSplitChunk = 256;
 // large, so each j-tile loaded from L2 serves block x k i-bodies instead of block x k / q.
 LaunchPlan plan_launch(KernelVariant v, const KernelShape& shape, std::size_t n, int sm_count,
                        int threads_per_sm = 1024, std::size_t n_j = 0, int body_bytes = 16);
+
+// The families' planners (the descriptor rows point at them; plan_launch validates and calls the row's):
+// the CUDA-core step kernels, the tensor family and the pairs family. `n`, `nj`, `target` and `body_bytes` as
+// plan_launch's, nj resolved.
+struct PlanInput;
+LaunchPlan plan_cuda_cores(const KernelShape& shape, const PlanInput& in);
+LaunchPlan plan_tensor(const KernelShape& shape, const PlanInput& in);
+LaunchPlan plan_pairs(const KernelShape& shape, const PlanInput& in);
 
 }  // namespace nbody

@@ -55,6 +55,7 @@ struct KernelChoice {
     KernelShape shape = variant_info(KernelVariant::IJUnrolled).default_shape;
     std::size_t n_below = 0, n_above = 0;  // the measured N it came from (equal: one); 0: no usable row
     double rate = 0;                       // measured (or interpolated) interactions/s; 0 with no row
+    double steps_per_s = 0;                // what the choice compared: rate / the family's work a step at N
     std::string source;                    // the table's source
 };
 
@@ -63,7 +64,8 @@ using ShapeFilter = std::function<bool(KernelVariant, const KernelShape&)>;
 
 // The lookup, among the rows of precision `p`. Rows at the measured N nearest below and above n (one of them
 // when n was measured or lies outside the measured range) compete; a shape measured at both gets its
-// interactions/s interpolated linearly in log N, and the highest wins. So a measured N gets exactly its
+// interactions/s interpolated linearly in log N, and the most steps per second at n wins (the rate divided by
+// the family's work a step at n, core/kernel_family.hpp: method-neutral; among direct families the same order). So a measured N gets exactly its
 // winner, and between two measured N a shape good at both beats one that won narrowly at one and lost badly
 // at the other. When no shape was measured at both, the winner of the neighbour nearer in log N. Rows `runs`
 // refuses are skipped; with none left, the ij-unrolled default shape.

@@ -17,6 +17,8 @@ void PerfHistory::record_frame(double now, std::size_t n, const WorkCount& done,
     }
     m_work.evaluations += done.evaluations;
     m_work.pairs += done.pairs;
+    m_work.body_cell += done.body_cell;
+    m_work.equivalent_direct += done.equivalent_direct;
     m_step_seconds += step_seconds;
     ++m_frames;
     const double elapsed = now - m_window_start;
@@ -29,8 +31,7 @@ void PerfHistory::record_frame(double now, std::size_t n, const WorkCount& done,
     s.frames_per_s = double(m_frames) / elapsed;
     m_samples.push_back(s);
     m_window_start = now;
-    m_work.evaluations = 0;
-    m_work.pairs = 0;
+    m_work = {0, 0, m_work.flops_per_pair};
     m_frames = 0;
     m_step_seconds = 0;
     trim(now);

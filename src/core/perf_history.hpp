@@ -39,7 +39,10 @@ class PerfHistory {
     void record_frame(double now, std::size_t n, const WorkCount& done, double step_seconds);
     // `steps` shared leap-frog steps of N bodies.
     void record_frame(double now, std::size_t n, long long steps, double step_seconds) {
-        record_frame(now, n, WorkCount{steps, interactions_per_step(n) * double(steps)}, step_seconds);
+        WorkCount w;
+        w.evaluations = steps;
+        w.add(direct_work(n), double(steps));
+        record_frame(now, n, w, step_seconds);
     }
     void mark(double now, std::string label);
 

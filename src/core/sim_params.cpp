@@ -79,15 +79,24 @@ void validate(const SimParams& p) {
             "eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
     if (p.gpus < 0 || p.gpus > kMaxGpus)
         throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
+    if (!p.kernel_auto && variant_info(p.variant).method != p.method)
+        throw ParamError("method", "the " + std::string(variant_name(p.variant)) + " kernel is a " +
+                                       std::string(method_name(variant_info(p.variant).method)) +
+                                       " family (got method " + std::string(method_name(p.method)) + ")");
     if (!p.kernel_auto) validate_shape(p.variant, p.shape);
     if (!p.kernel_auto) validate_variant_precision(p.variant, p.precision);
 }
 
 void validate_variant_precision(KernelVariant v, Precision p) {
-    if ((v == KernelVariant::Tensor || v == KernelVariant::Pairs) && p != Precision::Fp32)
-        throw ParamError("precision", "the " + std::string(variant_name(v)) + " kernel runs in fp32 only (got " +
-                                          std::string(precision_name(p)) +
-                                          "); choose fp32, or another variant for ds and fp64");
+    const FamilyInfo& f = variant_info(v);
+    if (runs_in(f, p)) return;
+    std::string ok, others;  // "fp32"; "ds and fp64"
+    for (const auto& row : precision_table())
+        (runs_in(f, row.value) ? ok : others) +=
+            ((runs_in(f, row.value) ? ok : others).empty() ? "" : " and ") + std::string(row.name);
+    throw ParamError("precision", "the " + std::string(f.name) + " kernel runs in " + ok + " only (got " +
+                                      std::string(precision_name(p)) + "); choose " + ok + ", or another variant for " +
+                                      others);
 }
 
 std::vector<int> devices_for(int gpus, int available, std::string* note) {
@@ -104,7 +113,7 @@ std::vector<int> devices_for(int gpus, int available, std::string* note) {
 
 bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
-           a.backend == b.backend && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
+           a.backend == b.backend && a.method == b.method && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
            a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator &&
            a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads;
 }

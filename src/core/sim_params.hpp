@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/kernel_config.hpp"
+#include "core/kernel_family.hpp"
 #include "core/named_enum.hpp"
 
 namespace nbody {
@@ -47,6 +48,7 @@ struct SimParams {
     double G = 1.0;            // gravitational constant (N-body units: 1), > 0
     int steps_per_frame = 1;   // interactive only, 1 to 10000 (hermite-block: block steps per frame)
     BackendKind backend = BackendKind::Auto;
+    ForceMethod method = ForceMethod::Direct;  // how forces are found; the kernel family must be one of its rows
     // The CUDA kernel: with kernel_auto (the default) the backend picks the variant and shape for the current
     // N and GPU from its tuning table; otherwise `variant` and `shape` are used as given.
     bool kernel_auto = true;
@@ -65,7 +67,8 @@ std::vector<int> devices_for(int gpus, int available, std::string* note);
 
 // Throws ParamError naming the first field out of range and its allowed range.
 void validate(const SimParams& p);
-// ParamError "precision" for a kernel family that does not run in that precision (tensor: fp32 only).
+// ParamError "precision" for a kernel family that does not run in that precision (tensor: fp32 only), from
+// the family's descriptor row.
 void validate_variant_precision(KernelVariant v, Precision p);
 
 // Every field equal (written out: the CUDA files compile as C++17, without defaulted comparisons).

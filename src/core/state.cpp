@@ -40,8 +40,10 @@ void check_state_finite(const State& s) {
 }
 
 WorkCount Backend::work() const {
-    const double n = static_cast<double>(size());
-    return {steps_taken(), static_cast<double>(steps_taken()) * n * n};
+    WorkCount w;
+    w.evaluations = steps_taken();
+    w.add(direct_work(size()), static_cast<double>(steps_taken()));
+    return w;
 }
 
 void Backend::write_positions_to_device(void*) {

@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.hpp"
 
+#include "core/index_range.hpp"
 #include "core/errors.hpp"
 #include "core/leapfrog.hpp"
 #include "core/parallel.hpp"
@@ -50,11 +51,8 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
     std::size_t begin = 0, end = n;
     if (m_partition.gather) {
         check_partitioned(p);
-        if (m_partition.begin > m_partition.end || m_partition.end > n)
-            throw ParamError("partition", "range [" + std::to_string(m_partition.begin) + ", " +
-                                              std::to_string(m_partition.end) + ") outside the " +
-                                              std::to_string(n) + " bodies");
-        begin = m_partition.begin, end = m_partition.end;
+        const IndexRange own = checked_range(m_partition.begin, m_partition.end, n);
+        begin = own.begin, end = own.end;
     }
     Bodies b;
     b.resize(n);
@@ -186,7 +184,7 @@ void CpuBackend::leapfrog_step() {
     kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
     m_time += dt;
     m_work.evaluations += 1;
-    m_work.pairs += interactions_per_step(b.size());  // the whole simulation's work, every rank's share
+    m_work.add(direct_work(b.size()), 1);  // the whole simulation's work, every rank's share
 }
 
 void CpuBackend::step(int k) {

@@ -44,7 +44,7 @@ void HermiteCpu::start(Bodies& b, const SimParams& p, int threads, WorkCount& wo
     m_force.resize(n);
     hermite_forces(b.sources(), m_active.data(), n, p.precision, p.eps * p.eps, threads, m_force.data());
     work.evaluations += 1;
-    work.pairs += double(n) * double(n);
+    work.add_direct(double(n) * double(n));
     const double dt_max = block_dt_max(p);
     for (std::size_t i = 0; i < n; ++i) {
         b.set_acc(i, times(p.G, m_force[i].acc));
@@ -93,7 +93,7 @@ std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCou
     hermite_forces(m_pred.sources(), m_active.data(), na, p.precision, p.eps * p.eps, threads,
                    m_force.data());
     work.evaluations += 1;
-    work.pairs += double(na) * double(n);
+    work.add_direct(double(na) * double(n));
 
     const double dt_max = block_dt_max(p);
     long bad = -1;

@@ -15,15 +15,18 @@ std::string summary_text(const RunSummary& s) {
                   "scene             %s\n"
                   "backend           %s\n"
                   "kernel            %s\n"
+                  "method            %s\n"
                   "precision         %s, integrator %s\n"
                   "N                 %zu\n"
                   "steps             %lld (dt %g, eps %g, G %g; t = %.6g)\n"
                   "wall time         %.3f s\n"
-                  "interactions/s    %.4g\n"
+                  "interactions/s    %.4g (body-body %.4g, body-cell %.4g; direct-equivalent %.4g)\n"
                   "Gflop/s           %.1f at 20 flops/interaction, %.1f at 38, %.1f at %g (%s)\n"
                   "steps/s           %.4g\n",
-                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.precision.c_str(), s.integrator.c_str(),
-                  s.n, s.steps, s.dt, s.eps, s.G, s.sim_time, s.wall_seconds, s.rate.interactions_per_s,
+                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.method.c_str(), s.precision.c_str(),
+                  s.integrator.c_str(), s.n, s.steps, s.dt, s.eps, s.G, s.sim_time, s.wall_seconds,
+                  s.rate.interactions_per_s, s.rate.body_body_per_s, s.rate.body_cell_per_s,
+                  s.rate.equivalent_direct_per_s,
                   s.rate.gflops20, s.rate.gflops38, s.rate.gflops, s.rate.flops_per_pair, s.integrator.c_str(),
                   s.rate.steps_per_s);
     std::string out = buf;
@@ -55,6 +58,7 @@ std::string summary_json(const RunSummary& s) {
         {"scene", s.scene},
         {"backend", s.backend},
         {"variant", s.variant},
+        {"method", s.method},
         {"precision", s.precision},
         {"integrator", s.integrator},
         {"n", s.n},
@@ -64,7 +68,10 @@ std::string summary_json(const RunSummary& s) {
         {"G", s.G},
         {"sim_time", s.sim_time},
         {"wall_seconds", s.wall_seconds},
-        {"interactions_per_s", s.rate.interactions_per_s},
+        {"interactions_per_s", s.rate.interactions_per_s},  // evaluated: body-body + body-cell
+        {"body_body_per_s", s.rate.body_body_per_s},
+        {"body_cell_per_s", s.rate.body_cell_per_s},
+        {"equivalent_direct_per_s", s.rate.equivalent_direct_per_s},
         {"gflops_20", s.rate.gflops20},
         {"gflops_38", s.rate.gflops38},
         {"gflops_integrator", s.rate.gflops},

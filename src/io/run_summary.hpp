@@ -10,6 +10,7 @@ struct RunSummary {
     std::string scene;
     std::string backend;
     std::string variant;  // what evaluated the forces (Backend::kernel_label)
+    std::string method = "direct";  // the force method (SimParams::method)
     std::string precision = "fp32";
     std::string integrator = "leapfrog";
     std::size_t n = 0;

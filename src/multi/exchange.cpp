@@ -7,19 +7,6 @@
 
 namespace nbody {
 
-std::vector<IndexRange> split_ranges(std::size_t n, int parts) {
-    if (parts < 1) throw ParamError("ranks", "must be >= 1 (got " + std::to_string(parts) + ")");
-    const auto p = static_cast<std::size_t>(parts);
-    std::vector<IndexRange> out(p);
-    std::size_t begin = 0;
-    for (std::size_t r = 0; r < p; ++r) {
-        const std::size_t len = n / p + (r < n % p ? 1 : 0);
-        out[r] = {begin, begin + len};
-        begin += len;
-    }
-    return out;
-}
-
 double Exchange::max_over_ranks(double v) {
     const auto n = static_cast<std::size_t>(size());
     std::vector<Double4> all(n);

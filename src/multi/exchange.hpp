@@ -13,17 +13,11 @@
 #include <vector>
 
 #include "core/float4.hpp"
+#include "core/index_range.hpp"
 
 namespace nbody {
 
-struct IndexRange {
-    std::size_t begin = 0, end = 0;
-    std::size_t size() const { return end - begin; }
-};
-
-// [0, n) in `parts` contiguous ranges whose sizes differ by at most one, the larger ones first, in rank
-// order. parts >= 1; ranges may be empty when n < parts.
-std::vector<IndexRange> split_ranges(std::size_t n, int parts);
+// A rank's share: IndexRange and split_ranges (core/index_range.hpp), one slot per rank in rank order.
 
 class Exchange {
 public:

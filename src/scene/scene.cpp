@@ -24,6 +24,7 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     p.eps = eps;
     p.G = G;
     p.steps_per_frame = steps_per_frame;
+    if (method) p.method = *method;
     if (precision) p.precision = *precision;
     if (integrator) p.integrator = *integrator;
     if (eta) p.eta = *eta;

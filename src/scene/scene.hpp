@@ -89,8 +89,9 @@ struct SceneSpec {
     double G = 1.0;
     uint64_t seed = 1;
     int steps_per_frame = 1;
-    // Optional: the precision, integrator and eta the scene is meant to run with (else the program's
+    // Optional: the force method, precision, integrator and eta the scene is meant to run with (else the program's
     // defaults).
+    std::optional<ForceMethod> method;
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;
     std::optional<double> eta;

@@ -184,6 +184,7 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     s.seed = static_cast<uint64_t>(r.integer("seed", 1, 0, (1ll << 62)));
     s.steps_per_frame = static_cast<int>(r.integer("steps_per_frame", 1, 1, 10000));
     s.zero_momentum = r.boolean("zero_momentum", false);
+    if (r.has("method")) s.method = parse_method(r.choice("method", "direct", names_of(method_table()), "method"));
     if (r.has("precision"))
         s.precision =
             parse_precision(r.choice("precision", "fp32", names_of(precision_table()), "precision"));

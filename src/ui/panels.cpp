@@ -126,6 +126,7 @@ void physics_panel(PanelContext& c) {
             ImGui::SetTooltip("Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
                               "dt above is the largest block step");
     }
+    named_combo("method", p.method, method_table());
     named_combo("precision", p.precision, precision_table());
     bool autos = sim.auto_steps();
     if (ImGui::Checkbox("as fast as possible", &autos)) sim.set_auto_steps(autos);
@@ -172,7 +173,8 @@ void kernel_panel(PanelContext& c) {
     if (ImGui::BeginCombo("variant", current.c_str())) {
         if (ImGui::Selectable("auto", p.kernel_auto)) p.kernel_auto = true;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The variant and shape measured fastest for this N and GPU");
-        for (const VariantInfo& v : table) {
+        for (const FamilyInfo& v : table) {
+            if (v.method != p.method) continue;  // the families of the force method chosen above
             if (ImGui::Selectable(std::string(v.name).c_str(), !p.kernel_auto && v.variant == p.variant) &&
                 (p.kernel_auto || v.variant != p.variant)) {
                 p.kernel_auto = false;
@@ -187,7 +189,7 @@ void kernel_panel(PanelContext& c) {
         ImGui::TextDisabled("pick a variant to set its shape by hand");
         return;
     }
-    const VariantInfo& info = variant_info(p.variant);
+    const FamilyInfo& info = variant_info(p.variant);
     auto choice = [](const char* label, int& value, const std::array<int, 3>& allowed) {
         for (int a : allowed) {
             if (a == 0) continue;
@@ -196,29 +198,26 @@ void kernel_panel(PanelContext& c) {
         }
     };
     ImGui::Text("k");
-    choice("k", p.shape.k, info.allowed_k);
+    choice("k", p.shape.k, info.rules.allowed_k);
     ImGui::Text("u");
-    choice("u", p.shape.u, info.allowed_u);
+    choice("u", p.shape.u, info.rules.allowed_u);
     int block = p.shape.block;
-    // tensor and pairs: blocks up to 256, q 0 or 1 only
-    const bool tensor = p.variant == KernelVariant::Tensor || p.variant == KernelVariant::Pairs;
-    const int max_block = p.variant == KernelVariant::Pairs ? kPairsMaxBlock : tensor ? kTensorMaxBlock : 1024;
-    if (ImGui::SliderInt("block", &block, 64, max_block))
-        p.shape.block = std::clamp(block / 32 * 32, 64, max_block);
-    if (p.variant == KernelVariant::Pairs) {  // q: warps sharing one set of i-bodies (the tile's j-groups split)
-        ImGui::Text("warps per i-set");
+    const DirectRules& r = info.rules;
+    if (ImGui::SliderInt("block", &block, 64, r.max_block)) p.shape.block = std::clamp(block / 32 * 32, 64, r.max_block);
+    if (r.q_choices[0] != 0) {  // q from a short list (pairs: warps sharing one set of i-bodies)
+        ImGui::Text("%s", std::string(r.q_meaning).c_str());
         const int was = std::max(1, p.shape.q);
         int q = was;
-        choice("q", q, {1, 2, 4});
+        choice("q", q, r.q_choices);
         if (q != was) p.shape.q = q;
         ImGui::TextDisabled("changes keep the particles where they are");
         return;
     }
     bool auto_q = p.shape.q == 0;
     if (ImGui::Checkbox("threads per body: auto", &auto_q)) p.shape.q = auto_q ? 0 : 1;
-    if (!auto_q && !tensor) {
+    if (!auto_q && r.max_q > 1) {
         int log2q = int(std::log2(std::max(p.shape.q, 1)));
-        if (ImGui::SliderInt("q = 2^", &log2q, 0, 5)) p.shape.q = 1 << log2q;
+        if (ImGui::SliderInt("q = 2^", &log2q, 0, int(std::log2(r.max_q)))) p.shape.q = 1 << log2q;
         ImGui::SameLine();
         ImGui::Text("= %d", p.shape.q);
     }

@@ -64,7 +64,11 @@ std::string si(double v, const char* unit) { return format_si(v, unit); }
 void performance_panel(PanelContext& c) {
     PerfHistory& h = c.sim.perf();
     const PerfSample s = h.latest();
-    ImGui::Text("interactions/s  %s", si(s.rate.interactions_per_s, "").c_str());
+    ImGui::Text("interactions/s  %s   (%s)", si(s.rate.interactions_per_s, "").c_str(),
+                std::string(method_name(c.sim.params().method)).c_str());
+    // What was evaluated, apart from what direct summation would have taken (equal for direct).
+    ImGui::Text("body-body %s   body-cell %s   direct-equivalent %s", si(s.rate.body_body_per_s, "/s").c_str(),
+                si(s.rate.body_cell_per_s, "/s").c_str(), si(s.rate.equivalent_direct_per_s, "/s").c_str());
     ImGui::Text("Gflop/s  %.4g (20/int)   %.4g (38/int)", s.rate.gflops20, s.rate.gflops38);
     if (s.rate.flops_per_pair != kFlopsPerInteractionNvidia)
         ImGui::Text("Gflop/s  %.4g at %g flops per interaction (%s)", s.rate.gflops, s.rate.flops_per_pair,

@@ -28,8 +28,8 @@ namespace {
 std::vector<SimParams> all_shapes() {
     std::vector<SimParams> out;
     for (const VariantInfo& v : variant_table())
-        for (int k : v.variant == KernelVariant::Tensor ? std::array<int, 3>{} : v.allowed_k)
-            for (int u : v.allowed_u)
+        for (int k : v.variant == KernelVariant::Tensor ? std::array<int, 3>{} : v.rules.allowed_k)
+            for (int u : v.rules.allowed_u)
                 for (int block : {64, 256, 480, 1024})
                     for (int q : {0, 1, 4, 32}) {
                         if (!k || !u) continue;

@@ -1,0 +1,38 @@
+#pragma once
+// The force method: how the accelerations are found, an axis above the kernel family. Direct summation is the
+// only one so far (every family in core/kernel_family.hpp is direct); a tree code joins as a new row here and
+// its families as new rows there, with their own parameter block (opening angle, leaf and group sizes).
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "core/named_enum.hpp"
+
+namespace nbody {
+
+enum class ForceMethod {
+    Direct,  // every pair (i, j) evaluated: N^2 body-body interactions a step
+};
+const std::array<NamedValue<ForceMethod>, 1>& method_table();
+std::optional<ForceMethod> parse_method(std::string_view s);  // "direct"
+std::string_view method_name(ForceMethod m);
+
+// The work of one force evaluation over n bodies, as the method does it. `body_body` and `body_cell` are the
+// interactions actually evaluated (a tree: body-body in the leaves, body-cell for the accepted cells; direct:
+// N^2 and 0); `equivalent_direct` is what direct summation would have evaluated (N^2), kept apart so a method's
+// rate is never N^2 / time in disguise.
+struct StepWork {
+    double body_body = 0;
+    double body_cell = 0;
+    double equivalent_direct = 0;
+    double evaluated() const { return body_body + body_cell; }
+};
+
+// Direct summation: N^2 body-body interactions (the self term included; softening makes it zero).
+inline StepWork direct_work(std::size_t n) {
+    const double n2 = static_cast<double>(n) * static_cast<double>(n);
+    return {n2, 0.0, n2};
+}
+
+}  // namespace nbody
