@@ -1,0 +1,19 @@
+#pragma once
+// The command line of checkpoints: --checkpoint FILE, --checkpoint-every T, --resume FILE.
+#include <string>
+
+#include "app/options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace nbody {
+
+void add_checkpoint_options(CLI::App& app, AppOptions& o, const std::string& hdf5_note);
+
+// --resume: the checkpoint's particles, time, parameters (--backend and --threads may still be given; the
+// flags that would change the run are refused) and scene name into `r`; resume_backend finishes the job.
+void adopt_checkpoint(RunSetup& r, const AppOptions& o);
+
+}  // namespace nbody
