@@ -53,7 +53,13 @@ int g6_open(int) {
         std::fprintf(stderr, "g6: %s\n", last_error().c_str());
         return G6_ERR_RANGE;
     }
-    board() = std::make_unique<nbody::g6::Device>(c);
+    try {
+        board() = std::make_unique<nbody::g6::Device>(c);
+    } catch (const std::exception& e) {
+        last_error() = std::string("g6_open: ") + e.what();
+        std::fprintf(stderr, "g6: %s\n", last_error().c_str());
+        return G6_ERR_RANGE;
+    }
     return 0;
 }
 int g6_close(int) {

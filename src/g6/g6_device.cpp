@@ -5,7 +5,20 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/errors.hpp"
 #include "core/parallel.hpp"
+#ifdef NBODY_G6_CUDA
+#include "g6_cuda.hpp"
+#else
+namespace nbody {
+class G6Cuda {  // the library was built without CUDA: never made
+  public:
+    static constexpr int kRecord = 14;
+    void set_j(int, const double*) {}
+    void forces(double, int, int, const double (*)[3], const double (*)[3], double, hermite::Force*) {}
+};
+}  // namespace nbody
+#endif
 #include "g6/g6lib.h"
 
 namespace nbody::g6 {
@@ -38,10 +51,32 @@ Config config_from_environment(std::string& error) {
             return c;
         }
     }
+    if (const char* d = std::getenv("NBODY_G6_DEVICE"); d && *d) {
+        c.device = d;
+        if (c.device != "auto" && c.device != "cpu" && c.device != "cuda") {
+            error = "NBODY_G6_DEVICE=" + c.device + ": expected auto, cpu or cuda";
+            return c;
+        }
+    }
     if (!env_int("NBODY_G6_NPIPES", 1, 1 << 16, c.npipes, error)) return c;
     env_int("NBODY_G6_JMEMORY", 1, 1 << 26, c.jmemory, error);
     return c;
 }
+
+Device::Device(const Config& c) : m_cfg(c) {
+    if (c.device == "cpu") return;
+#ifdef NBODY_G6_CUDA
+    std::string why;
+    m_gpu = G6Cuda::create(c.precision, c.jmemory, c.npipes, &why);
+    if (!m_gpu && c.device == "cuda") throw Error("NBODY_G6_DEVICE=cuda: " + why);
+#else
+    if (c.device == "cuda") throw Error("NBODY_G6_DEVICE=cuda: this libnbody_g6 was built without CUDA");
+#endif
+}
+
+Device::~Device() = default;
+
+const char* Device::where() const { return m_gpu ? "cuda" : "cpu"; }
 
 int Device::fail(int code, std::string why) {
     m_error = std::move(why);
@@ -72,6 +107,11 @@ int Device::set_j_particle(int address, int index, double tj, double mass, const
     for (int k = 0; k < 3; ++k)
         m_x[3 * a + k] = x[k], m_v[3 * a + k] = v[k], m_a2[3 * a + k] = a2[k], m_j6[3 * a + k] = j6[k];
     m_high = std::max(m_high, address + 1);
+    if (m_gpu) {
+        double r[G6Cuda::kRecord] = {tj, mass};
+        for (int k = 0; k < 3; ++k) r[2 + k] = x[k], r[5 + k] = v[k], r[8 + k] = a2[k], r[11 + k] = j6[k];
+        m_gpu->set_j(address, r);
+    }
     return 0;
 }
 
@@ -103,29 +143,49 @@ int Device::firsthalf(int nj, int ni, const int index[], const double (*xi)[3], 
                                                         std::to_string(m_high - 1));
     if (!xi || !vi || !index || !(eps2 >= 0) || !std::isfinite(eps2))
         return m_pending_error = fail(G6_ERR_RANGE, "g6calc_firsthalf: null arrays or eps2 < 0");
-    // Sources: the predicted j-particles, then the i-particles with mass 0 (they exert nothing); the rows asked
-    // for are the i's, so one force loop serves both (cpu/force_modes: pairs at zero separation are skipped).
-    const std::size_t n = std::size_t(nj) + std::size_t(ni);
-    for (auto* a : {&m_px, &m_py, &m_pz, &m_pvx, &m_pvy, &m_pvz, &m_pm}) a->resize(n);
-    predict(nj);
-    std::vector<std::size_t> rows(static_cast<std::size_t>(ni));
-    for (int i = 0; i < ni; ++i) {
-        const std::size_t r = std::size_t(nj + i);
-        m_px[r] = xi[i][0], m_py[r] = xi[i][1], m_pz[r] = xi[i][2];
-        m_pvx[r] = vi[i][0], m_pvy[r] = vi[i][1], m_pvz[r] = vi[i][2];
-        m_pm[r] = 0.0;
-        rows[std::size_t(i)] = r;
-    }
-    const SourcesF64 src{m_px.data(), m_py.data(), m_pz.data(), m_pvx.data(), m_pvy.data(), m_pvz.data(),
-                         m_pm.data(), n};
+    m_ix.resize(std::size_t(ni) * 6);
+    for (int i = 0; i < ni; ++i)
+        for (int k = 0; k < 3; ++k) m_ix[std::size_t(i) * 6 + k] = xi[i][k], m_ix[std::size_t(i) * 6 + 3 + k] = vi[i][k];
+    m_batch_ti = m_ti;
     m_force.resize(std::size_t(ni));
-    hermite_forces(src, rows.data(), rows.size(), m_cfg.precision, eps2, resolve_threads(0), m_force.data());
     m_h2.assign(std::size_t(ni), 0.0);
     if (h2)
         for (int i = 0; i < ni; ++i) m_h2[std::size_t(i)] = h2[i];
-    (void)index;
     m_have_batch = true;
+    if (m_gpu) {
+        m_host_predicted = false;
+        m_gpu->forces(m_ti, nj, ni, xi, vi, eps2, m_force.data());
+        return 0;
+    }
+    m_host_predicted = false;
+    host_prediction();
+    std::vector<std::size_t> rows(static_cast<std::size_t>(ni));
+    for (int i = 0; i < ni; ++i) rows[std::size_t(i)] = std::size_t(nj + i);
+    const SourcesF64 src{m_px.data(), m_py.data(), m_pz.data(), m_pvx.data(), m_pvy.data(), m_pvz.data(),
+                         m_pm.data(), m_px.size()};
+    hermite_forces(src, rows.data(), rows.size(), m_cfg.precision, eps2, resolve_threads(0), m_force.data());
+    (void)index;
     return 0;
+}
+
+// Sources: the predicted j-particles, then the i-particles with mass 0 (they exert nothing); the rows asked
+// for are the i's, so one force loop serves both (cpu/force_modes: pairs at zero separation are skipped).
+void Device::host_prediction() {
+    if (m_host_predicted) return;
+    const int nj = m_nj, ni = m_ni;
+    const double ti = m_ti;
+    m_ti = m_batch_ti;
+    const std::size_t n = std::size_t(nj) + std::size_t(ni);
+    for (auto* a : {&m_px, &m_py, &m_pz, &m_pvx, &m_pvy, &m_pvz, &m_pm}) a->resize(n);
+    predict(nj);
+    m_ti = ti;
+    for (int i = 0; i < ni; ++i) {
+        const std::size_t r = std::size_t(nj + i);
+        const double* b = &m_ix[std::size_t(i) * 6];
+        m_px[r] = b[0], m_py[r] = b[1], m_pz[r] = b[2], m_pvx[r] = b[3], m_pvy[r] = b[4], m_pvz[r] = b[5];
+        m_pm[r] = 0.0;
+    }
+    m_host_predicted = true;
 }
 
 int Device::lasthalf(int ni, double (*acc)[3], double (*jerk)[3], double pot[], int nnb[]) {
@@ -147,7 +207,8 @@ int Device::lasthalf(int ni, double (*acc)[3], double (*jerk)[3], double pot[], 
 }
 
 // The index of the j-particle nearest to i of the batch (float64; zero separation, i itself, skipped).
-int Device::nearest(int i) const {
+int Device::nearest(int i) {
+    host_prediction();
     const std::size_t r = std::size_t(m_nj + i);
     double best = HUGE_VAL;
     int out = -1;
@@ -161,6 +222,7 @@ int Device::nearest(int i) const {
 
 int Device::read_neighbour_list() {
     if (!m_have_batch) return fail(G6_ERR_ORDER, "g6_read_neighbour_list before any g6calc_firsthalf");
+    host_prediction();
     m_neighbours.assign(std::size_t(m_ni), {});
     for (int i = 0; i < m_ni; ++i) {
         const std::size_t r = std::size_t(m_nj + i);

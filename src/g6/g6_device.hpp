@@ -3,16 +3,22 @@
 // sums of core/hermite.hpp through cpu/force_modes (fp32, ds or fp64) on i-particles given from outside.
 // Calls are checked (order, ranges) and fail with a G6_ERR_* code and a message, never a crash.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/sim_params.hpp"
 #include "cpu/force_modes.hpp"
 
+namespace nbody {
+class G6Cuda;
+}
+
 namespace nbody::g6 {
 
 struct Config {
     Precision precision = Precision::DS;
+    std::string device = "auto";  // auto (CUDA where built and present, else cpu), cpu, cuda
     int npipes = 256;
     int jmemory = 1 << 20;
 };
@@ -22,7 +28,10 @@ Config config_from_environment(std::string& error);
 
 class Device {
   public:
-    explicit Device(const Config& c) : m_cfg(c) {}
+    // Throws Error where NBODY_G6_DEVICE=cuda and no CUDA device can be used.
+    explicit Device(const Config& c);
+    ~Device();
+    const char* where() const;  // "cpu" or "cuda"
 
     int npipes() const { return m_cfg.npipes; }
     int set_ti(double ti);
@@ -40,7 +49,8 @@ class Device {
 
   private:
     void predict(int nj);
-    int nearest(int i) const;
+    void host_prediction();  // m_px.. for the neighbour searches when the forces ran on the GPU
+    int nearest(int i);
     Config m_cfg;
     double m_ti = 0;
     // j-memory, one entry per address: time, mass, index, x, v, a/2, j/6
@@ -54,7 +64,10 @@ class Device {
     std::vector<hermite::Force> m_force;
     std::vector<double> m_h2;
     std::vector<std::vector<int>> m_neighbours;
-    bool m_have_batch = false;
+    bool m_have_batch = false, m_host_predicted = false;
+    std::vector<double> m_ix;  // the batch's i positions and velocities (6 per i)
+    double m_batch_ti = 0;
+    std::unique_ptr<G6Cuda> m_gpu;
     std::string m_error;
 };
 

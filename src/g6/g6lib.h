@@ -18,7 +18,8 @@
  * lasthalf call that follows.
  *
  * Environment: NBODY_G6_PRECISION = ds (default, as Sapporo2) | fp64 | fp32; NBODY_G6_NPIPES (default 256);
- * NBODY_G6_JMEMORY (j-particle addresses, default 1048576).
+ * NBODY_G6_JMEMORY (j-particle addresses, default 1048576); NBODY_G6_DEVICE = auto (default: the GPU where the
+ * library was built with CUDA and a device is present, else the CPU) | cuda | cpu.
  */
 #ifndef NBODY_G6LIB_H
 #define NBODY_G6LIB_H
