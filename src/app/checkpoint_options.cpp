@@ -41,3 +41,19 @@ void adopt_checkpoint(RunSetup& r, const AppOptions& o) {
 }
 
 }  // namespace nbody
+
+namespace nbody {
+
+void check_hdf5_flags(const AppOptions& o) {
+    if (hdf5_supported()) return;
+    const std::pair<const char*, bool> uses[] = {
+        {"--checkpoint", !o.checkpoint_path.empty()},
+        {"--resume", !o.resume_path.empty()},
+        {"--save", is_hdf5_path(o.save_path)},
+        {"--load-snapshot", is_hdf5_path(o.snapshot_path)},
+    };
+    for (const auto& [flag, used] : uses)
+        if (used) throw ParamError(flag, "HDF5 support is not built (install libhdf5-dev and reconfigure)");
+}
+
+}  // namespace nbody

@@ -16,4 +16,7 @@ void add_checkpoint_options(CLI::App& app, AppOptions& o, const std::string& hdf
 // flags that would change the run are refused) and scene name into `r`; resume_backend finishes the job.
 void adopt_checkpoint(RunSetup& r, const AppOptions& o);
 
+// Before any simulation: ParamError naming the flag that needs HDF5 where the build has none.
+void check_hdf5_flags(const AppOptions& o);
+
 }  // namespace nbody

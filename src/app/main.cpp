@@ -9,6 +9,7 @@
 
 #include "app/backend_factory.hpp"
 #include "app/checkpoint.hpp"
+#include "app/checkpoint_options.hpp"
 #include "app/headless_run.hpp"
 #include "app/options.hpp"
 #include "app/sandbox.hpp"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
         if (!o.json_path.empty()) check_writable(o.json_path, "--json");
         if (!o.save_path.empty()) check_writable(o.save_path, "--save");
         if (!o.checkpoint_path.empty()) check_writable(o.checkpoint_path, "--checkpoint");
+        check_hdf5_flags(o);
         if (!o.screenshot_path.empty()) check_writable(o.screenshot_path, "--screenshot");
         if (!o.headless) return run_window(o);
         if (o.renders_offscreen()) return run_offscreen(o);

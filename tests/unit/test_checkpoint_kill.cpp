@@ -72,11 +72,14 @@ void kill_and_resume(const std::string& name, const KillCase& c) {
     killed.insert(killed.end(), {"--checkpoint", ck.string(), "--checkpoint-every", c.every});
     const pid_t pid = spawn(command(c, killed));
     const auto t0 = std::chrono::steady_clock::now();
-    while (!fs::exists(ck) && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120))
+    int status = 0;
+    while (!fs::exists(ck) && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120)) {
+        if (::waitpid(pid, &status, WNOHANG) == pid)
+            FAIL() << "the run ended (status " << status << ") before its first checkpoint";
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(30));  // past a few more checkpoints, maybe mid-write
     ::kill(pid, SIGKILL);
-    int status = 0;
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         << "the run ended before the kill; make it longer";
