@@ -6,14 +6,17 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "app/checkpoint.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/run_until.hpp"
 #include "io/snapshot.hpp"
 #include "io/tipsy.hpp"
 #include "multi/distributed_backend.hpp"
+#include "scene/group_labels.hpp"
 
 namespace nbody {
 
@@ -73,9 +76,15 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     double stepping = 0;
     const WorkCount work0 = backend.work();
     const double t_start = backend.time();
+    std::optional<CheckpointWriter> checkpoints;
+    if (!o.checkpoint_path.empty())
+        checkpoints.emplace(o.checkpoint_path, o.checkpoint_every, t_start, setup.scene.name,
+                            group_labels(setup.scene));
     while (done < o.steps && !(o.t_end && reached_time(backend.time(), *o.t_end))) {
         long long k = std::min(chunk, o.steps - done);
         if (o.t_end) k = std::min(k, steps_towards(*o.t_end, backend.time(), p));
+        if (checkpoints && o.checkpoint_every > 0)  // land on the checkpoint times (the chunking is invisible)
+            k = std::min(k, steps_towards(checkpoints->next_due(), backend.time(), p));
         const auto t0 = Clock::now();
         backend.step(static_cast<int>(k));
         backend.read_state(state);  // synchronises, and lets us catch a blow-up early
@@ -98,13 +107,21 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
             progress.update(double(done) / double(o.steps),
                             "step " + std::to_string(done) + "/" + std::to_string(o.steps), backend.time(),
                             stepping, rate);
+        if (checkpoints) checkpoints->maybe_write(backend);
         if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
     }
     if (o.t_end && !reached_time(backend.time(), *o.t_end))
         std::fprintf(stderr, "note: stopped by --steps %lld at t = %.6g, before --t-end %.6g\n", o.steps,
                      backend.time(), *o.t_end);
+    if (checkpoints) checkpoints->write(backend);
     if (!o.save_path.empty()) {
         if (is_tipsy_path(o.save_path)) write_tipsy(state, p.eps, o.save_path);
+        else if (is_hdf5_path(o.save_path)) {
+            Hdf5File f;
+            f.snapshot = {state, {p.G, p.eps, p.dt, setup.scene.name}};
+            f.snapshot.state.time = backend.time();
+            write_hdf5(f, o.save_path);
+        }
         else write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
     }
     s.steps = done;

@@ -8,6 +8,8 @@
 #include <exception>
 
 #include "engine/backend_factory.hpp"
+#include "app/checkpoint.hpp"
+#include "app/checkpoint_options.hpp"
 #include "app/headless_run.hpp"
 #include "app/options.hpp"
 #include "app/sandbox.hpp"
@@ -31,8 +33,9 @@ int run_summary(const nbody::AppOptions& o) {
     if (!backend) backend = make_backend(setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
     backend->reset(initial_state(setup), setup.params);
+    if (setup.resume) resume_backend(*backend, *setup.resume);
     AppOptions mine = o;
-    if (rank != 0) mine.quiet = true, mine.save_path.clear();
+    if (rank != 0) mine.quiet = true, mine.save_path.clear(), mine.checkpoint_path.clear();
     const RunSummary s = run_headless(*backend, setup, mine);
     if (rank != 0) return 0;
     std::printf("%s", summary_text(s).c_str());
@@ -52,6 +55,8 @@ int main(int argc, char** argv) {
         // Output paths checked before minutes of simulation, not after.
         if (!o.json_path.empty()) check_writable(o.json_path, "--json");
         if (!o.save_path.empty()) check_writable(o.save_path, "--save");
+        if (!o.checkpoint_path.empty()) check_writable(o.checkpoint_path, "--checkpoint");
+        check_hdf5_flags(o);
         if (!o.screenshot_path.empty()) check_writable(o.screenshot_path, "--screenshot");
         if (!o.headless) return run_window(o);
         if (o.renders_offscreen()) return run_offscreen(o);

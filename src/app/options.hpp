@@ -2,11 +2,13 @@
 // The command line of nbody-sandbox, parsed into options, and how they turn into a scene and SimParams.
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "core/sim_params.hpp"
+#include "io/hdf5_snapshot.hpp"
 #include "scene/scene.hpp"
 
 namespace nbody {
@@ -53,6 +55,11 @@ struct AppOptions {
     bool quiet = false;
     std::string save_path;      // headless: write the final state as a CSV snapshot here
     std::string snapshot_path;  // start from this CSV snapshot instead of the scene's generators
+    // HDF5 checkpoints (app/checkpoint.hpp): written to checkpoint_path every checkpoint_every units of
+    // simulated time (and at the end of a headless run); resume_path continues a run from one.
+    std::string checkpoint_path;
+    double checkpoint_every = 0;
+    std::string resume_path;
 };
 
 // Parses argv. Returns the options, or the exit code to end with (0 after --help, non-zero after a bad
@@ -65,6 +72,7 @@ struct RunSetup {
     SceneSpec scene;
     SimParams params;
     std::optional<State> snapshot;  // --load-snapshot: the state to resume from
+    std::shared_ptr<const Hdf5File> resume;  // --resume: the checkpoint (resume_backend after the reset)
 };
 
 // Loads the scene, applies --bodies, --dt, --eps, --G, --seed, backend and kernel flags on top of it, and

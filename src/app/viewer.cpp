@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/backend_factory.hpp"
+#include "app/checkpoint.hpp"
 #include "core/errors.hpp"
 #include "render/shader.hpp"
 #include "scene/group_labels.hpp"
@@ -51,6 +52,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     // Off-screen runs have no timeline to drag: no rewind slots, and frames stepped in one piece.
     if (o.headless) m_sim.set_rewind(RewindSettings{false});
     start(setup.scene, setup.params, initial_state(setup), !setup.snapshot);
+    if (setup.resume) resume_backend(m_sim.backend(), *setup.resume);  // --resume: the integrator's own state
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
 }

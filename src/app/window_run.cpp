@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/backend_factory.hpp"
+#include "app/checkpoint.hpp"
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
@@ -191,6 +192,7 @@ class WindowApp {
                 m_viewer.draw_only();
             } else {
                 m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
+                write_checkpoint_if_due();
             }
             capture_if_asked();
             const auto tu = Clock::now();
@@ -211,6 +213,22 @@ class WindowApp {
     }
 
   private:
+    // --checkpoint FILE --checkpoint-every T: every T of simulated time, at a frame boundary.
+    void write_checkpoint_if_due() {
+        if (m_opts.checkpoint_path.empty() || m_checkpoint_failed) return;
+        if (!m_checkpoints)
+            m_checkpoints.emplace(m_opts.checkpoint_path, m_opts.checkpoint_every, m_viewer.sim().backend().time(),
+                                  m_viewer.scene().name, m_viewer.group_names());
+        try {
+            m_checkpoints->maybe_write(m_viewer.sim().backend());
+        } catch (const Error& e) {  // the window goes on; the previous checkpoint is whole
+            std::fprintf(stderr, "checkpoint: %s\n", e.what());
+            m_checkpoint_failed = true;
+        }
+    }
+    std::optional<CheckpointWriter> m_checkpoints;
+    bool m_checkpoint_failed = false;
+
     void select_current_scene() {
         m_window.set_title("nbody-sandbox: " + m_viewer.scene().name);
         for (std::size_t i = 0; i < m_scenes.size(); ++i)

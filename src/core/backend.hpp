@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/counters.hpp"
+#include "core/integrator_state.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 
@@ -111,6 +112,20 @@ private:
         long long steps = -1;
     };
     std::vector<HostSnapshot> m_host_snapshots;
+
+public:
+    // Checkpoints (io/hdf5_snapshot): the integrator's state exactly as the backend holds it, so a run
+    // continues bit for bit. export_state returns false where the backend cannot export it (a checkpoint of
+    // such a backend resumes through read_state/reset, exact for leap-frog only). import_state replaces the
+    // state, parameters, time and step count; it throws Error naming the missing or mis-sized array, or a
+    // state written by another kind of backend, keeping the old state.
+    virtual bool export_state(IntegratorState&) { return false; }
+    virtual void import_state(const IntegratorState& st, const SimParams&, long long) {
+        throw_cannot_import(st);
+    }
+
+private:
+    [[noreturn]] void throw_cannot_import(const IntegratorState& st) const;
 
 public:
     virtual std::size_t size() const = 0;

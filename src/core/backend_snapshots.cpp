@@ -52,3 +52,12 @@ void Backend::restore_snapshot(int slot) {
 }
 
 }  // namespace nbody
+
+namespace nbody {
+
+void Backend::throw_cannot_import(const IntegratorState& st) const {
+    throw Error("the " + name() + " backend cannot import an integrator state (written by the '" + st.backend +
+                "' backend): resume it on that backend");
+}
+
+}  // namespace nbody

@@ -38,6 +38,10 @@ class CpuBackend final : public Backend {
     double time() const override;
     long long steps_taken() const override { return m_steps; }
     void set_steps_taken(long long n) override { m_steps = n; }
+    // cpu_backend_state.cpp: the float64 bodies, accelerations, groups, the time and, under Hermite, the
+    // integrator's own state; import takes the same back (the accelerations are not re-evaluated).
+    bool export_state(IntegratorState& st) override;
+    void import_state(const IntegratorState& st, const SimParams& p, long long steps) override;
 
     int threads() const { return m_threads; }
     // hermite-block: the current step of body i (a power of two); 0 under the other integrators.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/counters.hpp"
+#include "core/integrator_state.hpp"
 #include "core/sim_params.hpp"
 #include "cpu/bodies.hpp"
 
@@ -33,6 +34,11 @@ class HermiteCpu {
     void synchronised(const Bodies& b, Bodies& out) const;
 
     double block_dt(std::size_t i) const { return m_dt[i]; }
+
+    // Checkpoints: each body's jerk (jx jy jz), own time (t) and step (dt), and the clock, as they are.
+    void export_to(IntegratorState& st) const;
+    // Takes them back for n bodies; throws Error naming a missing or mis-sized array, keeping the old state.
+    void import_from(const IntegratorState& st, std::size_t n);
 
   private:
     void predict_all(const Bodies& b, double t);

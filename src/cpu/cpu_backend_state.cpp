@@ -1,0 +1,100 @@
+// The CPU backend's checkpoint state: everything step() reads, so an imported run continues bit for bit.
+#include <cmath>
+#include <string>
+
+#include "core/errors.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "cpu/hermite_integrator.hpp"
+
+namespace nbody {
+
+namespace {
+constexpr const char* kBodyArrays[] = {"x", "y", "z", "vx", "vy", "vz", "m", "ax", "ay", "az"};
+constexpr const char* kHermiteArrays[] = {"jx", "jy", "jz", "t", "dt"};
+
+std::vector<double>* body_array(Bodies& b, int k) {
+    std::vector<double>* v[] = {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m, &b.ax, &b.ay, &b.az};
+    return v[k];
+}
+
+const std::vector<double>& need(const IntegratorState& st, const std::string& name, std::size_t n) {
+    const std::vector<double>* a = st.array(name);
+    if (!a) throw Error("integrator state: array '" + name + "' is missing");
+    if (a->size() != n)
+        throw Error("integrator state: array '" + name + "' has " + std::to_string(a->size()) +
+                    " values, expected " + std::to_string(n));
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite((*a)[i]))
+            throw Error("integrator state: array '" + name + "' value " + std::to_string(i) + " is not finite");
+    return *a;
+}
+
+double need_scalar(const IntegratorState& st, const std::string& name) {
+    const double* v = st.scalar(name);
+    if (!v) throw Error("integrator state: scalar '" + name + "' is missing");
+    return *v;
+}
+}  // namespace
+
+void HermiteCpu::export_to(IntegratorState& st) const {
+    const std::vector<double>* v[] = {&m_jx, &m_jy, &m_jz, &m_t, &m_dt};
+    for (int k = 0; k < 5; ++k) st.arrays.emplace_back(kHermiteArrays[k], *v[k]);
+    st.scalars.emplace_back("clock", m_clock);
+}
+
+void HermiteCpu::import_from(const IntegratorState& st, std::size_t n) {
+    std::vector<double> a[5];
+    for (int k = 0; k < 5; ++k) a[k] = need(st, kHermiteArrays[k], n);
+    const double clock = need_scalar(st, "clock");
+    m_jx = std::move(a[0]), m_jy = std::move(a[1]), m_jz = std::move(a[2]);
+    m_t = std::move(a[3]), m_dt = std::move(a[4]);
+    m_clock = clock;
+    m_active.clear();
+    m_force.clear();
+}
+
+bool CpuBackend::export_state(IntegratorState& st) {
+    st = {};
+    st.backend = "cpu";
+    for (int k = 0; k < 10; ++k) st.arrays.emplace_back(kBodyArrays[k], *body_array(m_bodies, k));
+    std::vector<double> group(m_group.begin(), m_group.end());
+    group.resize(m_bodies.size(), 0.0);
+    st.arrays.emplace_back("group", std::move(group));
+    st.scalars.emplace_back("time_base", m_time);
+    if (m_params.integrator != Integrator::LeapFrog) m_hermite.export_to(st);
+    return true;
+}
+
+void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, long long steps) {
+    if (st.backend != "cpu")
+        throw Error("integrator state written by the '" + st.backend + "' backend, not the cpu backend");
+    validate(p);
+    if (m_partition.gather) throw Error("a distributed run cannot import an integrator state");
+    const std::vector<double>* x = st.array("x");
+    if (!x) throw Error("integrator state: array 'x' is missing");
+    const std::size_t n = x->size();
+    Bodies b;
+    for (int k = 0; k < 10; ++k) *body_array(b, k) = need(st, kBodyArrays[k], n);
+    const std::vector<double>& g = need(st, "group", n);
+    const double time_base = need_scalar(st, "time_base");
+    std::vector<uint32_t> group(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!(g[i] >= 0 && g[i] <= 4294967295.0) || g[i] != std::floor(g[i]))
+            throw Error("integrator state: array 'group' value " + std::to_string(i) + " is not a group number");
+        group[i] = static_cast<uint32_t>(g[i]);
+    }
+    HermiteCpu h;
+    if (p.integrator != Integrator::LeapFrog) h.import_from(st, n);
+    m_bodies = std::move(b);
+    m_hermite = std::move(h);
+    m_group = std::move(group);
+    m_params = p;
+    if (p.cpu_threads > 0) m_threads = p.cpu_threads;
+    m_time = time_base;
+    m_begin = 0, m_end = n;
+    m_steps = steps;
+    m_work = {0, 0,
+              p.integrator == Integrator::LeapFrog ? kFlopsPerInteractionNvidia : kFlopsPerInteractionHermite};
+}
+
+}  // namespace nbody
