@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
+#include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
 
@@ -129,8 +131,11 @@ class InputRouter {
             case GLFW_KEY_P:
                 if (e.action == GLFW_PRESS) m_state.presentation = !m_state.presentation;
                 break;
-            case GLFW_KEY_ESCAPE:  // cancels a scene being generated, else quits
-                m_viewer.loading() ? m_viewer.cancel_load() : m_window.request_close();
+            case GLFW_KEY_ESCAPE:  // cancels what is under way; twice within a second quits (plain_words.hpp)
+                if (e.action == GLFW_PRESS) req.escape = true;
+                break;
+            case GLFW_KEY_Q:
+                if (e.action == GLFW_PRESS && (e.mods & GLFW_MOD_CONTROL)) m_window.request_close();
                 break;
             default:
                 break;
@@ -180,6 +185,7 @@ class WindowApp {
         while (!m_window.should_close() && (!m_opts.frames || frame < *m_opts.frames)) {
             const auto t0 = Clock::now();
             const double now = std::chrono::duration<double>(t0 - t_start).count();
+            m_now = now;
             m_viewer.camera().update(float(std::chrono::duration<double>(t0 - t_prev).count()));
             t_prev = t0;
             req = {};
@@ -242,7 +248,57 @@ class WindowApp {
         if (r.interop_changed) m_viewer.set_allow_interop(m_state.allow_interop);
         if (r.screenshot) m_want_screenshot = true;
         if (r.toggle_record) m_video ? stop_video() : start_video();
-        if (r.load_path) m_viewer.begin_load_scene(*r.load_path, r.load_multiplier);
+        if (r.load_path) load(*r.load_path, r.load_multiplier);
+        if (r.load_full && m_full) load(m_full->path, m_full->multiplier, true);
+        if (r.escape) escape();
+        m_state.quit_hint = m_escape.hint_visible(m_now);
+    }
+
+    // A scene whose steps would stall the window on this backend loads with fewer bodies and says so; the
+    // Scene panel's "load full N" asks again with `full`. The smooth N is the one whose N^2 pairs a step at the
+    // rate measured last finishes in 20 ms (>= 30 frames/s with the drawing); an unmeasured CPU is taken to
+    // do 4e8 pairs/s (two slow cores), a GPU is not limited.
+    void load(const std::string& path, double multiplier, bool full = false) {
+        m_full.reset();
+        m_view.reduced_note.clear();
+        std::size_t bodies = 0;
+        for (const SceneEntry& e : m_scenes)
+            if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies;
+        const double n = double(bodies) * multiplier;
+        const Backend& b = m_viewer.sim().backend();
+        double rate = m_viewer.sim().perf().latest().rate.interactions_per_s;
+        if (rate <= 0 && b.caps().gpu) rate = 1e15;
+        const double smooth = std::max(4096.0, std::floor(std::sqrt((rate > 0 ? rate : 4e8) * 0.02)));
+        if (!full && n > smooth) {
+            m_full = FullLoad{path, multiplier, std::size_t(n)};
+            multiplier *= smooth / n;
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "Loaded with %.0f of %.0f bodies so the window stays smooth on %s (a step of all "
+                          "of them would take about %.1f s here).",
+                          smooth, n, b.caps().gpu ? "this GPU" : "the CPU", n * n / std::max(rate, 4e8));
+            m_view.reduced_note = text;
+        }
+        m_view.full_bodies = m_full ? m_full->bodies : 0;
+        m_viewer.begin_load_scene(path, multiplier);
+    }
+
+    // Esc stops every job under way and nothing else; with none, the first press arms a quit (a hint shows)
+    // and a second within a second confirms it.
+    void escape() {
+        const bool busy = m_viewer.loading() || m_race.running() || m_video.has_value();
+        switch (m_escape.press(m_now, busy)) {
+            case EscapeKey::Action::Cancel:
+                if (m_viewer.loading()) m_viewer.cancel_load();
+                if (m_race.running()) m_race.cancel(m_viewer.sim());
+                if (m_video) stop_video();
+                break;
+            case EscapeKey::Action::Quit:
+                m_window.request_close();
+                break;
+            case EscapeKey::Action::ArmQuit:
+                break;
+        }
     }
 
     // A scene generated off the frame loop: progress while it builds, then the new scene or the message.
@@ -250,6 +306,7 @@ class WindowApp {
         if (std::optional<std::string> done = m_viewer.poll_load()) {
             m_view.load_error = *done;
             if (done->empty()) select_current_scene();
+            if (!done->empty()) m_full.reset(), m_view.reduced_note.clear(), m_view.full_bodies = 0;
         } else if (m_viewer.loading()) {
             char text[128];
             std::snprintf(text, sizeof text,
@@ -318,6 +375,14 @@ class WindowApp {
     std::unique_ptr<Ui> m_ui;
     std::optional<VideoRecorder> m_video;
     bool m_want_screenshot = false;
+    EscapeKey m_escape;
+    struct FullLoad {
+        std::string path;
+        double multiplier = 1;
+        std::size_t bodies = 0;
+    };
+    std::optional<FullLoad> m_full;  // the scene loaded reduced, for "load full N"
+    double m_now = 0;  // seconds since the window opened, this frame
     std::error_code m_ec;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "render/colormap.hpp"
+#include "ui/plain_words.hpp"
 #include "ui/race_panel.hpp"
 
 namespace nbody {
@@ -101,7 +102,16 @@ void scene_panel(PanelContext& c) {
         c.req.load_path = c.state.open_path;
         c.req.load_multiplier = c.state.body_multiplier;
     }
-    if (!v.load_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", v.load_error.c_str());
+    if (!v.load_error.empty())
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", in_words(v.load_error).c_str());
+    if (!v.reduced_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.35f, 1));
+        ImGui::TextWrapped("%s", v.reduced_note.c_str());
+        ImGui::PopStyleColor();
+        const std::string full = "Load full N (" + std::to_string(v.full_bodies) + " bodies)";
+        if (ImGui::Button(full.c_str())) c.req.load_full = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every body the scene asks for: each step takes longer");
+    }
     if (ImGui::CollapsingHeader("Description")) ImGui::TextWrapped("%s", v.scene_description.c_str());
 }
 
@@ -109,12 +119,22 @@ void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
     ImGui::Text("t = %.6g   steps %lld", sim.backend().time(), sim.backend().steps_taken());
-    input_positive("dt", p.dt, "%.6g", 1e-12);
+    // N-body units (G = 1 in most scenes): a time unit is about one crossing or orbit of the inner region.
+    input_positive("dt (time)", p.dt, "%.6g", 1e-12);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
-    input_positive("eps", p.eps, "%.6g", 0.0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plummer softening length (length units)");
+        ImGui::SetTooltip("Time step, in N-body time units. Larger: the picture moves faster but close "
+                          "passes go wrong (energy error grows, bodies fly off). Smaller: slower and more "
+                          "accurate. Type a value and press Enter.");
+    input_positive("eps (length)", p.eps, "%.6g", 0.0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Softening length, in N-body length units: gravity is smoothed closer than about "
+                          "eps. Larger: close passes are gentle, clusters look puffier. Smaller: tight "
+                          "binaries and sharp slingshots, which need a smaller dt. Enter applies.");
     input_positive("G", p.G, "%.6g", 1e-12);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Gravitational constant (1 in N-body units). Larger: every pull is stronger, so "
+                          "the system collapses and orbits faster. Smaller: bodies drift apart. Enter "
+                          "applies.");
     named_combo("integrator", p.integrator, integrator_table());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
     if (p.integrator == Integrator::HermiteBlock) {
@@ -327,7 +347,8 @@ void draw_help(UiState& state) {
                                                {"Tab", "hide / show the panels"},
                                                {"P", "presentation layout (big numbers for a room)"},
                                                {"F1", "this help"},
-                                               {"Esc", "quit"}};
+                                               {"Esc", "cancel: scene generation, race, recording"},
+                                               {"Esc twice, Ctrl+Q", "quit"}};
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& k : kKeys) {
             ImGui::TableNextRow();
@@ -347,7 +368,7 @@ void draw_alerts(Simulation& sim, UiState& state, UiRequests& req) {
     ImGui::SetNextWindowSize(ImVec2(480 * state.ui_scale, 0), ImGuiCond_Always);
     if (ImGui::Begin(sim.blew_up() ? "Simulation stopped" : "Problem", nullptr,
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextWrapped("%s", sim.error().c_str());
+        ImGui::TextWrapped("%s", in_words(sim.error()).c_str());
         if (sim.blew_up() && ImGui::Button("Reset the scene")) req.reset = true;
         if (sim.blew_up()) ImGui::SameLine();
         if (ImGui::Button("Dismiss")) sim.clear_error();

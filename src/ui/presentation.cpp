@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "ui/panels.hpp"
+#include "ui/plain_words.hpp"
 
 namespace nbody {
 
@@ -129,10 +130,9 @@ void readout_panel(PanelContext& c) {
         big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
     }
     const PerfSample s = c.sim.perf().latest();
-    std::snprintf(text, sizeof text, "%.4g", s.rate.gflops);
-    big_value(c.fonts, "Gflop/s", text, white);
+    big_value(c.fonts, "speed in floating-point operations", flops_text(s.rate.gflops), white);
     ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
-    big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
+    big_value(c.fonts, "pairs of bodies per second", format_si(s.rate.interactions_per_s, "/s"), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("N = %zu   %s", c.sim.backend().size(), c.sim.backend().kernel_label().c_str());
     ImGui::PopStyleColor();

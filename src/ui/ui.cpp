@@ -94,6 +94,7 @@ UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, Ui
         draw_panels(ctx);
         m_card.draw(view, m_fonts, state.presentation);
     }
+    scene_overlays(sim, state, m_fonts);
     if (state.show_help) draw_help(state);
     draw_alerts(sim, state, req);
     return req;
