@@ -43,6 +43,9 @@ struct PanelRow {
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
 // Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
 void trails_controls(PanelContext& c);
+// ImGui::SameLine() when a button labelled `next_label` still fits on this line, else the next line: button
+// rows wrap at large UI scales instead of being cut at the panel's edge.
+void same_line_if_fits(const char* next_label);
 // A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
 bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);

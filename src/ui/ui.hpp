@@ -45,6 +45,7 @@ struct UiState {
     std::string open_path;  // "open another file"
     std::string message;    // status line: "saved screenshot-...png", load errors
     RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
+    float scene_left = 0, scene_right = 0;  // the free area beside the panels (display pixels; 0, 0: all)
     bool quit_hint = false;      // Esc was pressed once with nothing to cancel: "Esc again quits" shows
 };
 
@@ -52,6 +53,7 @@ struct UiState {
 struct UiView {
     const std::vector<SceneEntry>* scenes = nullptr;
     std::string scene_name, scene_description, load_error;
+    std::string scene_watch;  // plain sentences for the scene card (SceneSpec::watch); may be empty
     std::string upload_path, upload_note;  // which position path is active, and why not interop
     std::string gl_renderer;
     FrameTimes times;
