@@ -4,7 +4,6 @@
 #include <GLFW/glfw3.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
+#include "ui/load_budget.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
@@ -255,21 +255,21 @@ class WindowApp {
         m_state.quit_hint = m_escape.hint_visible(m_now);
     }
 
-    // A scene whose steps would stall the window on this backend loads with fewer bodies and says so; the
-    // Scene panel's "load full N" asks again with `full`. The smooth N is the one whose N^2 pairs a step at the
-    // rate measured last finishes in 20 ms (>= 30 frames/s with the drawing); an unmeasured CPU is taken to
-    // do 4e8 pairs/s (two slow cores), a GPU is not limited.
+    // A scene whose steps would stall the window on this backend loads with fewer bodies and says so
+    // (ui/load_budget.hpp); the Scene panel's "load full N" asks again with `full`. A request made while
+    // another scene is generating replaces it (latest wins), and the progress line names the one under way.
     void load(const std::string& path, double multiplier, bool full = false) {
+        const bool replacing = m_viewer.loading();
         m_full.reset();
         m_view.reduced_note.clear();
+        m_loading_name = fs::path(path).stem().string();
         std::size_t bodies = 0;
         for (const SceneEntry& e : m_scenes)
-            if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies;
+            if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies, m_loading_name = e.name;
         const double n = double(bodies) * multiplier;
-        const Backend& b = m_viewer.sim().backend();
-        double rate = m_viewer.sim().perf().latest().rate.interactions_per_s;
-        if (rate <= 0 && b.caps().gpu) rate = 1e15;
-        const double smooth = std::max(4096.0, std::floor(std::sqrt((rate > 0 ? rate : 4e8) * 0.02)));
+        const bool gpu = m_viewer.sim().backend().caps().gpu;
+        const double rate = m_viewer.sim().perf().latest().rate.interactions_per_s;
+        const double smooth = LoadBudget::smooth_bodies(rate, gpu);
         if (!full && n > smooth) {
             m_full = FullLoad{path, multiplier, std::size_t(n)};
             multiplier *= smooth / n;
@@ -277,10 +277,11 @@ class WindowApp {
             std::snprintf(text, sizeof text,
                           "Loaded with %.0f of %.0f bodies so the window stays smooth on %s (a step of all "
                           "of them would take about %.1f s here).",
-                          smooth, n, b.caps().gpu ? "this GPU" : "the CPU", n * n / std::max(rate, 4e8));
+                          smooth, n, gpu ? "this GPU" : "the CPU", LoadBudget::step_seconds(n, rate));
             m_view.reduced_note = text;
         }
         m_view.full_bodies = m_full ? m_full->bodies : 0;
+        if (replacing) m_state.message = "the scene being generated was dropped for " + m_loading_name;
         m_viewer.begin_load_scene(path, multiplier);
     }
 
@@ -309,10 +310,9 @@ class WindowApp {
             if (done->empty()) select_current_scene();
             if (!done->empty()) m_full.reset(), m_view.reduced_note.clear(), m_view.full_bodies = 0;
         } else if (m_viewer.loading()) {
-            char text[128];
-            std::snprintf(text, sizeof text,
-                          "generating the scene: %.0f%% (Esc cancels; this one keeps running)",
-                          100.0 * m_viewer.load_progress());
+            char text[256];
+            std::snprintf(text, sizeof text, "generating %s: %.0f%% (Esc cancels; this one keeps running)",
+                          m_loading_name.c_str(), 100.0 * m_viewer.load_progress());
             m_view.load_error = text;
         }
     }
@@ -383,6 +383,7 @@ class WindowApp {
         std::size_t bodies = 0;
     };
     std::optional<FullLoad> m_full;  // the scene loaded reduced, for "load full N"
+    std::string m_loading_name;      // the scene being generated, for the progress line
     double m_now = 0;  // seconds since the window opened, this frame
     std::error_code m_ec;
 };

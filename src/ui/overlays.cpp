@@ -28,7 +28,7 @@ float boxed_text(ImDrawList* dl, ImFont* font, float size, float x, float y, con
 
 }  // namespace
 
-void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts) {
+void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImDrawList* bg = ImGui::GetBackgroundDrawList();
     ImFont* font = ImGui::GetFont();
@@ -44,9 +44,10 @@ void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts)
         ImFont* big = fonts.huge ? fonts.huge : font;
         const float size = fonts.huge ? fonts.huge->FontSize : 2.75f * f;
         y = boxed_text(bg, big, size, cx, y, "PAUSED", IM_COL32(255, 255, 255, 230));
-        boxed_text(bg, font, f, cx, y + 0.2f * f, "Space runs, Right arrow steps once", IM_COL32(220, 220, 220, 255),
-                   wrap);
+        y = boxed_text(bg, font, f, cx, y + 0.2f * f, "Space runs, Right arrow steps once",
+                       IM_COL32(220, 220, 220, 255), wrap) + 0.4f * f;
     }
+    if (!toast.empty()) boxed_text(bg, font, f, cx, y, in_words(toast), IM_COL32(140, 220, 255, 255), wrap);
     if (state.quit_hint) {
         // Over everything: it answers a key press and lasts a second.
         const float size = 1.5f * f;

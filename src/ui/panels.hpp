@@ -19,8 +19,9 @@ struct PanelContext {
 void draw_panels(PanelContext& c);
 void draw_help(UiState& state);
 void draw_alerts(Simulation& sim, UiState& state, UiRequests& req);
-// PAUSED, the CPU-fallback banner and the quit hint, over the scene and under the panels (overlays.cpp).
-void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts);
+// PAUSED, the CPU-fallback banner, the quit hint and a status message (`toast`, empty: none), over the scene
+// and under the panels (overlays.cpp).
+void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast);
 
 // Panels, one function each (panels.cpp, panels_perf.cpp).
 void scene_panel(PanelContext& c);

@@ -115,6 +115,8 @@ class Ui {
     UiFonts m_fonts;
     PanelLayout m_layout;
     DescriptionCard m_card;
+    std::string m_toast;     // the last status message, shown over the scene for a few seconds
+    double m_toast_at = -1;  // ImGui time it changed
 };
 
 }  // namespace nbody

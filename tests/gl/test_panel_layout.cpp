@@ -268,3 +268,31 @@ TEST(PanelLayout, APanelTheUserDragsStaysWhereItWasDropped) {
     EXPECT_FALSE(scene->Flags & ImGuiWindowFlags_NoSavedSettings);      // the ini file keeps it now
     EXPECT_LT(ImGui::FindWindowByName("Physics")->Pos.y, start.y + 1);  // the column closes up
 }
+
+// The marks over the scene: PAUSED while paused (not while running), the quit hint after one Esc, a status
+// message for a few seconds; all in the free area, none over a panel.
+TEST(PanelLayout, PausedQuitHintAndMessagesShowOverTheScene) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    auto vertices = [](ImDrawList* dl) { return dl->VtxBuffer.Size; };
+    rig.sim.set_paused(false);
+    rig.frames(3, 1280, 720);
+    const int running = vertices(ImGui::GetBackgroundDrawList());
+    rig.sim.set_paused(true);
+    rig.frames(1, 1280, 720);
+    const int paused = vertices(ImGui::GetBackgroundDrawList());
+    EXPECT_GT(paused, running + 4 * 6);  // "PAUSED": at least a quad per letter more
+    const ImDrawList* bg = ImGui::GetBackgroundDrawList();
+    for (int i = running; i < paused; ++i)  // the mark lies in the free area, right of the column
+        EXPECT_GE(bg->VtxBuffer[i].pos.x, rig.state.scene_left - 1) << i;
+    const int no_hint = vertices(ImGui::GetForegroundDrawList());
+    rig.state.quit_hint = true;
+    rig.frames(1, 1280, 720);
+    EXPECT_GT(vertices(ImGui::GetForegroundDrawList()), no_hint + 20);
+    rig.state.quit_hint = false;
+    rig.state.message = "saved screenshot.png";
+    rig.frames(1, 1280, 720);
+    EXPECT_GT(vertices(ImGui::GetBackgroundDrawList()), paused + 20);
+    rig.frames(8, 1280, 720, 1.0);  // 8 s later the message is gone from the scene
+    EXPECT_EQ(vertices(ImGui::GetBackgroundDrawList()), paused);
+}

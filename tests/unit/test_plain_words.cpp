@@ -2,7 +2,10 @@
 // the Esc key's rule (cancel first, quit only on a second press within a second).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "io/run_summary.hpp"
+#include "ui/load_budget.hpp"
 #include "ui/plain_words.hpp"
 
 using namespace nbody;
@@ -62,4 +65,13 @@ TEST(EscapeKey, CancelsFirstAndQuitsOnlyOnASecondPressWithinASecond) {
     EXPECT_EQ(k.press(21.5, false), A::ArmQuit);   // too late: arms again
     EXPECT_EQ(k.press(21.6, true), A::Cancel);     // a cancel disarms
     EXPECT_EQ(k.press(21.7, false), A::ArmQuit);
+}
+
+TEST(LoadBudget, HeavyScenesLoadAtTheNThatStepsInTwentyMilliseconds) {
+    // 131,072 bodies at 2e9 pairs/s (a CPU): 8.6 s a step; the window loads sqrt(2e9 x 0.02) = 6324.
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(2e9, false), 6324);
+    EXPECT_NEAR(LoadBudget::step_seconds(131072, 2e9), 8.59, 0.01);
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(0, false), 4096);  // unmeasured CPU: the floor
+    EXPECT_TRUE(std::isinf(LoadBudget::smooth_bodies(0, true)));  // an unmeasured GPU is not limited
+    EXPECT_GT(LoadBudget::smooth_bodies(2e12, true), 131072);     // an H200's rate loads the Plummer whole
 }
