@@ -170,7 +170,8 @@ class WindowApp {
             if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies, m_loading_name = e.name;
         const double n = double(bodies) * multiplier;
         const bool gpu = m_viewer.sim().backend().caps().gpu;
-        const double rate = m_viewer.sim().perf().latest().rate.interactions_per_s;
+        const double rate = LoadBudget::usable_rate(m_viewer.sim().perf().latest().rate.interactions_per_s,
+                                                     m_viewer.sim().backend().size());
         const double smooth = LoadBudget::smooth_bodies(rate, gpu);
         if (!full && n > smooth) {
             m_full = FullLoad{path, multiplier, std::size_t(n)};

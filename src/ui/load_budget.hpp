@@ -11,8 +11,16 @@ namespace nbody {
 
 struct LoadBudget {
     static constexpr double kStepSeconds = 0.02;
-    static constexpr double kUnmeasuredCpuRate = 4e8;  // pairs/s of two slow cores, before anything ran
+    static constexpr double kUnmeasuredCpuRate = 1e9;  // pairs/s of two laptop cores, before anything ran
     static constexpr double kFloor = 4096;             // never fewer than this: the scenes still read
+    // A rate measured on fewer bodies is mostly per-step overhead (two bodies: a few million pairs/s) and
+    // says nothing about a large N: below this it counts as unmeasured.
+    static constexpr std::size_t kMinMeasuredN = 2048;
+
+    // The rate to plan with: the one measured at `measured_n` bodies, or 0 (unmeasured).
+    static double usable_rate(double pairs_per_s, std::size_t measured_n) {
+        return measured_n >= kMinMeasuredN ? pairs_per_s : 0.0;
+    }
 
     // The largest N that steps within kStepSeconds at `pairs_per_s` (0: not measured yet); no limit for a
     // GPU that has not been measured.

@@ -71,7 +71,11 @@ TEST(LoadBudget, HeavyScenesLoadAtTheNThatStepsInTwentyMilliseconds) {
     // 131,072 bodies at 2e9 pairs/s (a CPU): 8.6 s a step; the window loads sqrt(2e9 x 0.02) = 6324.
     EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(2e9, false), 6324);
     EXPECT_NEAR(LoadBudget::step_seconds(131072, 2e9), 8.59, 0.01);
-    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(0, false), 4096);  // unmeasured CPU: the floor
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(0, false), 4472);  // unmeasured CPU: 1e9 pairs/s assumed
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(1e8, false), 4096);  // never below the floor
+    // A rate measured on the two-body scene is overhead, not a rate for 131,072 bodies.
+    EXPECT_EQ(LoadBudget::usable_rate(3e6, 2), 0.0);
+    EXPECT_EQ(LoadBudget::usable_rate(2e9, 18000), 2e9);
     EXPECT_TRUE(std::isinf(LoadBudget::smooth_bodies(0, true)));  // an unmeasured GPU is not limited
     EXPECT_GT(LoadBudget::smooth_bodies(2e12, true), 131072);     // an H200's rate loads the Plummer whole
 }
