@@ -6,7 +6,7 @@ pkgs=(
   build-essential cmake ninja-build pkg-config
   libglfw3-dev python3-glad libimgui-dev libglm-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libstb-dev
-  libgtest-dev xvfb xauth
+  libgtest-dev xvfb xauth xdotool
   clang libclang-rt-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan
   libopenmpi-dev openmpi-bin  # MPI ranks (src/multi, tests/mpi); optional: the build goes without it
   libhdf5-dev python3-h5py  # HDF5 snapshots and checkpoints (src/io/hdf5_*), h5py reads them back in a test; optional

@@ -8,6 +8,7 @@
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"
 
 namespace nbody {
 
@@ -27,9 +28,9 @@ void print_summary(Viewer& v, long long frames, const WorkCount& work, double se
                 1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.frame / f,
                 v.sim().steps_last_frame());
     std::printf(
-        "simulation: %lld steps, %.4g interactions/s, %.4g steps/s (over the time spent stepping), t = "
+        "simulation: %lld steps, %s, %.4g steps/s (over the time spent stepping), t = "
         "%.5g\n",
-        steps, s.interactions_per_s, s.steps_per_s, v.sim().backend().time());
+        steps, format_si(s.interactions_per_s, "interactions/s").c_str(), s.steps_per_s, v.sim().backend().time());
 }
 }  // namespace
 

@@ -11,12 +11,15 @@
 
 #include "engine/backend_factory.hpp"
 #include "app/checkpoint.hpp"
+#include "app/input_router.hpp"
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
+#include "ui/load_budget.hpp"
+#include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
 
@@ -48,102 +51,6 @@ std::vector<SceneEntry> find_scenes(const std::string& dir) {
               [](const SceneEntry& a, const SceneEntry& b) { return a.name < b.name; });
     return out;
 }
-
-// Mouse drags and shortcut keys, routed from the window's event queue.
-class InputRouter {
-  public:
-    InputRouter(GlfwWindow& w, Viewer& v, UiState& s) : m_window(w), m_viewer(v), m_state(s) {}
-
-    void handle(const std::vector<InputEvent>& events, bool ui_mouse, bool ui_keys, UiRequests& req) {
-        for (const InputEvent& e : events) {
-            switch (e.kind) {
-                case InputEvent::Kind::MouseButton:
-                    button(e, ui_mouse);
-                    break;
-                case InputEvent::Kind::CursorMove:
-                    move(e);
-                    break;
-                case InputEvent::Kind::Scroll:
-                    if (!ui_mouse) m_viewer.camera().zoom(float(e.y));
-                    break;
-                case InputEvent::Kind::Key:
-                    if (!ui_keys && e.action != GLFW_RELEASE) key(e, req);
-                    break;
-            }
-        }
-    }
-
-  private:
-    void button(const InputEvent& e, bool ui_mouse) {
-        if (e.action == GLFW_PRESS && !ui_mouse && m_drag < 0) {
-            m_drag = e.button_or_key;  // a drag that starts on the scene stays with the camera
-            m_viewer.camera().stop();
-        } else if (e.action == GLFW_RELEASE && e.button_or_key == m_drag) {
-            if (m_drag == GLFW_MOUSE_BUTTON_LEFT) m_viewer.camera().release();
-            m_drag = -1;
-        }
-    }
-    void move(const InputEvent& e) {
-        const float dx = float(e.x - m_x), dy = float(e.y - m_y);
-        m_x = e.x, m_y = e.y;
-        if (m_drag == GLFW_MOUSE_BUTTON_LEFT) {
-            m_viewer.camera().orbit(dx, dy);
-        } else if (m_drag >= 0) {
-            int w = 0, h = 0;
-            glfwGetWindowSize(m_window.handle(), &w, &h);  // cursor deltas are in screen units
-            m_viewer.camera().pan(dx, dy, h);
-        }
-    }
-    void key(const InputEvent& e, UiRequests& req) {
-        Simulation& sim = m_viewer.sim();
-        switch (e.button_or_key) {
-            case GLFW_KEY_SPACE:
-                if (e.action == GLFW_PRESS) sim.set_paused(!sim.paused());
-                break;
-            case GLFW_KEY_RIGHT:
-                sim.request_step();
-                break;  // repeats while held
-            case GLFW_KEY_R:
-                req.reset = true;
-                break;
-            case GLFW_KEY_C:
-                req.reset_camera = true;
-                break;
-            case GLFW_KEY_F:
-                req.frame_all = true;
-                break;
-            case GLFW_KEY_G:
-                m_state.follow_com = !m_state.follow_com;
-                break;
-            case GLFW_KEY_F12:
-                req.screenshot = true;
-                break;
-            case GLFW_KEY_V:
-                if (e.action == GLFW_PRESS) req.toggle_record = true;
-                break;
-            case GLFW_KEY_TAB:
-                m_state.show_ui = !m_state.show_ui;
-                break;
-            case GLFW_KEY_F1:
-                m_state.show_help = !m_state.show_help;
-                break;
-            case GLFW_KEY_P:
-                if (e.action == GLFW_PRESS) m_state.presentation = !m_state.presentation;
-                break;
-            case GLFW_KEY_ESCAPE:  // cancels a scene being generated, else quits
-                m_viewer.loading() ? m_viewer.cancel_load() : m_window.request_close();
-                break;
-            default:
-                break;
-        }
-    }
-
-    GlfwWindow& m_window;
-    Viewer& m_viewer;
-    UiState& m_state;
-    int m_drag = -1;
-    double m_x = 0, m_y = 0;
-};
 
 }  // namespace
 
@@ -181,6 +88,7 @@ class WindowApp {
         while (!m_window.should_close() && (!m_opts.frames || frame < *m_opts.frames)) {
             const auto t0 = Clock::now();
             const double now = std::chrono::duration<double>(t0 - t_start).count();
+            m_now = now;
             m_viewer.camera().update(float(std::chrono::duration<double>(t0 - t_prev).count()));
             t_prev = t0;
             req = {};
@@ -238,6 +146,7 @@ class WindowApp {
     void fill_view() {
         m_view.scene_name = m_viewer.scene().name;
         m_view.scene_description = m_viewer.scene().description;
+        m_view.scene_watch = m_viewer.scene().watch;
         m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();
@@ -260,7 +169,59 @@ class WindowApp {
         if (r.interop_changed) m_viewer.set_allow_interop(m_state.allow_interop);
         if (r.screenshot) m_want_screenshot = true;
         if (r.toggle_record) m_video ? stop_video() : start_video();
-        if (r.load_path) m_viewer.begin_load_scene(*r.load_path, r.load_multiplier);
+        if (r.load_path) load(*r.load_path, r.load_multiplier);
+        if (r.load_full && m_full) load(m_full->path, m_full->multiplier, true);
+        if (r.escape) escape();
+        m_state.quit_hint = m_escape.hint_visible(m_now);
+    }
+
+    // A scene whose steps would stall the window on this backend loads with fewer bodies and says so
+    // (ui/load_budget.hpp); the Scene panel's "load full N" asks again with `full`. A request made while
+    // another scene is generating replaces it (latest wins), and the progress line names the one under way.
+    void load(const std::string& path, double multiplier, bool full = false) {
+        const bool replacing = m_viewer.loading();
+        m_full.reset();
+        m_view.reduced_note.clear();
+        m_loading_name = fs::path(path).stem().string();
+        std::size_t bodies = 0;
+        for (const SceneEntry& e : m_scenes)
+            if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies, m_loading_name = e.name;
+        const double n = double(bodies) * multiplier;
+        const bool gpu = m_viewer.sim().backend().caps().gpu;
+        const double rate = LoadBudget::usable_rate(m_viewer.sim().perf().latest().rate.interactions_per_s,
+                                                     m_viewer.sim().backend().size());
+        const double smooth = LoadBudget::smooth_bodies(rate, gpu);
+        if (!full && n > smooth) {
+            m_full = FullLoad{path, multiplier, std::size_t(n)};
+            multiplier *= smooth / n;
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "Loaded with %.0f of %.0f bodies so the window stays smooth on %s (a step of all "
+                          "of them would take about %.1f s here).",
+                          smooth, n, gpu ? "this GPU" : "the CPU", LoadBudget::step_seconds(n, rate));
+            m_view.reduced_note = text;
+        }
+        m_view.full_bodies = m_full ? m_full->bodies : 0;
+        if (replacing) m_state.message = "the scene being generated was dropped for " + m_loading_name;
+        m_viewer.begin_load_scene(path, multiplier);
+    }
+
+    // Esc stops every job under way and nothing else; with none, the first press arms a quit (a hint shows)
+    // and a second within a second confirms it.
+    void escape() {
+        const bool busy = m_viewer.loading() || m_race.running() || m_video.has_value();
+        switch (m_escape.press(m_now, busy)) {
+            case EscapeKey::Action::Cancel:
+                if (m_viewer.loading()) m_viewer.cancel_load();
+                if (m_race.running()) m_race.cancel(m_viewer.sim());
+                if (m_video) stop_video();
+                break;
+            case EscapeKey::Action::Quit:
+                m_window.request_close();
+                break;
+            case EscapeKey::Action::ArmQuit:
+                break;
+        }
     }
 
     // A scene generated off the frame loop: progress while it builds, then the new scene or the message.
@@ -268,11 +229,11 @@ class WindowApp {
         if (std::optional<std::string> done = m_viewer.poll_load()) {
             m_view.load_error = *done;
             if (done->empty()) select_current_scene();
+            if (!done->empty()) m_full.reset(), m_view.reduced_note.clear(), m_view.full_bodies = 0;
         } else if (m_viewer.loading()) {
-            char text[128];
-            std::snprintf(text, sizeof text,
-                          "generating the scene: %.0f%% (Esc cancels; this one keeps running)",
-                          100.0 * m_viewer.load_progress());
+            char text[256];
+            std::snprintf(text, sizeof text, "generating %s: %.0f%% (Esc cancels; this one keeps running)",
+                          m_loading_name.c_str(), 100.0 * m_viewer.load_progress());
             m_view.load_error = text;
         }
     }
@@ -336,6 +297,15 @@ class WindowApp {
     std::unique_ptr<Ui> m_ui;
     std::optional<VideoRecorder> m_video;
     bool m_want_screenshot = false;
+    EscapeKey m_escape;
+    struct FullLoad {
+        std::string path;
+        double multiplier = 1;
+        std::size_t bodies = 0;
+    };
+    std::optional<FullLoad> m_full;  // the scene loaded reduced, for "load full N"
+    std::string m_loading_name;      // the scene being generated, for the progress line
+    double m_now = 0;  // seconds since the window opened, this frame
     std::error_code m_ec;
 };
 

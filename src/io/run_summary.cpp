@@ -6,11 +6,26 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"
 
 namespace nbody {
 
 std::string summary_text(const RunSummary& s) {
     char buf[1024];
+    // Rates as everywhere else (core/perf_history.hpp: format_si); the integrator's own count only when it
+    // is neither of the two conventions already printed.
+    std::string integrator_flops;
+    if (s.rate.flops_per_pair != 20 && s.rate.flops_per_pair != 38) {
+        std::snprintf(buf, sizeof buf, ", %s at %g (%s)", format_si(s.rate.gflops * 1e9).c_str(),
+                      s.rate.flops_per_pair, s.integrator.c_str());
+        integrator_flops = buf;
+    }
+    // What a method that skips pairs (a tree) evaluated, beside what direct summation would have taken.
+    std::string work_split;
+    if (s.rate.body_cell_per_s > 0)
+        work_split = " (body-body " + format_si(s.rate.body_body_per_s) + ", body-cell " +
+                     format_si(s.rate.body_cell_per_s) + "; direct-equivalent " +
+                     format_si(s.rate.equivalent_direct_per_s) + ")";
     std::snprintf(buf, sizeof buf,
                   "scene             %s\n"
                   "backend           %s\n"
@@ -20,15 +35,14 @@ std::string summary_text(const RunSummary& s) {
                   "N                 %zu\n"
                   "steps             %lld (dt %g, eps %g, G %g; t = %.6g)\n"
                   "wall time         %.3f s\n"
-                  "interactions/s    %.4g (body-body %.4g, body-cell %.4g; direct-equivalent %.4g)\n"
-                  "Gflop/s           %.1f at 20 flops/interaction, %.1f at 38, %.1f at %g (%s)\n"
+                  "interactions/s    %s%s\n"
+                  "flop/s            %s at 20 flops/interaction, %s at 38%s\n"
                   "steps/s           %.4g\n",
                   s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.method.c_str(), s.precision.c_str(),
                   s.integrator.c_str(), s.n, s.steps, s.dt, s.eps, s.G, s.sim_time, s.wall_seconds,
-                  s.rate.interactions_per_s, s.rate.body_body_per_s, s.rate.body_cell_per_s,
-                  s.rate.equivalent_direct_per_s,
-                  s.rate.gflops20, s.rate.gflops38, s.rate.gflops, s.rate.flops_per_pair, s.integrator.c_str(),
-                  s.rate.steps_per_s);
+                  format_si(s.rate.interactions_per_s).c_str(), work_split.c_str(),
+                  format_si(s.rate.gflops20 * 1e9).c_str(), format_si(s.rate.gflops38 * 1e9).c_str(),
+                  integrator_flops.c_str(), s.rate.steps_per_s);
     std::string out = buf;
     if (s.diagnostics) {
         std::snprintf(buf, sizeof buf,

@@ -92,7 +92,9 @@ glm::mat4 Camera::view() const {
 
 glm::mat4 Camera::projection(float aspect) const {
     // Near and far scale with the distance so depth precision follows the zoom.
-    return glm::perspective(fov_y, std::max(aspect, 1e-3f), m_distance * 1e-3f, m_distance * 1e3f);
+    // The offset shifts clip x by offset * w, so every point moves by `offset` in NDC (an off-centre frustum).
+    const glm::mat4 shift = glm::translate(glm::mat4(1), glm::vec3(m_view_offset, 0, 0));
+    return shift * glm::perspective(fov_y, std::max(aspect, 1e-3f), m_distance * 1e-3f, m_distance * 1e3f);
 }
 
 glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {

@@ -37,6 +37,11 @@ class Camera {
     // Window pixel (origin top left, y down) of a world point, for tests and picking; z < 0 behind the eye.
     glm::vec3 project(glm::vec3 world, int width_px, int height_px) const;
 
+    // Moves the picture's centre to x = ndc_x in normalised device coordinates (-1 left edge, 1 right): the
+    // bodies are framed in the free area beside the panels. The field of view and the fit are unchanged.
+    void set_view_offset(float ndc_x) { m_view_offset = ndc_x; }
+    float view_offset() const { return m_view_offset; }
+
     float fov_y = glm::radians(45.0f);
 
   private:
@@ -44,6 +49,7 @@ class Camera {
     // shape, tilted enough to read as 3D.
     static constexpr float kHomeYaw = -1.5707964f, kHomePitch = 1.22f;
 
+    float m_view_offset = 0;
     glm::vec3 m_target{0};
     float m_distance = 5, m_yaw = kHomeYaw, m_pitch = kHomePitch;
     glm::vec2 m_orbit_vel{0};  // radians per second, for inertia

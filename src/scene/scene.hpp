@@ -83,6 +83,7 @@ struct CameraSpec {
 struct SceneSpec {
     std::string name;
     std::string description;
+    std::string watch;   // two or three plain sentences: what to watch for and when (the window's scene card)
     std::string source;  // file the scene came from, for messages
     double dt = 0.01;
     double eps = 0.01;

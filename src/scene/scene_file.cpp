@@ -178,6 +178,7 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     s.source = file;
     s.name = r.string("name", file);
     s.description = r.string("description", "");
+    s.watch = r.string("watch", "");
     s.dt = r.number("dt", 0.01, limits::kMinDt, limits::kMaxDt);
     s.eps = read_softening(r);
     s.G = r.number("G", 1.0, limits::kMinG, limits::kMaxG);

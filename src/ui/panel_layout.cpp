@@ -17,7 +17,7 @@ namespace {
 // one above it settles, and a column has three panels.
 constexpr int kSettleFrames = 6;
 constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
-constexpr float kMaxColumnShare = 0.4f;  // of the window's width, per column
+constexpr float kMaxColumnShare = 0.36f;  // of the window's width, per column: the scene keeps >= 60%
 }  // namespace
 
 PanelLayout::Entry& PanelLayout::entry(const PanelSpec& spec) {
@@ -65,16 +65,20 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     // Two columns side by side with a margin each side and between them; narrower when that is too wide.
     const float room = vp->WorkSize.x - 3 * margin, total = want_w[0] + want_w[1];
     const float shrink = total > room && total > 0 ? std::max(room, 0.0f) / total : 1.0f;
+    m_scene_left = vp->WorkPos.x, m_scene_right = vp->WorkPos.x + vp->WorkSize.x;
     for (int c = 0; c < 2; ++c) {
-        // Each column, margin included, at most 40% of the window: the middle fifth shows the simulation.
+        // Each column, margin included, at most 36% of the window: the middle shows the simulation.
         const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
         const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
         float y = vp->WorkPos.y + margin;
+        if (!cols[c].empty()) (c ? m_scene_right : m_scene_left) = c ? x - margin : x + w + margin;
         for (std::size_t k = 0; k < cols[c].size(); ++k) {
             Entry& e = entry(specs[cols[c][k]]);
             const float below = float(cols[c].size() - k - 1) * (title_h + margin);  // title bars under it
             const float avail = std::max(bottom - y - below, title_h);
-            if (e.settle > 0) e.collapse = !e.want_open || avail < min_h;
+            // The first panel of a column is never folded for want of room (it scrolls instead): the scene
+            // list is the one control every layout must show.
+            if (e.settle > 0) e.collapse = !e.want_open || (k > 0 && avail < min_h);
             const bool collapsed = e.settle > 0 ? e.collapse : e.last_collapsed;
             const float expanded = e.expanded_h > 0 ? std::min(e.expanded_h, avail) : avail;
             e.x = x, e.y = y, e.w = w, e.max_h = avail;

@@ -32,6 +32,10 @@ class PanelLayout {
     // Inside the window (after Begin, whether or not it returned true): records its size and state.
     void record(const PanelSpec& spec);
     bool managed(const std::string& title) const;
+    // The free area between the columns planned last (display pixels): where the camera centres the bodies
+    // and the marks and the scene card go.
+    float scene_left() const { return m_scene_left; }
+    float scene_right() const { return m_scene_right; }
 
   private:
     struct Entry {
@@ -44,6 +48,7 @@ class PanelLayout {
 
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
+    float m_scene_left = 0, m_scene_right = 0;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "render/colormap.hpp"
+#include "ui/plain_words.hpp"
 #include "ui/race_panel.hpp"
 
 namespace nbody {
@@ -33,6 +34,14 @@ bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>
 
 }  // namespace
 
+void same_line_if_fits(const char* next_label) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float next = ImGui::CalcTextSize(next_label, nullptr, true).x + 2 * st.FramePadding.x;
+    const float right_of_last = ImGui::GetItemRectMax().x + st.ItemSpacing.x;
+    const float edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right_of_last + next <= edge) ImGui::SameLine();
+}
+
 bool input_positive(const char* label, double& v, const char* fmt, double min_value) {
     double t = v;
     if (ImGui::InputDouble(label, &t, 0, 0, fmt, ImGuiInputTextFlags_EnterReturnsTrue) && t >= min_value &&
@@ -53,13 +62,15 @@ void draw_panels(PanelContext& c) {
                                  {{"Read-out", true, false, 24}, nullptr, readout_panel}};
         draw_rows(c, rows, std::size(rows));
     } else {
+        // One column at the left edge, the scene gets the rest: Scene and Physics open, the others folded to
+        // their title bars (a click opens one; Tab hides the column).
         const PanelRow rows[] = {{{"Scene", false, false, 26}, &s.show_scene, scene_panel},
                                  {{"Physics", false, false, 26}, &s.show_physics, physics_panel},
+                                 {{"View", false, true, 26}, &s.show_view, view_panel},
+                                 {{"Performance", false, true, 26}, &s.show_perf, performance_panel},
+                                 {{"Diagnostics", false, true, 26}, &s.show_diag, diagnostics_panel},
                                  {{"Kernel", false, true, 26}, &s.show_kernel, kernel_panel},
-                                 {{"Timeline", false, true, 26}, &s.show_timeline, timeline_panel},
-                                 {{"View", true, false, 31}, &s.show_view, view_panel},
-                                 {{"Performance", true, false, 31}, &s.show_perf, performance_panel},
-                                 {{"Diagnostics", true, true, 31}, &s.show_diag, diagnostics_panel}};
+                                 {{"Timeline", false, true, 26}, &s.show_timeline, timeline_panel}};
         draw_rows(c, rows, std::size(rows));
     }
     legend_overlay(c);
@@ -70,7 +81,7 @@ void scene_panel(PanelContext& c) {
     ImGui::TextWrapped("%s", v.scene_name.c_str());
     ImGui::Text("N = %zu bodies", c.sim.backend().size());
     if (v.scenes && !v.scenes->empty() &&
-        ImGui::BeginListBox("##scenes", ImVec2(-1, 5 * ImGui::GetTextLineHeightWithSpacing()))) {
+        ImGui::BeginListBox("##scenes", ImVec2(-1, 4.25f * ImGui::GetTextLineHeightWithSpacing()))) {
         for (int i = 0; i < int(v.scenes->size()); ++i) {
             const SceneEntry& e = (*v.scenes)[std::size_t(i)];
             const std::string label = e.name + " (" + std::to_string(e.bodies) + ")##" + e.path;
@@ -93,28 +104,62 @@ void scene_panel(PanelContext& c) {
         c.req.load_multiplier = c.state.body_multiplier;
     }
     if (!have_sel) ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits("Reset (R)");
     if (ImGui::Button("Reset (R)")) c.req.reset = true;
-    ImGui::InputTextWithHint("##open", "path/to/scene.toml", &c.state.open_path);
-    ImGui::SameLine();
-    if (ImGui::Button("Open") && !c.state.open_path.empty()) {
-        c.req.load_path = c.state.open_path;
-        c.req.load_multiplier = c.state.body_multiplier;
+    if (!v.load_error.empty())
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", in_words(v.load_error).c_str());
+    if (!v.reduced_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.35f, 1));
+        ImGui::TextWrapped("%s", v.reduced_note.c_str());
+        ImGui::PopStyleColor();
+        const std::string full = "Load full N (" + std::to_string(v.full_bodies) + " bodies)";
+        if (ImGui::Button(full.c_str())) c.req.load_full = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every body the scene asks for: each step takes longer");
     }
-    if (!v.load_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", v.load_error.c_str());
-    if (ImGui::CollapsingHeader("Description")) ImGui::TextWrapped("%s", v.scene_description.c_str());
+    if (ImGui::CollapsingHeader("Description")) {
+        if (!v.scene_watch.empty()) ImGui::TextWrapped("%s", v.scene_watch.c_str());
+        ImGui::TextWrapped("%s", v.scene_description.c_str());  // the physics in full
+    }
+    if (ImGui::CollapsingHeader("Open a scene file")) {
+        ImGui::InputTextWithHint("##open", "path/to/scene.toml", &c.state.open_path);
+        ImGui::SameLine();
+        if (ImGui::Button("Open") && !c.state.open_path.empty()) {
+            c.req.load_path = c.state.open_path;
+            c.req.load_multiplier = c.state.body_multiplier;
+        }
+    }
 }
 
 void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
     ImGui::Text("t = %.6g   steps %lld", sim.backend().time(), sim.backend().steps_taken());
-    input_positive("dt", p.dt, "%.6g", 1e-12);
+    // Pause first: the control a class needs at once, never below the fold.
+    if (sim.paused()) {
+        if (ImGui::Button("Run (Space)")) sim.set_paused(false);
+    } else if (ImGui::Button("Pause (Space)")) {
+        sim.set_paused(true);
+    }
+    same_line_if_fits("Step (Right)");
+    if (ImGui::Button("Step (Right)")) sim.request_step();
+    same_line_if_fits("Reset");
+    if (ImGui::Button("Reset")) c.req.reset = true;
+    // N-body units (G = 1 in most scenes): a time unit is about one crossing or orbit of the inner region.
+    input_positive("dt (time)", p.dt, "%.6g", 1e-12);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Time step (N-body time units); Enter applies at the next frame");
-    input_positive("eps", p.eps, "%.6g", 0.0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Plummer softening length (length units)");
+        ImGui::SetTooltip("Time step, in N-body time units. Larger: the picture moves faster but close "
+                          "passes go wrong (energy error grows, bodies fly off). Smaller: slower and more "
+                          "accurate. Type a value and press Enter.");
+    input_positive("eps (length)", p.eps, "%.6g", 0.0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Softening length, in N-body length units: gravity is smoothed closer than about "
+                          "eps. Larger: close passes are gentle, clusters look puffier. Smaller: tight "
+                          "binaries and sharp slingshots, which need a smaller dt. Enter applies.");
     input_positive("G", p.G, "%.6g", 1e-12);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Gravitational constant (1 in N-body units). Larger: every pull is stronger, so "
+                          "the system collapses and orbits faster. Smaller: bodies drift apart. Enter "
+                          "applies.");
     named_combo("integrator", p.integrator, integrator_table());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
     if (p.integrator == Integrator::HermiteBlock) {
@@ -135,15 +180,6 @@ void physics_panel(PanelContext& c) {
     } else {
         ImGui::SliderInt("steps/frame", &p.steps_per_frame, 1, 10000, "%d", ImGuiSliderFlags_Logarithmic);
     }
-    if (sim.paused()) {
-        if (ImGui::Button("Run (Space)")) sim.set_paused(false);
-    } else if (ImGui::Button("Pause (Space)")) {
-        sim.set_paused(true);
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Step (Right)")) sim.request_step();
-    ImGui::SameLine();
-    if (ImGui::Button("Reset")) c.req.reset = true;
 }
 
 void kernel_panel(PanelContext& c) {
@@ -245,14 +281,14 @@ void view_panel(PanelContext& c) {
     trails_controls(c);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
-    ImGui::SameLine();
+    same_line_if_fits("Frame all (F)");
     if (ImGui::Button("Frame all (F)")) c.req.frame_all = true;
     if (ImGui::Checkbox("vsync", &s.vsync)) c.req.vsync_changed = true;
-    ImGui::SameLine();
+    same_line_if_fits("XX CUDA-GL interop");
     if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
     ui_scale_controls(c);
     if (ImGui::Button("Screenshot (F12)")) c.req.screenshot = true;
-    ImGui::SameLine();
+    same_line_if_fits("Record video (V)");
     if (ImGui::Button(c.view.recording ? "Stop video (V)" : "Record video (V)")) c.req.toggle_record = true;
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
 }
@@ -326,7 +362,8 @@ void draw_help(UiState& state) {
                                                {"Tab", "hide / show the panels"},
                                                {"P", "presentation layout (big numbers for a room)"},
                                                {"F1", "this help"},
-                                               {"Esc", "quit"}};
+                                               {"Esc", "cancel: scene generation, race, recording"},
+                                               {"Esc twice, Ctrl+Q", "quit"}};
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& k : kKeys) {
             ImGui::TableNextRow();
@@ -346,7 +383,7 @@ void draw_alerts(Simulation& sim, UiState& state, UiRequests& req) {
     ImGui::SetNextWindowSize(ImVec2(480 * state.ui_scale, 0), ImGuiCond_Always);
     if (ImGui::Begin(sim.blew_up() ? "Simulation stopped" : "Problem", nullptr,
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextWrapped("%s", sim.error().c_str());
+        ImGui::TextWrapped("%s", in_words(sim.error()).c_str());
         if (sim.blew_up() && ImGui::Button("Reset the scene")) req.reset = true;
         if (sim.blew_up()) ImGui::SameLine();
         if (ImGui::Button("Dismiss")) sim.clear_error();

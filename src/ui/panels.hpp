@@ -19,6 +19,9 @@ struct PanelContext {
 void draw_panels(PanelContext& c);
 void draw_help(UiState& state);
 void draw_alerts(Simulation& sim, UiState& state, UiRequests& req);
+// PAUSED, the CPU-fallback banner, the quit hint and a status message (`toast`, empty: none), over the scene
+// and under the panels (overlays.cpp).
+void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast);
 
 // Panels, one function each (panels.cpp, panels_perf.cpp).
 void scene_panel(PanelContext& c);
@@ -41,6 +44,9 @@ struct PanelRow {
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
 // Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
 void trails_controls(PanelContext& c);
+// ImGui::SameLine() when a button labelled `next_label` still fits on this line, else the next line: button
+// rows wrap at large UI scales instead of being cut at the panel's edge.
+void same_line_if_fits(const char* next_label);
 // A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
 bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/panels.hpp"
+#include "ui/plain_words.hpp"
 
 namespace nbody {
 
@@ -64,15 +65,23 @@ std::string si(double v, const char* unit) { return format_si(v, unit); }
 void performance_panel(PanelContext& c) {
     PerfHistory& h = c.sim.perf();
     const PerfSample s = h.latest();
-    ImGui::Text("interactions/s  %s   (%s)", si(s.rate.interactions_per_s, "").c_str(),
-                std::string(method_name(c.sim.params().method)).c_str());
-    // What was evaluated, apart from what direct summation would have taken (equal for direct).
-    ImGui::Text("body-body %s   body-cell %s   direct-equivalent %s", si(s.rate.body_body_per_s, "/s").c_str(),
-                si(s.rate.body_cell_per_s, "/s").c_str(), si(s.rate.equivalent_direct_per_s, "/s").c_str());
-    ImGui::Text("Gflop/s  %.4g (20/int)   %.4g (38/int)", s.rate.gflops20, s.rate.gflops38);
+    ImGui::TextUnformatted(interactions_text(s.rate.interactions_per_s).c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Pairs of bodies whose pull was computed, per second: N x N per step for direct "
+                          "summation");
+    // A method that skips pairs (a tree) shows what it evaluated beside what direct summation would have taken.
+    if (s.rate.body_cell_per_s > 0)
+        ImGui::Text("body-body %s   body-cell %s   direct-equivalent %s", si(s.rate.body_body_per_s, "/s").c_str(),
+                    si(s.rate.body_cell_per_s, "/s").c_str(), si(s.rate.equivalent_direct_per_s, "/s").c_str());
+    ImGui::Text("%s  (20 flops each)   %s  (38 flops each)", flops_text(s.rate.gflops20).c_str(),
+                flops_text(s.rate.gflops38).c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The same speed as floating-point operations per second. Papers count one "
+                          "interaction as 20 flops (NVIDIA's convention) or 38 (the GRAPE convention, with the "
+                          "division and square root counted in full), so both are shown.");
     if (s.rate.flops_per_pair != kFlopsPerInteractionNvidia)
-        ImGui::Text("Gflop/s  %.4g at %g flops per interaction (%s)", s.rate.gflops, s.rate.flops_per_pair,
-                    std::string(integrator_name(c.sim.params().integrator)).c_str());
+        ImGui::Text("%s at %g flops per interaction (%s)", flops_text(s.rate.gflops).c_str(),
+                    s.rate.flops_per_pair, std::string(integrator_name(c.sim.params().integrator)).c_str());
     ImGui::Text("steps/s  %.4g    frames/s  %.1f    steps/frame %d", s.rate.steps_per_s, s.frames_per_s,
                 c.sim.steps_last_frame());
     // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active

@@ -11,6 +11,13 @@
 
 namespace nbody {
 
+namespace {
+// The card says what to watch for (the scene's `watch`); a scene without one shows its description.
+const std::string& card_text(const UiView& v) {
+    return v.scene_watch.empty() ? v.scene_description : v.scene_watch;
+}
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------------------
 // The scene card
 // ---------------------------------------------------------------------------------------------------------
@@ -38,7 +45,7 @@ CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation
     };
     for (std::size_t i = presentation ? 0 : 2; i < std::size(options); ++i) {
         const CardFonts& o = options[i];
-        if (fixed + height(o.title, view.scene_name) + height(o.body, view.scene_description) <= max_h)
+        if (fixed + height(o.title, view.scene_name) + height(o.body, card_text(view)) <= max_h)
             return o;
     }
     return options[std::size(options) - 1];
@@ -46,12 +53,12 @@ CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation
 
 }  // namespace
 
-void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation) {
-    const std::string key = view.scene_name + '\n' + view.scene_description;
+void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right) {
+    const std::string key = view.scene_name + '\n' + card_text(view);
     const double now = ImGui::GetTime();
     if (key != m_key) {  // a scene (re)loaded: show its card afresh
         m_key = key;
-        m_start = view.scene_description.empty() ? -1 : now;
+        m_start = card_text(view).empty() ? -1 : now;
         m_dismissed = false;
     }
     const double age = now - m_start;
@@ -60,11 +67,13 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
     const ImGuiStyle& st = ImGui::GetStyle();
     // About 55 characters to the line (at the body size), within 80% of the window.
     const float body_px = presentation ? fonts.regular_px * 1.5f : fonts.regular_px;
-    const float w = std::min(vp->WorkSize.x * 0.8f, body_px * 30.0f), max_h = vp->WorkSize.y * 0.76f;
+    // Below the PAUSED mark (top) and above the legend (bottom); as wide as the free area allows.
+    const float free_w = std::max(right - left, 0.3f * vp->WorkSize.x);
+    const float w = std::min(free_w * 0.9f, body_px * 30.0f), max_h = vp->WorkSize.y * 0.6f;
     const CardFonts f = card_fonts(view, fonts, presentation, w - 2 * st.WindowPadding.x, max_h);
-    ImGui::SetNextWindowPos(
-        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.12f),
-        ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    const float legend = 2 * fonts.regular_px + 2 * st.WindowPadding.y;
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), vp->WorkPos.y + vp->WorkSize.y - legend),
+                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, max_h));
     ImGui::SetNextWindowBgAlpha(0.94f);  // readable over a panel it may cover
@@ -78,12 +87,12 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
         ImGui::TextWrapped("%s", view.scene_name.c_str());
         ImGui::PopFont();
         ImGui::PushFont(f.body);
-        ImGui::TextWrapped("%s", view.scene_description.c_str());
+        ImGui::TextWrapped("%s", card_text(view).c_str());
         ImGui::PopFont();
         ImGui::Spacing();
         if (ImGui::Button("Dismiss")) m_dismissed = true;
         ImGui::SameLine();
-        ImGui::TextDisabled("closes in %.0f s; the Scene panel keeps it under Description",
+        ImGui::TextDisabled("closes in %.0f s; the physics: Scene panel, Description",
                             std::max(0.0, kCardSeconds - age));
     }
     ImGui::End();
@@ -129,8 +138,7 @@ void readout_panel(PanelContext& c) {
         big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
     }
     const PerfSample s = c.sim.perf().latest();
-    std::snprintf(text, sizeof text, "%.4g", s.rate.gflops);
-    big_value(c.fonts, "Gflop/s", text, white);
+    big_value(c.fonts, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
     ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

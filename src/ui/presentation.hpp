@@ -9,7 +9,7 @@ namespace nbody {
 struct UiView;
 struct UiFonts;
 
-// The loaded scene's description, centred near the top for kCardSeconds after the scene changes (fading
+// The loaded scene's description, in the free area beside the panels (never over a control) for kCardSeconds after the scene changes (fading
 // out over the last two), until Dismiss; larger in the presentation layout. The Scene panel keeps it under
 // "Description" afterwards.
 class DescriptionCard {
@@ -18,7 +18,8 @@ class DescriptionCard {
     static constexpr const char* kTitle = "##scene card";
 
     // Call each frame inside the ImGui frame; `now` in seconds (ImGui's clock).
-    void draw(const UiView& view, const UiFonts& fonts, bool presentation);
+    // In the free area between x = left and right (display pixels), at its bottom above the legend.
+    void draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right);
     bool showing() const { return m_start >= 0 && !m_dismissed; }
 
   private:

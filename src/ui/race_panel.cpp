@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 
 namespace nbody {
@@ -44,8 +45,8 @@ void race_bar(const RaceResult& r, double best, float w) {
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 25));
     dl->AddRectFilled(p, ImVec2(p.x + w * f, p.y + h), precision_colour(r.entry.precision));
     char text[128];
-    std::snprintf(text, sizeof text, "%.3e /s   %.0f Gflop/s (20)   %.0f (38)", t.interactions_per_s,
-                  t.gflops20, t.gflops38);
+    std::snprintf(text, sizeof text, "%s   %s (20 flops each)", interactions_text(t.interactions_per_s).c_str(),
+                  flops_text(t.gflops20).c_str());
     dl->AddText(ImVec2(p.x + 4, p.y + 1), IM_COL32_WHITE, text);
     ImGui::Dummy(ImVec2(w, h));
     if (ImGui::IsItemHovered())
@@ -93,7 +94,12 @@ void race_section(PanelContext& c) {
     if (race.running()) {
         const RaceProgress p = race.progress();
         char text[160];
-        std::snprintf(text, sizeof text, "%zu / %zu: %s", p.done, p.total, p.doing.c_str());
+        // RaceProgress counts the float64 reference as a step before the entries: the bar says which.
+        if (p.done == 0)
+            std::snprintf(text, sizeof text, "reference forces (float64), then %zu entries", p.total - 1);
+        else
+            std::snprintf(text, sizeof text, "%zu of %zu entries done: %s", p.done - 1, p.total - 1,
+                          p.doing.c_str());
         ImGui::ProgressBar(p.total ? float(p.done) / float(p.total) : 0.0f, ImVec2(-1, 0), text);
         if (ImGui::Button("Cancel race")) race.cancel(c.sim);
         ImGui::TextDisabled("paused while racing; the state is put back afterwards");

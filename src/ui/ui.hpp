@@ -45,12 +45,15 @@ struct UiState {
     std::string open_path;  // "open another file"
     std::string message;    // status line: "saved screenshot-...png", load errors
     RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
+    float scene_left = 0, scene_right = 0;  // the free area beside the panels (display pixels; 0, 0: all)
+    bool quit_hint = false;      // Esc was pressed once with nothing to cancel: "Esc again quits" shows
 };
 
 // Read-only facts for the panels.
 struct UiView {
     const std::vector<SceneEntry>* scenes = nullptr;
     std::string scene_name, scene_description, load_error;
+    std::string scene_watch;  // plain sentences for the scene card (SceneSpec::watch); may be empty
     std::string upload_path, upload_note;  // which position path is active, and why not interop
     std::string gl_renderer;
     FrameTimes times;
@@ -64,12 +67,16 @@ struct UiView {
     int trail_samples = 0;          // held in the trail ring now
     std::size_t trail_bytes = 0;    // the ring's GPU memory (N x L x 16 B)
     std::string trail_note;         // why there are none although they are on
+    std::string reduced_note;       // the scene loaded with fewer bodies than asked, and why
+    std::size_t full_bodies = 0;    // what "load full N" loads (0: no such button)
 };
 
 // What the user asked for this frame; the app acts on it.
 struct UiRequests {
     bool screenshot = false, toggle_record = false, reset = false, frame_all = false, reset_camera = false;
     bool vsync_changed = false, interop_changed = false;
+    bool escape = false;
+    bool load_full = false;  // the scene that loaded reduced, again with all its bodies  // Esc: cancel what is under way, or arm / confirm a quit (the app decides)
     std::optional<std::string> load_path;  // a scene file to load (scene list or "open")
     float load_multiplier = 1.0f;
 };
@@ -108,6 +115,8 @@ class Ui {
     UiFonts m_fonts;
     PanelLayout m_layout;
     DescriptionCard m_card;
+    std::string m_toast;     // the last status message, shown over the scene for a few seconds
+    double m_toast_at = -1;  // ImGui time it changed
 };
 
 }  // namespace nbody

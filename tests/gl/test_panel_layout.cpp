@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include "gl_test_util.hpp"
 #include "ui/ui.hpp"
@@ -63,6 +64,21 @@ std::vector<Rect> active_windows() {
     return out;
 }
 
+// The windows whose items reach past their inner right edge (a button cut to "Re"), with by how much: ImGui
+// keeps each window's content extent (ContentSize, from the cursor's furthest reach in the last frame).
+std::string clipped_items() {
+    std::string out;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->Active || w->Collapsed || std::string(w->Name).rfind("Debug##", 0) == 0) continue;
+        if (w->ParentWindow) continue;  // child windows (list boxes, combos) are checked through their host
+        const float inner = w->Size.x - 2 * st.WindowPadding.x - w->ScrollbarSizes.x;
+        if (w->ContentSize.x > inner + 1)
+            out += std::string(w->Name) + " by " + std::to_string(w->ContentSize.x - inner) + " px; ";
+    }
+    return out;
+}
+
 bool overlap(const Rect& a, const Rect& b) {
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
@@ -80,7 +96,7 @@ bool dejavu_installed() {
 
 TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
-    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 900}}) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 900}, std::pair{1920, 1080}}) {
         for (const float scale : {1.0f, 1.5f, 2.0f}) {
             SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale));
             Rig rig(*ctx, scale);
@@ -99,19 +115,24 @@ TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
             for (std::size_t i = 0; i < rects.size(); ++i)
                 for (std::size_t j = i + 1; j < rects.size(); ++j)
                     EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
-            // The middle fifth of the window shows the simulation (the legend sits at its bottom).
-            const Rect middle{"middle", 0.4f * float(w) + 1, 0, 0.6f * float(w) - 1, float(h)};
+            // The scene comes first: the free area beside the column is where the panels are not, and at scale 1
+            // in 1280x720 the panels cover at most 40% of the window.
+            const Rect free{"free", rig.state.scene_left + 1, 0, rig.state.scene_right - 1, float(h)};
+            float covered = 0;
             for (const Rect& r : rects) {
                 if (r.name == "Legend") continue;
-                EXPECT_FALSE(overlap(r, middle)) << r.name << " spans x " << r.x0 << " to " << r.x1;
+                EXPECT_FALSE(overlap(r, free)) << r.name << " spans x " << r.x0 << " to " << r.x1;
+                covered += (r.x1 - r.x0) * (r.y1 - r.y0);
             }
-            // Not passing by folding everything: the first panel of each column stays open, and at scale 1
-            // the second too.
+            if (scale == 1.0f && w == 1280) {
+                EXPECT_LE(covered, 0.4f * float(w * h));
+            }
+            // No widget cut at a panel's edge (items wider than the window's inner width).
+            EXPECT_EQ(clipped_items(), "");
+            // Not passing by folding everything: Scene stays open, and at scale 1 Physics too.
             EXPECT_FALSE(collapsed("Scene"));
-            EXPECT_FALSE(collapsed("View"));
             if (scale == 1.0f) {
                 EXPECT_FALSE(collapsed("Physics"));
-                EXPECT_FALSE(collapsed("Performance"));
             }
             // The text follows the scale (a font rasterised at that size, not a stretched bitmap).
             EXPECT_NEAR(ImGui::GetFontSize(), (dejavu_installed() ? 16.0f : 13.0f) * scale, 0.5f);
@@ -165,11 +186,15 @@ TEST(PanelLayout, ABadFontOverrideFallsBackWithTheReason) {
 
 TEST(PanelLayout, PresentationShowsOnlyScenePhysicsAndTheReadOut) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
-    for (const float scale : {1.0f, 2.0f}) {
+    for (const auto& [w, h, scale] : {std::tuple{1280, 720, 1.0f}, std::tuple{1280, 720, 1.5f},
+                                      std::tuple{1280, 720, 2.0f}, std::tuple{1920, 1080, 1.0f},
+                                      std::tuple{1920, 1080, 1.5f}, std::tuple{1920, 1080, 2.0f}}) {
+        SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale));
         Rig rig(*ctx, scale);
-        rig.frames(10, 1280, 720);  // the full layout first (at scale 2 it folds Physics), then P
+        rig.frames(10, w, h);  // the full layout first (at scale 2 it folds Physics), then P
         rig.state.presentation = true;
-        rig.frames(10, 1280, 720);
+        rig.frames(10, w, h);
+        EXPECT_EQ(clipped_items(), "");  // item rectangles, not only windows: "Reset" is not cut to "Re"
         EXPECT_FALSE(collapsed("Physics")) << "the presentation layout re-decides what fits";
         std::set<std::string> names;
         const std::vector<Rect> rects = active_windows();
@@ -178,8 +203,14 @@ TEST(PanelLayout, PresentationShowsOnlyScenePhysicsAndTheReadOut) {
         for (std::size_t i = 0; i < rects.size(); ++i)
             for (std::size_t j = i + 1; j < rects.size(); ++j)
                 EXPECT_FALSE(overlap(rects[i], rects[j])) << rects[i].name << " and " << rects[j].name;
+        for (const Rect& r : rects) {  // inside the viewport
+            EXPECT_GE(r.x0, 0) << r.name;
+            EXPECT_GE(r.y0, 0) << r.name;
+            EXPECT_LE(r.x1, float(w)) << r.name;
+            EXPECT_LE(r.y1, float(h)) << r.name;
+        }
         rig.state.presentation = false;  // P again: every panel is back
-        rig.frames(3, 1280, 720);
+        rig.frames(3, w, h);
         EXPECT_TRUE(ImGui::FindWindowByName("Kernel")->Active);
     }
 }
@@ -236,4 +267,32 @@ TEST(PanelLayout, APanelTheUserDragsStaysWhereItWasDropped) {
     EXPECT_NEAR(scene->Pos.y, start.y + 240, 1);
     EXPECT_FALSE(scene->Flags & ImGuiWindowFlags_NoSavedSettings);      // the ini file keeps it now
     EXPECT_LT(ImGui::FindWindowByName("Physics")->Pos.y, start.y + 1);  // the column closes up
+}
+
+// The marks over the scene: PAUSED while paused (not while running), the quit hint after one Esc, a status
+// message for a few seconds; all in the free area, none over a panel.
+TEST(PanelLayout, PausedQuitHintAndMessagesShowOverTheScene) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    auto vertices = [](ImDrawList* dl) { return dl->VtxBuffer.Size; };
+    rig.sim.set_paused(false);
+    rig.frames(3, 1280, 720);
+    const int running = vertices(ImGui::GetBackgroundDrawList());
+    rig.sim.set_paused(true);
+    rig.frames(1, 1280, 720);
+    const int paused = vertices(ImGui::GetBackgroundDrawList());
+    EXPECT_GT(paused, running + 4 * 6);  // "PAUSED": at least a quad per letter more
+    const ImDrawList* bg = ImGui::GetBackgroundDrawList();
+    for (int i = running; i < paused; ++i)  // the mark lies in the free area, right of the column
+        EXPECT_GE(bg->VtxBuffer[i].pos.x, rig.state.scene_left - 1) << i;
+    const int no_hint = vertices(ImGui::GetForegroundDrawList());
+    rig.state.quit_hint = true;
+    rig.frames(1, 1280, 720);
+    EXPECT_GT(vertices(ImGui::GetForegroundDrawList()), no_hint + 20);
+    rig.state.quit_hint = false;
+    rig.state.message = "saved screenshot.png";
+    rig.frames(1, 1280, 720);
+    EXPECT_GT(vertices(ImGui::GetBackgroundDrawList()), paused + 20);
+    rig.frames(8, 1280, 720, 1.0);  // 8 s later the message is gone from the scene
+    EXPECT_EQ(vertices(ImGui::GetBackgroundDrawList()), paused);
 }

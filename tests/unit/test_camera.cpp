@@ -93,3 +93,19 @@ TEST(Camera, SetHomeTakesASceneCameraAndResetReturnsToIt) {
     EXPECT_NEAR(c.pitch(), 0.5f, 1e-6f);
     EXPECT_NEAR(c.eye().z, 7.0f * std::sin(0.5f), 1e-4f);  // pitch is the elevation above the x-y plane
 }
+
+// The bodies are framed in the free area beside the panels: with an offset, the target projects to the middle of
+// that area (not the window's), and the picture's scale is unchanged.
+TEST(Camera, AViewOffsetCentresTheTargetInTheFreeArea) {
+    Camera c;
+    c.frame_all(glm::vec3(0), 1.0f);
+    const glm::vec3 edge_before = c.project(glm::vec3(0.5f, 0, 0), 1280, 720);
+    const glm::vec3 centre_before = c.project(glm::vec3(0), 1280, 720);
+    const float left = 436, right = 1280;  // a 436 px column at the left edge
+    c.set_view_offset((left + right) / 1280.0f - 1.0f);
+    const glm::vec3 p = c.project(glm::vec3(0), 1280, 720);
+    EXPECT_NEAR(p.x, 0.5f * (left + right), 0.5f);
+    EXPECT_NEAR(p.y, 360.0f, 0.5f);
+    const glm::vec3 edge = c.project(glm::vec3(0.5f, 0, 0), 1280, 720);
+    EXPECT_NEAR(edge.x - p.x, edge_before.x - centre_before.x, 0.5f);  // shifted, not scaled
+}

@@ -85,7 +85,7 @@ TEST(SceneLimits, ReportedInputsGiveClearErrors) {
     const std::string e2 =
         error_of(replaced(shipped("cartwheel.toml"), "cutoff = 1.25", "cutoff = 1e-320"), "c.toml");
     EXPECT_NE(
-        e2.find("c.toml:29:10: field 'component[0].disk.cutoff': must be from 1e-4 to 1e4 (got 1e-320)"),
+        e2.find("c.toml:30:10: field 'component[0].disk.cutoff': must be from 1e-4 to 1e4 (got 1e-320)"),
         std::string::npos)
         << e2;
 }

@@ -1,0 +1,54 @@
+#include "ui/plain_words.hpp"
+
+#include "core/perf_history.hpp"
+
+namespace nbody {
+
+namespace {
+bool starts_with(const std::string& s, const std::string& prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+}  // namespace
+
+std::string in_words(const std::string& message) {
+    std::string m = message;
+    const bool not_applied = starts_with(m, "not applied: ");
+    if (not_applied) m = m.substr(13);
+    const std::string keep = not_applied ? "; the simulation keeps running as it was." : ".";
+    if (starts_with(m, "--backend cuda: ")) {
+        std::string why = m.substr(16);
+        if (why.find("no CUDA backend") != std::string::npos)
+            return "This program was built without CUDA, so only the CPU backend can run" + keep;
+        return "The CUDA backend could not start: no usable NVIDIA GPU (" + why + ")" + keep;
+    }
+    if (starts_with(m, "--")) {  // "--dt 0: ..." from a shared check: the flag's name is the field
+        const std::size_t colon = m.find(": ");
+        const std::string field = m.substr(2, colon == std::string::npos ? std::string::npos : colon - 2);
+        const std::string rest = colon == std::string::npos ? "" : m.substr(colon + 2);
+        return "The value for " + field + " was not accepted: " + rest + keep;
+    }
+    return not_applied ? "Not applied: " + m : message;
+}
+
+std::string cpu_fallback_reason(const std::string& backend_note) {
+    const std::string cuda = "no usable CUDA device (";
+    if (starts_with(backend_note, cuda)) {
+        const std::size_t end = backend_note.rfind(");");
+        const std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
+                                                                                          : end - cuda.size());
+        return "no usable NVIDIA GPU was found (" + why + ")";
+    }
+    if (starts_with(backend_note, "this build has no CUDA backend"))
+        return "this program was built without CUDA";
+    return "";
+}
+
+std::string interactions_text(double per_s) {
+    return format_si(per_s) + " interactions/s";  // "2.52 G interactions/s": the prefix reads as a number
+}
+
+std::string flops_text(double gflops) {
+    return format_si(gflops * 1e9, "flop/s");
+}
+
+}  // namespace nbody

@@ -1,0 +1,51 @@
+#pragma once
+// Text the window shows a class: messages without command-line flags, the reason the CPU backend runs when a
+// GPU was wanted, one format for every rate (panels, race, read-outs), and the Esc key's rule. No ImGui
+// here, so the unit tests check the words.
+#include <string>
+
+namespace nbody {
+
+// A message from the simulation or a loader, in words: "not applied: --backend cuda: cudaGetDeviceCount: x"
+// becomes "The CUDA backend could not start (cudaGetDeviceCount: x); the simulation keeps running as it was."
+// Messages with no flag in them come back as they are.
+std::string in_words(const std::string& message);
+
+// Why the CPU backend runs although the build has CUDA or the user asked for the GPU, from the simulation's
+// backend note ("no usable CUDA device (...); falling back ..."); empty when the CPU was chosen on purpose
+// or a GPU runs.
+std::string cpu_fallback_reason(const std::string& backend_note);
+
+// Rates, everywhere the window, the race and the summaries print one: three significant digits and an SI
+// prefix. interactions/s: "2.52 G interactions/s"; flop rates from Gflop/s: "50.4 Gflop/s", "1.21 Tflop/s".
+std::string interactions_text(double per_s);
+std::string flops_text(double gflops);
+
+// Esc cancels what is under way (scene generation, a race, a recording) and nothing else. With nothing under
+// way it arms a quit that a second Esc within kWindow seconds confirms (the window shows a hint meanwhile);
+// Ctrl+Q quits at once. A key held down repeats: only presses count.
+class EscapeKey {
+  public:
+    enum class Action { Cancel, ArmQuit, Quit };
+    static constexpr double kWindow = 1.0;  // seconds
+
+    Action press(double now_s, bool something_under_way) {
+        if (something_under_way) {
+            m_armed_at = kNever;  // a cancel never counts as the first half of a quit
+            return Action::Cancel;
+        }
+        if (now_s - m_armed_at <= kWindow) {
+            m_armed_at = kNever;
+            return Action::Quit;
+        }
+        m_armed_at = now_s;
+        return Action::ArmQuit;
+    }
+    bool hint_visible(double now_s) const { return now_s - m_armed_at <= kWindow; }
+
+  private:
+    static constexpr double kNever = -1e300;
+    double m_armed_at = kNever;
+};
+
+}  // namespace nbody

@@ -1,0 +1,81 @@
+// The window's words: no command-line flags in GUI messages, the CPU fallback's reason, one rate format, and
+// the Esc key's rule (cancel first, quit only on a second press within a second).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "io/run_summary.hpp"
+#include "ui/load_budget.hpp"
+#include "ui/plain_words.hpp"
+
+using namespace nbody;
+
+TEST(PlainWords, ABackendFailureNamesNoFlag) {
+    const std::string m = in_words("not applied: --backend cuda: cudaGetDeviceCount: no CUDA-capable device");
+    EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    EXPECT_NE(m.find("CUDA backend could not start"), std::string::npos) << m;
+    EXPECT_NE(m.find("no CUDA-capable device"), std::string::npos) << m;  // the reason stays
+    EXPECT_NE(m.find("keeps running"), std::string::npos) << m;
+    const std::string b = in_words("--backend cuda: this build has no CUDA backend (configured without nvcc)");
+    EXPECT_EQ(b.find("--"), std::string::npos) << b;
+    EXPECT_NE(b.find("built without CUDA"), std::string::npos) << b;
+}
+
+TEST(PlainWords, OtherMessagesPassUnchanged) {
+    EXPECT_EQ(in_words("scene generation cancelled"), "scene generation cancelled");
+    EXPECT_EQ(in_words(""), "");
+    EXPECT_EQ(in_words("--dt 0: must be > 0").find("--"), std::string::npos);
+}
+
+TEST(PlainWords, TheFallbackReasonComesFromTheBackendNote) {
+    EXPECT_EQ(cpu_fallback_reason("CPU backend (asked for)"), "");
+    EXPECT_EQ(cpu_fallback_reason("CUDA backend: H200"), "");
+    EXPECT_EQ(cpu_fallback_reason("no usable CUDA device (cudaGetDeviceCount: no device); falling back to the CPU"),
+              "no usable NVIDIA GPU was found (cudaGetDeviceCount: no device)");
+    EXPECT_EQ(cpu_fallback_reason("this build has no CUDA backend; using the CPU backend"),
+              "this program was built without CUDA");
+}
+
+TEST(PlainWords, RatesHaveOneFormat) {
+    EXPECT_EQ(interactions_text(2.521e9), "2.52 G interactions/s");
+    EXPECT_EQ(flops_text(50.42), "50.4 Gflop/s");
+    EXPECT_EQ(flops_text(2521), "2.52 Tflop/s");
+}
+
+TEST(PlainWords, TheSummaryPrintsEachFlopCountOnce) {
+    RunSummary s;
+    s.rate.interactions_per_s = 2.521e9;
+    s.rate.gflops20 = 50.42, s.rate.gflops38 = 95.8, s.rate.gflops = 50.42, s.rate.flops_per_pair = 20;
+    const std::string t = summary_text(s);
+    EXPECT_NE(t.find("interactions/s    2.52 G\n"), std::string::npos) << t;
+    EXPECT_NE(t.find("50.4 G at 20 flops/interaction, 95.8 G at 38\n"), std::string::npos) << t;
+    s.rate.flops_per_pair = 60, s.rate.gflops = 151.3, s.integrator = "hermite";
+    EXPECT_NE(summary_text(s).find(", 151 G at 60 (hermite)"), std::string::npos) << summary_text(s);
+}
+
+TEST(EscapeKey, CancelsFirstAndQuitsOnlyOnASecondPressWithinASecond) {
+    EscapeKey k;
+    using A = EscapeKey::Action;
+    EXPECT_EQ(k.press(10.0, true), A::Cancel);     // generation under way: cancel, nothing else
+    EXPECT_EQ(k.press(10.2, false), A::ArmQuit);   // the press after a cancel only arms
+    EXPECT_TRUE(k.hint_visible(10.5));
+    EXPECT_EQ(k.press(10.9, false), A::Quit);      // a second press within a second
+    EXPECT_EQ(k.press(20.0, false), A::ArmQuit);
+    EXPECT_FALSE(k.hint_visible(21.5));
+    EXPECT_EQ(k.press(21.5, false), A::ArmQuit);   // too late: arms again
+    EXPECT_EQ(k.press(21.6, true), A::Cancel);     // a cancel disarms
+    EXPECT_EQ(k.press(21.7, false), A::ArmQuit);
+}
+
+TEST(LoadBudget, HeavyScenesLoadAtTheNThatStepsInTwentyMilliseconds) {
+    // 131,072 bodies at 2e9 pairs/s (a CPU): 8.6 s a step; the window loads sqrt(2e9 x 0.02) = 6324.
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(2e9, false), 6324);
+    EXPECT_NEAR(LoadBudget::step_seconds(131072, 2e9), 8.59, 0.01);
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(0, false), 4472);  // unmeasured CPU: 1e9 pairs/s assumed
+    EXPECT_DOUBLE_EQ(LoadBudget::smooth_bodies(1e8, false), 4096);  // never below the floor
+    // A rate measured on the two-body scene is overhead, not a rate for 131,072 bodies.
+    EXPECT_EQ(LoadBudget::usable_rate(3e6, 2), 0.0);
+    EXPECT_EQ(LoadBudget::usable_rate(2e9, 18000), 2e9);
+    EXPECT_TRUE(std::isinf(LoadBudget::smooth_bodies(0, true)));  // an unmeasured GPU is not limited
+    EXPECT_GT(LoadBudget::smooth_bodies(2e12, true), 131072);     // an H200's rate loads the Plummer whole
+}
