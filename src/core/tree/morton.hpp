@@ -49,6 +49,24 @@ NBODY_HD uint64_t body_key(float x, float y, float z, const KeyBox& box) {
     return morton_key(key_coord(x, box.x0, scale), key_coord(y, box.y0, scale), key_coord(z, box.z0, scale));
 }
 
+// The cube the keys are taken in, from the bodies' bounding box lo..hi (float32, exact on any device): centred
+// on the box, side its largest extent widened by 2^-20 so the upper faces fall inside; bodies all at one point
+// get a side of 2^-40 of their distance from the origin (or 2^-40), so the cube is never empty and the depth
+// cap ends the split. Both trees call this, so both take keys in the same cube.
+NBODY_HD KeyBox key_box_from_bounds(const float lo[3], const float hi[3]) {
+    double c[3], extent = 0, far = 1;
+    for (int a = 0; a < 3; ++a) {
+        c[a] = 0.5 * (static_cast<double>(lo[a]) + static_cast<double>(hi[a]));
+        const double e = static_cast<double>(hi[a]) - static_cast<double>(lo[a]);
+        extent = e > extent ? e : extent;
+        const double ac = c[a] < 0 ? -c[a] : c[a];
+        far = ac > far ? ac : far;
+    }
+    const double wide = extent * (1 + 0x1p-20), tiny = far * 0x1p-40;
+    const double side = wide > tiny ? wide : tiny;
+    return {c[0] - 0.5 * side, c[1] - 0.5 * side, c[2] - 0.5 * side, side};
+}
+
 // Bit shift that leaves the top 3 * level bits of a key: a cell's prefix is key >> level_shift(level).
 NBODY_HD int level_shift(int level) {
     return 3 * (kMaxLevel - level);

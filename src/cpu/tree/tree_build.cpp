@@ -12,9 +12,7 @@
 
 namespace nbody {
 
-// The cube enclosing every body: centred on the bodies' bounding box, side its largest extent widened by
-// 2^-20 so the upper faces fall inside; bodies all at one point get a side of 2^-40 of their distance from
-// the origin (or 2^-40), so the cube is never empty and the depth cap ends the split.
+// The bodies' bounding box, reduced in parallel; the key cube from it as the GPU tree makes it.
 void CpuTree::bounding_box() {
     struct Box {
         float lo[3], hi[3];
@@ -40,14 +38,7 @@ void CpuTree::bounding_box() {
     for (const Box& b : part)
         for (int a = 0; a < 3; ++a)
             all.lo[a] = std::min(all.lo[a], b.lo[a]), all.hi[a] = std::max(all.hi[a], b.hi[a]);
-    double c[3], extent = 0, far = 1;
-    for (int a = 0; a < 3; ++a) {
-        c[a] = 0.5 * (double(all.lo[a]) + double(all.hi[a]));
-        extent = std::max(extent, double(all.hi[a]) - double(all.lo[a]));
-        far = std::max(far, std::abs(c[a]));
-    }
-    const double side = std::max(extent * (1 + 0x1p-20), far * 0x1p-40);
-    m_box = {c[0] - 0.5 * side, c[1] - 0.5 * side, c[2] - 0.5 * side, side};
+    m_box = tree::key_box_from_bounds(all.lo, all.hi);
 }
 
 // Keys in parallel, then a stable LSD radix sort of (key, body) by bytes, skipping bytes every key shares:
