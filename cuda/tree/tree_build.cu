@@ -180,7 +180,7 @@ void GpuTree::Impl::sort() {
 
 void GpuTree::Impl::build_levels(int leaf) {
     cells = 0;
-    reserve_cells(std::max<std::size_t>(64, n / 2));
+    reserve_cells(std::max<std::size_t>(64, n / 4));  // a Plummer sphere at leaf 16 makes 0.23 cells a body
     const tree::TreeCell root{0, 0, static_cast<uint32_t>(n), 0, 0, 0, 0};
     NBODY_CUDA_CHECK(cudaMemcpyAsync(tree_cells.get(), &root, sizeof root, cudaMemcpyHostToDevice, stream));
     cells = 1;
