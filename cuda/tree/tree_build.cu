@@ -1,0 +1,305 @@
+// The GPU tree's build: bounding box (one block's reduction), 63-bit keys, CUB radix sort of (key, body),
+// the bodies gathered into key order, then the octree level by level as the CPU tree builds it: per level a
+// kernel counts each cell's non-empty children (binary search on the sorted keys), a CUB scan places them,
+// and a second kernel writes them, so cells come out breadth first with contiguous children.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+
+#include "core/tree/morton.hpp"
+#include "core/tree/multipoles.hpp"
+#include "tree/gpu_tree_impl.cuh"
+
+namespace nbody {
+
+namespace {
+
+constexpr int kBoxThreads = 1024;
+
+// One block: min and max of every coordinate (exact in float32), then the key cube from them.
+__global__ void __launch_bounds__(kBoxThreads) tree_box_kernel(const float4* pos, int n, tree::KeyBox* box) {
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (int i = threadIdx.x; i < n; i += kBoxThreads) {
+        const float4 p = pos[i];
+        const float c[3] = {p.x, p.y, p.z};
+#pragma unroll
+        for (int a = 0; a < 3; ++a) lo[a] = fminf(lo[a], c[a]), hi[a] = fmaxf(hi[a], c[a]);
+    }
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+        for (int off = 16; off > 0; off >>= 1) {
+            lo[a] = fminf(lo[a], __shfl_xor_sync(0xffffffffu, lo[a], off));
+            hi[a] = fmaxf(hi[a], __shfl_xor_sync(0xffffffffu, hi[a], off));
+        }
+    __shared__ float red[6][kBoxThreads / 32];
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0)
+        for (int a = 0; a < 3; ++a) red[a][warp] = lo[a], red[3 + a][warp] = hi[a];
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    for (int w = 1; w < kBoxThreads / 32; ++w)
+        for (int a = 0; a < 3; ++a)
+            red[a][0] = fminf(red[a][0], red[a][w]), red[3 + a][0] = fmaxf(red[3 + a][0], red[3 + a][w]);
+    const float l[3] = {red[0][0], red[1][0], red[2][0]}, h[3] = {red[3][0], red[4][0], red[5][0]};
+    *box = tree::key_box_from_bounds(l, h);
+}
+
+__global__ void tree_keys_kernel(const float4* pos, int n, const tree::KeyBox* box, uint64_t* keys,
+                                 uint32_t* order) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float4 p = pos[i];
+    keys[i] = tree::body_key(p.x, p.y, p.z, *box);
+    order[i] = static_cast<uint32_t>(i);
+}
+
+__global__ void tree_gather_kernel(const float4* pos, const uint32_t* order, int n, float* x, float* y,
+                                   float* z, float* m) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const float4 p = pos[order[k]];
+    x[k] = p.x, y[k] = p.y, z[k] = p.z, m[k] = p.w;
+}
+
+// First index in [first, last) whose octant at `shift` exceeds o (octants ascend within a cell).
+__device__ uint32_t octant_end(const uint64_t* keys, uint32_t first, uint32_t last, int shift, int o) {
+    while (first < last) {
+        const uint32_t mid = first + (last - first) / 2;
+        if (static_cast<int>((keys[mid] >> shift) & 7u) <= o)
+            first = mid + 1;
+        else
+            last = mid;
+    }
+    return first;
+}
+
+// Children of the level's cell i: counted (write == false) or written at next_begin + offsets[i].
+template <bool kWrite>
+__global__ void tree_split_kernel(tree::TreeCell* cells, uint32_t level_begin, uint32_t count,
+                                  const uint64_t* keys, int leaf, int level, uint32_t* child_counts,
+                                  const uint32_t* offsets, uint32_t next_begin) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    tree::TreeCell cell = cells[level_begin + i];
+    uint32_t kids = 0;
+    if (cell.body_count > static_cast<uint32_t>(leaf) && level < tree::kMaxLevel) {
+        const int shift = tree::level_shift(level + 1);
+        uint32_t first = cell.body_begin;
+        const uint32_t last = first + cell.body_count;
+        if (kWrite) cell.first_child = next_begin + offsets[i];
+        for (int o = 0; o < 8 && first != last; ++o) {
+            const uint32_t upto = octant_end(keys, first, last, shift, o);
+            if (upto == first) continue;
+            if (kWrite)
+                cells[cell.first_child + kids] = {(keys[first] >> shift) << shift, first, upto - first, 0, 0,
+                                                  static_cast<uint8_t>(level + 1), 0};
+            ++kids;
+            first = upto;
+        }
+    }
+    if (kWrite) {
+        cell.n_children = static_cast<uint8_t>(kids);
+        cells[level_begin + i] = cell;
+    } else {
+        child_counts[i] = kids;
+    }
+}
+
+}  // namespace
+
+GpuTree::GpuTree(int device) : m(std::make_unique<Impl>()) {
+    m->device = device;
+    NBODY_CUDA_CHECK(cudaSetDevice(device));
+    NBODY_CUDA_CHECK(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking));
+    m->box = kernels::DeviceBuffer::alloc(device, sizeof(tree::KeyBox), "tree key box");
+}
+
+GpuTree::~GpuTree() {
+    if (m && m->stream) cudaStreamDestroy(m->stream);
+}
+
+void GpuTree::Impl::reserve_bodies(std::size_t count) {
+    if (count <= capacity) return;
+    input = kernels::DeviceBuffer::alloc(device, count * sizeof(float4), "tree bodies");
+    for (int b = 0; b < 2; ++b) {
+        keys[b] = kernels::DeviceBuffer::alloc(device, count * sizeof(uint64_t), "tree keys");
+        order[b] = kernels::DeviceBuffer::alloc(device, count * sizeof(uint32_t), "tree order");
+    }
+    for (auto* v : {&x, &y, &z, &m})
+        *v = kernels::DeviceBuffer::alloc(device, count * sizeof(float), "tree SoA");
+    sort_temp_bytes = 0;
+    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, sort_temp_bytes, static_cast<const uint64_t*>(nullptr), static_cast<uint64_t*>(nullptr),
+        static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), static_cast<int>(count), 0,
+        3 * tree::kKeyBits));
+    sort_temp = kernels::DeviceBuffer::alloc(device, sort_temp_bytes, "tree sort scratch");
+    capacity = count;
+}
+
+// Grows the cell arrays (keeping the cells built so far; the moments are computed after the build); amortised
+// by doubling.
+void GpuTree::Impl::reserve_cells(std::size_t count) {
+    if (count <= cell_capacity) return;
+    const std::size_t want = std::max(count, 2 * cell_capacity);
+    kernels::DeviceBuffer grown =
+        kernels::DeviceBuffer::alloc(device, want * sizeof(tree::TreeCell), "tree cells");
+    if (cells)
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(grown.get(), tree_cells.get(), cells * sizeof(tree::TreeCell),
+                                         cudaMemcpyDeviceToDevice, stream));
+    tree_cells = std::move(grown);
+    moments_d = kernels::DeviceBuffer::alloc(device, want * sizeof(tree::MomentsD), "tree moments (double)");
+    moments = kernels::DeviceBuffer::alloc(device, want * sizeof(tree::CellMoments), "tree moments");
+    cell_capacity = want;
+}
+
+void GpuTree::Impl::bounding_box_and_keys() {
+    const int ni = static_cast<int>(n);
+    tree_box_kernel<<<1, kBoxThreads, 0, stream>>>(input.as<const float4>(), ni, box.as<tree::KeyBox>());
+    NBODY_CUDA_CHECK_LAUNCH("tree_box_kernel");
+    tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), ni,
+                                                           box.as<const tree::KeyBox>(),
+                                                           keys[0].as<uint64_t>(), order[0].as<uint32_t>());
+    NBODY_CUDA_CHECK_LAUNCH("tree_keys_kernel");
+}
+
+// Stable radix sort of (key, body) on the 63 key bits: ties keep input order, as the CPU tree's sort.
+void GpuTree::Impl::sort() {
+    std::size_t bytes = sort_temp_bytes;
+    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), bytes, keys[0].as<const uint64_t>(),
+                                                     keys[1].as<uint64_t>(), order[0].as<const uint32_t>(),
+                                                     order[1].as<uint32_t>(), static_cast<int>(n), 0,
+                                                     3 * tree::kKeyBits, stream));
+    tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
+        input.as<const float4>(), order[1].as<const uint32_t>(), static_cast<int>(n), x.as<float>(),
+        y.as<float>(), z.as<float>(), m.as<float>());
+    NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
+}
+
+void GpuTree::Impl::build_levels(int leaf) {
+    cells = 0;
+    reserve_cells(std::max<std::size_t>(64, n / 4));  // a Plummer sphere at leaf 16 makes 0.23 cells a body
+    const tree::TreeCell root{0, 0, static_cast<uint32_t>(n), 0, 0, 0, 0};
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(tree_cells.get(), &root, sizeof root, cudaMemcpyHostToDevice, stream));
+    cells = 1;
+    level_start.assign({0, 1});
+    for (int level = 0; level < tree::kMaxLevel; ++level) {
+        const uint32_t begin = level_start[std::size_t(level)], end = level_start[std::size_t(level) + 1];
+        const uint32_t count = end - begin;
+        if (count == 0) break;
+        if (child_counts.bytes() <
+            count * sizeof(uint32_t))  // per-level scratch; a level has at most n cells
+            for (auto* v : {&child_counts, &child_offsets})
+                *v = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(count, n) * sizeof(uint32_t),
+                                                  "tree child counts");
+        tree_split_kernel<false><<<grid_for(count, 128), 128, 0, stream>>>(
+            tree_cells.as<tree::TreeCell>(), begin, count, keys[1].as<const uint64_t>(), leaf, level,
+            child_counts.as<uint32_t>(), nullptr, 0);
+        NBODY_CUDA_CHECK_LAUNCH("tree_split_kernel<count>");
+        std::size_t bytes = 0;
+        NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, child_counts.as<const uint32_t>(),
+                                                       child_offsets.as<uint32_t>(),
+                                                       static_cast<int>(count)));
+        if (bytes > scan_temp_bytes) {
+            scan_temp = kernels::DeviceBuffer::alloc(device, bytes, "tree scan scratch");
+            scan_temp_bytes = bytes;
+        }
+        NBODY_CUDA_CHECK(
+            cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, child_counts.as<const uint32_t>(),
+                                          child_offsets.as<uint32_t>(), static_cast<int>(count), stream));
+        uint32_t tail[2];
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[0], child_offsets.as<uint32_t>() + count - 1, 4,
+                                         cudaMemcpyDeviceToHost, stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[1], child_counts.as<uint32_t>() + count - 1, 4,
+                                         cudaMemcpyDeviceToHost, stream));
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+        const uint32_t total = tail[0] + tail[1];
+        if (total == 0) break;
+        reserve_cells(std::size_t(end) + total);
+        tree_split_kernel<true><<<grid_for(count, 128), 128, 0, stream>>>(
+            tree_cells.as<tree::TreeCell>(), begin, count, keys[1].as<const uint64_t>(), leaf, level, nullptr,
+            child_offsets.as<const uint32_t>(), end);
+        NBODY_CUDA_CHECK_LAUNCH("tree_split_kernel<write>");
+        cells = std::size_t(end) + total;
+        level_start.push_back(static_cast<uint32_t>(cells));
+    }
+}
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point& t, cudaStream_t stream) {
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+}
+}  // namespace
+
+// Stage times are host clocks around a synchronised stream: enough to see the split; the engine will use
+// events.
+void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* st) {
+    p.validate();
+    NBODY_CUDA_CHECK(cudaSetDevice(m->device));
+    TreeStats s;
+    s.bodies = n;
+    m->n = n;
+    m->cells = 0;
+    m->level_start.clear();
+    if (n > 0) {
+        m->reserve_bodies(n);
+        NBODY_CUDA_CHECK(
+            cudaMemcpyAsync(m->input.get(), pos_mass, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
+        auto t = std::chrono::steady_clock::now();
+        seconds_since(t, m->stream);
+        m->bounding_box_and_keys();
+        s.t_keys = seconds_since(t, m->stream);
+        m->sort();
+        s.t_sort = seconds_since(t, m->stream);
+        m->build_levels(p.leaf);
+        s.t_build = seconds_since(t, m->stream);
+        m->compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta));
+        s.t_multipoles = seconds_since(t, m->stream);
+        s.cells = m->cells;
+        s.depth = static_cast<int>(m->level_start.size()) - 2;
+    }
+    if (st) *st = s;
+}
+
+namespace {
+template <class T>
+std::vector<T> download(const kernels::DeviceBuffer& b, std::size_t count) {
+    std::vector<T> out(count);
+    if (count) NBODY_CUDA_CHECK(cudaMemcpy(out.data(), b.get(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+}
+}  // namespace
+
+std::vector<tree::TreeCell> GpuTree::cells() const {
+    return download<tree::TreeCell>(m->tree_cells, m->cells);
+}
+std::vector<tree::CellMoments> GpuTree::moments() const {
+    return download<tree::CellMoments>(m->moments, m->cells);
+}
+std::vector<uint64_t> GpuTree::keys() const {
+    return download<uint64_t>(m->keys[1], m->n);
+}
+std::vector<uint32_t> GpuTree::order() const {
+    return download<uint32_t>(m->order[1], m->n);
+}
+tree::KeyBox GpuTree::key_box() const {
+    return download<tree::KeyBox>(m->box, 1).at(0);
+}
+
+double GpuTree::bytes_per_body() const {
+    if (m->n == 0) return 0;
+    std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sort_temp.bytes() + m->scan_temp.bytes();
+    for (int b = 0; b < 2; ++b) bytes += m->keys[b].bytes() + m->order[b].bytes();
+    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->child_counts, &m->child_offsets,
+                          &m->moments_d, &m->moments})
+        bytes += v->bytes();
+    return double(bytes) / double(m->n);
+}
+
+}  // namespace nbody

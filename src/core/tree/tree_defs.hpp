@@ -1,0 +1,63 @@
+#pragma once
+// The tree code's shared vocabulary: what the CPU tree (src/cpu/tree/, the reference) and the GPU tree
+// (cuda/tree/) both compile, so they make the same decisions. Plain structs and NBODY_HD functions only:
+// this header compiles as host C++20 and under nvcc (C++17) alike; nothing here allocates or throws.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define NBODY_HD __host__ __device__ __forceinline__
+#else
+#define NBODY_HD inline
+#endif
+
+namespace nbody::tree {
+
+// Morton keys: 21 bits per axis, 63 bits in all. A cell at level L (root L = 0) is the set of bodies whose
+// keys share their top 3L bits, so the key resolution is also the depth cap: a cell at level kMaxLevel is
+// never split, however many bodies it holds (coincident bodies end there instead of recursing forever).
+inline constexpr int kKeyBits = 21;
+inline constexpr int kMaxLevel = kKeyBits;
+inline constexpr uint32_t kKeyCells = 1u << kKeyBits;  // cells per axis at the finest level
+
+// The same floor the direct float32 loops add to eps^2 (src/cpu/force_f32.hpp, the CUDA kernels): a body's
+// own term (r = 0, in its own leaf) stays a finite 0 with eps = 0.
+inline constexpr float kSelfFloor = 1e-20f;
+
+// One octree cell. Cells are stored breadth first, so a level is a contiguous range and the children of a
+// cell are contiguous: (first_child, n_children). Bodies are in key order, so a cell's bodies are the
+// contiguous range [body_begin, body_begin + body_count) of the sorted arrays. 24 bytes.
+struct TreeCell {
+    uint64_t key;          // the cell's key prefix in the top 3 * level bits, the rest zero
+    uint32_t body_begin;   // first body (index into the key-sorted arrays)
+    uint32_t body_count;   // > 0 always: only non-empty children are made
+    uint32_t first_child;  // index of the first child cell; meaningless when n_children == 0 (a leaf)
+    uint8_t n_children;    // 0 (leaf) to 8
+    uint8_t level;         // 0 (root) to kMaxLevel
+    uint16_t pad;
+};
+
+// A cell's multipoles as the walk reads them (float32, 44 bytes): centre of mass (length units) and mass,
+// the traceless quadrupole about the centre of mass Q_ab = sum m (3 x_a x_b - r^2 delta_ab) (x relative to
+// the centre of mass, so float32 keeps its digits whatever the cell's distance from the origin), and the
+// opening radius squared r_open^2 = (l / theta + delta)^2 (Barnes 1994; l the cell's side, delta the distance
+// of the centre of mass from the cell's geometric centre).
+struct CellMoments {
+    float x, y, z, m;
+    float qxx, qyy, qzz, qxy, qxz, qyz;
+    float r_open2;
+};
+
+// The cube every key is taken in: lower corner (length units) and side; cells at level L have side
+// side / 2^L. Double, so the keys of both trees come from the same arithmetic.
+struct KeyBox {
+    double x0, y0, z0;
+    double side;
+};
+
+// Three float32 components (an acceleration contribution), without CUDA's float3 so host code needs no
+// CUDA header.
+struct F3 {
+    float x, y, z;
+};
+
+}  // namespace nbody::tree

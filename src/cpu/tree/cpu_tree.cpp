@@ -1,0 +1,144 @@
+// CpuTree: input checks, the stages in order and their timing. The stages live in tree_build.cpp,
+// tree_multipoles.cpp and tree_walk.cpp.
+#include "cpu/tree/cpu_tree.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/limits.hpp"
+#include "core/parallel.hpp"
+#include "cpu/force_f32.hpp"
+
+namespace nbody {
+
+static_assert(tree::kSelfFloor == kSelfInteractionFloor, "the tree and the direct loops soften alike");
+
+CpuTree::CpuTree(int threads) : m_threads(resolve_threads(threads)) {}
+
+std::size_t CpuTree::max_bodies() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const std::size_t mem =
+        pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 34;
+    // uint32_t body indices; keep below 2^31 so every count and offset also fits a signed int.
+    return std::min<std::size_t>(mem / kBytesPerBody, std::size_t(std::numeric_limits<int32_t>::max()));
+}
+
+namespace {
+
+void check_size(std::size_t n) {
+    const std::size_t cap = CpuTree::max_bodies();
+    if (n > cap)
+        throw Error("tree: " + std::to_string(n) + " bodies need about " +
+                    std::to_string(double(n) * CpuTree::kBytesPerBody / 1e9) +
+                    " GB; this machine holds a tree of at most " + std::to_string(cap) + " bodies");
+}
+
+bool fits_float(double v) {
+    return std::isfinite(static_cast<float>(v));
+}
+
+// What the tree cannot place: a NaN or infinite coordinate or mass, or one beyond float32's range.
+template <class V>
+[[noreturn]] void refuse_body(std::size_t i, const V& b) {
+    const bool nan = std::isnan(b.x) || std::isnan(b.y) || std::isnan(b.z) || std::isnan(b.w);
+    const bool inf = std::isinf(b.x) || std::isinf(b.y) || std::isinf(b.z) || std::isinf(b.w);
+    throw Error("tree: body " + std::to_string(i) + ": position or mass " +
+                (nan   ? "is NaN"
+                 : inf ? "is infinite"
+                       : "is beyond float32's range") +
+                " (" + limits::format_number(double(b.x)) + ", " + limits::format_number(double(b.y)) + ", " +
+                limits::format_number(double(b.z)) + ", m " + limits::format_number(double(b.w)) + ")");
+}
+
+// Rounds the bodies to float32 structure of arrays. Checked first, in order and on this thread, so the
+// error names the first bad body whatever the thread count (and no worker thread ever throws).
+template <class V>
+void load(const V* in, std::size_t n, int threads, std::vector<float>& x, std::vector<float>& y,
+          std::vector<float>& z, std::vector<float>& m) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const V& b = in[i];
+        if (!(fits_float(b.x) && fits_float(b.y) && fits_float(b.z) && fits_float(b.w))) refuse_body(i, b);
+    }
+    x.resize(n), y.resize(n), z.resize(n), m.resize(n);
+    parallel_for(
+        n, threads,
+        [&](std::size_t b, std::size_t e) {
+            for (std::size_t i = b; i < e; ++i) {
+                x[i] = static_cast<float>(in[i].x), y[i] = static_cast<float>(in[i].y);
+                z[i] = static_cast<float>(in[i].z), m[i] = static_cast<float>(in[i].w);
+            }
+        },
+        4096);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point& t) {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+}
+
+}  // namespace
+
+template <class V>
+void CpuTree::load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                           TreeStats* stats) {
+    p.validate();
+    check_size(n);
+    load(pos_mass, n, m_threads, m_in_x, m_in_y, m_in_z, m_in_m);
+    run(n, p, eps, acc, stats);
+}
+
+void CpuTree::evaluate(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                       TreeStats* stats) {
+    load_and_run(pos_mass, n, p, eps, acc, stats);
+}
+
+void CpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                       TreeStats* stats) {
+    load_and_run(pos_mass, n, p, eps, acc, stats);
+}
+
+void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats) {
+    if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
+    TreeStats st;
+    st.bodies = n;
+    m_n = n;
+    m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_group_cells.clear(), m_group_bodies.clear();
+    m_order.clear(), m_keys.clear();
+    if (n == 0) {
+        if (stats) *stats = st;
+        return;
+    }
+    auto t = std::chrono::steady_clock::now();
+    bounding_box();
+    st.t_box = seconds_since(t);
+    sort_by_key();  // keys, then the sort; the key time is measured inside
+    st.t_sort = seconds_since(t);
+    build(p.leaf);
+    st.t_build = seconds_since(t);
+    compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta));
+    st.t_multipoles = seconds_since(t);
+    const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
+    walk(p, soft2, acc, st);
+    st.t_walk = seconds_since(t);
+    // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
+    st.t_keys = m_key_seconds;
+    st.t_sort -= m_key_seconds;
+    st.cells = m_cells.size();
+    st.depth = int(m_level_start.size()) - 2;
+    for (const auto& c : m_cells) st.leaves += c.n_children == 0;
+    if (stats) *stats = st;
+}
+
+tree::CellBox CpuTree::cell_box(std::size_t cell) const {
+    return tree::cell_box(m_cells[cell].key, m_cells[cell].level, m_box);
+}
+
+}  // namespace nbody

@@ -1,0 +1,76 @@
+#pragma once
+// The CPU tree code (Barnes-Hut, quadrupole cells, group walk; Barnes 1990 and 1994, staged as Bonsai):
+// the reference the GPU tree is tested against and the CPU's fast path at large N. Each evaluate() builds
+// the tree afresh: bounding box, 63-bit Morton keys, radix sort, octree level by level, multipoles bottom-up,
+// then one interaction list per group of consecutive bodies, evaluated vectorised over all threads. The
+// per-element math is shared with the GPU tree (src/core/tree/), so both make the same decisions.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/float4.hpp"
+#include "core/tree/morton.hpp"
+#include "core/tree/multipoles.hpp"
+#include "core/tree/tree_defs.hpp"
+#include "core/tree/tree_params.hpp"
+
+namespace nbody {
+
+class CpuTree {
+  public:
+    explicit CpuTree(int threads = 0);
+
+    // acc[i] = sum over the tree of body i's acceleration without G (w = 0), at Plummer softening eps.
+    // Throws ParamError for bad params, nbody::Error naming the first body whose position or mass is NaN,
+    // infinite or outside float32's range, and nbody::Error before allocating when n exceeds max_bodies().
+    // n = 0 does nothing. Positions are rounded to float32 first: the tree sees what the GPU tree sees.
+    void evaluate(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                  TreeStats* stats = nullptr);
+    void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                  TreeStats* stats = nullptr);
+
+    // The most bodies this machine's memory holds a tree for (about kBytesPerBody a body, all stages).
+    static std::size_t max_bodies();
+    static constexpr std::size_t kBytesPerBody = 192;
+
+    // The tree of the last evaluation, for drawing and for tests. Cells are breadth first (root at 0).
+    const std::vector<tree::TreeCell>& cells() const { return m_cells; }
+    const std::vector<tree::CellMoments>& moments() const { return m_moments; }
+    tree::KeyBox key_box() const { return m_box; }
+    tree::CellBox cell_box(std::size_t cell) const;
+    // Body k in key order is input body order()[k].
+    const std::vector<uint32_t>& order() const { return m_order; }
+    const std::vector<uint64_t>& keys() const { return m_keys; }
+    // Per group (bodies [g * group, (g + 1) * group) in key order): its interaction list's lengths.
+    const std::vector<uint32_t>& group_cell_counts() const { return m_group_cells; }
+    const std::vector<uint32_t>& group_body_counts() const { return m_group_bodies; }
+    // First cell index of each level, and one past the last cell (levels = size() - 1).
+    const std::vector<uint32_t>& level_starts() const { return m_level_start; }
+
+  private:
+    template <class V>
+    void load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                      TreeStats* stats);
+    void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats);
+    void bounding_box();
+    void sort_by_key();
+    void build(int leaf);
+    void compute_moments(double inv_theta);
+    void walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st);
+
+    int m_threads;
+    std::size_t m_n = 0;
+    std::vector<float> m_in_x, m_in_y, m_in_z, m_in_m;  // input order
+    std::vector<float> m_x, m_y, m_z, m_m;              // key order
+    std::vector<uint64_t> m_keys, m_keys_tmp;
+    std::vector<uint32_t> m_order, m_order_tmp;
+    tree::KeyBox m_box{};
+    std::vector<tree::TreeCell> m_cells;
+    std::vector<uint32_t> m_level_start;
+    std::vector<tree::MomentsD> m_moments_d;
+    std::vector<tree::CellMoments> m_moments;
+    std::vector<uint32_t> m_group_cells, m_group_bodies;
+    double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
+};
+
+}  // namespace nbody

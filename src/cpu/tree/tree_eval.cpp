@@ -1,0 +1,63 @@
+// Built with -O3 -ffast-math -fopenmp-simd (see src/CMakeLists.txt): each i-body's sums over a list are
+// reassociated across vector lanes and 1/sqrtf becomes rsqrt14 + one Newton step, as the direct loop.
+#include "cpu/tree/tree_eval.hpp"
+
+#include "core/tree/interactions.hpp"
+
+namespace nbody {
+
+#if defined(NBODY_PORTABLE) || !defined(__x86_64__)
+#define NBODY_CLONES
+#else
+#define NBODY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+
+NBODY_CLONES
+void tree_group_forces(const CellListF32& cells, const SourcesF32& bodies, const float* xi, const float* yi,
+                       const float* zi, std::size_t ni, float soft2, float* ax, float* ay, float* az) {
+    const float* __restrict cx = cells.x, * __restrict cy = cells.y, * __restrict cz = cells.z;
+    const float* __restrict cm = cells.m, * __restrict qxx = cells.qxx, * __restrict qyy = cells.qyy;
+    const float* __restrict qzz = cells.qzz, * __restrict qxy = cells.qxy, * __restrict qxz = cells.qxz;
+    const float* __restrict qyz = cells.qyz;
+    const float* __restrict bx = bodies.x, * __restrict by = bodies.y, * __restrict bz = bodies.z;
+    const float* __restrict bm = bodies.m;
+    const std::size_t nc = cells.n, nb = bodies.n;
+    for (std::size_t i = 0; i < ni; ++i) ax[i] = ay[i] = az[i] = 0.f;
+    // The lists in blocks that stay in L1 (kBlock cells are 20 KB) while every i-body of the group sums over
+    // them: a whole list is often 100 KB, and re-reading it from L2 per i-body cost more than the arithmetic.
+    constexpr std::size_t kBlock = 512;
+    for (std::size_t j0 = 0; j0 < nc; j0 += kBlock) {
+        const std::size_t j1 = j0 + kBlock < nc ? j0 + kBlock : nc;
+        for (std::size_t i = 0; i < ni; ++i) {
+            const float x = xi[i], y = yi[i], z = zi[i];
+            float fx = 0.f, fy = 0.f, fz = 0.f;
+#pragma omp simd reduction(+ : fx, fy, fz)
+            for (std::size_t j = j0; j < j1; ++j) {
+                const tree::CellMoments q{cx[j],  cy[j],  cz[j],  cm[j],  qxx[j], qyy[j],
+                                          qzz[j], qxy[j], qxz[j], qyz[j], 0.f};
+                const tree::F3 a = tree::body_cell(cx[j] - x, cy[j] - y, cz[j] - z, q, soft2);
+                fx += a.x;
+                fy += a.y;
+                fz += a.z;
+            }
+            ax[i] += fx, ay[i] += fy, az[i] += fz;
+        }
+    }
+    for (std::size_t j0 = 0; j0 < nb; j0 += 2 * kBlock) {
+        const std::size_t j1 = j0 + 2 * kBlock < nb ? j0 + 2 * kBlock : nb;
+        for (std::size_t i = 0; i < ni; ++i) {
+            const float x = xi[i], y = yi[i], z = zi[i];
+            float fx = 0.f, fy = 0.f, fz = 0.f;
+#pragma omp simd reduction(+ : fx, fy, fz)
+            for (std::size_t j = j0; j < j1; ++j) {
+                const tree::F3 a = tree::body_body(bx[j] - x, by[j] - y, bz[j] - z, bm[j], soft2);
+                fx += a.x;
+                fy += a.y;
+                fz += a.z;
+            }
+            ax[i] += fx, ay[i] += fy, az[i] += fz;
+        }
+    }
+}
+
+}  // namespace nbody

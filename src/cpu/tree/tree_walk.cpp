@@ -1,0 +1,115 @@
+// The group walk (Barnes 1990): consecutive bodies in key order form a group that shares one interaction
+// list. Per group: its bounding box, a breadth-first pass over the tree with the shared opening test
+// (accepted cells -> the cell list; opened leaves -> the body list), then the vectorised evaluation.
+// Groups are handed out to the threads in small blocks from an atomic counter (the centre of a galaxy costs
+// more than its outskirts); each group's result depends only on the tree, so any thread count gives the
+// same bits.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <thread>
+
+#include "core/tree/interactions.hpp"
+#include "cpu/tree/cpu_tree.hpp"
+#include "cpu/tree/tree_eval.hpp"
+
+namespace nbody {
+
+namespace {
+
+// One thread's reusable lists, sized once for the worst case (every cell visited, every body in the body
+// list), so the walk writes through raw indices without a capacity check per element.
+struct WalkScratch {
+    std::vector<uint32_t> queue, accepted, leaves;
+    std::vector<float> c[10];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz
+    std::vector<float> b[4];   // body list: x, y, z, m
+    float ax[128], ay[128], az[128];
+    uint64_t body_body = 0, body_cell = 0;
+
+    void size_for(std::size_t cells, std::size_t bodies) {
+        queue.resize(cells), accepted.resize(cells), leaves.resize(cells);
+        for (auto& v : c) v.resize(cells);
+        for (auto& v : b) v.resize(bodies);
+    }
+};
+
+tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_t b, uint32_t e) {
+    tree::GroupBox g{x[b], y[b], z[b], x[b], y[b], z[b]};
+    for (uint32_t k = b + 1; k < e; ++k) {
+        g.x0 = std::min(g.x0, x[k]), g.x1 = std::max(g.x1, x[k]);
+        g.y0 = std::min(g.y0, y[k]), g.y1 = std::max(g.y1, y[k]);
+        g.z0 = std::min(g.z0, z[k]), g.z1 = std::max(g.z1, z[k]);
+    }
+    return g;
+}
+
+}  // namespace
+
+void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st) {
+    const uint32_t n = uint32_t(m_n), gsize = uint32_t(p.group);
+    const uint32_t groups = (n + gsize - 1) / gsize;
+    st.groups = groups;
+    m_group_cells.assign(groups, 0);
+    m_group_bodies.assign(groups, 0);
+    std::atomic<uint32_t> next{0};
+    const uint32_t block = 4;  // groups taken at a time
+    const int threads = int(std::min<uint32_t>(uint32_t(m_threads), (groups + block - 1) / block));
+    std::vector<WalkScratch> scratch(std::size_t(std::max(1, threads)));
+    for (auto& sc : scratch) sc.size_for(m_cells.size(), m_n);
+
+    auto one_group = [&](WalkScratch& s, uint32_t g) {
+        const uint32_t gb = g * gsize, ge = std::min(n, gb + gsize);
+        const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
+        // breadth first: cells in queue order; accepted ones and opened leaves recorded by index
+        uint32_t* queue = s.queue.data();
+        uint32_t tail = 1, n_acc = 0, n_leaf = 0;
+        queue[0] = 0;
+        for (uint32_t head = 0; head < tail; ++head) {
+            const uint32_t ci = queue[head];
+            const tree::TreeCell& cell = m_cells[ci];
+            if (tree::accept_cell(box, gb, ge, cell, m_moments[ci])) {
+                s.accepted[n_acc++] = ci;
+            } else if (cell.n_children == 0) {
+                s.leaves[n_leaf++] = ci;
+            } else {
+                for (uint32_t k = 0; k < cell.n_children; ++k) queue[tail++] = cell.first_child + k;
+            }
+        }
+        for (uint32_t k = 0; k < n_acc; ++k) {
+            const tree::CellMoments& q = m_moments[s.accepted[k]];
+            s.c[0][k] = q.x, s.c[1][k] = q.y, s.c[2][k] = q.z, s.c[3][k] = q.m, s.c[4][k] = q.qxx;
+            s.c[5][k] = q.qyy, s.c[6][k] = q.qzz, s.c[7][k] = q.qxy, s.c[8][k] = q.qxz, s.c[9][k] = q.qyz;
+        }
+        std::size_t nb = 0;
+        for (uint32_t k = 0; k < n_leaf; ++k) {
+            const tree::TreeCell& cell = m_cells[s.leaves[k]];
+            const std::size_t bytes = cell.body_count * sizeof(float);
+            std::memcpy(&s.b[0][nb], &m_x[cell.body_begin], bytes);
+            std::memcpy(&s.b[1][nb], &m_y[cell.body_begin], bytes);
+            std::memcpy(&s.b[2][nb], &m_z[cell.body_begin], bytes);
+            std::memcpy(&s.b[3][nb], &m_m[cell.body_begin], bytes);
+            nb += cell.body_count;
+        }
+        const CellListF32 cl{s.c[0].data(), s.c[1].data(), s.c[2].data(), s.c[3].data(),
+                             s.c[4].data(), s.c[5].data(), s.c[6].data(), s.c[7].data(),
+                             s.c[8].data(), s.c[9].data(), n_acc};
+        const SourcesF32 bl{s.b[0].data(), s.b[1].data(), s.b[2].data(), s.b[3].data(), nb};
+        tree_group_forces(cl, bl, &m_x[gb], &m_y[gb], &m_z[gb], ge - gb, soft2, s.ax, s.ay, s.az);
+        for (uint32_t k = gb; k < ge; ++k) acc[m_order[k]] = {s.ax[k - gb], s.ay[k - gb], s.az[k - gb], 0.f};
+        m_group_cells[g] = n_acc;
+        m_group_bodies[g] = uint32_t(nb);
+        s.body_cell += uint64_t(n_acc) * (ge - gb);
+        s.body_body += uint64_t(nb) * (ge - gb);
+    };
+    auto worker = [&](WalkScratch& s) {
+        for (uint32_t g0; (g0 = next.fetch_add(block, std::memory_order_relaxed)) < groups;)
+            for (uint32_t g = g0; g < std::min(groups, g0 + block); ++g) one_group(s, g);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < scratch.size(); ++t) pool.emplace_back(worker, std::ref(scratch[t]));
+    worker(scratch[0]);
+    for (auto& th : pool) th.join();
+    for (const auto& s : scratch) st.body_body += s.body_body, st.body_cell += s.body_cell;
+}
+
+}  // namespace nbody

@@ -1,0 +1,177 @@
+// The tree's structure: Morton keys, the octree's invariants, multipoles, parameter checks, determinism.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "core/tree/morton.hpp"
+#include "test_util.hpp"
+#include "tree_test_util.hpp"
+
+using namespace nbody;
+
+TEST(TreeMorton, DilateAndContractAreInverse) {
+    for (uint32_t v : {0u, 1u, 2u, 7u, 12345u, 0x155555u, 0x1fffffu})
+        EXPECT_EQ(tree::contract3(tree::dilate3(v)), v);
+    EXPECT_EQ(tree::morton_key(1, 0, 0), 4u);  // x is the most significant bit of each triple
+    EXPECT_EQ(tree::morton_key(0, 1, 0), 2u);
+    EXPECT_EQ(tree::morton_key(0, 0, 1), 1u);
+    EXPECT_EQ(tree::morton_key(0x1fffff, 0x1fffff, 0x1fffff), (uint64_t(1) << 63) - 1);
+}
+
+TEST(TreeMorton, KeysClampToTheCube) {
+    const tree::KeyBox box{-1, -1, -1, 2};
+    EXPECT_EQ(tree::body_key(-1, -1, -1, box), 0u);
+    EXPECT_EQ(tree::body_key(1, 1, 1, box), (uint64_t(1) << 63) - 1);  // upper face: last cell
+    EXPECT_EQ(tree::body_key(-5, 9, -1, box) >> 60, 2u);  // x below -> 0, y above -> max: top triple 010
+}
+
+TEST(TreeParams, RangesAreChecked) {
+    auto field = [](TreeParams p) -> std::string {
+        try {
+            p.validate();
+        } catch (const ParamError& e) {
+            return e.field + " | " + e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(field(TreeParams{}), "");
+    EXPECT_EQ(field(TreeParams{1.5f, 1, 8}), "");
+    EXPECT_NE(field(TreeParams{0.0f}).find("theta | theta: must be > 0 and <= 1.5 (got 0)"),
+              std::string::npos);
+    EXPECT_NE(field(TreeParams{1.6f}).find("theta"), std::string::npos);
+    EXPECT_NE(field(TreeParams{NAN}).find("theta"), std::string::npos);
+    EXPECT_NE(field(TreeParams{-0.5f}).find("theta"), std::string::npos);
+    EXPECT_NE(field(TreeParams{0.5f, 0}).find("leaf: must be 1 to 64 bodies (got 0)"), std::string::npos);
+    EXPECT_NE(field(TreeParams{0.5f, 65}).find("leaf"), std::string::npos);
+    EXPECT_NE(field(TreeParams{0.5f, 16, 7}).find("group: must be 8 to 128 bodies (got 7)"),
+              std::string::npos);
+    EXPECT_NE(field(TreeParams{0.5f, 16, 129}).find("group"), std::string::npos);
+}
+
+namespace {
+
+// Checks every structural invariant of the last tree `t` built over `s` with leaf size `leaf`.
+void expect_tree_invariants(const CpuTree& t, const State& s, int leaf) {
+    const auto& cells = t.cells();
+    const auto& keys = t.keys();
+    const std::size_t n = s.size();
+    ASSERT_FALSE(cells.empty());
+    EXPECT_EQ(cells[0].body_begin, 0u);
+    EXPECT_EQ(cells[0].body_count, n);
+    EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+    // order() is a permutation
+    std::vector<int> seen(n, 0);
+    for (uint32_t i : t.order()) ++seen[i];
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    std::vector<int> in_leaf(n, 0);
+    const auto& ls = t.level_starts();
+    EXPECT_LE(ls.size() - 2, std::size_t(tree::kMaxLevel));
+    for (std::size_t l = 0; l + 1 < ls.size(); ++l)
+        for (uint32_t c = ls[l]; c < ls[l + 1]; ++c) ASSERT_EQ(cells[c].level, l) << "cell " << c;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        const tree::TreeCell& cell = cells[c];
+        ASSERT_GT(cell.body_count, 0u);
+        const int shift = tree::level_shift(cell.level);
+        for (uint32_t k = cell.body_begin; k < cell.body_begin + cell.body_count; ++k) {
+            ASSERT_EQ(keys[k] >> shift << shift, cell.key) << "body " << k << " outside cell " << c;
+            // the body lies in the cell's geometric cube (a float32 step of slack at the faces)
+            const tree::CellBox b = t.cell_box(c);
+            const Double4 p = s.pos_mass[t.order()[k]];
+            const double slack = 0.5 * b.side + 1e-6 * (1 + std::abs(p.x) + std::abs(p.y) + std::abs(p.z));
+            ASSERT_LE(std::abs(float(p.x) - b.cx), slack);
+            ASSERT_LE(std::abs(float(p.y) - b.cy), slack);
+            ASSERT_LE(std::abs(float(p.z) - b.cz), slack);
+        }
+        if (cell.n_children == 0) {
+            EXPECT_TRUE(cell.body_count <= uint32_t(leaf) || cell.level == tree::kMaxLevel) << "cell " << c;
+            for (uint32_t k = cell.body_begin; k < cell.body_begin + cell.body_count; ++k) ++in_leaf[k];
+            continue;
+        }
+        EXPECT_GT(cell.body_count, uint32_t(leaf));
+        // children contiguous, one level down, covering the parent's bodies in order
+        uint32_t next = cell.body_begin;
+        for (uint32_t k = 0; k < cell.n_children; ++k) {
+            const tree::TreeCell& ch = cells[cell.first_child + k];
+            EXPECT_EQ(ch.level, cell.level + 1);
+            EXPECT_EQ(ch.body_begin, next);
+            next += ch.body_count;
+        }
+        EXPECT_EQ(next, cell.body_begin + cell.body_count) << "children of cell " << c << " miss bodies";
+    }
+    EXPECT_TRUE(std::all_of(in_leaf.begin(), in_leaf.end(), [](int c) { return c == 1; }))
+        << "every body in exactly one leaf";
+}
+
+}  // namespace
+
+TEST(TreeBuild, InvariantsOnPlummerAtAwkwardN) {
+    for (std::size_t n : {1u, 2u, 3u, 31u, 33u, 255u, 257u, 7499u}) {
+        SCOPED_TRACE(n);
+        const State s = test::plummer_state(n, 3 + n);
+        for (int leaf : {1, 16, 64}) {
+            CpuTree t(2);
+            TreeStats st;
+            test::tree_accelerations(s, TreeParams{0.5f, leaf, 32}, 0.01, 2, &st, &t);
+            expect_tree_invariants(t, s, leaf);
+            EXPECT_EQ(st.cells, t.cells().size());
+            EXPECT_LE(st.depth, tree::kMaxLevel);
+            EXPECT_GE(st.leaves, n / std::size_t(leaf));
+        }
+    }
+}
+
+TEST(TreeBuild, CoincidentBodiesStopAtTheDepthCap) {
+    State s = test::plummer_state(100, 5);
+    for (std::size_t i = 50; i < 100; ++i) s.pos_mass[i] = {0.25, -0.5, 0.125, s.pos_mass[i].w};
+    CpuTree t(2);
+    TreeStats st;
+    test::tree_accelerations(s, TreeParams{}, 0.01, 2, &st, &t);
+    expect_tree_invariants(t, s, 16);
+    EXPECT_EQ(st.depth, tree::kMaxLevel);
+    const auto it = std::find_if(t.cells().begin(), t.cells().end(), [](const tree::TreeCell& c) {
+        return c.n_children == 0 && c.body_count >= 50;
+    });
+    ASSERT_NE(it, t.cells().end());
+    EXPECT_EQ(it->level, tree::kMaxLevel);
+}
+
+// The root's moments equal the whole system's, computed directly in double about its centre of mass.
+TEST(TreeBuild, RootMomentsMatchDirectSums) {
+    const State s = rounded_to_float32(test::plummer_state(3000, 9));
+    CpuTree t(2);
+    test::tree_accelerations(s, TreeParams{}, 0.01, 2, nullptr, &t);
+    double m = 0, cx = 0, cy = 0, cz = 0;
+    for (const auto& p : s.pos_mass) m += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
+    cx /= m, cy /= m, cz /= m;
+    tree::MomentsD q{};
+    for (const auto& p : s.pos_mass) tree::add_point_quadrupole(q, p.w, p.x - cx, p.y - cy, p.z - cz);
+    const tree::CellMoments& r = t.moments()[0];
+    EXPECT_NEAR(r.m, m, 1e-6 * m);
+    EXPECT_NEAR(r.x, cx, 1e-6);
+    EXPECT_NEAR(r.y, cy, 1e-6);
+    EXPECT_NEAR(r.z, cz, 1e-6);
+    const double scale = std::abs(q.qxx) + std::abs(q.qyy) + std::abs(q.qzz);
+    for (auto [a, b] : {std::pair{r.qxx, q.qxx},
+                        {r.qyy, q.qyy},
+                        {r.qzz, q.qzz},
+                        {r.qxy, q.qxy},
+                        {r.qxz, q.qxz},
+                        {r.qyz, q.qyz}})
+        EXPECT_NEAR(a, b, 1e-5 * scale);
+    EXPECT_NEAR(r.qxx + r.qyy + r.qzz, 0, 1e-5 * scale);  // traceless
+}
+
+// The same input gives the same bits whatever the thread count, and on a second evaluation.
+TEST(TreeBuild, DeterministicForAnyThreadCount) {
+    const State s = test::plummer_state(20000, 17);
+    const auto a1 = test::tree_accelerations(s, TreeParams{}, 0.01, 1);
+    const auto a2 = test::tree_accelerations(s, TreeParams{}, 0.01, 2);
+    const auto a5 = test::tree_accelerations(s, TreeParams{}, 0.01, 5);
+    CpuTree t(3);
+    test::tree_accelerations(s, TreeParams{}, 0.01, 3, nullptr, &t);
+    const auto again = test::tree_accelerations(s, TreeParams{}, 0.01, 3, nullptr, &t);
+    EXPECT_EQ(std::memcmp(a1.data(), a2.data(), a1.size() * sizeof(Float4)), 0);
+    EXPECT_EQ(std::memcmp(a1.data(), a5.data(), a1.size() * sizeof(Float4)), 0);
+    EXPECT_EQ(std::memcmp(a1.data(), again.data(), a1.size() * sizeof(Float4)), 0);
+}
