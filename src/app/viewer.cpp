@@ -151,7 +151,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
     m_times.sim = since(t0);
     if (m_sim.generation() != m_attached_generation) attach_renderer();  // backend switched or reset
     t0 = Clock::now();
-    const double now = m_sim.backend().time();
+    const double now = m_sim.facts().time;  // a step running in the background leaves it (and the bodies) as drawn
     if (now != m_last_sim_time) {
         m_renderer->begin_position_update(now - m_last_sim_time);
         m_feed.update(m_sim.backend(), *m_renderer);
@@ -159,7 +159,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);
-    if (m_follow_com) m_camera.set_target(to_vec3(m_com.at(m_sim.backend().time())));
+    if (m_follow_com) m_camera.set_target(to_vec3(m_com.at(now)));
     draw_only();
 }
 

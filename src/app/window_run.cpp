@@ -65,6 +65,8 @@ class WindowApp {
           m_viewer(o, w),
           m_scenes(find_scenes(scenes_dir())),
           m_input(w, m_viewer, m_state) {
+        // A CPU step slower than a frame runs beside the frames: the window never freezes on a heavy scene.
+        m_viewer.sim().set_background_steps(true);
         m_state.vsync = o.vsync;
         m_state.allow_interop = o.interop;
         m_state.ui_scale = o.ui_scale > 0 ? o.ui_scale : ui_scale_for_display(w.display_info());
@@ -124,6 +126,7 @@ class WindowApp {
     // --checkpoint FILE --checkpoint-every T: every T of simulated time, at a frame boundary.
     void write_checkpoint_if_due() {
         if (m_opts.checkpoint_path.empty() || m_checkpoint_failed) return;
+        if (m_viewer.sim().stepping_in_background()) return;  // at the frame that collects the step
         if (!m_checkpoints)
             m_checkpoints.emplace(m_opts.checkpoint_path, m_opts.checkpoint_every, m_viewer.sim().backend().time(),
                                   m_viewer.scene().name, m_viewer.group_names());

@@ -43,6 +43,13 @@ inline WorkCount operator-(const WorkCount& a, const WorkCount& b) {
             a.equivalent_direct - b.equivalent_direct};
 }
 
+// No work, in the same flop convention as `w` (a frame that drew while a step ran elsewhere).
+inline WorkCount idle_work(const WorkCount& w) {
+    WorkCount none;
+    none.flops_per_pair = w.flops_per_pair;
+    return none;
+}
+
 struct Throughput {
     double interactions_per_s = 0;  // evaluated: body-body + body-cell
     double gflops20 = 0;  // at 20 flops per interaction

@@ -16,11 +16,16 @@ constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN che
 
 Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {}
 
+Simulation::~Simulation() {
+    if (m_inflight.valid()) m_inflight.wait();  // the worker steps m_backend: it must end before the backend
+}
+
 bool needs_new_backend(const SimParams& next, const SimParams& now) {
     return next.backend != now.backend || next.cpu_threads != now.cpu_threads || next.gpus != now.gpus;
 }
 
 void Simulation::load(const State& initial, const SimParams& p) {
+    finish_background_step();
     validate(p);
     const bool new_backend = !m_backend || needs_new_backend(p, m_current);
     std::unique_ptr<Backend> fresh;
@@ -52,15 +57,18 @@ void Simulation::load(const State& initial, const SimParams& p) {
     ++m_generation;
     m_diag.rebaseline();
     setup_rewind();
+    refresh_facts();
 }
 
 void Simulation::reset() {
+    finish_background_step();
     m_backend->reset(m_initial, m_current);
     m_blew_up = false;
     m_error.clear();
     ++m_generation;
     m_diag.rebaseline();
     setup_rewind();
+    refresh_facts();
 }
 
 void Simulation::switch_backend(const SimParams& p) {
@@ -138,11 +146,26 @@ void Simulation::mark_what_runs(double wall_now) {
 }
 
 int Simulation::advance_frame(double budget_s, double wall_now) {
+    m_last_wall = wall_now;
+    // A step on the worker: nothing else touches the backend until it is collected.
+    // A frame that collects a step starts none, so the viewer reads the new positions with the backend idle.
+    if (m_inflight.valid()) {
+        if (collect_background_step(wall_now, false)) return m_steps_last_frame;
+        m_steps_last_frame = 0;
+        m_perf.record_frame(wall_now, m_facts.size, idle_work(m_inflight_before), 0);
+        return 0;
+    }
     apply_pending(wall_now);
     mark_what_runs(wall_now);
     int steps = 0;
     if (!m_blew_up && (!m_paused || m_single_step)) steps = m_paused ? 1 : steps_for_frame(budget_s);
     m_single_step = false;
+    if (wants_background(steps, budget_s)) {
+        start_background_step(wall_now);
+        m_steps_last_frame = 0;
+        m_perf.record_frame(wall_now, m_facts.size, idle_work(m_inflight_before), 0);
+        return 0;
+    }
     double seconds = 0;
     const WorkCount before = m_backend->work();
     if (steps > 0) {
@@ -155,16 +178,21 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
             steps = 0;
         }
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (steps > 0) {
-            const double per = seconds / steps;
-            m_sec_per_step = m_sec_per_step > 0 ? 0.8 * m_sec_per_step + 0.2 * per : per;
-            check_finite(wall_now);
-        }
+    }
+    m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
+    after_steps(steps, seconds, wall_now);
+    return steps;
+}
+
+void Simulation::after_steps(int steps, double seconds, double wall_now) {
+    if (steps > 0) {
+        const double per = seconds / steps;
+        m_sec_per_step = m_sec_per_step > 0 ? 0.8 * m_sec_per_step + 0.2 * per : per;
+        check_finite(wall_now);
     }
     m_steps_last_frame = steps;
-    m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
-    return steps;
+    refresh_facts();
 }
 
 }  // namespace nbody

@@ -3,8 +3,11 @@
 // the command line or a scene edit; the pending copy is applied at the next frame boundary without losing
 // the particles (a backend switch carries the state across). Pause, single step, steps per frame or "as
 // fast as possible", reset to the loaded scene, NaN/Inf detection, live counters and sampled diagnostics.
+// With background steps on (the window), a step slower than the frame on a host backend runs on a worker
+// thread while the frames go on drawing the last state (simulation_background.cpp).
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,9 +26,21 @@ using BackendFactory = std::function<std::unique_ptr<Backend>(const SimParams&, 
 // everything else is applied to the running one with Backend::set_params.
 bool needs_new_backend(const SimParams& next, const SimParams& now);
 
+// What the panels show of the running backend every frame, copied on the UI thread whenever no step runs in
+// the background, so a frame never waits for a step to read them.
+struct BackendFacts {
+    std::string name, kernel_label, kernel_choice;
+    BackendCaps caps;
+    std::size_t size = 0;
+    double time = 0;
+    long long steps = 0;
+    std::vector<DeviceTiming> device_timings;
+};
+
 class Simulation {
   public:
     explicit Simulation(BackendFactory factory);
+    ~Simulation();  // waits for a step running in the background
 
     // Starts from a new initial state (a scene): makes a backend when none exists or the kind changed.
     // Throws (ParamError, BackendError) and leaves the running simulation untouched on failure.
@@ -47,7 +62,19 @@ class Simulation {
     // Returns the number of steps taken.
     int advance_frame(double budget_s, double wall_now);
 
-    Backend& backend() { return *m_backend; }
+    // Steps slower than the frame budget on a host backend run on a worker thread (the window: panels,
+    // camera and Pause stay live while a 131,072-body CPU step takes seconds). Off by default: headless
+    // and off-screen runs step in the frame, in order.
+    void set_background_steps(bool on) { m_background_allowed = on; }
+    bool stepping_in_background() const { return m_inflight.valid(); }
+
+    // The backend, for anything beyond its facts: waits for a step running in the background first, so no
+    // caller ever sees a state half stepped.
+    Backend& backend() {
+        finish_background_step();
+        return *m_backend;
+    }
+    const BackendFacts& facts() const { return m_facts; }
     const std::string& backend_note() const { return m_backend_note; }
     // Changes whenever the backend object or N changes: the renderer must re-attach its position feed.
     uint64_t generation() const { return m_generation; }
@@ -84,6 +111,14 @@ class Simulation {
     DiagnosticsSampler& diagnostics() { return m_diag; }
 
   private:
+    // simulation_background.cpp
+    bool wants_background(int steps, double budget_s) const;
+    void start_background_step(double wall_now);
+    bool collect_background_step(double wall_now, bool wait);  // true when a step was collected
+    void finish_background_step();
+    void refresh_facts();
+    void after_steps(int steps, double seconds, double wall_now);
+
     void apply_pending(double wall_now);
     void mark_what_runs(double wall_now);
     void switch_backend(const SimParams& p);
@@ -110,6 +145,12 @@ class Simulation {
     double m_sec_per_step = 0;  // smoothed, for auto steps
     double m_next_finite_check = 0;
     std::vector<Float4> m_check;  // positions copied for the NaN check
+    BackendFacts m_facts;
+    bool m_background_allowed = false;
+    std::future<void> m_inflight;  // the step running on the worker thread (valid while it runs)
+    double m_inflight_t0 = 0;      // steady-clock seconds when it started
+    double m_last_wall = 0;        // wall_now of the last advance_frame
+    WorkCount m_inflight_before;
     PerfHistory m_perf;
     DiagnosticsSampler m_diag;
 };

@@ -11,6 +11,7 @@
 namespace nbody {
 
 void Simulation::set_rewind(const RewindSettings& r) {
+    finish_background_step();
     m_rewind_settings = r;
     m_rewind_settings.capacity = std::clamp(r.capacity, 0, 100000);
     setup_rewind();
@@ -56,6 +57,7 @@ void Simulation::step_recording(int k) {
 }
 
 void Simulation::restore(int i) {
+    finish_background_step();
     if (i < 0 || i >= m_rewind.size())
         throw Error("rewind: state " + std::to_string(i) + " outside the " + std::to_string(m_rewind.size()) +
                     " saved");
@@ -67,6 +69,7 @@ void Simulation::restore(int i) {
 }
 
 bool Simulation::scrub_to(double t) {
+    finish_background_step();
     const int i = m_rewind.nearest(t);
     if (i < 0) return false;
     const RewindRing::Entry& e = m_rewind.at(i);
@@ -76,6 +79,7 @@ bool Simulation::scrub_to(double t) {
 }
 
 void Simulation::scale_group_mass(uint32_t group, double factor) {
+    finish_background_step();
     if (!(factor > 0) || !std::isfinite(factor))
         throw Error("mass factor: must be > 0 and finite (got " + std::to_string(factor) + ")");
     State s;

@@ -79,7 +79,7 @@ void draw_panels(PanelContext& c) {
 void scene_panel(PanelContext& c) {
     const UiView& v = c.view;
     ImGui::TextWrapped("%s", v.scene_name.c_str());
-    ImGui::Text("N = %zu bodies", c.sim.backend().size());
+    ImGui::Text("N = %zu bodies", c.sim.facts().size);
     if (v.scenes && !v.scenes->empty() &&
         ImGui::BeginListBox("##scenes", ImVec2(-1, 4.25f * ImGui::GetTextLineHeightWithSpacing()))) {
         for (int i = 0; i < int(v.scenes->size()); ++i) {
@@ -133,7 +133,7 @@ void scene_panel(PanelContext& c) {
 void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
-    ImGui::Text("t = %.6g   steps %lld", sim.backend().time(), sim.backend().steps_taken());
+    ImGui::Text("t = %.6g   steps %lld", sim.facts().time, sim.facts().steps);
     // Pause first: the control a class needs at once, never below the fold.
     if (sim.paused()) {
         if (ImGui::Button("Run (Space)")) sim.set_paused(false);
@@ -184,11 +184,11 @@ void physics_panel(PanelContext& c) {
 
 void kernel_panel(PanelContext& c) {
     SimParams& p = c.sim.pending();
-    Backend& b = c.sim.backend();
-    ImGui::TextWrapped("%s", b.name().c_str());
+    const BackendFacts& b = c.sim.facts();
+    ImGui::TextWrapped("%s", b.name.c_str());
     // Auto shows what it picked; choosing either makes the choice explicit.
     const int kind =
-        p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps().gpu) ? 1 : 0;
+        p.backend == BackendKind::Cuda || (p.backend == BackendKind::Auto && b.caps.gpu) ? 1 : 0;
     if (!c.view.cuda_built) ImGui::BeginDisabled();
     if (ImGui::RadioButton("CPU", kind == 0)) p.backend = BackendKind::Cpu;
     ImGui::SameLine();
@@ -198,10 +198,10 @@ void kernel_panel(PanelContext& c) {
         ImGui::SameLine();
         ImGui::TextDisabled("(no CUDA in this build)");
     }
-    ImGui::TextWrapped("running: %s", b.kernel_label().c_str());
-    if (const std::string why = b.kernel_choice(); !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
+    ImGui::TextWrapped("running: %s", b.kernel_label.c_str());
+    if (const std::string& why = b.kernel_choice; !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
     race_section(c);
-    if (!b.caps().kernel_variants) {
+    if (!b.caps.kernel_variants) {
         ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA");
     }
     const auto& table = variant_table();

@@ -87,13 +87,13 @@ void performance_panel(PanelContext& c) {
     // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active
     // count.
     if (c.sim.params().integrator == Integrator::HermiteBlock && s.rate.steps_per_s > 0 &&
-        c.sim.backend().size() > 0)
+        c.sim.facts().size > 0)
         ImGui::Text("block steps/s  %.4g    mean active  %.1f of %zu", s.rate.steps_per_s,
-                    s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.backend().size()),
-                    c.sim.backend().size());
-    ImGui::TextWrapped("kernel: %s", c.sim.backend().kernel_label().c_str());
+                    s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.facts().size),
+                    c.sim.facts().size);
+    ImGui::TextWrapped("kernel: %s", c.sim.facts().kernel_label.c_str());
     // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
-    for (const DeviceTiming& d : c.sim.backend().device_timings())
+    for (const DeviceTiming& d : c.sim.facts().device_timings)
         ImGui::Text("%s  kernel %.3f ms   exchange %.3f ms", d.device.c_str(), d.kernel_ms, d.exchange_ms);
     ImGui::Separator();
     ImGui::TextWrapped("positions: %s", c.view.upload_path.c_str());
@@ -126,7 +126,7 @@ void performance_panel(PanelContext& c) {
 
 void diagnostics_panel(PanelContext& c) {
     DiagnosticsSampler& d = c.sim.diagnostics();
-    const std::size_t n = c.sim.backend().size();
+    const std::size_t n = c.sim.facts().size;
     if (!d.enabled(n)) {
         ImGui::TextWrapped(
             "Energy sampling is off above N = %zu on the CPU backend (the float64 O(N^2) energy runs on one "

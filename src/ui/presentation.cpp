@@ -128,7 +128,7 @@ void readout_panel(PanelContext& c) {
     DiagnosticsSampler& d = c.sim.diagnostics();
     const auto last = d.latest();
     char text[64];
-    if (!d.enabled(c.sim.backend().size())) {
+    if (!d.enabled(c.sim.facts().size)) {
         big_value(c.fonts, "relative energy error |dE/E0|", "off", white);
         ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
     } else if (!d.baseline() || !last) {
@@ -142,7 +142,7 @@ void readout_panel(PanelContext& c) {
     ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("N = %zu   %s", c.sim.backend().size(), c.sim.backend().kernel_label().c_str());
+    ImGui::TextWrapped("N = %zu   %s", c.sim.facts().size, c.sim.facts().kernel_label.c_str());
     ImGui::PopStyleColor();
 }
 

@@ -75,7 +75,7 @@ void rewind_settings(PanelContext& c) {
 void timeline_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     const RewindRing& ring = sim.rewind();
-    const double now = sim.backend().time();
+    const double now = sim.facts().time;
     if (ring.empty()) {
         ImGui::TextDisabled("no saved states (recording is off)");
     } else {
