@@ -1,7 +1,8 @@
 #pragma once
 // The GPU tree's build stages (bounding box, keys, radix sort, level-by-level octree, multipoles bottom-up)
 // with the per-element math of src/core/tree/, so it builds the tree the CPU tree (src/cpu/tree/) builds.
-// Plain C++ header: no CUDA types. The walk is not here yet; nor is the engine's use of it.
+// and the group walk (tree_walk.cu): one warp a group, the opening test and both interactions of
+// src/core/tree/interactions.hpp. Plain C++ header: no CUDA types.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,21 @@ class GpuTree {
     // Copies n bodies (float32, w = mass) to the device and builds the tree with multipoles. Bodies must be
     // finite (the caller checks, as CpuTree::evaluate does). Fills the stage times and the cell counts of st.
     void build(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* st = nullptr);
+
+    // Builds the tree of the n bodies and walks it: acc[i] (input order, w = 0) is body i's acceleration
+    // without G at Plummer softening eps. Fills st as build() does, plus the interactions evaluated and the
+    // walk's time. Throws BackendError if a group's traversal stack overflowed (it cannot: see tree_walk.cu).
+    void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                  TreeStats* st = nullptr);
+    // The same over device arrays of n float4 (an engine's state), on this tree's stream, which it
+    // synchronises before returning. d_acc must not alias d_pos_mass.
+    void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
+                         TreeStats* st = nullptr);
+
+    // Per group of the last walk (bodies [g * group, (g + 1) * group) in key order): its interaction list's
+    // lengths, as CpuTree reports them.
+    std::vector<uint32_t> group_cell_counts() const;
+    std::vector<uint32_t> group_body_counts() const;
 
     // The last tree, copied back (for tests and drawing).
     std::vector<tree::TreeCell> cells() const;

@@ -19,7 +19,15 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer sort_temp, scan_temp;
     std::size_t sort_temp_bytes = 0, scan_temp_bytes = 0;
     kernels::DeviceBuffer tree_cells, child_counts, child_offsets, moments_d, moments;
+    // The walk: one traversal stack per resident warp, its counters (next group, interactions, overflow),
+    // the per-group list lengths, and the accelerations of evaluate() from the host.
+    kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
+    std::size_t groups = 0;
 
+    void build_from_input(const TreeParams& p, TreeStats& s);
+    void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s);
+
+    void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);
     void reserve_cells(std::size_t count);
     void bounding_box_and_keys();

@@ -122,7 +122,7 @@ GpuTree::~GpuTree() {
 }
 
 void GpuTree::Impl::reserve_bodies(std::size_t count) {
-    if (count <= capacity) return;
+    if (count <= capacity || count == 0) return;
     input = kernels::DeviceBuffer::alloc(device, count * sizeof(float4), "tree bodies");
     for (int b = 0; b < 2; ++b) {
         keys[b] = kernels::DeviceBuffer::alloc(device, count * sizeof(uint64_t), "tree keys");
@@ -237,34 +237,73 @@ double seconds_since(std::chrono::steady_clock::time_point& t, cudaStream_t stre
 }
 }  // namespace
 
-// Stage times are host clocks around a synchronised stream: enough to see the split; the engine will use
-// events.
-void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* st) {
-    p.validate();
-    NBODY_CUDA_CHECK(cudaSetDevice(m->device));
-    TreeStats s;
+// Stage times are host clocks around a synchronised stream: enough to see the split (the level loop
+// synchronises for each level's child count anyway).
+void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.bodies = n;
-    m->n = n;
-    m->cells = 0;
-    m->level_start.clear();
+    auto t = std::chrono::steady_clock::now();
+    seconds_since(t, stream);
+    bounding_box_and_keys();
+    s.t_keys = seconds_since(t, stream);
+    sort();
+    s.t_sort = seconds_since(t, stream);
+    build_levels(p.leaf);
+    s.t_build = seconds_since(t, stream);
+    compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta));
+    s.t_multipoles = seconds_since(t, stream);
+    s.cells = cells;
+    s.depth = static_cast<int>(level_start.size()) - 2;
+}
+
+// Forgets the last tree and makes room for n bodies.
+void GpuTree::Impl::start(std::size_t count, const TreeParams& p) {
+    p.validate();
+    NBODY_CUDA_CHECK(cudaSetDevice(device));
+    n = count;
+    cells = 0;
+    groups = 0;
+    level_start.clear();
+    reserve_bodies(count);
+}
+
+void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* st) {
+    m->start(n, p);
+    TreeStats s;
     if (n > 0) {
-        m->reserve_bodies(n);
         NBODY_CUDA_CHECK(
             cudaMemcpyAsync(m->input.get(), pos_mass, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
-        auto t = std::chrono::steady_clock::now();
-        seconds_since(t, m->stream);
-        m->bounding_box_and_keys();
-        s.t_keys = seconds_since(t, m->stream);
-        m->sort();
-        s.t_sort = seconds_since(t, m->stream);
-        m->build_levels(p.leaf);
-        s.t_build = seconds_since(t, m->stream);
-        m->compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta));
-        s.t_multipoles = seconds_since(t, m->stream);
-        s.cells = m->cells;
-        s.depth = static_cast<int>(m->level_start.size()) - 2;
+        m->build_from_input(p, s);
     }
     if (st) *st = s;
+}
+
+void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps,
+                              void* d_acc, TreeStats* st) {
+    m->start(n, p);
+    TreeStats s;
+    if (n > 0) {
+        if (d_pos_mass != m->input.get())
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(m->input.get(), d_pos_mass, n * sizeof(float4),
+                                             cudaMemcpyDeviceToDevice, m->stream));
+        m->build_from_input(p, s);
+        const float soft2 = float(eps * eps) + tree::kSelfFloor;  // as CpuTree::run
+        m->walk(p, soft2, static_cast<float4*>(d_acc), s);
+    }
+    if (st) *st = s;
+}
+
+void GpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+                       TreeStats* st) {
+    if (n == 0) return evaluate_device(nullptr, 0, p, eps, nullptr, st);
+    NBODY_CUDA_CHECK(cudaSetDevice(m->device));
+    if (m->host_acc.bytes() < n * sizeof(float4))
+        m->host_acc = kernels::DeviceBuffer::alloc(m->device, n * sizeof(float4), "tree accelerations");
+    m->reserve_bodies(n);
+    // The bodies go straight into the tree's input buffer; evaluate_device's copy onto itself is skipped.
+    NBODY_CUDA_CHECK(
+        cudaMemcpyAsync(m->input.get(), pos_mass, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
+    evaluate_device(m->input.get(), n, p, eps, m->host_acc.get(), st);
+    NBODY_CUDA_CHECK(cudaMemcpy(acc, m->host_acc.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
 }
 
 namespace {
@@ -297,7 +336,8 @@ double GpuTree::bytes_per_body() const {
     std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sort_temp.bytes() + m->scan_temp.bytes();
     for (int b = 0; b < 2; ++b) bytes += m->keys[b].bytes() + m->order[b].bytes();
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->child_counts, &m->child_offsets,
-                          &m->moments_d, &m->moments})
+                          &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
+                          &m->host_acc})
         bytes += v->bytes();
     return double(bytes) / double(m->n);
 }

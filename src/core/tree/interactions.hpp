@@ -20,12 +20,29 @@ struct GroupBox {
     float x0, y0, z0, x1, y1, z1;
 };
 
+// Rounded product and sum that nvcc may not fuse into an FMA: the opening test must round as the CPU's
+// (x86-64 without FMA) so both trees open the same cells, bit for bit.
+NBODY_HD float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+NBODY_HD float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
 // Squared distance from the point p to the box (0 inside). 9 flops.
 NBODY_HD float box_distance2(const GroupBox& b, float px, float py, float pz) {
     const float dx = px < b.x0 ? b.x0 - px : (px > b.x1 ? px - b.x1 : 0.0f);
     const float dy = py < b.y0 ? b.y0 - py : (py > b.y1 ? py - b.y1 : 0.0f);
     const float dz = pz < b.z0 ? b.z0 - pz : (pz > b.z1 ? pz - b.z1 : 0.0f);
-    return dx * dx + dy * dy + dz * dz;
+    return add_rn(add_rn(mul_rn(dx, dx), mul_rn(dy, dy)), mul_rn(dz, dz));
 }
 
 // Barnes (1994), group form: the group accepts the cell's multipoles iff the distance from the group's box

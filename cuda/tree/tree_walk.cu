@@ -1,0 +1,294 @@
+// The GPU tree's group walk (Barnes 1990, in the manner of Bonsai): consecutive bodies in key order form a
+// group that one warp walks with one shared traversal. Each round the warp pops up to 32 cells off its stack,
+// one a lane, and applies the opening test of src/core/tree/interactions.hpp (the CPU tree's, rounded the
+// same way): accepted cells are staged in shared memory and every lane adds their quadrupole force to its
+// bodies at once; opened leaves' bodies are staged 32 at a time the same way; other opened cells push their
+// children. The interaction lists are never stored, so the walk's memory is its stacks alone.
+//
+// The stack bound (why the stack cannot overflow). The stack is kept sorted by level, deepest on top: a round
+// pops the top cells (levels a..b, every remaining cell at level <= a) and pushes their children (levels
+// a+1..b+1) in the popped order. So after every push no cell of a level above a survives from before, and
+// the cells of any one level came from one round: at most 32 x 8 = 256. With L levels the stack holds at most
+// 256 L cells; that is its capacity (L <= 22, so at most 22.5 KB a warp).
+//
+// Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 53 flops, each from shared
+// memory by broadcast (one LDS.128 a body, three a cell).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/tree/interactions.hpp"
+#include "tree/gpu_tree_impl.cuh"
+
+namespace nbody {
+
+namespace {
+
+constexpr int kWalkWarps = 8;
+constexpr int kWalkThreads = 32 * kWalkWarps;
+constexpr unsigned kFull = 0xffffffffu;
+constexpr uint32_t kMaxPush = 32 * 8;  // children one round pushes at most
+// The stacks' share of the tree's 200 bytes a body (at least one block a multiprocessor whatever N).
+constexpr double kStackBytesPerBody = 40;
+constexpr int kMaxPerLane = 4;  // bodies a lane holds: groups of up to 128
+
+enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kCounters };
+
+struct WalkArgs {
+    const tree::TreeCell* cells;
+    const tree::CellMoments* moments;
+    const float *x, *y, *z, *m;  // key order
+    const uint32_t* order;       // key order -> input order
+    uint32_t n, group, groups, stack_cap;
+    float soft2;
+    uint32_t* stacks;  // stack_cap entries a warp
+    unsigned long long* counters;
+    uint32_t *group_cells, *group_bodies;
+    float4* acc;  // input order
+};
+
+__device__ float warp_min(float v) {
+    for (int off = 16; off > 0; off >>= 1) v = fminf(v, __shfl_xor_sync(kFull, v, off));
+    return v;
+}
+__device__ float warp_max(float v) {
+    for (int off = 16; off > 0; off >>= 1) v = fmaxf(v, __shfl_xor_sync(kFull, v, off));
+    return v;
+}
+
+// Exclusive prefix sum of v over the warp's lanes; total gets the sum of all.
+__device__ uint32_t warp_exclusive_scan(uint32_t v, int lane, uint32_t& total) {
+    uint32_t inc = v;
+    for (int off = 1; off < 32; off <<= 1) {
+        const uint32_t t = __shfl_up_sync(kFull, inc, off);
+        if (lane >= off) inc += t;
+    }
+    total = __shfl_sync(kFull, inc, 31);
+    return inc - v;
+}
+
+// The group's bodies, kPerLane a lane (body gb + lane + 32 r; lanes past the group's end repeat body gb so
+// the box is unchanged), and their bounding box: the same floats the CPU tree's group_box takes.
+template <int kPerLane>
+__device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge, int lane, float* px, float* py,
+                                     float* pz) {
+    float lo[3], hi[3];
+#pragma unroll
+    for (int r = 0; r < kPerLane; ++r) {
+        const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+        const uint32_t kk = k < ge ? k : gb;
+        px[r] = a.x[kk], py[r] = a.y[kk], pz[r] = a.z[kk];
+        if (r == 0) {
+            lo[0] = hi[0] = px[0], lo[1] = hi[1] = py[0], lo[2] = hi[2] = pz[0];
+        } else {
+            lo[0] = fminf(lo[0], px[r]), hi[0] = fmaxf(hi[0], px[r]);
+            lo[1] = fminf(lo[1], py[r]), hi[1] = fmaxf(hi[1], py[r]);
+            lo[2] = fminf(lo[2], pz[r]), hi[2] = fmaxf(hi[2], pz[r]);
+        }
+    }
+    return {warp_min(lo[0]), warp_min(lo[1]), warp_min(lo[2]),
+            warp_max(hi[0]), warp_max(hi[1]), warp_max(hi[2])};
+}
+
+template <int kPerLane>
+__global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
+    __shared__ float4 s_cell[kWalkWarps][3][32];  // accepted cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz)
+    __shared__ float4 s_body[kWalkWarps][32];     // leaf bodies: (x, y, z, m)
+    const int lane = int(threadIdx.x) & 31, w = int(threadIdx.x) >> 5;
+    const unsigned below = (1u << lane) - 1u;  // the lanes before this one
+    uint32_t* stack = a.stacks + (std::size_t(blockIdx.x) * kWalkWarps + std::size_t(w)) * a.stack_cap;
+    for (;;) {
+        unsigned long long next = 0;
+        if (lane == 0) next = atomicAdd(&a.counters[kNextGroup], 1ull);
+        const uint32_t g = uint32_t(__shfl_sync(kFull, next, 0));
+        if (g >= a.groups) return;
+        const uint32_t gb = g * a.group, ge = min(a.n, gb + a.group);
+        float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
+        const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, lane, px, py, pz);
+
+        if (lane == 0) stack[0] = 0;  // the root
+        __syncwarp();
+        uint32_t size = 1, n_cells = 0, n_bodies = 0;  // warp-uniform
+        bool overflow = false;
+        while (size > 0) {
+            const uint32_t take = min(size, 32u), base = size - take;
+            const bool have = uint32_t(lane) < take;
+            tree::TreeCell cell{};
+            tree::CellMoments q{};
+            bool accept = false, leaf = false;
+            uint32_t kids = 0;
+            if (have) {
+                const uint32_t ci = stack[base + uint32_t(lane)];
+                cell = a.cells[ci];
+                q = a.moments[ci];
+                accept = tree::accept_cell(box, gb, ge, cell, q);
+                leaf = !accept && cell.n_children == 0;
+                kids = !accept && !leaf ? cell.n_children : 0u;
+            }
+            __syncwarp();  // every pop read before a push overwrites it
+            uint32_t total = 0;
+            const uint32_t at = base + warp_exclusive_scan(kids, lane, total);
+            if (base + total > a.stack_cap) {  // total is warp-uniform: the whole warp leaves together
+                overflow = true;
+                break;
+            }
+            for (uint32_t k = 0; k < kids; ++k) stack[at + k] = cell.first_child + k;
+            size = base + total;
+
+            const unsigned accepted = __ballot_sync(kFull, accept);
+            if (accept) {
+                const int slot = __popc(accepted & below);
+                s_cell[w][0][slot] = make_float4(q.x, q.y, q.z, q.m);
+                s_cell[w][1][slot] = make_float4(q.qxx, q.qyy, q.qzz, q.qxy);
+                s_cell[w][2][slot] = make_float4(q.qxz, q.qyz, 0.f, 0.f);
+            }
+            __syncwarp();  // also orders the pushes before the next round's pops
+            const int na = __popc(accepted);
+            for (int j = 0; j < na; ++j) {
+                const float4 c0 = s_cell[w][0][j], c1 = s_cell[w][1][j], c2 = s_cell[w][2][j];
+                const tree::CellMoments cm{c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, 0.f};
+#pragma unroll
+                for (int r = 0; r < kPerLane; ++r) {
+                    const tree::F3 f = tree::body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, a.soft2);
+                    ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
+                }
+            }
+            n_cells += uint32_t(na);
+            __syncwarp();
+
+            for (unsigned leaves = __ballot_sync(kFull, leaf); leaves != 0; leaves &= leaves - 1) {
+                const int src = __ffs(int(leaves)) - 1;
+                const uint32_t b0 = __shfl_sync(kFull, cell.body_begin, src);
+                const uint32_t count = __shfl_sync(kFull, cell.body_count, src);  // a capped leaf may hold many
+                for (uint32_t c = 0; c < count; c += 32) {
+                    const uint32_t nb = min(count - c, 32u);
+                    if (uint32_t(lane) < nb) {
+                        const uint32_t k = b0 + c + uint32_t(lane);
+                        s_body[w][lane] = make_float4(a.x[k], a.y[k], a.z[k], a.m[k]);
+                    }
+                    __syncwarp();
+                    for (uint32_t j = 0; j < nb; ++j) {
+                        const float4 b = s_body[w][j];
+#pragma unroll
+                        for (int r = 0; r < kPerLane; ++r) {
+                            const tree::F3 f = tree::body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, a.soft2);
+                            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
+                        }
+                    }
+                    __syncwarp();
+                }
+                n_bodies += count;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < kPerLane; ++r) {
+            const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+            if (k < ge) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
+        }
+        if (lane == 0) {
+            const unsigned long long members = ge - gb;
+            a.group_cells[g] = n_cells;
+            a.group_bodies[g] = n_bodies;
+            atomicAdd(&a.counters[kBodyBody], members * n_bodies);
+            atomicAdd(&a.counters[kBodyCell], members * n_cells);
+            if (overflow) atomicAdd(&a.counters[kOverflow], 1ull);
+        }
+    }
+}
+
+template <int kPerLane>
+int walk_blocks_per_sm() {
+    int blocks = 0;
+    NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tree_walk_kernel<kPerLane>,
+                                                                   kWalkThreads, 0));
+    return std::max(1, blocks);
+}
+
+template <int kPerLane>
+void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
+    tree_walk_kernel<kPerLane><<<blocks, kWalkThreads, 0, stream>>>(a);
+    NBODY_CUDA_CHECK_LAUNCH("tree_walk_kernel");
+}
+
+}  // namespace
+
+// One persistent launch: as many warps as fit at once (and the stacks' budget allows), each taking groups
+// from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
+void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint32_t group = uint32_t(p.group);
+    groups = (n + group - 1) / group;
+    // bodies a lane holds: 1, 2 or 4 (a three-body instance spilled registers; 65..96 take four with lanes idle)
+    const int per_lane = group <= 32 ? 1 : group <= 64 ? 2 : 4;
+    if (group > 32u * kMaxPerLane) throw BackendError("tree walk: group " + std::to_string(group) + " above 128");
+    const uint32_t levels = uint32_t(level_start.size() - 1);
+    const uint32_t cap = kMaxPush * levels;
+
+    int sms = 0;
+    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int per_sm = per_lane == 1   ? walk_blocks_per_sm<1>()
+                       : per_lane == 2 ? walk_blocks_per_sm<2>()
+                                       : walk_blocks_per_sm<4>();
+    const std::size_t stack_block_bytes = std::size_t(kWalkWarps) * cap * sizeof(uint32_t);
+    const std::size_t budget_blocks =
+        std::max<std::size_t>(std::size_t(sms), std::size_t(kStackBytesPerBody * double(n)) / stack_block_bytes);
+    const std::size_t group_blocks = (groups + kWalkWarps - 1) / kWalkWarps;
+    const int blocks = int(std::min({std::size_t(sms) * std::size_t(per_sm), budget_blocks, group_blocks}));
+
+    const std::size_t stack_bytes = std::size_t(blocks) * stack_block_bytes;
+    if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
+    if (walk_counters.bytes() == 0)
+        walk_counters = kernels::DeviceBuffer::alloc(device, kCounters * sizeof(unsigned long long), "tree counters");
+    if (group_counts.bytes() < 2 * std::size_t(groups) * sizeof(uint32_t))
+        group_counts = kernels::DeviceBuffer::alloc(device, 2 * std::size_t(groups) * sizeof(uint32_t),
+                                                    "tree group list lengths");
+    NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
+
+    WalkArgs a{};
+    a.cells = tree_cells.as<const tree::TreeCell>();
+    a.moments = moments.as<const tree::CellMoments>();
+    a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
+    a.order = order[1].as<const uint32_t>();
+    a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups), a.stack_cap = cap;
+    a.soft2 = soft2;
+    a.stacks = stacks.as<uint32_t>();
+    a.counters = walk_counters.as<unsigned long long>();
+    a.group_cells = group_counts.as<uint32_t>();
+    a.group_bodies = a.group_cells + groups;
+    a.acc = acc;
+    switch (per_lane) {
+        case 1: launch_walk<1>(a, blocks, stream); break;
+        case 2: launch_walk<2>(a, blocks, stream); break;
+        default: launch_walk<4>(a, blocks, stream); break;
+    }
+    unsigned long long counts[kCounters];
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(counts, walk_counters.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (counts[kOverflow] != 0)
+        throw BackendError("tree walk: " + std::to_string(counts[kOverflow]) + " groups overflowed their stack of " +
+                           std::to_string(cap) + " cells (a bug: the bound says it cannot)");
+    s.groups = groups;
+    s.body_body = counts[kBodyBody];
+    s.body_cell = counts[kBodyCell];
+    s.t_walk = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<uint32_t> GpuTree::group_cell_counts() const {
+    std::vector<uint32_t> out(m->groups);
+    if (m->groups)
+        NBODY_CUDA_CHECK(cudaMemcpy(out.data(), m->group_counts.get(), m->groups * 4, cudaMemcpyDeviceToHost));
+    return out;
+}
+
+std::vector<uint32_t> GpuTree::group_body_counts() const {
+    std::vector<uint32_t> out(m->groups);
+    if (m->groups)
+        NBODY_CUDA_CHECK(cudaMemcpy(out.data(), m->group_counts.as<uint32_t>() + m->groups, m->groups * 4,
+                                    cudaMemcpyDeviceToHost));
+    return out;
+}
+
+}  // namespace nbody
