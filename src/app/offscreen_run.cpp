@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "app/sandbox.hpp"
+#include "app/frame_summary.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
 #include "core/perf_history.hpp"
@@ -15,23 +16,6 @@ namespace nbody {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-void print_summary(Viewer& v, long long frames, const WorkCount& work, double seconds, const FrameTimes& sum,
-                   const std::string& ctx) {
-    const double f = double(std::max(frames, 1LL));
-    const Throughput s = throughput(work, sum.sim);
-    const long long steps = work.evaluations;
-    std::printf("rendered %lld frames of %zu bodies in %.3f s: %.1f frames/s (%s)\n", frames,
-                v.sim().backend().size(), seconds, double(frames) / seconds, ctx.c_str());
-    std::printf("positions: %s%s%s\n", upload_path_name(v.feed().path()), v.feed().note().empty() ? "" : "; ",
-                v.feed().note().c_str());
-    std::printf("per frame (ms): sim %.3f  upload %.3f  draw %.3f  total %.3f   steps/frame %d\n",
-                1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.frame / f,
-                v.sim().steps_last_frame());
-    std::printf(
-        "simulation: %lld steps, %s, %.4g steps/s (over the time spent stepping), t = "
-        "%.5g\n",
-        steps, format_si(s.interactions_per_s, "interactions/s").c_str(), s.steps_per_s, v.sim().backend().time());
-}
 }  // namespace
 
 int run_offscreen(const AppOptions& o) {
@@ -58,7 +42,7 @@ int run_offscreen(const AppOptions& o) {
         ctx->present();
         FrameTimes& t = viewer.times();
         t.frame = std::chrono::duration<double>(Clock::now() - t0).count();
-        sum.sim += t.sim, sum.upload += t.upload, sum.draw += t.draw, sum.frame += t.frame;
+        add_frame_times(sum, t);
         if (viewer.sim().blew_up()) throw Error(viewer.sim().error());
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
@@ -70,7 +54,7 @@ int run_offscreen(const AppOptions& o) {
         video->finish();
         std::printf("wrote %s (%ld frames)\n", video->path().c_str(), video->frames());
     }
-    print_summary(viewer, frames, viewer.sim().backend().work() - work0, seconds, sum, ctx->description());
+    print_frame_summary(viewer, frames, viewer.sim().backend().work() - work0, seconds, sum, ctx->description());
     return 0;
 }
 

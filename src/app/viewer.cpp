@@ -146,11 +146,11 @@ DepthRange Viewer::depth_range() const {
 }
 
 void Viewer::simulate_and_draw(double wall_now, double budget_s) {
-    auto t0 = Clock::now();
     m_sim.advance_frame(budget_s, wall_now);
-    m_times.sim = since(t0);
+    // The steps' own duration (a background step's on its worker, not the moment this frame spent collecting it)
+    m_times.sim = m_sim.step_seconds_last_frame();
     if (m_sim.generation() != m_attached_generation) attach_renderer();  // backend switched or reset
-    t0 = Clock::now();
+    const auto t0 = Clock::now();
     const double now = m_sim.facts().time;  // a step running in the background leaves it (and the bodies) as drawn
     if (now != m_last_sim_time) {
         m_renderer->begin_position_update(now - m_last_sim_time);

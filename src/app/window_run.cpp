@@ -11,6 +11,7 @@
 
 #include "engine/backend_factory.hpp"
 #include "app/checkpoint.hpp"
+#include "app/frame_summary.hpp"
 #include "app/input_router.hpp"
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
@@ -87,6 +88,8 @@ class WindowApp {
         auto t_prev = t_start;
         long long frame = 0;
         UiRequests req;
+        FrameTimes sum;  // for the summary a --frames run prints
+        const WorkCount work0 = m_viewer.sim().backend().work();
         while (!m_window.should_close() && (!m_opts.frames || frame < *m_opts.frames)) {
             const auto t0 = Clock::now();
             const double now = std::chrono::duration<double>(t0 - t_start).count();
@@ -116,9 +119,15 @@ class WindowApp {
             if (m_opts.frames && frame + 1 == *m_opts.frames) save_final_screenshot();
             m_window.present();
             m_viewer.times().frame = std::chrono::duration<double>(Clock::now() - t0).count();
+            add_frame_times(sum, m_viewer.times());
             ++frame;
         }
         stop_video();
+        if (m_opts.frames) {
+            const double seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+            print_frame_summary(m_viewer, frame, m_viewer.sim().backend().work() - work0, seconds, sum,
+                                m_window.description());
+        }
         return 0;
     }
 

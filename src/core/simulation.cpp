@@ -152,6 +152,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
     if (m_inflight.valid()) {
         if (collect_background_step(wall_now, false)) return m_steps_last_frame;
         m_steps_last_frame = 0;
+        m_step_seconds_last_frame = 0;
         m_perf.record_frame(wall_now, m_facts.size, idle_work(m_inflight_before), 0);
         return 0;
     }
@@ -163,6 +164,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
     if (wants_background(steps, budget_s)) {
         start_background_step(wall_now);
         m_steps_last_frame = 0;
+        m_step_seconds_last_frame = 0;
         m_perf.record_frame(wall_now, m_facts.size, idle_work(m_inflight_before), 0);
         return 0;
     }
@@ -191,6 +193,7 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
         check_finite(wall_now);
     }
     m_steps_last_frame = steps;
+    m_step_seconds_last_frame = steps > 0 ? seconds : 0.0;
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
     refresh_facts();
 }

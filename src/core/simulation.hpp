@@ -106,6 +106,9 @@ class Simulation {
     void scale_group_mass(uint32_t group, double factor);
 
     int steps_last_frame() const { return m_steps_last_frame; }
+    // Seconds the steps collected by the last frame took themselves (on the worker thread for a background
+    // step, whatever the frame spent): what a rate over several frames divides by.
+    double step_seconds_last_frame() const { return m_step_seconds_last_frame; }
     double seconds_per_step() const { return m_sec_per_step; }
     PerfHistory& perf() { return m_perf; }
     DiagnosticsSampler& diagnostics() { return m_diag; }
@@ -142,6 +145,7 @@ class Simulation {
     std::string m_error;
     uint64_t m_generation = 0;
     int m_steps_last_frame = 0;
+    double m_step_seconds_last_frame = 0;
     double m_sec_per_step = 0;  // smoothed, for auto steps
     double m_next_finite_check = 0;
     std::vector<Float4> m_check;  // positions copied for the NaN check
