@@ -17,4 +17,15 @@ apt-get $o update -q
   libxi6 libxrender1 libxfixes3 libwayland-client0 libffi8 libfreetype6 libpng16-16 libbrotli1 libxkbcommon0 \
   xorg-sgml-doctools x11proto-dev python3-jinja2 python3-markupsafe \
   libopenmpi-dev)  # MPI headers: the GPU machines have mpirun and libmpi.so.40 but no headers (src/multi)
-du -sh .gl .devdeps
+# --window: Xvfb with Mesa's GLX (software DRI driver and LLVM) for scripts/device-glx.sh, unpacked into / there.
+# About 56 MiB: with .gl and .devdeps just under the carry's 64 MiB, so that call carries nothing else.
+if [ "${1:-}" = --window ]; then
+  grep -qx '/.xvfb/' .git/info/exclude || echo /.xvfb/ >> .git/info/exclude
+  mkdir -p .xvfb
+  (cd .xvfb && apt-get $o download xvfb xserver-common x11-common x11-xkb-utils xkb-data libxfont2 libfontenc1 \
+    libpixman-1-0 libxkbfile1 libunwind8 libgl1-mesa-dri libglx-mesa0 libglapi-mesa libllvm15 libz3-4 libxml2 \
+    libicu72 libedit2 libsensors5 libsensors-config libdrm2 libdrm-common libdrm-amdgpu1 libdrm-intel1 \
+    libdrm-nouveau2 libdrm-radeon1 libpciaccess0 libelf1 libxcb-dri2-0 libxcb-dri3-0 libxcb-glx0 libxcb-present0 \
+    libxcb-randr0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 libxshmfence1 libxxf86vm1 libx11-xcb1 libx11-data)
+fi
+du -sh .gl .devdeps .xvfb 2>/dev/null

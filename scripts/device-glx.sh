@@ -2,8 +2,10 @@
 # On the GPU machine, after scripts/device-run.sh has built build/device: can the window (GLFW + GLX) run on
 # NVIDIA's OpenGL there? Writes $OUT/glx.txt: what the machine has for GLX (an X server, NVIDIA's X driver and
 # GLX server module, the GLX client libraries), then each attempt and its output.
-#   NVIDIA's GL through GLX needs an X server that loads nvidia_drv.so and libglxserver_nvidia.so; Xvfb has
-#   only Mesa's software GLX, so under Xvfb the best case is llvmpipe (and no CUDA-GL interop).
+#   Xvfb's GLX extension comes from Mesa (libgl1-mesa-dri and LLVM in .xvfb: scripts/device-fetch-debs.sh
+#   --window); with __GLX_VENDOR_LIBRARY_NAME=nvidia the program's GLX client is NVIDIA's library, which renders
+#   on the GPU. Each run prints the renderer string, how positions reach GL (CUDA-GL interop or why not) and
+#   frames/s, and saves a screenshot, panels included.
 OUT=${OUT:-/tmp/nbody-out}
 B=build/device
 log="$OUT/glx.txt"
@@ -21,14 +23,22 @@ log="$OUT/glx.txt"
     export LD_LIBRARY_PATH=/tmp/pfx/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
   fi
   if command -v Xvfb >/dev/null; then
-    Xvfb :77 -screen 0 1600x900x24 +extension GLX > "$OUT/xvfb.log" 2>&1 &
+    Xvfb :77 -screen 0 1280x720x24 +extension GLX > "$OUT/xvfb.log" 2>&1 &
     xs=$!
     sleep 2
-    for vendor in nvidia mesa; do
-      echo "== DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor nbody-sandbox --frames 120 scenes/cartwheel.toml"
-      DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor timeout 60 $B/nbody-sandbox --frames 120 --json "$OUT/glx-$vendor.json" \
-        scenes/cartwheel.toml 2>&1 | tail -15
-      echo "exit $?"
+    # NVIDIA's GL: the Cartwheel for 600 frames, then a million bodies (a step a frame); Mesa's llvmpipe for
+    # comparison, 120 frames. Extra window runs: GLX_EXTRA="ARGS" (e.g. the tree at a million bodies).
+    runs=("nvidia cartwheel 600 scenes/cartwheel.toml" "nvidia cartwheel-1m 60 scenes/cartwheel.toml --bodies 1048576"
+          "mesa cartwheel 120 scenes/cartwheel.toml")
+    [ -n "${GLX_EXTRA:-}" ] && runs+=("nvidia extra 300 $GLX_EXTRA")
+    for run in "${runs[@]}"; do
+      # shellcheck disable=SC2086
+      set -- $run
+      vendor=$1 name=$2 frames=$3; shift 3
+      echo "== DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor nbody-sandbox $* --frames $frames (1280x720)"
+      DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor timeout 150 $B/nbody-sandbox "$@" --frames "$frames" \
+        --width 1280 --height 720 --screenshot "$OUT/window-$vendor-$name.png" 2>&1 | tail -8
+      echo "exit ${PIPESTATUS[0]}"
     done
     kill $xs 2>/dev/null
     echo "== Xvfb log:"; tail -20 "$OUT/xvfb.log"

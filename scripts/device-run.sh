@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
+#   scripts/device-run.sh [tests] [sanitize] [sass] [g6] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
 #                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
@@ -51,6 +51,13 @@ while [ $# -gt 0 ]; do
       awk -F', ' '{gsub(/ MHz/,"",$2); if ($2 > 1000) {s += $2; n++; if (min == "" || $2 < min) min = $2}}
         END {if (n) printf "SM clock under load: mean %.0f MHz, min %d MHz over %d samples\n", s/n, min, n}' \
         "$OUT/clocks-$name.csv" | tee -a "$OUT/bench-$name.txt" ;;
+    g6)
+      # The GRAPE-6 API's rate (tools/g6_rate.c, every i in batches of g6_npipes) against the native Hermite
+      # engine's at nj = N = 131,072, in each precision.
+      for prec in ds fp64 fp32; do
+        NBODY_G6_PRECISION=$prec $B/g6_rate 131072 5 2>&1 | sed "s/^/$prec: /" | tee -a "$OUT/g6-rate.txt"
+      done
+      $B/nbody-bench --sizes 131072 --integrators hermite --precisions ds,fp64,fp32 2>&1 | tee -a "$OUT/g6-rate.txt" ;;
     ncu)
       # Nsight Compute on nbody-bench: `ncu NAME "NCU-ARGS" "BENCH-ARGS"`, the report as text in ncu-NAME.txt
       # (clocks left as they are: --clock-control none).
