@@ -1,8 +1,10 @@
-// GRAPE-6 forces on the GPU (g6_cuda.hpp). Kernels: g6_predict (one thread per j: the record predicted to ti
-// and stored through the precision policy's store(), as the Hermite engine's predictor does) and g6_force (a
-// block per (j-slice, 128 i-particles); each thread sums its i over the slice with the policy's interact(),
-// flushing float sums into double every 128 j for ds). The partial sums of every slice go to the host, which
-// adds them in slice order, so a result does not depend on timing.
+// GRAPE-6 forces on the GPU (g6_cuda.hpp). Kernels: g6_predict (one thread per particle: a j-record
+// predicted to ti, or an i-particle copied, stored through the precision policy's store(), as the Hermite
+// engine's predictor does), g6_force (a block per (j-slice, 128 i-particles); each thread sums its i over the
+// slice with the policy's interact(), flushing float sums into double every 128 j for ds) and g6_reduce (one
+// thread per i adds the slices' partial sums in slice order, so a result does not depend on timing). The
+// j-particles are predicted once per (ti, j-memory contents), not once per i-batch: a code sweeping all N
+// i-particles in batches of npipes predicts N j-particles once, as the hardware did.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,9 +26,10 @@ constexpr int kFlushEvery = 128;  // ds: float sums into double after this many 
 // j (0..nj-1): the record predicted to ti; i (nj..nj+ni-1): the i-particle as given, mass 0 (it exerts
 // nothing, and its own pair is at zero separation).
 template <class P>
-__global__ void g6_predict(const double* rec, const double* ibatch, double ti, int nj, int ni, Predicted q) {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= nj + ni) return;
+__global__ void g6_predict(const double* rec, const double* ibatch, double ti, int nj, int k0, int k1,
+                           Predicted q) {
+    const int k = k0 + int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= k1) return;
     DVec x, v;
     double m = 0;
     if (k < nj) {
@@ -66,6 +69,16 @@ __global__ void __launch_bounds__(kThreads) g6_force(Predicted q, int nj, int ni
     o[3] = double(t.jx), o[4] = double(t.jy), o[5] = double(t.jz), o[6] = double(t.phi);
 }
 
+// out[i * 7 + c] = sum over slices s = 0, 1, ... of partial[(s * ni + i) * 7 + c], in that order.
+__global__ void g6_reduce(const double* partial, int slices, int ni, double* out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= ni) return;
+    double t[7] = {};
+    for (int sl = 0; sl < slices; ++sl)
+        for (int c = 0; c < 7; ++c) t[c] += partial[(size_t(sl) * ni + i) * 7 + c];
+    for (int c = 0; c < 7; ++c) out[size_t(i) * 7 + c] = t[c];
+}
+
 template <class P>
 class G6CudaImpl final : public G6Cuda {
   public:
@@ -79,7 +92,10 @@ class G6CudaImpl final : public G6Cuda {
         m_lo = DeviceBuffer::alloc(device, n * sizeof(float4), "g6 predicted x lo");
         m_ibatch = DeviceBuffer::alloc(device, std::size_t(npipes) * 6 * sizeof(double), "g6 i-batch");
         m_partial = DeviceBuffer::alloc(device, std::size_t(m_slices) * npipes * 7 * sizeof(double), "g6 sums");
+        m_sums = DeviceBuffer::alloc(device, std::size_t(npipes) * 7 * sizeof(double), "g6 totals");
         m_host.assign(std::size_t(jmemory) * kRecord, 0.0);
+        m_batch.resize(std::size_t(npipes) * 6);
+        m_out.resize(std::size_t(npipes) * 7);
     }
 
     void set_j(int address, const double* record) override {
@@ -90,40 +106,47 @@ class G6CudaImpl final : public G6Cuda {
     void forces(double ti, int nj, int ni, const double (*xi)[3], const double (*vi)[3], double eps2,
                 hermite::Force* out) override {
         NBODY_CUDA_CHECK(cudaSetDevice(m_dev));
+        const Predicted q{m_pos.get(), m_vel.get(), m_lo.as<float4>()};
         if (m_hi_dirty > m_lo_dirty) {
             const std::size_t off = std::size_t(m_lo_dirty) * kRecord;
             NBODY_CUDA_CHECK(cudaMemcpy(m_rec.as<double>() + off, m_host.data() + off,
                                         std::size_t(m_hi_dirty - m_lo_dirty) * kRecord * sizeof(double),
                                         cudaMemcpyHostToDevice));
             m_lo_dirty = m_jmem, m_hi_dirty = 0;
+            m_predicted_nj = -1;
         }
-        std::vector<double> batch(std::size_t(ni) * 6);
+        if (nj > 0 && (ti != m_predicted_ti || nj != m_predicted_nj)) {  // j: once per ti and j-memory
+            g6_predict<P><<<(nj + 255) / 256, 256>>>(m_rec.as<double>(), nullptr, ti, nj, 0, nj, q);
+            NBODY_CUDA_CHECK_LAUNCH("g6_predict (j)");
+            m_predicted_ti = ti, m_predicted_nj = nj;
+        }
         for (int i = 0; i < ni; ++i)
-            for (int c = 0; c < 3; ++c) batch[std::size_t(i) * 6 + c] = xi[i][c], batch[std::size_t(i) * 6 + 3 + c] = vi[i][c];
-        NBODY_CUDA_CHECK(cudaMemcpy(m_ibatch.get(), batch.data(), batch.size() * sizeof(double), cudaMemcpyHostToDevice));
-        const Predicted q{m_pos.get(), m_vel.get(), m_lo.as<float4>()};
-        const int n = nj + ni;
-        g6_predict<P><<<(n + 255) / 256, 256>>>(m_rec.as<double>(), m_ibatch.as<double>(), ti, nj, ni, q);
-        NBODY_CUDA_CHECK_LAUNCH("g6_predict");
+            for (int c = 0; c < 3; ++c) m_batch[std::size_t(i) * 6 + c] = xi[i][c], m_batch[std::size_t(i) * 6 + 3 + c] = vi[i][c];
+        NBODY_CUDA_CHECK(cudaMemcpy(m_ibatch.get(), m_batch.data(), std::size_t(ni) * 6 * sizeof(double),
+                                    cudaMemcpyHostToDevice));
+        g6_predict<P><<<(ni + 255) / 256, 256>>>(nullptr, m_ibatch.as<double>(), ti, nj, nj, nj + ni, q);
+        NBODY_CUDA_CHECK_LAUNCH("g6_predict (i)");
         const int slices = std::max(1, std::min(m_slices, nj / 64));
         const int per = (nj + slices - 1) / slices;
         const dim3 grid(unsigned(slices), unsigned((ni + kThreads - 1) / kThreads));
         g6_force<P><<<grid, kThreads>>>(q, nj, ni, per > 0 ? per : 1, float(eps2), eps2, m_partial.as<double>());
         NBODY_CUDA_CHECK_LAUNCH("g6_force");
-        std::vector<double> sums(std::size_t(slices) * std::size_t(ni) * 7);
-        NBODY_CUDA_CHECK(cudaMemcpy(sums.data(), m_partial.get(), sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
+        g6_reduce<<<(ni + 127) / 128, 128>>>(m_partial.as<const double>(), slices, ni, m_sums.as<double>());
+        NBODY_CUDA_CHECK_LAUNCH("g6_reduce");
+        NBODY_CUDA_CHECK(cudaMemcpy(m_out.data(), m_sums.get(), std::size_t(ni) * 7 * sizeof(double),
+                                    cudaMemcpyDeviceToHost));
         for (int i = 0; i < ni; ++i) {
-            double t[7] = {};
-            for (int s = 0; s < slices; ++s)
-                for (int c = 0; c < 7; ++c) t[c] += sums[(std::size_t(s) * std::size_t(ni) + std::size_t(i)) * 7 + std::size_t(c)];
+            const double* t = &m_out[std::size_t(i) * 7];
             out[i] = {{t[0], t[1], t[2]}, {t[3], t[4], t[5]}, t[6]};
         }
     }
 
   private:
     int m_dev, m_jmem, m_npipes, m_slices;
-    DeviceBuffer m_rec, m_pos, m_vel, m_lo, m_ibatch, m_partial;
-    std::vector<double> m_host;
+    DeviceBuffer m_rec, m_pos, m_vel, m_lo, m_ibatch, m_partial, m_sums;
+    std::vector<double> m_host, m_batch, m_out;
+    double m_predicted_ti = 0;
+    int m_predicted_nj = -1;  // the j-particles in m_pos are predicted to m_predicted_ti (-1: not)
     int m_lo_dirty = 1 << 30, m_hi_dirty = 0;
 };
 
