@@ -92,8 +92,11 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
         ImGui::Spacing();
         if (ImGui::Button("Dismiss")) m_dismissed = true;
         ImGui::SameLine();
-        ImGui::TextDisabled("closes in %.0f s; the physics: Scene panel, Description",
-                            std::max(0.0, kCardSeconds - age));
+        // wrapped: with a narrow font (ImGui's own where DejaVu is missing) one line ran past the card's edge
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("closes in %.0f s; the physics: Scene panel, Description",
+                           std::max(0.0, kCardSeconds - age));
+        ImGui::PopStyleColor();
     }
     ImGui::End();
     ImGui::PopStyleVar();
