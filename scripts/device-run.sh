@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [g6] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
+#   scripts/device-run.sh [tests] [sanitize] [sass] [g6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
 #                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
@@ -51,6 +51,16 @@ while [ $# -gt 0 ]; do
       awk -F', ' '{gsub(/ MHz/,"",$2); if ($2 > 1000) {s += $2; n++; if (min == "" || $2 < min) min = $2}}
         END {if (n) printf "SM clock under load: mean %.0f MHz, min %d MHz over %d samples\n", s/n, min, n}' \
         "$OUT/clocks-$name.csv" | tee -a "$OUT/bench-$name.txt" ;;
+    soak)
+      # tools/soak.cpp for SECONDS of wall time (scene, variant, precision, integrator, method changed every 3 s),
+      # GPU memory in use sampled every 10 s beside it: both flat from start to end, and no failure.
+      secs=$2; shift
+      nvidia-smi --query-gpu=timestamp,memory.used --format=csv,noheader -l 10 > "$OUT/soak-gpu-memory.csv" 2>&1 &
+      smi=$!
+      $B/nbody-soak "$secs" 3 scenes > "$OUT/soak.txt" 2>&1 || rc=1
+      kill $smi 2>/dev/null
+      grep -E "start|end|FAILED|resident" "$OUT/soak.txt" | head -3; tail -2 "$OUT/soak.txt"
+      echo "GPU memory used: first $(head -1 "$OUT/soak-gpu-memory.csv"), last $(tail -1 "$OUT/soak-gpu-memory.csv")" ;;
     g6)
       # The GRAPE-6 API's rate (tools/g6_rate.c, every i in batches of g6_npipes) against the native Hermite
       # engine's at nj = N = 131,072, in each precision.
