@@ -104,6 +104,13 @@ class Simulation:
     def energy(self) -> float:
         """The total energy E = T + W."""
 
+    # Snapshots.
+    @staticmethod
+    def load(path: Union[str, os.PathLike[str]], **params: Any) -> "Simulation":
+        """A simulation from a CSV or tipsy snapshot (save); params override."""
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Writes tipsy for *.tipsy, *.std, *.bin, else the CSV snapshot (float64, exact)."""
+
     # The backend.
     @property
     def backend_name(self) -> str:

@@ -87,6 +87,33 @@ py::dict diagnostics_dict(const api::Diagnostics& d) {
     return out;
 }
 
+std::unique_ptr<PySimulation> load(const std::string& path, const py::kwargs& kwargs) {
+    auto sim = api::Simulation::from_snapshot(path);
+    if (kwargs.size() > 0) sim.set_params(with_kwargs(sim.params(), kwargs));
+    return std::make_unique<PySimulation>(std::move(sim));
+}
+
+void bind_snapshots(py::class_<PySimulation>& c) {
+    c.def_static(
+        "load", [](const py::object& path, const py::kwargs& kwargs) { return load(py::str(path), kwargs); },
+        py::arg("path"),
+        "load(path, **params) -> Simulation\n\nA simulation from a snapshot the library wrote (save): CSV "
+        "with its time, G, eps and dt, or tipsy (*.tipsy, *.std, *.bin, either byte order) with its time; "
+        "params as the properties override. An unreadable or malformed file is a RuntimeError naming the "
+        "file and the line or byte.");
+    c.def(
+        "save",
+        [](PySimulation& self, const py::object& path) {
+            const std::string p = py::str(path);
+            without_gil(self, [&p](api::Simulation& s) { s.save(p); });
+        },
+        py::arg("path"),
+        "save(path)\n\nWrites the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody "
+        "reads), else the sandbox's CSV snapshot (float64 to the last bit, with time, G, eps and dt), which "
+        "load() and nbody-sandbox --load-snapshot resume from. RuntimeError naming the path when it cannot "
+        "be written.");
+}
+
 void bind_params(py::class_<PySimulation>& c) {
     for (const ParamField& f : param_fields()) {
         auto get = py::cpp_function([f](PySimulation& self) {
@@ -142,6 +169,7 @@ void bind_simulation(py::module_& m) {
           py::arg("velocities") = py::none(), py::arg("masses") = py::none(), py::arg("bodies") = 0,
           py::arg("seed") = py::none(), k_init_doc);
     bind_params(c);
+    bind_snapshots(c);
     c.def(
         "step", [](PySimulation& self, long long k) { without_gil(self, [k](api::Simulation& s) { s.step(k); }); },
         py::arg("k") = 1,
