@@ -111,6 +111,21 @@ class Simulation:
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes tipsy for *.tipsy, *.std, *.bin, else the CSV snapshot (float64, exact)."""
 
+    # A picture (where the module is built with the renderer).
+    def render(
+        self,
+        width: int = 640,
+        height: int = 480,
+        *,
+        point_size: Optional[float] = None,
+        brightness: float = 1.0,
+        color: str = "group",
+        yaw: Optional[float] = None,
+        pitch: Optional[float] = None,
+    ) -> npt.NDArray[np.uint8]:
+        """The bodies drawn as the sandbox draws them through headless EGL: uint8 of shape (height, width, 3);
+        RuntimeError where no headless OpenGL context can be made."""
+
     # The backend.
     @property
     def backend_name(self) -> str:

@@ -51,5 +51,7 @@ auto without_gil(PySimulation& self, F&& f) {
 }
 
 void bind_simulation(py::module_& m);
+// Simulation.render (render_binding.cpp), where the module is built with the renderer.
+void bind_render(py::class_<PySimulation>& c);
 
 }  // namespace nbody::python

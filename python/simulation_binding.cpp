@@ -170,6 +170,9 @@ void bind_simulation(py::module_& m) {
           py::arg("seed") = py::none(), k_init_doc);
     bind_params(c);
     bind_snapshots(c);
+#ifdef NBODY_PYTHON_RENDER
+    bind_render(c);
+#endif
     c.def(
         "step", [](PySimulation& self, long long k) { without_gil(self, [k](api::Simulation& s) { s.step(k); }); },
         py::arg("k") = 1,
