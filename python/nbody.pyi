@@ -1,5 +1,5 @@
 """Type stub of the nbody module (python/module.cpp): the nbody-sandbox engine, libnbody, from Python."""
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 import os
 
 import numpy as np
@@ -94,6 +94,9 @@ class Simulation:
     @property
     def masses(self) -> npt.NDArray[np.float64]:
         """Masses, a new float64 array of shape (N,)."""
+    @property
+    def groups(self) -> npt.NDArray[np.uint32]:
+        """The scene component (group) each body came from, shape (N,); 0 for arrays."""
     def accelerations(self) -> npt.NDArray[np.float64]:
         """Accelerations at the current positions (G included, softened), shape (N, 3)."""
     def potentials(self) -> npt.NDArray[np.float64]:
@@ -122,6 +125,7 @@ class Simulation:
         color: str = "group",
         yaw: Optional[float] = None,
         pitch: Optional[float] = None,
+        groups: Sequence[int] = (),
     ) -> npt.NDArray[np.uint8]:
         """The bodies drawn as the sandbox draws them through headless EGL: uint8 of shape (height, width, 3);
         RuntimeError where no headless OpenGL context can be made."""

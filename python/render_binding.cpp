@@ -26,6 +26,17 @@ struct Bodies {
     std::vector<std::uint32_t> group;
 };
 
+// Keeps the bodies whose group is listed (all when the list is empty).
+void keep_groups(Bodies& b, const std::vector<std::uint32_t>& groups) {
+    if (groups.empty()) return;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < b.pos.size(); ++i) {
+        if (std::find(groups.begin(), groups.end(), b.group[i]) == groups.end()) continue;
+        b.pos[kept] = b.pos[i], b.group[kept] = b.group[i], ++kept;
+    }
+    b.pos.resize(kept), b.group.resize(kept);
+}
+
 Bodies read_bodies(api::Simulation& s) {
     const std::size_t n = s.size();
     std::vector<double> x(3 * n), m(n);
@@ -88,7 +99,7 @@ ColorMode color_mode(const std::string& name) {
 
 py::array_t<std::uint8_t> render(PySimulation& self, int width, int height, std::optional<float> point_size,
                                  float brightness, const std::string& color, std::optional<float> yaw,
-                                 std::optional<float> pitch) {
+                                 std::optional<float> pitch, const std::vector<std::uint32_t>& groups) {
     if (width < 1 || width > 8192 || height < 1 || height > 8192)
         throw py::value_error("render: width and height must be from 1 to 8192 (got " + std::to_string(width) +
                               " x " + std::to_string(height) + ")");
@@ -96,7 +107,9 @@ py::array_t<std::uint8_t> render(PySimulation& self, int width, int height, std:
         throw py::value_error("point_size: must be in (0, 256] pixels");
     if (!(brightness > 0 && std::isfinite(brightness))) throw py::value_error("brightness: must be > 0");
     const View v{width, height, point_size, yaw, pitch, brightness, color_mode(color)};
-    const Bodies b = without_gil(self, read_bodies);
+    Bodies b = without_gil(self, read_bodies);
+    keep_groups(b, groups);
+    if (b.pos.empty()) throw py::value_error("groups: no body belongs to the groups given");
     Image img;
     {
         py::gil_scoped_release release;  // the bodies are copied: other threads may step meanwhile
@@ -114,13 +127,15 @@ py::array_t<std::uint8_t> render(PySimulation& self, int width, int height, std:
 void bind_render(py::class_<PySimulation>& c) {
     c.def("render", &render, py::arg("width") = 640, py::arg("height") = 480, py::kw_only(),
           py::arg("point_size") = py::none(), py::arg("brightness") = 1.0f, py::arg("color") = "group",
-          py::arg("yaw") = py::none(), py::arg("pitch") = py::none(),
-          R"(render(width=640, height=480, *, point_size=None, brightness=1.0, color='group', yaw=None, pitch=None) -> ndarray
+          py::arg("yaw") = py::none(), py::arg("pitch") = py::none(), py::arg("groups") = std::vector<std::uint32_t>{},
+          R"(render(width=640, height=480, *, point_size=None, brightness=1.0, color='group', yaw=None, pitch=None,
+       groups=()) -> ndarray
 
 The bodies drawn as nbody-sandbox draws them (additive glowing sprites, tone-mapped), framed on the centre
 of mass and the sphere holding 90% of the bodies, seen from 70 degrees above the x-y plane unless yaw and
 pitch (radians: yaw about z from +x, pitch the elevation) say otherwise. color: 'group' (the scene
-component each body came from) or 'depth'. point_size in pixels (default: suited to N).
+component each body came from) or 'depth'. point_size in pixels (default: suited to N). groups: draw
+only the bodies of these groups (see Simulation.groups), framed on them; all when empty.
 
 Returns a new uint8 array of shape (height, width, 3), top row first. Renders through a headless EGL
 context (an NVIDIA GPU, or Mesa's llvmpipe on the CPU), made for this call; RuntimeError with EGL's reasons

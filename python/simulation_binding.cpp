@@ -201,6 +201,17 @@ void bind_simulation(py::module_& m) {
     c.def_property_readonly(
         "masses", [](PySimulation& self) { return read_rows(self, 0, [](auto& s, double* o) { s.get_masses(o); }); },
         "Masses, a new float64 array of shape (N,).");
+    c.def_property_readonly(
+        "groups",
+        [](PySimulation& self) {
+            const std::size_t n = without_gil(self, [](api::Simulation& s) { return s.size(); });
+            py::array_t<std::uint32_t, py::array::c_style> out({static_cast<py::ssize_t>(n)});
+            std::uint32_t* data = out.mutable_data();
+            without_gil(self, [data](api::Simulation& s) { s.get_groups(data); });
+            return out;
+        },
+        "The scene component (its group number) each body came from, a new uint32 array of shape (N,); "
+        "0 for bodies from arrays.");
     c.def(
         "accelerations",
         [](PySimulation& self) { return read_rows(self, 3, [](auto& s, double* o) { s.get_accelerations(o); }); },

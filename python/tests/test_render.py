@@ -40,6 +40,15 @@ def test_a_scene_renders_something():
     assert img.max() > 100 and img.mean() > 1
 
 
+def test_groups_pick_the_bodies_drawn():
+    sim = nbody.Simulation(positions=[[-1.0, 0, 0], [1.0, 0, 0]], velocities=np.zeros((2, 3)), masses=[0.5, 0.5])
+    both = render_or_skip(sim, 80, 60).astype(int).sum()
+    # Bodies from arrays are all group 0: asking for group 0 changes nothing, group 5 has nobody.
+    assert render_or_skip(sim, 80, 60, groups=[0]).astype(int).sum() == both
+    with pytest.raises(ValueError, match=r"^groups: no body belongs to the groups given$"):
+        sim.render(80, 60, groups=[5])
+
+
 def test_bad_sizes_and_options_are_value_errors():
     sim = nbody.Simulation("two-body")
     with pytest.raises(ValueError, match=r"^render: width and height must be from 1 to 8192 \(got 0 x 10\)$"):

@@ -34,6 +34,15 @@ def test_plummer_scene_energy_error_is_small():
     assert math.isclose(d["mass"], 1.0, rel_tol=1e-6)
 
 
+def test_groups_follow_the_scene_components():
+    sim = nbody.Simulation("cartwheel", bodies=600, backend="cpu")
+    g = sim.groups
+    assert g.dtype == np.uint32 and g.shape == (600,)
+    # disk (0), halo (1) and intruder (2) in the scene's proportions 9,000 : 6,000 : 3,000.
+    assert np.bincount(g).tolist() == [300, 200, 100]
+    assert not circular_pair().groups.any()
+
+
 def test_scene_by_path_equals_scene_by_name():
     by_name = nbody.Simulation("plummer", bodies=64, seed=3, backend="cpu")
     by_path = nbody.Simulation(nbody.scenes_dir() + "/plummer.toml", bodies=64, seed=3, backend="cpu")
