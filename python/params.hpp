@@ -16,7 +16,7 @@ struct ParamField {
     const char* name;
     const char* doc;  // the property's docstring: meaning, units, allowed values
     py::object (*get)(const api::Params&);
-    void (*set)(api::Params&, const py::handle&);  // throws py::type_error naming the field
+    void (*set)(api::Params&, const py::handle&, const char* name);  // throws py::type_error naming it
 };
 
 const std::vector<ParamField>& param_fields();

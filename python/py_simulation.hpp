@@ -25,7 +25,8 @@ class PySimulation {
         explicit Use(PySimulation& s) : m_s(s) {
             if (m_s.m_busy.exchange(true))
                 throw std::runtime_error(
-                    "Simulation is busy in another thread (step or evolve in progress); wait for it to return");
+                    "Simulation is busy in another thread (step or evolve in progress); wait for it to "
+                    "return");
         }
         ~Use() { m_s.m_busy = false; }
         Use(const Use&) = delete;

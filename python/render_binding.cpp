@@ -101,8 +101,8 @@ py::array_t<std::uint8_t> render(PySimulation& self, int width, int height, std:
                                  float brightness, const std::string& color, std::optional<float> yaw,
                                  std::optional<float> pitch, const std::vector<std::uint32_t>& groups) {
     if (width < 1 || width > 8192 || height < 1 || height > 8192)
-        throw py::value_error("render: width and height must be from 1 to 8192 (got " + std::to_string(width) +
-                              " x " + std::to_string(height) + ")");
+        throw py::value_error("render: width and height must be from 1 to 8192 (got " +
+                              std::to_string(width) + " x " + std::to_string(height) + ")");
     if (point_size && !(*point_size > 0 && *point_size <= 256))
         throw py::value_error("point_size: must be in (0, 256] pixels");
     if (!(brightness > 0 && std::isfinite(brightness))) throw py::value_error("brightness: must be > 0");
@@ -125,10 +125,12 @@ py::array_t<std::uint8_t> render(PySimulation& self, int width, int height, std:
 }  // namespace
 
 void bind_render(py::class_<PySimulation>& c) {
-    c.def("render", &render, py::arg("width") = 640, py::arg("height") = 480, py::kw_only(),
-          py::arg("point_size") = py::none(), py::arg("brightness") = 1.0f, py::arg("color") = "group",
-          py::arg("yaw") = py::none(), py::arg("pitch") = py::none(), py::arg("groups") = std::vector<std::uint32_t>{},
-          R"(render(width=640, height=480, *, point_size=None, brightness=1.0, color='group', yaw=None, pitch=None,
+    c.def(
+        "render", &render, py::arg("width") = 640, py::arg("height") = 480, py::kw_only(),
+        py::arg("point_size") = py::none(), py::arg("brightness") = 1.0f, py::arg("color") = "group",
+        py::arg("yaw") = py::none(), py::arg("pitch") = py::none(),
+        py::arg("groups") = std::vector<std::uint32_t>{},
+        R"(render(width=640, height=480, *, point_size=None, brightness=1.0, color='group', yaw=None, pitch=None,
        groups=()) -> ndarray
 
 The bodies drawn as nbody-sandbox draws them (additive glowing sprites, tone-mapped), framed on the centre

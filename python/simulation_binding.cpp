@@ -125,7 +125,7 @@ void bind_params(py::class_<PySimulation>& c) {
         auto set = py::cpp_function([f](PySimulation& self, const py::object& value) {
             PySimulation::Use sim(self);
             api::Params p = sim->params();
-            f.set(p, value);
+            f.set(p, value, f.name);
             sim->set_params(p);
         });
         c.def_property(f.name, get, set, f.doc);
@@ -161,45 +161,49 @@ a negative mass is a ValueError naming the array and the index, e.g. 'positions[
 properties of the same names). Raises ValueError for a parameter out of range or a bad scene file (its
 message names file:line:column), RuntimeError when the backend cannot be made.)";
 
-}  // namespace
-
-void bind_simulation(py::module_& m) {
-    py::class_<PySimulation> c(m, "Simulation", "A direct-summation N-body simulation (libnbody).");
-    c.def(py::init(&construct), py::arg("scene") = py::none(), py::kw_only(), py::arg("positions") = py::none(),
-          py::arg("velocities") = py::none(), py::arg("masses") = py::none(), py::arg("bodies") = 0,
-          py::arg("seed") = py::none(), k_init_doc);
-    bind_params(c);
-    bind_snapshots(c);
-#ifdef NBODY_PYTHON_RENDER
-    bind_render(c);
-#endif
+void bind_stepping(py::class_<PySimulation>& c) {
     c.def(
-        "step", [](PySimulation& self, long long k) { without_gil(self, [k](api::Simulation& s) { s.step(k); }); },
+        "step",
+        [](PySimulation& self, long long k) { without_gil(self, [k](api::Simulation& s) { s.step(k); }); },
         py::arg("k") = 1,
-        "step(k=1)\n\nTakes k steps (hermite-block: k block steps) without holding the GIL. Raises ValueError "
+        "step(k=1)\n\nTakes k steps (hermite-block: k block steps) without holding the GIL. Raises "
+        "ValueError "
         "for k < 0 and RuntimeError when the state turns NaN or infinite (naming the step and body).");
     c.def(
         "evolve",
-        [](PySimulation& self, double t) { return without_gil(self, [t](api::Simulation& s) { return s.evolve(t); }); },
+        [](PySimulation& self, double t) {
+            return without_gil(self, [t](api::Simulation& s) { return s.evolve(t); });
+        },
         py::arg("t"),
-        "evolve(t) -> float\n\nSteps until the time reaches t (the first step boundary at or after it; no step "
+        "evolve(t) -> float\n\nSteps until the time reaches t (the first step boundary at or after it; no "
+        "step "
         "when already there) without holding the GIL, and returns the time reached.");
+}
+
+// The state and diagnostics, read without the GIL into new arrays.
+void bind_state(py::class_<PySimulation>& c) {
     c.def_property_readonly(
-        "time", [](PySimulation& self) { return PySimulation::Use(self)->time(); }, "Simulated time (N-body units).");
+        "time", [](PySimulation& self) { return PySimulation::Use(self)->time(); },
+        "Simulated time (N-body units).");
     c.def_property_readonly(
         "steps", [](PySimulation& self) { return PySimulation::Use(self)->steps(); },
         "Steps taken since the start (block steps under hermite-block).");
-    c.def("__len__", [](PySimulation& self) { return PySimulation::Use(self)->size(); }, "The number of bodies.");
+    c.def(
+        "__len__", [](PySimulation& self) { return PySimulation::Use(self)->size(); },
+        "The number of bodies.");
     c.def_property_readonly(
         "positions",
         [](PySimulation& self) { return read_rows(self, 3, [](auto& s, double* o) { s.get_positions(o); }); },
         "Positions, a new float64 array of shape (N, 3).");
     c.def_property_readonly(
         "velocities",
-        [](PySimulation& self) { return read_rows(self, 3, [](auto& s, double* o) { s.get_velocities(o); }); },
+        [](PySimulation& self) {
+            return read_rows(self, 3, [](auto& s, double* o) { s.get_velocities(o); });
+        },
         "Velocities, a new float64 array of shape (N, 3).");
     c.def_property_readonly(
-        "masses", [](PySimulation& self) { return read_rows(self, 0, [](auto& s, double* o) { s.get_masses(o); }); },
+        "masses",
+        [](PySimulation& self) { return read_rows(self, 0, [](auto& s, double* o) { s.get_masses(o); }); },
         "Masses, a new float64 array of shape (N,).");
     c.def_property_readonly(
         "groups",
@@ -214,12 +218,16 @@ void bind_simulation(py::module_& m) {
         "0 for bodies from arrays.");
     c.def(
         "accelerations",
-        [](PySimulation& self) { return read_rows(self, 3, [](auto& s, double* o) { s.get_accelerations(o); }); },
+        [](PySimulation& self) {
+            return read_rows(self, 3, [](auto& s, double* o) { s.get_accelerations(o); });
+        },
         "accelerations() -> ndarray\n\nAccelerations at the current positions (G included, softened by eps) "
         "as the backend computes them, float64 of shape (N, 3).");
     c.def(
         "potentials",
-        [](PySimulation& self) { return read_rows(self, 0, [](auto& s, double* o) { s.get_potentials(o); }); },
+        [](PySimulation& self) {
+            return read_rows(self, 0, [](auto& s, double* o) { s.get_potentials(o); });
+        },
         "potentials() -> ndarray\n\nEach body's specific potential phi_i = -G sum_{j != i} m_j / "
         "sqrt(r_ij^2 + eps^2), float64 of shape (N,), computed in float64 on the CPU (O(N^2)).");
     c.def(
@@ -233,8 +241,13 @@ void bind_simulation(py::module_& m) {
         "or G) and momentum_drift (|P - P0| / sum m|v| at the start).");
     c.def(
         "energy",
-        [](PySimulation& self) { return without_gil(self, [](api::Simulation& s) { return s.diagnostics().total; }); },
+        [](PySimulation& self) {
+            return without_gil(self, [](api::Simulation& s) { return s.diagnostics().total; });
+        },
         "energy() -> float\n\nThe total energy E = T + W (softened potential), in float64.");
+}
+
+void bind_backend(py::class_<PySimulation>& c) {
     c.def_property_readonly(
         "backend_name", [](PySimulation& self) { return PySimulation::Use(self)->backend_name(); },
         "The backend in use, e.g. 'cpu (16 threads, avx512f)'; made on first use.");
@@ -246,10 +259,27 @@ void bind_simulation(py::module_& m) {
         "What evaluates the forces, e.g. 'ij-unrolled k 4 u 4 block 256 q 32 (auto), fp32'.");
     c.def("__repr__", [](PySimulation& self) {
         PySimulation::Use sim(self);
-        return "<nbody.Simulation of " + std::to_string(sim->size()) + " bodies at t = " +
-               std::to_string(sim->time()) + ", " + sim->params().integrator + ", " + sim->params().precision +
-               ">";
+        return "<nbody.Simulation of " + std::to_string(sim->size()) +
+               " bodies at t = " + std::to_string(sim->time()) + ", " + sim->params().integrator + ", " +
+               sim->params().precision + ">";
     });
+}
+
+}  // namespace
+
+void bind_simulation(py::module_& m) {
+    py::class_<PySimulation> c(m, "Simulation", "A direct-summation N-body simulation (libnbody).");
+    c.def(py::init(&construct), py::arg("scene") = py::none(), py::kw_only(),
+          py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
+          py::arg("masses") = py::none(), py::arg("bodies") = 0, py::arg("seed") = py::none(), k_init_doc);
+    bind_params(c);
+    bind_snapshots(c);
+#ifdef NBODY_PYTHON_RENDER
+    bind_render(c);
+#endif
+    bind_stepping(c);
+    bind_state(c);
+    bind_backend(c);
 }
 
 }  // namespace nbody::python
