@@ -52,6 +52,8 @@ auto without_gil(PySimulation& self, F&& f) {
 }
 
 void bind_simulation(py::module_& m);
+// step and evolve (stepping.cpp).
+void bind_stepping(py::class_<PySimulation>& c);
 // Simulation.render (render_binding.cpp), where the module is built with the renderer.
 void bind_render(py::class_<PySimulation>& c);
 

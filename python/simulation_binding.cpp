@@ -161,25 +161,6 @@ a negative mass is a ValueError naming the array and the index, e.g. 'positions[
 properties of the same names). Raises ValueError for a parameter out of range or a bad scene file (its
 message names file:line:column), RuntimeError when the backend cannot be made.)";
 
-void bind_stepping(py::class_<PySimulation>& c) {
-    c.def(
-        "step",
-        [](PySimulation& self, long long k) { without_gil(self, [k](api::Simulation& s) { s.step(k); }); },
-        py::arg("k") = 1,
-        "step(k=1)\n\nTakes k steps (hermite-block: k block steps) without holding the GIL. Raises "
-        "ValueError "
-        "for k < 0 and RuntimeError when the state turns NaN or infinite (naming the step and body).");
-    c.def(
-        "evolve",
-        [](PySimulation& self, double t) {
-            return without_gil(self, [t](api::Simulation& s) { return s.evolve(t); });
-        },
-        py::arg("t"),
-        "evolve(t) -> float\n\nSteps until the time reaches t (the first step boundary at or after it; no "
-        "step "
-        "when already there) without holding the GIL, and returns the time reached.");
-}
-
 // The state and diagnostics, read without the GIL into new arrays.
 void bind_state(py::class_<PySimulation>& c) {
     c.def_property_readonly(

@@ -1,6 +1,7 @@
 """step() and evolve() release the GIL: a second Python thread makes progress while they run (it never
 stands still for most of the call, as it would behind a held GIL), and a call into the same Simulation from
-that thread meanwhile is refused instead of racing."""
+that thread meanwhile is refused instead of racing. Ctrl-C stops a long step or evolve between chunks."""
+import _thread
 import threading
 import time
 
@@ -79,3 +80,26 @@ def test_a_call_during_a_step_is_refused():
     t.join()
     assert errors and "busy in another thread" in errors[0]
     assert sim.steps == 21  # the step finished undisturbed
+
+
+@pytest.mark.parametrize("call", ["step", "evolve"])
+def test_ctrl_c_stops_a_long_run_between_chunks(call):
+    sim = big_sim()
+    sim.step(1)
+    dt = sim.dt
+    # About 30 ms a step: 300 steps would take seconds; Ctrl-C (interrupt_main) arrives after 0.3 s.
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sim.step(300) if call == "step" else sim.evolve(300 * dt)
+    finally:
+        timer.cancel()
+    took = time.perf_counter() - start
+    assert took < 0.3 + 1.5, f"answered Ctrl-C after {took:.2f} s"
+    # Stopped at a chunk boundary, whole steps: time and step count agree, and it steps on from there.
+    assert 1 < sim.steps < 301
+    assert sim.time == pytest.approx(sim.steps * dt, rel=1e-9)
+    sim.step(2)
+    assert sim.time == pytest.approx(sim.steps * dt, rel=1e-9)
