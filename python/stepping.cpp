@@ -12,8 +12,8 @@ namespace nbody::python {
 
 namespace {
 
-// Takes steps in chunks until remaining() (asked between chunks, with the GIL) is 0; a chunk doubles while
-// it takes under 0.05 s and halves above 0.2 s, so fast steps cost few GIL round trips.
+// Takes steps in chunks until remaining() (asked between chunks, with the GIL) is 0; a full chunk doubles
+// while it takes under 0.05 s and halves above 0.2 s, so fast steps cost few GIL round trips.
 void step_in_chunks(PySimulation& self, const std::function<long long()>& remaining) {
     using Clock = std::chrono::steady_clock;
     long long chunk = 1;
@@ -23,7 +23,7 @@ void step_in_chunks(PySimulation& self, const std::function<long long()>& remain
         without_gil(self, [n](api::Simulation& s) { s.step(n); });
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
         const double took = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (took < 0.05)
+        if (took < 0.05 && n == chunk && chunk < (1LL << 40))
             chunk *= 2;
         else if (took > 0.2 && chunk > 1)
             chunk /= 2;

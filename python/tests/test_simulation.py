@@ -139,3 +139,16 @@ def test_docstrings_everywhere():
     assert len(members) > 25
     for m in members:
         assert getattr(nbody.Simulation, m).__doc__, m
+
+
+@pytest.mark.parametrize("integrator", ["leapfrog", "hermite-block"])
+def test_evolve_is_the_same_run_as_its_steps(integrator):
+    def make():
+        return nbody.Simulation("plummer", bodies=256, backend="cpu", precision="fp64", integrator=integrator,
+                                dt=1 / 64, seed=11)
+    a, b = make(), make()
+    reached = a.evolve(0.75)
+    assert 0.75 <= reached < 0.75 + 1 / 64 + 1e-12
+    b.step(a.steps)
+    assert b.time == a.time
+    assert np.array_equal(a.positions, b.positions)
