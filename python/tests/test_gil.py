@@ -97,7 +97,7 @@ def test_ctrl_c_stops_a_long_run_between_chunks(call):
     finally:
         timer.cancel()
     took = time.perf_counter() - start
-    assert took < 0.3 + 1.5, f"answered Ctrl-C after {took:.2f} s"
+    assert took < 0.3 + 2.0, f"answered Ctrl-C after {took:.2f} s"
     # Stopped at a chunk boundary, whole steps: time and step count agree, and it steps on from there.
     assert 1 < sim.steps < 301
     assert sim.time == pytest.approx(sim.steps * dt, rel=1e-9)
