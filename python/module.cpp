@@ -55,19 +55,13 @@ the sandbox's scene files and snapshots. N-body units (G = 1 by default) through
 )";
     m.attr("__version__") = nbody::api::version();
     py::register_exception_translator(&translate_errors);
-    m.def("version", &nbody::api::version,
-          "version() -> str\n\nThe version of libnbody in use, e.g. '0.1.0'.");
+    m.def("version", &nbody::api::version, "The version of libnbody in use, e.g. '0.1.0'.");
     m.def("cuda_built", &nbody::api::cuda_built,
-          "cuda_built() -> bool\n\nWhether libnbody was built with the CUDA backend (a device may still be "
-          "missing).");
+          "Whether libnbody was built with the CUDA backend (a device may still be missing).");
     m.def("cuda_device_count", &nbody::api::cuda_device_count,
-          "cuda_device_count() -> int\n\nCUDA devices libnbody can use: 0 without the CUDA backend, a driver "
-          "or a "
-          "device.");
+          "CUDA devices libnbody can use: 0 without the CUDA backend, a driver or a device.");
     m.def("scenes_dir", &nbody::api::scenes_dir,
-          "scenes_dir() -> str\n\nThe folder of the shipped scenes (the environment variable NBODY_SCENE_DIR "
-          "overrides it).");
-    m.def("scenes", &scenes,
-          "scenes() -> list[str]\n\nThe shipped scenes' names, which Simulation(scene) accepts.");
+          "The folder of the shipped scenes (the environment variable NBODY_SCENE_DIR overrides it).");
+    m.def("scenes", &scenes, "The shipped scenes' names, which Simulation(scene) accepts.");
     nbody::python::bind_simulation(m);
 }

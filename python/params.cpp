@@ -47,20 +47,16 @@ ParamField text(const char* name, const char* doc) {
 const std::vector<ParamField>& param_fields() {
     static const std::vector<ParamField> fields = {
         number<&api::Params::dt>(
-            "dt",
-            "Time step in N-body units, from 1e-12 to 1e6 (hermite-block: the largest block "
-            "step)."),
+            "dt", "Time step in N-body units, from 1e-12 to 1e6 (hermite-block: the largest block step)."),
         number<&api::Params::eps>(
             "eps",
-            "Plummer softening length: 0, or from 1e-9 to 1e4. Changing it restarts the "
-            "energy baseline."),
+            "Plummer softening length: 0, or from 1e-9 to 1e4. Changing it restarts the energy baseline."),
         number<&api::Params::G>("G",
                                 "Gravitational constant, from 1e-12 to 1e12 (1 in N-body units). Changing it "
                                 "restarts the energy baseline."),
         number<&api::Params::eta>("eta", "Aarseth's accuracy parameter of hermite-block, in (0, 1]."),
-        text<&api::Params::backend>("backend",
-                                    "'auto' (CUDA where a usable device exists, else the CPU), 'cpu' or "
-                                    "'cuda'."),
+        text<&api::Params::backend>(
+            "backend", "'auto' (CUDA where a usable device exists, else the CPU), 'cpu' or 'cuda'."),
         text<&api::Params::precision>("precision", "'fp32', 'ds' (double-single) or 'fp64'."),
         text<&api::Params::integrator>("integrator",
                                        "'leapfrog', 'hermite' or 'hermite-block' (individual block steps)."),

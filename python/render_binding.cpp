@@ -130,14 +130,11 @@ void bind_render(py::class_<PySimulation>& c) {
         py::arg("point_size") = py::none(), py::arg("brightness") = 1.0f, py::arg("color") = "group",
         py::arg("yaw") = py::none(), py::arg("pitch") = py::none(),
         py::arg("groups") = std::vector<std::uint32_t>{},
-        R"(render(width=640, height=480, *, point_size=None, brightness=1.0, color='group', yaw=None, pitch=None,
-       groups=()) -> ndarray
-
-The bodies drawn as nbody-sandbox draws them (additive glowing sprites, tone-mapped), framed on the centre
-of mass and the sphere holding 90% of the bodies, seen from 70 degrees above the x-y plane unless yaw and
-pitch (radians: yaw about z from +x, pitch the elevation) say otherwise. color: 'group' (the scene
-component each body came from) or 'depth'. point_size in pixels (default: suited to N). groups: draw
-only the bodies of these groups (see Simulation.groups), framed on them; all when empty.
+        R"(The bodies drawn as nbody-sandbox draws them (additive glowing sprites, tone-mapped), framed
+on the centre of mass and the sphere holding 90% of the bodies, seen from 70 degrees above the x-y plane
+unless yaw and pitch (radians: yaw about z from +x, pitch the elevation) say otherwise. color: 'group'
+(the scene component each body came from) or 'depth'. point_size in pixels (default: suited to N).
+groups: draw only the bodies of these groups (see Simulation.groups), framed on them; all when empty.
 
 Returns a new uint8 array of shape (height, width, 3), top row first. Renders through a headless EGL
 context (an NVIDIA GPU, or Mesa's llvmpipe on the CPU), made for this call; RuntimeError with EGL's reasons

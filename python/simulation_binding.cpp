@@ -97,10 +97,9 @@ void bind_snapshots(py::class_<PySimulation>& c) {
     c.def_static(
         "load", [](const py::object& path, const py::kwargs& kwargs) { return load(py::str(path), kwargs); },
         py::arg("path"),
-        "load(path, **params) -> Simulation\n\nA simulation from a snapshot the library wrote (save): CSV "
-        "with its time, G, eps and dt, or tipsy (*.tipsy, *.std, *.bin, either byte order) with its time; "
-        "params as the properties override. An unreadable or malformed file is a RuntimeError naming the "
-        "file and the line or byte.");
+        "A simulation from a snapshot the library wrote (save): CSV with its time, G, eps and dt, or tipsy "
+        "(*.tipsy, *.std, *.bin, either byte order) with its time; params as the properties override. An "
+        "unreadable or malformed file is a RuntimeError naming the file and the line or byte.");
     c.def(
         "save",
         [](PySimulation& self, const py::object& path) {
@@ -108,10 +107,9 @@ void bind_snapshots(py::class_<PySimulation>& c) {
             without_gil(self, [&p](api::Simulation& s) { s.save(p); });
         },
         py::arg("path"),
-        "save(path)\n\nWrites the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody "
-        "reads), else the sandbox's CSV snapshot (float64 to the last bit, with time, G, eps and dt), which "
-        "load() and nbody-sandbox --load-snapshot resume from. RuntimeError naming the path when it cannot "
-        "be written.");
+        "Writes the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody reads), else "
+        "the sandbox's CSV snapshot (float64 to the last bit, with time, G, eps and dt), which load() and "
+        "nbody-sandbox --load-snapshot resume from. RuntimeError naming the path when it cannot be written.");
 }
 
 void bind_params(py::class_<PySimulation>& c) {
@@ -139,15 +137,12 @@ void bind_params(py::class_<PySimulation>& c) {
             PySimulation::Use sim(self);
             sim->set_params(with_kwargs(sim->params(), kwargs));
         },
-        "set_params(**params)\n\nSets several parameters at once, all checked together before any is applied "
-        "(e.g. integrator='hermite', dt=1e-3). Raises ValueError naming the field out of range and TypeError "
-        "for an unknown name; the old parameters stay on error.");
+        "Sets several parameters at once, all checked together before any is applied (e.g. "
+        "integrator='hermite', dt=1e-3). Raises ValueError naming the field out of range and TypeError for "
+        "an unknown name; the old parameters stay on error.");
 }
 
-const char* const k_init_doc = R"(Simulation(scene=None, *, positions=None, velocities=None, masses=None,
-           bodies=0, seed=None, **params)
-
-A direct-summation N-body simulation in N-body units.
+const char* const k_init_doc = R"(A direct-summation N-body simulation in N-body units.
 
 From a scene: ``scene`` is a scene file's path or a shipped scene's name ('plummer', 'cartwheel.toml', see
 nbody.scenes()); ``bodies`` > 0 rescales its components to that total, ``seed`` replaces its seed. The
@@ -195,37 +190,37 @@ void bind_state(py::class_<PySimulation>& c) {
             without_gil(self, [data](api::Simulation& s) { s.get_groups(data); });
             return out;
         },
-        "The scene component (its group number) each body came from, a new uint32 array of shape (N,); "
-        "0 for bodies from arrays.");
+        "The scene component (its group number) each body came from, a new uint32 array of shape (N,); 0 for "
+        "bodies from arrays.");
     c.def(
         "accelerations",
         [](PySimulation& self) {
             return read_rows(self, 3, [](auto& s, double* o) { s.get_accelerations(o); });
         },
-        "accelerations() -> ndarray\n\nAccelerations at the current positions (G included, softened by eps) "
-        "as the backend computes them, float64 of shape (N, 3).");
+        "Accelerations at the current positions (G included, softened by eps) as the backend computes them, "
+        "float64 of shape (N, 3).");
     c.def(
         "potentials",
         [](PySimulation& self) {
             return read_rows(self, 0, [](auto& s, double* o) { s.get_potentials(o); });
         },
-        "potentials() -> ndarray\n\nEach body's specific potential phi_i = -G sum_{j != i} m_j / "
-        "sqrt(r_ij^2 + eps^2), float64 of shape (N,), computed in float64 on the CPU (O(N^2)).");
+        "Each body's specific potential phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), float64 of shape "
+        "(N,), computed in float64 on the CPU (O(N^2)).");
     c.def(
         "diagnostics",
         [](PySimulation& self) {
             return diagnostics_dict(without_gil(self, [](api::Simulation& s) { return s.diagnostics(); }));
         },
-        "diagnostics() -> dict\n\nConserved quantities in float64 (O(N^2) on the CPU): time, mass, kinetic, "
-        "potential, total (energies), virial_ratio (2T/|W|), momentum, angular_momentum, com_position, "
-        "com_velocity (arrays of 3), energy_error (|E - E0| / |E0| since the start or the last change of eps "
-        "or G) and momentum_drift (|P - P0| / sum m|v| at the start).");
+        "Conserved quantities in float64 (O(N^2) on the CPU): time, mass, kinetic, potential, total "
+        "(energies), virial_ratio (2T/|W|), momentum, angular_momentum, com_position, com_velocity (arrays "
+        "of 3), energy_error (|E - E0| / |E0| since the start or the last change of eps or G) and "
+        "momentum_drift (|P - P0| / sum m|v| at the start).");
     c.def(
         "energy",
         [](PySimulation& self) {
             return without_gil(self, [](api::Simulation& s) { return s.diagnostics().total; });
         },
-        "energy() -> float\n\nThe total energy E = T + W (softened potential), in float64.");
+        "The total energy E = T + W (softened potential), in float64.");
 }
 
 void bind_backend(py::class_<PySimulation>& c) {

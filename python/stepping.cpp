@@ -57,15 +57,14 @@ double evolve(PySimulation& self, double t) {
 }  // namespace
 
 void bind_stepping(py::class_<PySimulation>& c) {
-    c.def(
-        "step", &step, py::arg("k") = 1,
-        "step(k=1)\n\nTakes k steps (hermite-block: k block steps) without holding the GIL, answering Ctrl-C "
-        "(KeyboardInterrupt) between chunks of under a second. Raises ValueError for k < 0 and RuntimeError "
-        "when the state turns NaN or infinite (naming the step and body).");
+    c.def("step", &step, py::arg("k") = 1,
+          "Takes k steps (hermite-block: k block steps) without holding the GIL, answering Ctrl-C "
+          "(KeyboardInterrupt) between chunks of under a second. Raises ValueError for k < 0 and "
+          "RuntimeError when the state turns NaN or infinite (naming the step and body).");
     c.def("evolve", &evolve, py::arg("t"),
-          "evolve(t) -> float\n\nSteps until the time reaches t (the first step boundary at or after it; no "
-          "step when already there) without holding the GIL, answering Ctrl-C (KeyboardInterrupt) between "
-          "chunks of under a second, and returns the time reached.");
+          "Steps until the time reaches t (the first step boundary at or after it; no step when already "
+          "there) without holding the GIL, answering Ctrl-C (KeyboardInterrupt) between chunks of under a "
+          "second, and returns the time reached.");
 }
 
 }  // namespace nbody::python
