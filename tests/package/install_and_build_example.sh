@@ -54,10 +54,10 @@ pcflags=$(pkg-config --cflags --libs nbody) || fail "pkg-config --cflags --libs 
 "$tmp/minimal_pc" "$prefix/share/nbody-sandbox/scenes/two-body.toml" 2 | grep -q "2 bodies" ||
   fail "the pkg-config build did not run"
 
-# The Python module: <prefix>/lib/python3/dist-packages/nbody*.so with its stub, finding libnbody through its
-# run path and the scenes beside the installed library.
+# The Python module: <prefix>/lib/python3.X/dist-packages/nbody*.so with its stub, finding libnbody through
+# its run path and the scenes beside the installed library.
 if [ -n "$python" ]; then
-  pydir=$prefix/lib/python3/dist-packages
+  pydir=$prefix/lib/$("$python" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')/dist-packages
   module=$(find "$pydir" -name 'nbody.*.so' -print -quit 2>/dev/null)
   [ -n "$module" ] && [ -e "$pydir/nbody.pyi" ] || fail "the Python module or its stub is not installed in $pydir"
   where=$(env -u LD_LIBRARY_PATH ldd "$module" | sed -n 's/.*libnbody\.so[^ ]* => \([^ ]*\).*/\1/p')
