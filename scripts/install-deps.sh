@@ -10,6 +10,8 @@ pkgs=(
   clang libclang-rt-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan
   libopenmpi-dev openmpi-bin  # MPI ranks (src/multi, tests/mpi); optional: the build goes without it
   libhdf5-dev python3-h5py  # HDF5 snapshots and checkpoints (src/io/hdf5_*), h5py reads them back in a test; optional
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest  # the Python module (python/) and its tests; optional
+  jupyter-nbconvert python3-ipykernel python3-matplotlib  # executes docs/notebooks in the tests; optional
   gfortran  # the Fortran GRAPE-6 client test (tests/g6); optional: skipped without it
   ffmpeg  # video recording only (--record, V in the window); the program says so when it is missing
   fonts-dejavu-core  # the panels' font, found at run time (ImGui's built-in font when absent)

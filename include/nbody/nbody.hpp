@@ -81,7 +81,8 @@ class Simulation {
     static Simulation from_scene(const std::string& path, std::size_t bodies = 0,
                                  std::optional<std::uint64_t> seed = std::nullopt);
     // From arrays of n bodies (positions and velocities n x 3, masses n). Throws ParamError naming the array
-    // and the index of a NaN or infinite value or a negative mass, or the field of `params` out of range.
+    // and the index of a NaN or infinite value or a negative mass ("positions[3]: z is nan; every value must
+    // be finite", field "positions[3]"), or the field of `params` out of range.
     static Simulation from_arrays(std::size_t n, const double* positions, const double* velocities,
                                   const double* masses, const Params& params = {});
     // From a snapshot the library wrote (save): CSV, with its time, G, eps and dt, or tipsy (*.tipsy, *.std,
@@ -115,6 +116,9 @@ class Simulation {
     void get_velocities(double* out) const;     // N x 3
     void get_masses(double* out) const;         // N
     void get_accelerations(double* out) const;  // N x 3, G included, at the current positions
+    // N: each body's specific potential phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), in float64 on the
+    // CPU's threads (O(N^2), whatever the backend); diagnostics().potential is sum_i m_i phi_i / 2.
+    void get_potentials(double* out) const;
     void get_groups(std::uint32_t* out) const;  // N: the scene component each body came from (0 from arrays)
 
     Diagnostics diagnostics() const;

@@ -74,18 +74,17 @@ struct Simulation::Impl {
 };
 
 namespace {
-// Every value finite (and, for masses, >= 0): ParamError "positions: row 3, column 1 is nan".
+// Every value finite (and, for masses, >= 0): ParamError "positions[3]: y is nan; every value must be
+// finite", the field naming the array and the body as numpy would index it.
 void check_array(const char* name, const double* a, std::size_t n, std::size_t columns, bool mass) {
     if (!a) throw ParamError(name, "is a null pointer");
     for (std::size_t i = 0; i < n * columns; ++i) {
-        const std::string where =
-            columns == 1 ? "index " + std::to_string(i)
-                         : "row " + std::to_string(i / columns) + ", column " + std::to_string(i % columns);
+        const std::string field = std::string(name) + "[" + std::to_string(i / columns) + "]";
+        const std::string what = columns == 3 ? std::string(1, "xyz"[i % 3]) + " is " : "is ";
         if (!std::isfinite(a[i]))
-            throw ParamError(name,
-                             where + " is " + limits::format_number(a[i]) + ": every value must be finite");
+            throw ParamError(field, what + limits::format_number(a[i]) + "; every value must be finite");
         if (mass && a[i] < 0)
-            throw ParamError(name, where + " is " + limits::format_number(a[i]) + ": masses must be >= 0");
+            throw ParamError(field, what + limits::format_number(a[i]) + "; masses must be >= 0");
     }
 }
 
@@ -215,6 +214,11 @@ void Simulation::get_accelerations(double* out) const {
     std::vector<Double4> acc;
     m->ensure_backend().read_accelerations(acc);
     m->copy3(acc, out);
+}
+
+void Simulation::get_potentials(double* out) const {
+    const std::vector<double> phi = body_potentials(m->current(), m->sim.eps, m->sim.G, m->sim.cpu_threads);
+    std::copy(phi.begin(), phi.end(), out);
 }
 
 Diagnostics Simulation::diagnostics() const {

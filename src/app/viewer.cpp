@@ -131,13 +131,7 @@ void Viewer::frame_all() {
     const auto& pos = host_positions();
     if (pos.empty()) return;
     const glm::vec3 c = to_vec3(m_com.at(m_sim.backend().time()));
-    std::vector<float> r(pos.size());
-    for (std::size_t i = 0; i < pos.size(); ++i)
-        r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - c);
-    auto q =
-        r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);  // 90%: stray escapers do not shrink the view
-    std::nth_element(r.begin(), q, r.end());
-    m_radius = std::isfinite(*q) ? std::max(*q, 1e-3f) : 1.0f;
+    m_radius = framing_radius(pos, c);
     m_camera.frame_all(c, m_radius);
 }
 

@@ -9,11 +9,22 @@ namespace nbody {
 
 namespace {
 
-// -1/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), without G. Each thread sums its rows into its own slot,
-// so the result does not depend on scheduling beyond the final (ordered) sum.
-double pair_potential(const State& s, double eps2, int threads) {
+// -1/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), without G: sum_i m_i phi_i / 2 in the same order, so the
+// result does not depend on scheduling.
+double pair_potential(const State& s, double eps, int threads) {
+    const std::vector<double> phi = body_potentials(s, eps, 1.0, threads);
+    double w = 0;
+    for (std::size_t i = 0; i < phi.size(); ++i) w += double(s.pos_mass[i].w) * phi[i];
+    return 0.5 * w;
+}
+
+}  // namespace
+
+std::vector<double> body_potentials(const State& s, double eps, double G, int threads) {
     const std::size_t n = s.size();
-    std::vector<double> row(n, 0.0);
+    const double eps2 = eps * eps;
+    std::vector<double> phi(n, 0.0);
+    // Each thread writes its own rows: 8 flops and a square root per pair.
     parallel_for(n, resolve_threads(threads), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
             const Double4 pi = s.pos_mass[i];
@@ -25,15 +36,11 @@ double pair_potential(const State& s, double eps2, int threads) {
                 double r2 = dx * dx + dy * dy + dz * dz + eps2;
                 if (r2 > 0) sum += double(pj.w) / std::sqrt(r2);
             }
-            row[i] = double(pi.w) * sum;
+            phi[i] = -G * sum;
         }
     }, 16);
-    double w = 0;
-    for (double r : row) w += r;
-    return -0.5 * w;
+    return phi;
 }
-
-}  // namespace
 
 CentreOfMass centre_of_mass(const State& s) {
     CentreOfMass c;
@@ -67,7 +74,7 @@ Diagnostics compute_diagnostics(const State& s, double eps, double G, int thread
     const CentreOfMass com = centre_of_mass(s);
     d.com_position = com.position;
     d.com_velocity = com.velocity;
-    d.potential = potential ? *potential : G * pair_potential(s, eps * eps, threads);
+    d.potential = potential ? *potential : G * pair_potential(s, eps, threads);
     d.total = d.kinetic + d.potential;
     d.virial_ratio = d.potential != 0 ? 2.0 * d.kinetic / std::fabs(d.potential) : 0.0;
     return d;

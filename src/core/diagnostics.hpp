@@ -2,6 +2,7 @@
 // Conserved quantities in float64, computed from a (float32) state: what the user watches to judge the
 // time step and softening, and what the tests assert.
 #include <optional>
+#include <vector>
 
 #include "core/float4.hpp"
 #include "core/state.hpp"
@@ -37,6 +38,11 @@ CentreOfMass centre_of_mass(const State& s);
 // (a GPU backend's Backend::potential_energy()).
 Diagnostics compute_diagnostics(const State& s, double eps, double G, int threads = 0,
                                 std::optional<double> potential = std::nullopt);
+
+// Each body's specific potential phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), in float64, O(N^2)
+// over `threads` (0 = all); the potential energy is sum_i m_i phi_i / 2. Coincident bodies without
+// softening add nothing to each other.
+std::vector<double> body_potentials(const State& s, double eps, double G, int threads = 0);
 
 // |E - E0| / |E0| (absolute error when E0 == 0).
 double relative_energy_error(const Diagnostics& start, const Diagnostics& now);

@@ -104,4 +104,14 @@ glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {
     return {(ndc.x * 0.5f + 0.5f) * float(width_px), (0.5f - ndc.y * 0.5f) * float(height_px), clip.w};
 }
 
+float framing_radius(const std::vector<Float4>& pos, glm::vec3 centre) {
+    if (pos.empty()) return 1.0f;
+    std::vector<float> r(pos.size());
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        r[i] = glm::length(glm::vec3(pos[i].x, pos[i].y, pos[i].z) - centre);
+    auto q = r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);
+    std::nth_element(r.begin(), q, r.end());
+    return std::isfinite(*q) ? std::max(*q, 1e-3f) : 1.0f;
+}
+
 }  // namespace nbody

@@ -4,9 +4,17 @@
 // mouse deltas in screen pixels, time in seconds. z is up, as in the scene files: yaw turns about z from +x,
 // pitch is the eye's elevation above the x-y plane (where the scenes put their galaxies and orbits): the
 // convention of the scene files' [camera] table.
+#include <vector>
+
 #include <glm/glm.hpp>
 
+#include "core/float4.hpp"
+
 namespace nbody {
+
+// The radius about `centre` holding 90% of the bodies (stray escapers do not shrink the view), at least 1e-3;
+// 1 when it is not finite. What "frame all" fits in view.
+float framing_radius(const std::vector<Float4>& pos, glm::vec3 centre);
 
 class Camera {
   public:

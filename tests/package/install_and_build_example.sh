@@ -2,9 +2,10 @@
 # Installs this build into a temporary prefix and uses it as an outside project would: examples/ built with
 # find_package(nbody) and again with pkg-config, each run on the installed scene; the installed programs
 # found their libnbody through their run path. Fails on the first thing that does not hold.
-# Usage: install_and_build_example.sh BUILD_DIR SOURCE_DIR CXX "CXXFLAGS"
+# With PYTHON given (a build with the Python module), the installed module imports from the prefix and runs.
+# Usage: install_and_build_example.sh BUILD_DIR SOURCE_DIR CXX "CXXFLAGS" [PYTHON]
 set -euo pipefail
-build=$1 src=$2 cxx=$3 flags=${4:-}
+build=$1 src=$2 cxx=$3 flags=${4:-} python=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -52,4 +53,22 @@ pcflags=$(pkg-config --cflags --libs nbody) || fail "pkg-config --cflags --libs 
   fail "compiling with pkg-config's flags: $pcflags"
 "$tmp/minimal_pc" "$prefix/share/nbody-sandbox/scenes/two-body.toml" 2 | grep -q "2 bodies" ||
   fail "the pkg-config build did not run"
-echo "PASS: installed into $prefix; find_package and pkg-config builds ran"
+
+# The Python module: <prefix>/lib/python3.X/dist-packages/nbody*.so with its stub, finding libnbody through
+# its run path and the scenes beside the installed library.
+if [ -n "$python" ]; then
+  pydir=$prefix/lib/$("$python" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')/dist-packages
+  module=$(find "$pydir" -name 'nbody.*.so' -print -quit 2>/dev/null)
+  [ -n "$module" ] && [ -e "$pydir/nbody.pyi" ] || fail "the Python module or its stub is not installed in $pydir"
+  where=$(env -u LD_LIBRARY_PATH ldd "$module" | sed -n 's/.*libnbody\.so[^ ]* => \([^ ]*\).*/\1/p')
+  [ "$(realpath "$where")" = "$(realpath "$libdir/libnbody.so.0.1")" ] || fail "the module finds libnbody at '$where'"
+  env -u LD_LIBRARY_PATH -u NBODY_SCENE_DIR PYTHONPATH="$pydir" "$python" -c "
+import nbody
+assert nbody.__file__.startswith('$pydir'), nbody.__file__
+assert nbody.scenes_dir() == '$prefix/share/nbody-sandbox/scenes', nbody.scenes_dir()
+sim = nbody.Simulation('plummer', bodies=256, backend='cpu')
+sim.step(2)
+assert sim.steps == 2 and sim.positions.shape == (256, 3)
+" || fail "the installed Python module did not run"
+fi
+echo "PASS: installed into $prefix; find_package and pkg-config builds ran${python:+; the Python module ran}"

@@ -1,0 +1,67 @@
+// The Python module `nbody` over libnbody's public API (include/nbody/nbody.hpp): the engine's errors become
+// Python exceptions carrying its messages (a bad parameter, array or scene file: ValueError; a backend or
+// run-time failure: RuntimeError).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <nbody/nbody.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "py_simulation.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+void translate_errors(std::exception_ptr p) {
+    try {
+        if (p) std::rethrow_exception(p);
+    } catch (const nbody::ParamError& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const nbody::SceneError& e) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const nbody::Error& e) {  // BackendError, a NaN state, an unreadable or unwritable file
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+}
+
+// The shipped scenes' names (without .toml), sorted.
+std::vector<std::string> scenes() {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(nbody::api::scenes_dir(), ec))
+        if (e.path().extension() == ".toml") out.push_back(e.path().stem().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(nbody, m) {
+    m.doc() = R"(nbody: the nbody-sandbox engine (libnbody) from Python.
+
+Direct-summation gravity on CUDA or a vectorised CPU backend, leap-frog and 4th-order Hermite integrators,
+the sandbox's scene files and snapshots. N-body units (G = 1 by default) throughout.
+
+    import nbody
+    sim = nbody.Simulation("plummer", bodies=1024, backend="cpu")
+    sim.evolve(1.0)
+    print(sim.diagnostics()["energy_error"])
+)";
+    m.attr("__version__") = nbody::api::version();
+    py::register_exception_translator(&translate_errors);
+    m.def("version", &nbody::api::version, "The version of libnbody in use, e.g. '0.1.0'.");
+    m.def("cuda_built", &nbody::api::cuda_built,
+          "Whether libnbody was built with the CUDA backend (a device may still be missing).");
+    m.def("cuda_device_count", &nbody::api::cuda_device_count,
+          "CUDA devices libnbody can use: 0 without the CUDA backend, a driver or a device.");
+    m.def("scenes_dir", &nbody::api::scenes_dir,
+          "The folder of the shipped scenes (the environment variable NBODY_SCENE_DIR overrides it).");
+    m.def("scenes", &scenes, "The shipped scenes' names, which Simulation(scene) accepts.");
+    nbody::python::bind_simulation(m);
+}
