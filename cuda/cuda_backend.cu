@@ -12,6 +12,7 @@
 #include "device_snapshots.cuh"
 #include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
+#include "tree/tree_engine.cuh"
 
 namespace nbody {
 
@@ -42,8 +43,12 @@ struct CudaBackend::Impl {
     // makes a new backend when p.gpus changes.
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
         std::unique_ptr<GpuEngine> e;
-        if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+        if (p.method == ForceMethod::Tree) e = std::make_unique<kernels::TreeEngine>(*devices);
+        else if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
         else e = std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
+        if (partition.gather && p.method == ForceMethod::Tree)
+            throw ParamError("method", "the tree does not run over MPI ranks (it needs every body on every rank); "
+                                       "choose method direct, or one rank");
         if (partition.gather && !e->set_partition(partition))
             throw ParamError("integrator", std::string(integrator_name(p.integrator)) +
                                                " does not run over MPI ranks yet; leapfrog does");
@@ -144,7 +149,7 @@ void CudaBackend::set_params(const SimParams& p) {
         m->params = p;
         return;
     }
-    if (p.precision != m->params.precision || p.integrator != m->params.integrator) {
+    if (p.precision != m->params.precision || p.integrator != m->params.integrator || p.method != m->params.method) {
         // Another engine (or buffers of another width): carry the particles across.
         State s;
         m->engine->read_state(s);

@@ -114,6 +114,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(CLI::IsMember(names_of(precision_table())));
     app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
         ->check(CLI::IsMember(names_of(integrator_table())));
+    app.add_option("--theta", o.theta,
+                   "Opening angle of the tree (method tree), > 0 to 1.5 (default 0.5): smaller is more accurate "
+                   "and slower")
+        ->check(real_in(1e-6, 1.5));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, 1e-6 to 1 (default 0.01)")
         ->check(real_in(1e-6, 1.0));
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
@@ -201,6 +205,7 @@ RunSetup prepare_run(const AppOptions& o) {
     if (!o.precision.empty()) p.precision = *parse_precision(o.precision);
     if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
     if (o.eta) p.eta = *o.eta;
+    if (o.theta) p.tree.theta = float(*o.theta);
     if (!o.gpus.empty()) p.gpus = o.gpus == "all" ? 0 : std::stoi(o.gpus);
     if (o.k) p.shape.k = *o.k;
     if (o.u) p.shape.u = *o.u;

@@ -34,6 +34,10 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
             ->delimiter(',')
             ->check(CLI::IsMember(names_of(integrator_table())));
+    app.add_option("--thetas,--theta", o.thetas,
+                   "Method tree: opening angle list, each > 0 to 1.5 (default 0.5); a row each, with its force error")
+        ->delimiter(',')
+        ->check(CLI::Range(1e-6, 1.5));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")
         ->check(kPositive);
     auto* active =

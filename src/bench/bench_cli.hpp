@@ -14,6 +14,7 @@ struct BenchOptions {
     std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
     std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
     std::vector<std::string> methods{"direct"};  // force methods (--methods, or --method for one)
+    std::vector<double> thetas{0.5};              // method tree: opening angles (--thetas, or --theta for one)
     std::vector<std::string> precisions{"fp32"};
     std::vector<std::string> integrators{"leapfrog"};
     std::vector<int> gpus{1};

@@ -36,15 +36,17 @@ std::vector<SimParams> axes(const BenchOptions& o, const SimParams& base, bool w
     for (const std::string& me : o.methods)
     for (const std::string& pr : o.precisions)
         for (const std::string& in : o.integrators)
-            for (int g : with_gpus ? o.gpus : std::vector<int>{1}) {
-                SimParams p = base;
-                p.method = *parse_method(me);
-                p.precision = *parse_precision(pr);
-                p.integrator = *parse_integrator(in);
-                p.eta = o.eta;
-                p.gpus = g;
-                out.push_back(p);
-            }
+            for (int g : with_gpus ? o.gpus : std::vector<int>{1})
+                for (double theta : *parse_method(me) == ForceMethod::Tree ? o.thetas : std::vector<double>{0.5}) {
+                    SimParams p = base;
+                    p.method = *parse_method(me);
+                    p.precision = *parse_precision(pr);
+                    p.integrator = *parse_integrator(in);
+                    p.eta = o.eta;
+                    p.gpus = g;
+                    p.tree.theta = float(theta);
+                    out.push_back(p);
+                }
     return out;
 }
 
@@ -175,12 +177,19 @@ void run_table(const BenchOptions& o, const std::string& command) {
         const bool want_cpu = true;
 #endif
         if (want_cpu)
-            for (const SimParams& c : axes(o, p, false)) try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "ranks" : "cpu", ranks ? "auto" : "cpu");
+            for (const SimParams& c : axes(o, p, false))
+                try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "ranks" : "cpu",
+                        c.method == ForceMethod::Tree ? "tree " + theta_text(c.tree.theta)
+                                                      : (ranks ? "auto" : "cpu"));
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (SimParams a : axes(o, p, true)) {
             CudaBackend* g = gpus.get(a.gpus);
             if (!g) continue;
+            if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
+                try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", "tree " + theta_text(a.tree.theta));
+                continue;
+            }
             for (const std::string& vname : o.variants) {
                 if (vname == "auto") {
                     a.kernel_auto = true;

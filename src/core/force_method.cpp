@@ -2,9 +2,12 @@
 
 namespace nbody {
 
-const std::array<NamedValue<ForceMethod>, 1>& method_table() {
-    static const std::array<NamedValue<ForceMethod>, 1> table = {{
+const std::array<NamedValue<ForceMethod>, 2>& method_table() {
+    static const std::array<NamedValue<ForceMethod>, 2> table = {{
         {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step"},
+        {ForceMethod::Tree, "tree",
+         "Barnes-Hut tree: near bodies one by one, far groups as one cell (opening angle theta); about N log N "
+         "interactions a step, leap-frog in fp32"},
     }};
     return table;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// The force method: how the accelerations are found, an axis above the kernel family. Direct summation is the
-// only one so far (every family in core/kernel_family.hpp is direct); a tree code joins as a new row here and
-// its families as new rows there, with their own parameter block (opening angle, leaf and group sizes).
+// The force method: how the accelerations are found, an axis above the kernel family. Direct summation runs
+// through the kernel families of core/kernel_family.hpp; the tree code (src/cpu/tree, cuda/tree) has one
+// implementation per backend and its own parameter block (SimParams::tree: opening angle, leaf and group
+// sizes). What each method runs with is checked in one place, validate() in core/sim_params.cpp.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -13,9 +14,10 @@ namespace nbody {
 
 enum class ForceMethod {
     Direct,  // every pair (i, j) evaluated: N^2 body-body interactions a step
+    Tree,    // Barnes-Hut octree, quadrupole cells: about N log N interactions a step (leap-frog, fp32)
 };
-const std::array<NamedValue<ForceMethod>, 1>& method_table();
-std::optional<ForceMethod> parse_method(std::string_view s);  // "direct"
+const std::array<NamedValue<ForceMethod>, 2>& method_table();
+std::optional<ForceMethod> parse_method(std::string_view s);  // "direct", "tree"
 std::string_view method_name(ForceMethod m);
 
 // The work of one force evaluation over n bodies, as the method does it. `body_body` and `body_cell` are the

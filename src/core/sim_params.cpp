@@ -64,6 +64,20 @@ std::string_view integrator_name(Integrator i) {
     return name_of(integrator_table(), i);
 }
 
+namespace {
+// What the tree runs with: leap-frog in fp32 (its walk evaluates float32 interactions and the engines integrate
+// with a shared step); several GPUs and MPI ranks are refused by the backends that would spread it.
+void validate_tree(const SimParams& p) {
+    p.tree.validate();
+    if (p.integrator != Integrator::LeapFrog)
+        throw ParamError("integrator", "the tree runs with leapfrog only (got " +
+                                           std::string(integrator_name(p.integrator)) + "); choose leapfrog, or method direct");
+    if (p.precision != Precision::Fp32)
+        throw ParamError("precision", "the tree evaluates forces in fp32 only (got " +
+                                          std::string(precision_name(p.precision)) + "); choose fp32, or method direct");
+}
+}  // namespace
+
 void validate(const SimParams& p) {
     using namespace limits;  // the ranges and why: core/limits.hpp
     if (!(p.dt >= kMinDt && p.dt <= kMaxDt)) throw ParamError("dt", "must be from 1e-12 to 1e6" + got(p.dt));
@@ -79,6 +93,8 @@ void validate(const SimParams& p) {
             "eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
     if (p.gpus < 0 || p.gpus > kMaxGpus)
         throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
+    if (p.method == ForceMethod::Tree) validate_tree(p);
+    if (p.method != ForceMethod::Direct) return;  // the kernel families below are direct summation's
     if (!p.kernel_auto && variant_info(p.variant).method != p.method)
         throw ParamError("method", "the " + std::string(variant_name(p.variant)) + " kernel is a " +
                                        std::string(method_name(variant_info(p.variant).method)) +
@@ -115,10 +131,12 @@ bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
            a.backend == b.backend && a.method == b.method && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
            a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator &&
-           a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads;
+           a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads && a.tree.theta == b.tree.theta &&
+           a.tree.leaf == b.tree.leaf && a.tree.group == b.tree.group && a.tree.open_all == b.tree.open_all;
 }
 
 std::string kernel_label(const SimParams& p) {
+    if (p.method == ForceMethod::Tree) return tree_label(p.tree);
     return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape);
 }
 

@@ -11,6 +11,7 @@
 #include "core/kernel_config.hpp"
 #include "core/kernel_family.hpp"
 #include "core/named_enum.hpp"
+#include "core/tree/tree_params.hpp"
 
 namespace nbody {
 
@@ -49,6 +50,7 @@ struct SimParams {
     int steps_per_frame = 1;   // interactive only, 1 to 10000 (hermite-block: block steps per frame)
     BackendKind backend = BackendKind::Auto;
     ForceMethod method = ForceMethod::Direct;  // how forces are found; the kernel family must be one of its rows
+    TreeParams tree;  // method tree: opening angle theta, leaf and group sizes (core/tree/tree_params.hpp)
     // The CUDA kernel: with kernel_auto (the default) the backend picks the variant and shape for the current
     // N and GPU from its tuning table; otherwise `variant` and `shape` are used as given.
     bool kernel_auto = true;

@@ -15,6 +15,7 @@ std::string CpuBackend::name() const {
 }
 
 std::string CpuBackend::kernel_label() const {
+    if (m_params.method == ForceMethod::Tree) return "cpu " + tree_label(m_params.tree) + ", leapfrog";
     // fp32 runs the vectorised float32 loop; ds and fp64 the float64 loops of force_modes
     const std::string loop = m_params.precision == Precision::Fp32 ? force_f32_isa() : "f64 loop";
     return "cpu " + loop + ", " + std::string(precision_name(m_params.precision)) + ", " +
@@ -32,6 +33,9 @@ double CpuBackend::block_dt(std::size_t i) const {
 namespace {
 // What a distributed run takes today: the leap-frog fp32 loop has a row range; the others are refused.
 void check_partitioned(const SimParams& p) {
+    if (p.method != ForceMethod::Direct)
+        throw ParamError("method", "a distributed CPU run takes direct summation only (the tree needs every "
+                                   "body on every rank); choose method direct, or one rank");
     if (p.integrator != Integrator::LeapFrog || p.precision != Precision::Fp32)
         throw ParamError("integrator", "a distributed CPU run takes leapfrog in fp32 only so far (got " +
                                            std::string(integrator_name(p.integrator)) + ", " +
@@ -91,7 +95,8 @@ void CpuBackend::set_params(const SimParams& p) {
     validate(p);
     if (m_partition.gather) check_partitioned(p);
     const SimParams& o = m_params;
-    const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision ||
+    const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision || p.method != o.method ||
+                         p.tree.theta != o.tree.theta || p.tree.leaf != o.tree.leaf || p.tree.group != o.tree.group ||
                          p.integrator != o.integrator || p.eta != o.eta ||
                          (p.integrator != Integrator::LeapFrog && p.dt != o.dt);
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
@@ -144,10 +149,30 @@ void CpuBackend::gather_positions() {
     take(m_end, b.size());
 }
 
+void CpuBackend::tree_accelerations() {
+    Bodies& b = m_bodies;
+    const std::size_t n = b.size();
+    if (!m_tree) m_tree = std::make_unique<CpuTree>(m_threads);
+    m_tree_pos.resize(n);
+    m_tree_acc.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        m_tree_pos[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
+    m_tree->evaluate(m_tree_pos.data(), n, m_params.tree, m_params.eps, m_tree_acc.data(), &m_tree_stats);
+    for (std::size_t i = 0; i < n; ++i) b.ax[i] = m_tree_acc[i].x, b.ay[i] = m_tree_acc[i].y, b.az[i] = m_tree_acc[i].z;
+}
+
+StepWork CpuBackend::step_work() const {
+    if (m_params.method != ForceMethod::Tree) return direct_work(m_bodies.size());
+    const double n = double(m_bodies.size());
+    return {double(m_tree_stats.body_body), double(m_tree_stats.body_cell), n * n};
+}
+
 void CpuBackend::compute_accelerations() {
     const std::size_t n = m_bodies.size(), b0 = m_begin, rows = m_end - m_begin;
     Bodies& b = m_bodies;
-    if (m_params.precision != Precision::Fp32) {
+    if (m_params.method == ForceMethod::Tree) {
+        tree_accelerations();
+    } else if (m_params.precision != Precision::Fp32) {
         accelerations(b.sources(), m_params.precision, m_params.eps * m_params.eps, m_threads, b.ax.data(),
                       b.ay.data(), b.az.data());
     } else {
@@ -184,7 +209,7 @@ void CpuBackend::leapfrog_step() {
     kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
     m_time += dt;
     m_work.evaluations += 1;
-    m_work.add(direct_work(b.size()), 1);  // the whole simulation's work, every rank's share
+    m_work.add(step_work(), 1);  // the whole simulation's work, every rank's share
 }
 
 void CpuBackend::step(int k) {

@@ -2,12 +2,15 @@
 // The CPU backend: the numerical reference for the CUDA kernels and the fallback where no NVIDIA GPU is
 // present. The state is float64 (structure of arrays); the force sums run in the precision of
 // SimParams::precision (fp32: the vectorised float32 loop of force_f32; ds and fp64: force_modes), the
-// integrator is leap-frog or Hermite (shared or block steps, hermite_integrator). Every core is used.
+// integrator is leap-frog or Hermite (shared or block steps, hermite_integrator), or with method tree
+// leap-frog over the CPU tree's forces (cpu/tree). Every core is used.
+#include <memory>
 #include <vector>
 
 #include "core/backend.hpp"
 #include "cpu/bodies.hpp"
 #include "cpu/hermite_integrator.hpp"
+#include "cpu/tree/cpu_tree.hpp"
 
 namespace nbody {
 
@@ -50,6 +53,8 @@ class CpuBackend final : public Backend {
   private:
     void prime();                  // accelerations (and jerks, first block steps) at the current positions
     void compute_accelerations();  // leap-frog: a(x) into m_bodies.ax.. (G included)
+    void tree_accelerations();     // the same through the tree (method tree)
+    StepWork step_work() const;    // the interactions of the last evaluation
     void leapfrog_step();
     void synchronise();  // block steps: every body predicted to the integrator's clock
     void gather_positions();  // a distributed run: the other ranks' positions into m_bodies
@@ -64,6 +69,11 @@ class CpuBackend final : public Backend {
     HermiteCpu m_hermite;
     std::vector<float> m_fx, m_fy, m_fz, m_fm, m_fax, m_fay, m_faz;  // the fp32 loop's float arrays
     std::vector<uint32_t> m_group;
+    // method tree: the CPU tree (made at first use), its input and output in float32, the last evaluation's
+    // counts (the work a step is what it evaluated, not N^2)
+    std::unique_ptr<CpuTree> m_tree;
+    std::vector<Float4> m_tree_pos, m_tree_acc;
+    TreeStats m_tree_stats;
     WorkCount m_work;
     double m_time = 0;  // leap-frog: the time; Hermite: the time at start(), plus the integrator's clock
     long long m_steps = 0;

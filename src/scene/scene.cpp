@@ -28,6 +28,7 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     if (precision) p.precision = *precision;
     if (integrator) p.integrator = *integrator;
     if (eta) p.eta = *eta;
+    if (theta) p.tree.theta = float(*theta);
     return p;
 }
 

@@ -96,6 +96,7 @@ struct SceneSpec {
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;
     std::optional<double> eta;
+    std::optional<double> theta;  // method tree's opening angle
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
     std::vector<ComponentSpec> components;

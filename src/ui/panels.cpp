@@ -171,7 +171,22 @@ void physics_panel(PanelContext& c) {
             ImGui::SetTooltip("Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
                               "dt above is the largest block step");
     }
-    named_combo("method", p.method, method_table());
+    if (named_combo("method", p.method, method_table()) && p.method == ForceMethod::Tree) {
+        p.precision = Precision::Fp32;  // what the tree runs with: picked for the user rather than refused
+        p.integrator = Integrator::LeapFrog;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("direct: every body pulls every other, N^2 pairs a step (exact, slow at large N).\n"
+                          "tree: far groups of bodies pull as one (Barnes-Hut): about N log N, much faster at "
+                          "large N, with a small force error set by theta");
+    if (p.method == ForceMethod::Tree) {
+        float theta = p.tree.theta;
+        if (ImGui::SliderFloat("theta", &theta, 0.1f, 1.2f, "%.2f")) p.tree.theta = theta;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Opening angle: a group of bodies that looks smaller than theta (its size / its "
+                              "distance) pulls as one. Smaller: more accurate and slower; 0.5 keeps the typical "
+                              "force error near 1e-4");
+    }
     named_combo("precision", p.precision, precision_table());
     bool autos = sim.auto_steps();
     if (ImGui::Checkbox("as fast as possible", &autos)) sim.set_auto_steps(autos);
@@ -203,6 +218,10 @@ void kernel_panel(PanelContext& c) {
     race_section(c);
     if (!b.caps.kernel_variants) {
         ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA");
+    }
+    if (p.method == ForceMethod::Tree) {
+        ImGui::TextDisabled("the tree has no kernel variants: theta (Physics) sets its accuracy and speed");
+        return;
     }
     const auto& table = variant_table();
     const std::string current = p.kernel_auto ? "auto" : std::string(variant_name(p.variant));

@@ -9,6 +9,7 @@
 
 #include "../unit/test_util.hpp"
 #include "gpu_test_util.hpp"
+#include "cpu/cpu_backend.hpp"
 #include "tree_gpu_compare.hpp"
 
 using namespace nbody;
@@ -141,4 +142,77 @@ TEST(TreeGpu, DeviceMemoryPerBodyWithinBudget) {
         n, st.cells, st.depth, g->bytes_per_body(), st.t_keys * 1e3, st.t_sort * 1e3, st.t_build * 1e3,
         st.t_multipoles * 1e3, st.t_walk * 1e3, st.body_body_per_body(), st.body_cell_per_body());
     EXPECT_LE(g->bytes_per_body(), 200.0);
+}
+
+// The CUDA backend with method tree (cuda/tree/tree_engine.cu) against the CPU backend's tree: the same run to
+// float32 rounding (the GPU integrates in float32, the CPU in float64 over the same float32 forces), the work
+// it reports, a theta change applied at a step boundary, and the refusals with the reason.
+namespace {
+SimParams tree_run(float theta = 0.5f) {
+    SimParams p;
+    p.method = ForceMethod::Tree;
+    p.tree.theta = theta;
+    p.dt = 1e-3;
+    p.eps = 0.01;
+    return p;
+}
+}  // namespace
+
+TEST(TreeEngine, FollowsTheCpuTree) {
+    REQUIRE_GPU(gpu);
+    for (std::size_t n : {1u, 2u, 33u, 7499u, 100003u}) {
+        if (!test::within_cap(n)) continue;
+        SCOPED_TRACE(n);
+        const State s = rounded_to_float32(test::plummer_state(n, 40 + n));
+        CpuBackend cpu(2);
+        cpu.reset(s, tree_run());
+        gpu->reset(s, tree_run());
+        cpu.step(20);
+        gpu->step(20);
+        State a, b;
+        cpu.read_state(a);
+        gpu->read_state(b);
+        double worst = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double dx = a.pos_mass[i].x - b.pos_mass[i].x, dy = a.pos_mass[i].y - b.pos_mass[i].y,
+                         dz = a.pos_mass[i].z - b.pos_mass[i].z;
+            worst = std::max(worst, std::sqrt(dx * dx + dy * dy + dz * dz));
+        }
+        EXPECT_LT(worst, 2e-5) << "largest position difference from the CPU tree after 20 steps";
+        EXPECT_NEAR(b.time, a.time, 1e-12);
+        const WorkCount wg = gpu->work(), wc = cpu.work();
+        EXPECT_EQ(wg.evaluations, wc.evaluations);
+        if (n > 1000) {
+            EXPECT_NEAR(wg.pairs + wg.body_cell, wc.pairs + wc.body_cell, 0.01 * (wc.pairs + wc.body_cell));
+            EXPECT_LT(wg.pairs + wg.body_cell, wg.equivalent_direct);
+        }
+    }
+}
+
+TEST(TreeEngine, ThetaAppliesAtTheNextStepAndRefusalsKeepTheState) {
+    REQUIRE_GPU(gpu);
+    const State s = rounded_to_float32(test::plummer_state(20000, 3));
+    gpu->reset(s, tree_run(0.9f));
+    gpu->step(1);
+    const WorkCount w0 = gpu->work();
+    gpu->step(1);
+    const double coarse = (gpu->work() - w0).pairs + (gpu->work() - w0).body_cell;
+    gpu->set_params(tree_run(0.3f));
+    const WorkCount w1 = gpu->work();
+    gpu->step(1);
+    const double fine = (gpu->work() - w1).pairs + (gpu->work() - w1).body_cell;
+    EXPECT_GT(fine, 2 * coarse);
+    EXPECT_NE(gpu->kernel_label().find("tree theta 0.3"), std::string::npos) << gpu->kernel_label();
+    SimParams bad = tree_run();
+    bad.precision = Precision::Fp64;
+    EXPECT_THROW(gpu->set_params(bad), ParamError);
+    EXPECT_EQ(gpu->params().method, ForceMethod::Tree);
+    EXPECT_EQ(gpu->steps_taken(), 3);
+    // Back to direct summation: the particles carry over.
+    SimParams direct = tree_run();
+    direct.method = ForceMethod::Direct;
+    gpu->set_params(direct);
+    gpu->step(1);
+    EXPECT_EQ(gpu->steps_taken(), 4);
+    EXPECT_EQ(gpu->size(), s.size());
 }

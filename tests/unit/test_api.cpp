@@ -150,7 +150,7 @@ TEST(Api, ParamErrorsNameTheFieldAndWhatItAllows) {
     p.precision = "fp64";
     EXPECT_EQ((param_error(p, &field), field), "precision");
     p = {};
-    p.method = "tree";
+    p.method = "barnes";
     EXPECT_EQ((param_error(p, &field), field), "method");
     p = {};
     p.eta = 0;

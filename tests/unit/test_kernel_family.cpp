@@ -143,26 +143,31 @@ TEST(WorkSplit, PerfHistoryCarriesTheSplit) {
     EXPECT_DOUBLE_EQ(s.rate.equivalent_direct_per_s, 2000.0);
 }
 
-TEST(ForceMethod, TableParsesDirectOnly) {
+TEST(ForceMethod, TableParsesDirectAndTree) {
     EXPECT_EQ(parse_method("direct"), ForceMethod::Direct);
-    EXPECT_FALSE(parse_method("tree"));
+    EXPECT_EQ(parse_method("tree"), ForceMethod::Tree);
+    EXPECT_FALSE(parse_method("barnes"));
     EXPECT_EQ(method_name(ForceMethod::Direct), "direct");
+    EXPECT_EQ(method_name(ForceMethod::Tree), "tree");
     EXPECT_EQ(SimParams{}.method, ForceMethod::Direct);
 }
 
 TEST(ForceMethod, SameParamsComparesTheMethod) {
     SimParams a, b;
     EXPECT_TRUE(same_params(a, b));
-    b.method = static_cast<ForceMethod>(1);  // a method the table does not have yet: the field must count
+    b.method = ForceMethod::Tree;
     EXPECT_FALSE(same_params(a, b));
-    // A hand-picked family of another method is refused, naming the field.
+    b = a;
+    b.tree.theta = 0.7f;  // the tree's parameters count too (a change re-evaluates the forces)
+    EXPECT_FALSE(same_params(a, b));
+    b = a;
+    b.tree.leaf = 8;
+    EXPECT_FALSE(same_params(a, b));
+    // Under method tree a hand-picked direct family is left alone (the tree has no families), not refused.
+    b = a;
+    b.method = ForceMethod::Tree;
     b.kernel_auto = false;
-    try {
-        validate(b);
-        FAIL() << "a direct family ran under another method";
-    } catch (const ParamError& e) {
-        EXPECT_EQ(e.field, "method");
-    }
+    EXPECT_NO_THROW(validate(b));
 }
 
 TEST(ForceMethod, CommandLineFlags) {
@@ -171,12 +176,22 @@ TEST(ForceMethod, CommandLineFlags) {
     EXPECT_EQ(std::get<AppOptions>(r).method, "direct");
     EXPECT_EQ(prepare_run(std::get<AppOptions>(r)).params.method, ForceMethod::Direct);
     testing::internal::CaptureStderr();
-    auto bad = nbody::test::parse({"--method", "tree"});
-    auto bad_bench = parse_bench({"--methods", "direct,tree"});
+    auto bad = nbody::test::parse({"--method", "barnes"});
+    auto bad_bench = parse_bench({"--methods", "direct,barnes"});
+    auto bad_theta = nbody::test::parse({"--method", "tree", "--theta", "2"});
+    auto bad_thetas = parse_bench({"--methods", "tree", "--thetas", "0.5,0"});
     const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_TRUE(std::holds_alternative<int>(bad));
     EXPECT_TRUE(std::holds_alternative<int>(bad_bench));
-    EXPECT_NE(err.find("tree"), std::string::npos) << err;
+    EXPECT_TRUE(std::holds_alternative<int>(bad_theta));
+    EXPECT_TRUE(std::holds_alternative<int>(bad_thetas));
+    EXPECT_NE(err.find("barnes"), std::string::npos) << err;
+    EXPECT_NE(err.find("--theta"), std::string::npos) << err;
+    auto tree = nbody::test::parse({"--method", "tree", "--theta", "0.7", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(tree));
+    const SimParams tp = prepare_run(std::get<AppOptions>(tree)).params;
+    EXPECT_EQ(tp.method, ForceMethod::Tree);
+    EXPECT_FLOAT_EQ(tp.tree.theta, 0.7f);
     auto b = parse_bench({"--method", "direct"});
     ASSERT_TRUE(std::holds_alternative<BenchOptions>(b));
     EXPECT_EQ(std::get<BenchOptions>(b).methods, std::vector<std::string>{"direct"});
@@ -188,7 +203,7 @@ TEST(ForceMethod, SceneKeyWithLocatedError) {
     ASSERT_TRUE(s.method);
     EXPECT_EQ(s.apply_to({}).method, ForceMethod::Direct);
     try {
-        parse_scene(std::string("dt = 0.01\nmethod = \"tree\"\n") + kScene, "s.toml");
+        parse_scene(std::string("dt = 0.01\nmethod = \"barnes\"\n") + kScene, "s.toml");
         FAIL() << "an unknown method was accepted";
     } catch (const SceneError& e) {
         EXPECT_EQ(e.line, 2);

@@ -1,12 +1,12 @@
 #pragma once
-// The walk's per-element math in float32, shared by the CPU and GPU trees (NBODY_HD): the opening test and
+// The walk's per-element math in float32, shared by the CPU and GPU trees (NBODY_TREE_HD): the opening test and
 // the two interactions. Accelerations without G (applied outside), Plummer-softened exactly as the direct
 // kernels: soft2 = eps^2 + kSelfFloor.
 #include "core/tree/tree_defs.hpp"
 
 namespace nbody::tree {
 
-NBODY_HD float tree_rsqrt(float r2) {
+NBODY_TREE_HD float tree_rsqrt(float r2) {
 #if defined(__CUDA_ARCH__)
     return rsqrtf(r2);
 #else
@@ -22,14 +22,14 @@ struct GroupBox {
 
 // Rounded product and sum that nvcc may not fuse into an FMA: the opening test must round as the CPU's
 // (x86-64 without FMA) so both trees open the same cells, bit for bit.
-NBODY_HD float mul_rn(float a, float b) {
+NBODY_TREE_HD float mul_rn(float a, float b) {
 #if defined(__CUDA_ARCH__)
     return __fmul_rn(a, b);
 #else
     return a * b;
 #endif
 }
-NBODY_HD float add_rn(float a, float b) {
+NBODY_TREE_HD float add_rn(float a, float b) {
 #if defined(__CUDA_ARCH__)
     return __fadd_rn(a, b);
 #else
@@ -38,7 +38,7 @@ NBODY_HD float add_rn(float a, float b) {
 }
 
 // Squared distance from the point p to the box (0 inside). 9 flops.
-NBODY_HD float box_distance2(const GroupBox& b, float px, float py, float pz) {
+NBODY_TREE_HD float box_distance2(const GroupBox& b, float px, float py, float pz) {
     const float dx = px < b.x0 ? b.x0 - px : (px > b.x1 ? px - b.x1 : 0.0f);
     const float dy = py < b.y0 ? b.y0 - py : (py > b.y1 ? py - b.y1 : 0.0f);
     const float dz = pz < b.z0 ? b.z0 - pz : (pz > b.z1 ? pz - b.z1 : 0.0f);
@@ -49,7 +49,7 @@ NBODY_HD float box_distance2(const GroupBox& b, float px, float py, float pz) {
 // to the cell's centre of mass exceeds l / theta + delta, and never when the cell holds a body of the group
 // (bodies [g_begin, g_end) and the cell's [c_begin, c_end) in key order overlap): a big theta alone would
 // otherwise let a group take the multipole of a cell it sits in.
-NBODY_HD bool accept_cell(const GroupBox& g, uint32_t g_begin, uint32_t g_end, const TreeCell& c,
+NBODY_TREE_HD bool accept_cell(const GroupBox& g, uint32_t g_begin, uint32_t g_end, const TreeCell& c,
                           const CellMoments& q) {
     if (c.body_begin < g_end && g_begin < c.body_begin + c.body_count) return false;
     return box_distance2(g, q.x, q.y, q.z) > q.r_open2;
@@ -57,7 +57,7 @@ NBODY_HD bool accept_cell(const GroupBox& g, uint32_t g_begin, uint32_t g_end, c
 
 // Body-body: m d / (|d|^2 + soft2)^(3/2), d = x_j - x_i. 3 sub, 3 mul-add (r^2), rsqrt, 3 mul (m/r^3),
 // 3 mul-add: 20 flops by NVIDIA's convention, as the direct kernels.
-NBODY_HD F3 body_body(float dx, float dy, float dz, float m, float soft2) {
+NBODY_TREE_HD F3 body_body(float dx, float dy, float dz, float m, float soft2) {
     const float r2 = soft2 + dx * dx + dy * dy + dz * dz;
     const float inv_r = tree_rsqrt(r2);
     const float s = m * inv_r * inv_r * inv_r;
@@ -68,7 +68,7 @@ NBODY_HD F3 body_body(float dx, float dy, float dz, float m, float soft2) {
 // softened 1/r in every term, as Bonsai): a = M d / r^3 - Q d / r^5 + (5/2) (d.Q.d) d / r^7.
 // Flops, counted as body_body's 20: 3 sub (d), 6 (r^2), rsqrt 4, 3 mul (1/r^2, 1/r^3, 1/r^5), Q d 15,
 // d.Q.d 5, the scalar s 5, the three components 9, the accumulation 3: 53 flops, 2.65 body-body interactions.
-NBODY_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, float soft2) {
+NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, float soft2) {
     const float r2 = soft2 + dx * dx + dy * dy + dz * dz;
     const float inv_r = tree_rsqrt(r2);
     const float inv_r2 = inv_r * inv_r;

@@ -1,5 +1,5 @@
 #pragma once
-// Cell multipoles to quadrupole order, accumulated in double (NBODY_HD, shared by both trees): a leaf from
+// Cell multipoles to quadrupole order, accumulated in double (NBODY_TREE_HD, shared by both trees): a leaf from
 // its bodies, an internal cell from its children by the parallel-axis shift. Every moment is taken about the
 // cell's own centre of mass, never as raw sums of x^2 about the origin, so the float32 copy the walk reads
 // keeps its digits for a cell far from the origin.
@@ -18,7 +18,7 @@ struct MomentsD {
 
 // Adds m (3 s_a s_b - |s|^2 delta_ab) to q: the quadrupole of a point mass m at offset s (also the
 // parallel-axis term that moves a child's quadrupole to its parent's centre of mass).
-NBODY_HD void add_point_quadrupole(MomentsD& q, double m, double sx, double sy, double sz) {
+NBODY_TREE_HD void add_point_quadrupole(MomentsD& q, double m, double sx, double sy, double sz) {
     const double s2 = sx * sx + sy * sy + sz * sz;
     q.qxx += m * (3 * sx * sx - s2);
     q.qyy += m * (3 * sy * sy - s2);
@@ -31,7 +31,7 @@ NBODY_HD void add_point_quadrupole(MomentsD& q, double m, double sx, double sy, 
 // Moments of `count` bodies (positions and masses in float32, as the walk sees them). The centre of mass is
 // summed relative to the cell's geometric centre `c`; a cell of massless bodies keeps c as its centre.
 // Two passes: centre of mass first, then the quadrupole about it.
-NBODY_HD MomentsD leaf_moments(const float* x, const float* y, const float* z, const float* m, uint32_t count,
+NBODY_TREE_HD MomentsD leaf_moments(const float* x, const float* y, const float* z, const float* m, uint32_t count,
                                const CellBox& c) {
     MomentsD r{};
     double sx = 0, sy = 0, sz = 0;
@@ -50,7 +50,7 @@ NBODY_HD MomentsD leaf_moments(const float* x, const float* y, const float* z, c
 }
 
 // Moments of a cell from its children's (`kids`, n of them), shifted to the cell's centre of mass.
-NBODY_HD MomentsD parent_moments(const MomentsD* kids, int n, const CellBox& c) {
+NBODY_TREE_HD MomentsD parent_moments(const MomentsD* kids, int n, const CellBox& c) {
     MomentsD r{};
     double sx = 0, sy = 0, sz = 0;
     for (int k = 0; k < n; ++k) {
@@ -74,7 +74,7 @@ NBODY_HD MomentsD parent_moments(const MomentsD* kids, int n, const CellBox& c) 
 // The float32 copy the walk reads, with the opening radius of Barnes (1994): a group accepts the cell when
 // its bounding box lies farther than r_open = l / theta + delta from the centre of mass. inv_theta = 1 /
 // theta; an infinite inv_theta opens every cell (direct summation through the tree).
-NBODY_HD CellMoments walk_moments(const MomentsD& q, const CellBox& c, double inv_theta) {
+NBODY_TREE_HD CellMoments walk_moments(const MomentsD& q, const CellBox& c, double inv_theta) {
     const double dx = q.x - c.cx, dy = q.y - c.cy, dz = q.z - c.cz;
     const double delta = ::sqrt(dx * dx + dy * dy + dz * dz);
     const double r_open = c.side * inv_theta + delta;

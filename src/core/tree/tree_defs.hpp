@@ -1,13 +1,13 @@
 #pragma once
 // The tree code's shared vocabulary: what the CPU tree (src/cpu/tree/, the reference) and the GPU tree
-// (cuda/tree/) both compile, so they make the same decisions. Plain structs and NBODY_HD functions only:
+// (cuda/tree/) both compile, so they make the same decisions. Plain structs and NBODY_TREE_HD functions only:
 // this header compiles as host C++20 and under nvcc (C++17) alike; nothing here allocates or throws.
 #include <cstdint>
 
 #if defined(__CUDACC__)
-#define NBODY_HD __host__ __device__ __forceinline__
+#define NBODY_TREE_HD __host__ __device__ __forceinline__
 #else
-#define NBODY_HD inline
+#define NBODY_TREE_HD inline
 #endif
 
 namespace nbody::tree {

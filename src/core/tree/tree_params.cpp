@@ -1,6 +1,7 @@
 #include "core/tree/tree_params.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/errors.hpp"
@@ -15,6 +16,17 @@ void TreeParams::validate() const {
         throw ParamError("leaf", "must be 1 to 64 bodies (got " + std::to_string(leaf) + ")");
     if (group < 8 || group > 128)
         throw ParamError("group", "must be 8 to 128 bodies (got " + std::to_string(group) + ")");
+}
+
+std::string theta_text(float theta) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", double(theta));
+    return buf;
+}
+
+std::string tree_label(const TreeParams& p) {
+    return "tree theta " + theta_text(p.theta) + " leaf " + std::to_string(p.leaf) + " group " +
+           std::to_string(p.group);
 }
 
 }  // namespace nbody

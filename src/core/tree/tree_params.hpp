@@ -2,6 +2,7 @@
 // The tree code's parameters and what one evaluation reports. Host-only (validate throws).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace nbody {
 
@@ -20,6 +21,10 @@ struct TreeParams {
     // Throws ParamError naming the field and its allowed range.
     void validate() const;
 };
+
+// "tree theta 0.5 leaf 16 group 32": what the panels and summaries call it; theta_text: "0.5" (3 digits).
+std::string tree_label(const TreeParams& p);
+std::string theta_text(float theta);
 
 // What one evaluation did. Interactions are the ones actually evaluated (a group's list times its bodies).
 struct TreeStats {

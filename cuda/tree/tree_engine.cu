@@ -1,0 +1,157 @@
+// The tree's leap-frog engine (tree_engine.cuh). The half kicks use the accelerations without G (the tree
+// returns them so) times G dt / 2. Each step synchronises once per tree level (the build reads each level's
+// child count back to size the next), so the engine steps synchronously rather than in CUDA graphs.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/sim_params.hpp"
+#include "tree/tree_engine.cuh"
+
+namespace nbody::kernels {
+
+namespace {
+
+constexpr int kBlock = 256;
+
+int blocks_for(std::size_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+
+// v += kick a; x += dt v. 12 flops a body.
+__global__ void tree_kick_drift_kernel(float4* __restrict__ pos, float4* __restrict__ vel,
+                                       const float4* __restrict__ acc, int n, float kick, float dt) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float4 a = acc[i];
+    float4 v = vel[i], x = pos[i];
+    v.x += kick * a.x, v.y += kick * a.y, v.z += kick * a.z;
+    x.x += dt * v.x, x.y += dt * v.y, x.z += dt * v.z;
+    vel[i] = v;
+    pos[i] = x;
+}
+
+// v += kick a. 6 flops a body.
+__global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restrict__ acc, int n, float kick) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float4 a = acc[i];
+    float4 v = vel[i];
+    v.x += kick * a.x, v.y += kick * a.y, v.z += kick * a.z;
+    vel[i] = v;
+}
+
+// validate() (core/sim_params.cpp) has checked the integrator, precision and tree parameters; the parts are
+// the backend's.
+void check_runs(const SimParams& p, std::size_t parts) {
+    validate(p);
+    if (p.method != ForceMethod::Tree) throw ParamError("method", "the tree engine runs method tree only");
+    if (parts != 1)
+        throw ParamError("gpus", "the tree runs on one GPU so far (got " + std::to_string(parts) +
+                                     " parts); choose gpus 1, or method direct");
+}
+
+}  // namespace
+
+TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices), m_tree(devices.parts().front().device) {}
+
+void TreeEngine::reset(const State& s, const SimParams& p) {
+    check_runs(p, m_dev.size());
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    m_n = s.size();
+    m_params = p;
+    m_group = s.group;
+    m_time = s.time;
+    m_steps = 0;
+    m_work = {};
+    const std::size_t bytes = std::max<std::size_t>(1, m_n) * sizeof(float4);
+    m_pos = DeviceBuffer::alloc(part.device, bytes, "tree positions");
+    m_vel = DeviceBuffer::alloc(part.device, bytes, "tree velocities");
+    m_acc = DeviceBuffer::alloc(part.device, bytes, "tree accelerations");
+    std::vector<Float4> pos(m_n), vel(m_n);
+    for (std::size_t i = 0; i < m_n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
+    NBODY_CUDA_CHECK(cudaMemcpy(m_pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
+    NBODY_CUDA_CHECK(cudaMemcpy(m_vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
+    evaluate();
+}
+
+void TreeEngine::set_params(const SimParams& p) {
+    check_runs(p, m_dev.size());
+    m_params = p;
+    evaluate();  // eps or the tree's parameters may have changed; G and dt enter only the kicks
+}
+
+void TreeEngine::evaluate() {
+    if (m_n == 0) return;
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
+    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats);
+    m_work.evaluations += 1;
+    m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(m_n) * double(m_n)}, 1.0);
+}
+
+void TreeEngine::step(int k) {
+    if (m_n == 0) return;
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    const float half = static_cast<float>(0.5 * m_params.dt * m_params.G), dt = static_cast<float>(m_params.dt);
+    const int n = static_cast<int>(m_n);
+    for (int s = 0; s < k; ++s) {
+        tree_kick_drift_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(
+            m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<const float4>(), n, half, dt);
+        NBODY_CUDA_CHECK_LAUNCH("tree_kick_drift_kernel");
+        evaluate();
+        tree_kick_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(m_vel.as<float4>(), m_acc.as<const float4>(),
+                                                                      n, half);
+        NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");
+        m_time += m_params.dt;
+        ++m_steps;
+    }
+}
+
+void TreeEngine::read_state(State& out) {
+    m_dev.synchronize();
+    std::vector<Float4> pos(m_n), vel(m_n);
+    NBODY_CUDA_CHECK(cudaMemcpy(pos.data(), m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(vel.data(), m_vel.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    out.resize(m_n);
+    for (std::size_t i = 0; i < m_n; ++i) out.pos_mass[i] = to_double4(pos[i]), out.vel[i] = to_double4(vel[i]);
+    out.group = m_group;
+    out.time = m_time;
+}
+
+void TreeEngine::read_accelerations(std::vector<Double4>& out) {
+    m_dev.synchronize();
+    std::vector<Float4> acc(m_n);
+    NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), m_acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    out.resize(m_n);
+    for (std::size_t i = 0; i < m_n; ++i)
+        out[i] = {m_params.G * acc[i].x, m_params.G * acc[i].y, m_params.G * acc[i].z, 0.0};
+}
+
+void TreeEngine::positions_to_device(void* dst) {
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToDevice, part.stream));
+    m_dev.synchronize();
+}
+
+void TreeEngine::positions_to_host(Float4* dst) {
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaMemcpy(dst, m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+}
+
+// The diagnostic energy stays exact: direct summation of the potential (N^2, on the GPU), not the tree's.
+double TreeEngine::potential_energy() {
+    if (m_n == 0) return 0.0;
+    m_dev.synchronize();
+    const DevicePart& part = m_dev.parts().front();
+    PotentialSum sum;
+    const int n = static_cast<int>(m_n);
+    sum.launch(m_pos.get(), false, n, 0, n, m_params.eps * m_params.eps, part.device, part.stream);
+    return -0.5 * m_params.G * sum.sum();
+}
+
+std::string TreeEngine::kernel_label() const { return tree_label(m_params.tree) + " (GPU build and walk)"; }
+
+}  // namespace nbody::kernels

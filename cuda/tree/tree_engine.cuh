@@ -1,0 +1,54 @@
+#pragma once
+// Leap-frog (kick-drift-kick) over the GPU tree's forces, fp32, on one GPU part: the engine the CUDA backend
+// makes for method = tree. A step: one kernel kicks half a step and drifts, the tree is built afresh from the
+// new positions and walked (tree/tree_build.cu, tree/tree_walk.cu), one kernel kicks the second half. The
+// positions stay float4 on the device; the GL buffer gets them by one device-to-device copy.
+#include <string>
+#include <vector>
+
+#include "core/tree/tree_params.hpp"
+#include "gpu_engine.cuh"
+#include "potential_kernel.cuh"
+#include "tree/gpu_tree.hpp"
+
+namespace nbody::kernels {
+
+class TreeEngine final : public GpuEngine {
+public:
+    explicit TreeEngine(DeviceSet& devices);
+
+    // Throws ParamError for what the tree does not run (Hermite, ds or fp64, several GPU parts or ranks).
+    void reset(const State& s, const SimParams& p) override;
+    void set_params(const SimParams& p) override;
+    void step(int k) override;
+    void read_state(State& out) override;
+    void read_accelerations(std::vector<Double4>& out) override;
+    void positions_to_device(void* dst) override;
+    void positions_to_host(Float4* dst) override;
+    double potential_energy() override;
+    std::string kernel_label() const override;
+    WorkCount work() const override { return m_work; }
+    double time() const override { return m_time; }
+    long long steps() const override { return m_steps; }
+    LaunchPlan plan() const override { return {}; }
+    KernelResources resources() const override { return {}; }
+
+    // The last evaluation's tree: cells, depth, interactions a body and stage times.
+    const TreeStats& last_tree() const { return m_stats; }
+
+private:
+    void evaluate();  // m_acc from m_pos: build and walk
+
+    DeviceSet& m_dev;
+    GpuTree m_tree;
+    DeviceBuffer m_pos, m_vel, m_acc;  // float4, input order; acc without G
+    std::size_t m_n = 0;
+    SimParams m_params;
+    TreeStats m_stats;
+    WorkCount m_work;
+    std::vector<uint32_t> m_group;
+    double m_time = 0;
+    long long m_steps = 0;
+};
+
+}  // namespace nbody::kernels
