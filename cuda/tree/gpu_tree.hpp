@@ -36,7 +36,7 @@ class GpuTree {
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
                          TreeStats* st = nullptr);
 
-    // Per group of the last walk (bodies [g * group, (g + 1) * group) in key order): its interaction list's
+    // Per group of the last walk (tree::emit_groups, in CpuTree::groups()'s order): its interaction list's
     // lengths, as CpuTree reports them.
     std::vector<uint32_t> group_cell_counts() const;
     std::vector<uint32_t> group_body_counts() const;

@@ -22,9 +22,11 @@ struct GpuTree::Impl {
     // The walk: one traversal stack per resident warp, its counters (next group, interactions, overflow),
     // the per-group list lengths, and the accelerations of evaluate() from the host.
     kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
+    kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
     std::size_t groups = 0;
 
     void build_from_input(const TreeParams& p, TreeStats& s);
+    void make_groups(uint32_t group);
     void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s);
 
     void start(std::size_t count, const TreeParams& p);

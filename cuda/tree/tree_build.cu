@@ -337,7 +337,7 @@ double GpuTree::bytes_per_body() const {
     for (int b = 0; b < 2; ++b) bytes += m->keys[b].bytes() + m->order[b].bytes();
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->child_counts, &m->child_offsets,
                           &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
-                          &m->host_acc})
+                          &m->host_acc, &m->group_made, &m->group_offsets, &m->group_list})
         bytes += v->bytes();
     return double(bytes) / double(m->n);
 }

@@ -86,8 +86,6 @@ void TreeEngine::evaluate() {
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
     m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats);
-    m_work.evaluations += 1;
-    m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(m_n) * double(m_n)}, 1.0);
 }
 
 void TreeEngine::step(int k) {
@@ -101,6 +99,10 @@ void TreeEngine::step(int k) {
             m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<const float4>(), n, half, dt);
         NBODY_CUDA_CHECK_LAUNCH("tree_kick_drift_kernel");
         evaluate();
+        // The step's work is what the walk evaluated (the priming evaluation of reset is not a step's, as on
+        // the CPU backend).
+        m_work.evaluations += 1;
+        m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(m_n) * double(m_n)}, 1.0);
         tree_kick_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(m_vel.as<float4>(), m_acc.as<const float4>(),
                                                                       n, half);
         NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");

@@ -1,15 +1,16 @@
 // The GPU tree's group walk (Barnes 1990, in the manner of Bonsai): consecutive bodies in key order form a
 // group that one warp walks with one shared traversal. Each round the warp pops up to 32 cells off its stack,
 // one a lane, and applies the opening test of src/core/tree/interactions.hpp (the CPU tree's, rounded the
-// same way): accepted cells are staged in shared memory and every lane adds their quadrupole force to its
-// bodies at once; opened leaves' bodies are staged 32 at a time the same way; other opened cells push their
-// children. The interaction lists are never stored, so the walk's memory is its stacks alone.
+// same way): accepted cells and opened leaves' bodies are staged in shared memory and evaluated 32 at a time,
+// every lane adding their force to its own bodies; other opened cells push their children. The interaction
+// lists are never stored, so the walk's memory is its stacks alone.
 //
 // The stack bound (why the stack cannot overflow). The stack is kept sorted by level, deepest on top: a round
 // pops the top cells (levels a..b, every remaining cell at level <= a) and pushes their children (levels
 // a+1..b+1) in the popped order. So after every push no cell of a level above a survives from before, and
 // the cells of any one level came from one round: at most 32 x 8 = 256. With L levels the stack holds at most
-// 256 L cells; that is its capacity (L <= 22, so at most 22.5 KB a warp).
+// 256 L cells (L <= 22: at most 22.5 KB a warp). The first pass gives each warp far less (kFastStack); a group
+// that would overflow it is counted, and the walk runs again with the bound.
 //
 // Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 53 flops, each from shared
 // memory by broadcast (one LDS.128 a body, three a cell).
@@ -31,8 +32,11 @@ constexpr int kWalkWarps = 8;
 constexpr int kWalkThreads = 32 * kWalkWarps;
 constexpr unsigned kFull = 0xffffffffu;
 constexpr uint32_t kMaxPush = 32 * 8;  // children one round pushes at most
-// The stacks' share of the tree's 200 bytes a body (at least one block a multiprocessor whatever N).
-constexpr double kStackBytesPerBody = 40;
+// The first pass's stack, in cells a warp: far below the bound (a group's stack rarely holds more than a few
+// hundred cells), so every warp that fits on the GPU gets one (4 KB each: 17 MB for 4,224 warps on an H200,
+// 17 bytes a body at 1M). A group that would overflow it stops and is counted; the walk then runs again with
+// the proven bound and as many warps as the same memory holds.
+constexpr uint32_t kFastStack = 1024;
 constexpr int kMaxPerLane = 4;  // bodies a lane holds: groups of up to 128
 
 enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kCounters };
@@ -42,6 +46,7 @@ struct WalkArgs {
     const tree::CellMoments* moments;
     const float *x, *y, *z, *m;  // key order
     const uint32_t* order;       // key order -> input order
+    const tree::TreeGroup* group_list;
     uint32_t n, group, groups, stack_cap;
     float soft2;
     uint32_t* stacks;  // stack_cap entries a warp
@@ -93,10 +98,42 @@ __device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge
             warp_max(hi[0]), warp_max(hi[1]), warp_max(hi[2])};
 }
 
+// Body-cell terms of the first `count` staged cells (3 float4 each) on the lane's bodies.
+template <int kPerLane>
+__device__ void eval_cells(const float4 (*cells)[64], int count, const float* px, const float* py, const float* pz,
+                           float soft2, float* ax, float* ay, float* az) {
+    for (int j = 0; j < count; ++j) {
+        const float4 c0 = cells[0][j], c1 = cells[1][j], c2 = cells[2][j];
+        const tree::CellMoments cm{c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, 0.f};
+#pragma unroll
+        for (int r = 0; r < kPerLane; ++r) {
+            const tree::F3 f = tree::body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, soft2);
+            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
+        }
+    }
+}
+
+// Body-body terms of the first `count` staged bodies on the lane's bodies.
+template <int kPerLane>
+__device__ void eval_bodies(const float4* bodies, int count, const float* px, const float* py, const float* pz,
+                            float soft2, float* ax, float* ay, float* az) {
+    for (int j = 0; j < count; ++j) {
+        const float4 b = bodies[j];
+#pragma unroll
+        for (int r = 0; r < kPerLane; ++r) {
+            const tree::F3 f = tree::body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, soft2);
+            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
+        }
+    }
+}
+
+// Accepted cells and opened leaves' bodies are staged in shared memory across rounds and evaluated 32 at a
+// time (a round often accepts a handful of cells and opens a leaf of a dozen bodies: evaluating each as it
+// came cost a synchronisation and a short loop per round).
 template <int kPerLane>
 __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
-    __shared__ float4 s_cell[kWalkWarps][3][32];  // accepted cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz)
-    __shared__ float4 s_body[kWalkWarps][32];     // leaf bodies: (x, y, z, m)
+    __shared__ float4 s_cell[kWalkWarps][3][64];  // staged cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz)
+    __shared__ float4 s_body[kWalkWarps][32];     // staged leaf bodies: (x, y, z, m)
     const int lane = int(threadIdx.x) & 31, w = int(threadIdx.x) >> 5;
     const unsigned below = (1u << lane) - 1u;  // the lanes before this one
     uint32_t* stack = a.stacks + (std::size_t(blockIdx.x) * kWalkWarps + std::size_t(w)) * a.stack_cap;
@@ -105,13 +142,15 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         if (lane == 0) next = atomicAdd(&a.counters[kNextGroup], 1ull);
         const uint32_t g = uint32_t(__shfl_sync(kFull, next, 0));
         if (g >= a.groups) return;
-        const uint32_t gb = g * a.group, ge = min(a.n, gb + a.group);
+        const tree::TreeGroup grp = a.group_list[g];
+        const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
         float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
         const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, lane, px, py, pz);
 
         if (lane == 0) stack[0] = 0;  // the root
         __syncwarp();
         uint32_t size = 1, n_cells = 0, n_bodies = 0;  // warp-uniform
+        int staged_cells = 0, staged_bodies = 0;         // warp-uniform
         bool overflow = false;
         while (size > 0) {
             const uint32_t take = min(size, 32u), base = size - take;
@@ -140,49 +179,49 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
 
             const unsigned accepted = __ballot_sync(kFull, accept);
             if (accept) {
-                const int slot = __popc(accepted & below);
+                const int slot = staged_cells + __popc(accepted & below);  // < 32 + 32
                 s_cell[w][0][slot] = make_float4(q.x, q.y, q.z, q.m);
                 s_cell[w][1][slot] = make_float4(q.qxx, q.qyy, q.qzz, q.qxy);
                 s_cell[w][2][slot] = make_float4(q.qxz, q.qyz, 0.f, 0.f);
             }
+            staged_cells += __popc(accepted);
+            n_cells += uint32_t(__popc(accepted));
             __syncwarp();  // also orders the pushes before the next round's pops
-            const int na = __popc(accepted);
-            for (int j = 0; j < na; ++j) {
-                const float4 c0 = s_cell[w][0][j], c1 = s_cell[w][1][j], c2 = s_cell[w][2][j];
-                const tree::CellMoments cm{c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, 0.f};
-#pragma unroll
-                for (int r = 0; r < kPerLane; ++r) {
-                    const tree::F3 f = tree::body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, a.soft2);
-                    ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
-                }
+            if (staged_cells >= 32) {
+                eval_cells<kPerLane>(s_cell[w], 32, px, py, pz, a.soft2, ax, ay, az);
+                __syncwarp();
+                staged_cells -= 32;  // the rest (< 32) moves to the front
+                if (lane < staged_cells)
+                    for (int c = 0; c < 3; ++c) s_cell[w][c][lane] = s_cell[w][c][32 + lane];
+                __syncwarp();
             }
-            n_cells += uint32_t(na);
-            __syncwarp();
 
             for (unsigned leaves = __ballot_sync(kFull, leaf); leaves != 0; leaves &= leaves - 1) {
                 const int src = __ffs(int(leaves)) - 1;
                 const uint32_t b0 = __shfl_sync(kFull, cell.body_begin, src);
                 const uint32_t count = __shfl_sync(kFull, cell.body_count, src);  // a capped leaf may hold many
-                for (uint32_t c = 0; c < count; c += 32) {
-                    const uint32_t nb = min(count - c, 32u);
-                    if (uint32_t(lane) < nb) {
+                for (uint32_t c = 0; c < count;) {
+                    const uint32_t put = min(count - c, uint32_t(32 - staged_bodies));
+                    if (uint32_t(lane) < put) {
                         const uint32_t k = b0 + c + uint32_t(lane);
-                        s_body[w][lane] = make_float4(a.x[k], a.y[k], a.z[k], a.m[k]);
+                        s_body[w][staged_bodies + lane] = make_float4(a.x[k], a.y[k], a.z[k], a.m[k]);
                     }
-                    __syncwarp();
-                    for (uint32_t j = 0; j < nb; ++j) {
-                        const float4 b = s_body[w][j];
-#pragma unroll
-                        for (int r = 0; r < kPerLane; ++r) {
-                            const tree::F3 f = tree::body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, a.soft2);
-                            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
-                        }
+                    staged_bodies += int(put);
+                    c += put;
+                    if (staged_bodies == 32) {
+                        __syncwarp();
+                        eval_bodies<kPerLane>(s_body[w], 32, px, py, pz, a.soft2, ax, ay, az);
+                        __syncwarp();
+                        staged_bodies = 0;
                     }
-                    __syncwarp();
                 }
                 n_bodies += count;
             }
         }
+        __syncwarp();
+        eval_cells<kPerLane>(s_cell[w], staged_cells, px, py, pz, a.soft2, ax, ay, az);
+        eval_bodies<kPerLane>(s_body[w], staged_bodies, px, py, pz, a.soft2, ax, ay, az);
+        __syncwarp();  // the next group's staging waits for every lane's reads
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r) {
             const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
@@ -215,61 +254,64 @@ void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
 
 }  // namespace
 
-// One persistent launch: as many warps as fit at once (and the stacks' budget allows), each taking groups
+// One persistent launch: as many warps as fit at once, each taking groups
 // from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
 void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s) {
     const auto t0 = std::chrono::steady_clock::now();
     const uint32_t group = uint32_t(p.group);
-    groups = (n + group - 1) / group;
+    make_groups(group);
     // bodies a lane holds: 1, 2 or 4 (a three-body instance spilled registers; 65..96 take four with lanes idle)
     const int per_lane = group <= 32 ? 1 : group <= 64 ? 2 : 4;
     if (group > 32u * kMaxPerLane) throw BackendError("tree walk: group " + std::to_string(group) + " above 128");
     const uint32_t levels = uint32_t(level_start.size() - 1);
-    const uint32_t cap = kMaxPush * levels;
+    const uint32_t bound = kMaxPush * levels, fast = std::min(kFastStack, bound);
 
     int sms = 0;
     NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const int per_sm = per_lane == 1   ? walk_blocks_per_sm<1>()
                        : per_lane == 2 ? walk_blocks_per_sm<2>()
                                        : walk_blocks_per_sm<4>();
-    const std::size_t stack_block_bytes = std::size_t(kWalkWarps) * cap * sizeof(uint32_t);
-    const std::size_t budget_blocks =
-        std::max<std::size_t>(std::size_t(sms), std::size_t(kStackBytesPerBody * double(n)) / stack_block_bytes);
     const std::size_t group_blocks = (groups + kWalkWarps - 1) / kWalkWarps;
-    const int blocks = int(std::min({std::size_t(sms) * std::size_t(per_sm), budget_blocks, group_blocks}));
-
-    const std::size_t stack_bytes = std::size_t(blocks) * stack_block_bytes;
+    const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
+    const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
     if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
     if (walk_counters.bytes() == 0)
         walk_counters = kernels::DeviceBuffer::alloc(device, kCounters * sizeof(unsigned long long), "tree counters");
     if (group_counts.bytes() < 2 * std::size_t(groups) * sizeof(uint32_t))
         group_counts = kernels::DeviceBuffer::alloc(device, 2 * std::size_t(groups) * sizeof(uint32_t),
                                                     "tree group list lengths");
-    NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
 
     WalkArgs a{};
     a.cells = tree_cells.as<const tree::TreeCell>();
     a.moments = moments.as<const tree::CellMoments>();
     a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
     a.order = order[1].as<const uint32_t>();
-    a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups), a.stack_cap = cap;
+    a.group_list = group_list.as<const tree::TreeGroup>();
+    a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups);
     a.soft2 = soft2;
     a.stacks = stacks.as<uint32_t>();
     a.counters = walk_counters.as<unsigned long long>();
     a.group_cells = group_counts.as<uint32_t>();
     a.group_bodies = a.group_cells + groups;
     a.acc = acc;
-    switch (per_lane) {
-        case 1: launch_walk<1>(a, blocks, stream); break;
-        case 2: launch_walk<2>(a, blocks, stream); break;
-        default: launch_walk<4>(a, blocks, stream); break;
-    }
     unsigned long long counts[kCounters];
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(counts, walk_counters.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    auto run = [&](uint32_t cap, int grid) {
+        a.stack_cap = cap;
+        NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
+        switch (per_lane) {
+            case 1: launch_walk<1>(a, grid, stream); break;
+            case 2: launch_walk<2>(a, grid, stream); break;
+            default: launch_walk<4>(a, grid, stream); break;
+        }
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(counts, walk_counters.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    run(fast, blocks);
+    if (counts[kOverflow] != 0 && fast < bound)  // again, every group, with the bound in the same memory
+        run(bound, int(std::max<std::size_t>(1, stack_bytes / (std::size_t(kWalkWarps) * bound * sizeof(uint32_t)))));
     if (counts[kOverflow] != 0)
         throw BackendError("tree walk: " + std::to_string(counts[kOverflow]) + " groups overflowed their stack of " +
-                           std::to_string(cap) + " cells (a bug: the bound says it cannot)");
+                           std::to_string(bound) + " cells (a bug: the bound says it cannot)");
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];

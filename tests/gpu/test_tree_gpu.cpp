@@ -127,10 +127,10 @@ TEST(TreeGpu, WalkWithEveryCellOpenedIsDirectSummation) {
 }
 
 // The budget: at most 200 bytes of device memory a body (10M bodies in 2 GB), build, multipoles and
-// the walk's stacks, plus the accelerations evaluate() returns.
+// the walk's stacks, plus the accelerations evaluate() returns; asserted at 1M (131,072 is printed).
 TEST(TreeGpu, DeviceMemoryPerBodyWithinBudget) {
     REQUIRE_GPU_TREE(g);
-    const std::size_t n = 1 << 20;
+    for (std::size_t n : {std::size_t(1) << 17, std::size_t(1) << 20}) {
     if (!test::within_cap(n)) GTEST_SKIP() << "above NBODY_GPU_TEST_MAX_N";
     const auto bodies = as_float4(test::plummer_state(n, 3));
     std::vector<Float4> acc(n);
@@ -141,7 +141,11 @@ TEST(TreeGpu, DeviceMemoryPerBodyWithinBudget) {
         "multipoles %.2f walk %.2f ms; %.0f body-body and %.0f body-cell a body\n",
         n, st.cells, st.depth, g->bytes_per_body(), st.t_keys * 1e3, st.t_sort * 1e3, st.t_build * 1e3,
         st.t_multipoles * 1e3, st.t_walk * 1e3, st.body_body_per_body(), st.body_cell_per_body());
-    EXPECT_LE(g->bytes_per_body(), 200.0);
+    // The walk's stacks are a fixed ~17 MB (one per warp that fits): the budget is a large-N one.
+    if (n >= (std::size_t(1) << 20)) {
+        EXPECT_LE(g->bytes_per_body(), 200.0);
+    }
+    }
 }
 
 // The CUDA backend with method tree (cuda/tree/tree_engine.cu) against the CPU backend's tree: the same run to

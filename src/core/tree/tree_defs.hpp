@@ -54,6 +54,35 @@ struct KeyBox {
     double side;
 };
 
+// A group: bodies [begin, begin + count) in key order that share one interaction list (one warp on the GPU).
+struct TreeGroup {
+    uint32_t begin, count;
+};
+
+// The groups are cells, so their bodies are close together (consecutive bodies in key order are not: the
+// Morton curve jumps, and a group across a jump spans half the system and opens almost every cell). Cell p
+// emits the groups of its children that hold at most `group` bodies or are leaves (the root itself when it is
+// one of those), a leaf larger than `group` (leaf > group, or capped at the deepest level) in chunks of
+// `group`. visit(begin, count) is called once per group, in order; returns how many.
+template <class Visit>
+NBODY_TREE_HD uint32_t emit_groups(const TreeCell* cells, uint32_t p, uint32_t group, Visit&& visit) {
+    const TreeCell& c = cells[p];
+    uint32_t made = 0;
+    auto chunks = [&](const TreeCell& k) {
+        for (uint32_t b = 0; b < k.body_count; b += group) {
+            visit(k.body_begin + b, k.body_count - b < group ? k.body_count - b : group);
+            ++made;
+        }
+    };
+    if (p == 0 && (c.body_count <= group || c.n_children == 0)) chunks(c);
+    if (c.body_count > group && c.n_children > 0)
+        for (uint32_t k = 0; k < c.n_children; ++k) {
+            const TreeCell& kid = cells[c.first_child + k];
+            if (kid.body_count <= group || kid.n_children == 0) chunks(kid);
+        }
+    return made;
+}
+
 // Three float32 components (an acceleration contribution), without CUDA's float3 so host code needs no
 // CUDA header.
 struct F3 {

@@ -111,6 +111,7 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     st.bodies = n;
     m_n = n;
     m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_group_cells.clear(), m_group_bodies.clear();
+    m_groups.clear();
     m_order.clear(), m_keys.clear();
     if (n == 0) {
         if (stats) *stats = st;

@@ -41,7 +41,9 @@ class CpuTree {
     // Body k in key order is input body order()[k].
     const std::vector<uint32_t>& order() const { return m_order; }
     const std::vector<uint64_t>& keys() const { return m_keys; }
-    // Per group (bodies [g * group, (g + 1) * group) in key order): its interaction list's lengths.
+    // The groups of the last walk (tree::emit_groups: cells of at most `group` bodies) and per group its
+    // interaction list's lengths.
+    const std::vector<tree::TreeGroup>& groups() const { return m_groups; }
     const std::vector<uint32_t>& group_cell_counts() const { return m_group_cells; }
     const std::vector<uint32_t>& group_body_counts() const { return m_group_bodies; }
     // First cell index of each level, and one past the last cell (levels = size() - 1).
@@ -69,6 +71,7 @@ class CpuTree {
     std::vector<uint32_t> m_level_start;
     std::vector<tree::MomentsD> m_moments_d;
     std::vector<tree::CellMoments> m_moments;
+    std::vector<tree::TreeGroup> m_groups;
     std::vector<uint32_t> m_group_cells, m_group_bodies;
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
 };

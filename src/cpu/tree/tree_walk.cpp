@@ -46,8 +46,11 @@ tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_
 }  // namespace
 
 void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st) {
-    const uint32_t n = uint32_t(m_n), gsize = uint32_t(p.group);
-    const uint32_t groups = (n + gsize - 1) / gsize;
+    const uint32_t gsize = uint32_t(p.group);
+    m_groups.clear();
+    for (uint32_t c = 0; c < m_cells.size(); ++c)
+        tree::emit_groups(m_cells.data(), c, gsize, [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
+    const uint32_t groups = uint32_t(m_groups.size());
     st.groups = groups;
     m_group_cells.assign(groups, 0);
     m_group_bodies.assign(groups, 0);
@@ -58,7 +61,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
     for (auto& sc : scratch) sc.size_for(m_cells.size(), m_n);
 
     auto one_group = [&](WalkScratch& s, uint32_t g) {
-        const uint32_t gb = g * gsize, ge = std::min(n, gb + gsize);
+        const uint32_t gb = m_groups[g].begin, ge = gb + m_groups[g].count;
         const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
         // breadth first: cells in queue order; accepted ones and opened leaves recorded by index
         uint32_t* queue = s.queue.data();

@@ -1,0 +1,58 @@
+// The GPU tree's groups (tree::emit_groups, the CPU tree's rule): each cell counts the groups it emits, a CUB
+// scan places them, and a second pass writes them, in cell order as the CPU tree lists them.
+#include <cub/device/device_scan.cuh>
+
+#include "tree/gpu_tree_impl.cuh"
+
+namespace nbody {
+
+namespace {
+
+template <bool kWrite>
+__global__ void tree_groups_kernel(const tree::TreeCell* cells, uint32_t count, uint32_t group, uint32_t* made,
+                                   const uint32_t* offsets, tree::TreeGroup* out) {
+    const uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= count) return;
+    uint32_t at = kWrite ? offsets[p] : 0;
+    const uint32_t n = tree::emit_groups(cells, p, group, [&](uint32_t begin, uint32_t k) {
+        if (kWrite) out[at++] = {begin, k};
+    });
+    if (!kWrite) made[p] = n;
+}
+
+}  // namespace
+
+void GpuTree::Impl::make_groups(uint32_t group) {
+    const uint32_t count = static_cast<uint32_t>(cells);
+    if (group_made.bytes() < std::size_t(count) * 4)
+        for (auto* v : {&group_made, &group_offsets})
+            *v = kernels::DeviceBuffer::alloc(device, std::size_t(count) * 2 * 4, "tree group counts");
+    tree_groups_kernel<false><<<grid_for(count, 128), 128, 0, stream>>>(
+        tree_cells.as<const tree::TreeCell>(), count, group, group_made.as<uint32_t>(), nullptr, nullptr);
+    NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<count>");
+    std::size_t bytes = 0;
+    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, group_made.as<const uint32_t>(),
+                                                   group_offsets.as<uint32_t>(), static_cast<int>(count)));
+    if (bytes > scan_temp_bytes) {
+        scan_temp = kernels::DeviceBuffer::alloc(device, bytes, "tree scan scratch");
+        scan_temp_bytes = bytes;
+    }
+    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, group_made.as<const uint32_t>(),
+                                                   group_offsets.as<uint32_t>(), static_cast<int>(count), stream));
+    uint32_t tail[2];
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[0], group_offsets.as<uint32_t>() + count - 1, 4, cudaMemcpyDeviceToHost,
+                                     stream));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[1], group_made.as<uint32_t>() + count - 1, 4, cudaMemcpyDeviceToHost,
+                                     stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    groups = std::size_t(tail[0]) + tail[1];
+    if (group_list.bytes() < groups * sizeof(tree::TreeGroup))
+        group_list = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(groups, n / 8 + 1) * sizeof(tree::TreeGroup),
+                                                  "tree groups");
+    tree_groups_kernel<true><<<grid_for(count, 128), 128, 0, stream>>>(
+        tree_cells.as<const tree::TreeCell>(), count, group, nullptr, group_offsets.as<const uint32_t>(),
+        group_list.as<tree::TreeGroup>());
+    NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<write>");
+}
+
+}  // namespace nbody
