@@ -78,7 +78,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
                                                  std::ostream* err) {
     AppOptions o;
     CLI::App app{
-        "nbody-sandbox: direct-summation gravity (Plummer softening, G = 1 N-body units, leap-frog KDK)"};
+        "nbody-sandbox: gravity by direct summation or a Barnes-Hut tree (Plummer softening, G = 1 N-body units)"};
     app.add_option("scene", o.scene_path,
                    "Scene file (TOML); default: scenes/figure8-3.toml (figure-eight galaxies), else "
                    "scenes/plummer.toml")
