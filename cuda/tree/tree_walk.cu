@@ -13,7 +13,8 @@
 // that would overflow it is counted, and the walk runs again with the bound.
 //
 // Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 53 flops, each from shared
-// memory by broadcast (one LDS.128 a body, three a cell).
+// memory by broadcast (one LDS.128 a body, three a cell). A visited cell costs one 16-byte load of its
+// moments (centre of mass and opening radius); only an accepted one loads the other 32 bytes.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -104,7 +105,9 @@ __device__ void eval_cells(const float4 (*cells)[64], int count, const float* px
                            float soft2, float* ax, float* ay, float* az) {
     for (int j = 0; j < count; ++j) {
         const float4 c0 = cells[0][j], c1 = cells[1][j], c2 = cells[2][j];
-        const tree::CellMoments cm{c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, 0.f};
+        tree::CellMoments cm{};
+        cm.m = c0.w, cm.qxx = c1.x, cm.qyy = c1.y, cm.qzz = c1.z;
+        cm.qxy = c1.w, cm.qxz = c2.x, cm.qyz = c2.y;
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r) {
             const tree::F3 f = tree::body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, soft2);
@@ -156,13 +159,17 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const uint32_t take = min(size, 32u), base = size - take;
             const bool have = uint32_t(lane) < take;
             tree::TreeCell cell{};
-            tree::CellMoments q{};
+            const float4* row = nullptr;  // the cell's moments: rows (x, y, z, r_open2), (m, Q..), (Q.., pad)
+            float4 head{};
             bool accept = false, leaf = false;
             uint32_t kids = 0;
             if (have) {
                 const uint32_t ci = stack[base + uint32_t(lane)];
                 cell = a.cells[ci];
-                q = a.moments[ci];
+                row = reinterpret_cast<const float4*>(a.moments + ci);
+                head = __ldg(row);  // the opening test reads one row; the quadrupole only when accepted
+                tree::CellMoments q{};
+                q.x = head.x, q.y = head.y, q.z = head.z, q.r_open2 = head.w;
                 accept = tree::accept_cell(box, gb, ge, cell, q);
                 leaf = !accept && cell.n_children == 0;
                 kids = !accept && !leaf ? cell.n_children : 0u;
@@ -180,9 +187,10 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const unsigned accepted = __ballot_sync(kFull, accept);
             if (accept) {
                 const int slot = staged_cells + __popc(accepted & below);  // < 32 + 32
-                s_cell[w][0][slot] = make_float4(q.x, q.y, q.z, q.m);
-                s_cell[w][1][slot] = make_float4(q.qxx, q.qyy, q.qzz, q.qxy);
-                s_cell[w][2][slot] = make_float4(q.qxz, q.qyz, 0.f, 0.f);
+                const float4 r1 = __ldg(row + 1), r2 = __ldg(row + 2);  // (m, qxx, qyy, qzz), (qxy, qxz, qyz, -)
+                s_cell[w][0][slot] = make_float4(head.x, head.y, head.z, r1.x);
+                s_cell[w][1][slot] = make_float4(r1.y, r1.z, r1.w, r2.x);
+                s_cell[w][2][slot] = make_float4(r2.y, r2.z, 0.f, 0.f);
             }
             staged_cells += __popc(accepted);
             n_cells += uint32_t(__popc(accepted));

@@ -8,6 +8,8 @@
 #include "bench/bench_runner.hpp"
 #include "bench/tune.hpp"
 
+#include "core/tree/tree_params.hpp"
+
 namespace nbody {
 
 struct BenchOptions {
@@ -15,6 +17,8 @@ struct BenchOptions {
     std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
     std::vector<std::string> methods{"direct"};  // force methods (--methods, or --method for one)
     std::vector<double> thetas{0.5};              // method tree: opening angles (--thetas, or --theta for one)
+    std::vector<int> tree_groups{TreeParams{}.group};  // method tree: bodies a group (--tree-groups)
+    std::vector<int> tree_leaves{TreeParams{}.leaf};   // method tree: bodies a leaf (--tree-leaves)
     std::vector<std::string> precisions{"fp32"};
     std::vector<std::string> integrators{"leapfrog"};
     std::vector<int> gpus{1};

@@ -32,22 +32,39 @@ std::vector<int> or_default(const std::vector<int>& given, const std::vector<int
 // Every (precision, integrator, GPU count) the options name, applied to `base`; the GPU counts only
 // `with_gpus` (the CPU backend has none).
 std::vector<SimParams> axes(const BenchOptions& o, const SimParams& base, bool with_gpus) {
+    std::vector<TreeParams> trees;  // the tree's axes; direct summation takes one (unused) entry
+    for (double theta : o.thetas)
+        for (int group : o.tree_groups)
+            for (int leaf : o.tree_leaves) {
+                TreeParams t;
+                t.theta = float(theta), t.group = group, t.leaf = leaf;
+                trees.push_back(t);
+            }
     std::vector<SimParams> out;
     for (const std::string& me : o.methods)
     for (const std::string& pr : o.precisions)
         for (const std::string& in : o.integrators)
             for (int g : with_gpus ? o.gpus : std::vector<int>{1})
-                for (double theta : *parse_method(me) == ForceMethod::Tree ? o.thetas : std::vector<double>{0.5}) {
+                for (const TreeParams& t : *parse_method(me) == ForceMethod::Tree ? trees : std::vector<TreeParams>{{}}) {
                     SimParams p = base;
                     p.method = *parse_method(me);
                     p.precision = *parse_precision(pr);
                     p.integrator = *parse_integrator(in);
                     p.eta = o.eta;
                     p.gpus = g;
-                    p.tree.theta = float(theta);
+                    p.tree = t;
                     out.push_back(p);
                 }
     return out;
+}
+
+// The variant column of a tree row: "tree 0.5", with the group and leaf sizes where not the defaults
+// ("tree 0.5 g64 l8").
+std::string tree_variant(const TreeParams& t) {
+    std::string v = "tree " + theta_text(t.theta);
+    if (t.group != TreeParams{}.group) v += " g" + std::to_string(t.group);
+    if (t.leaf != TreeParams{}.leaf) v += " l" + std::to_string(t.leaf);
+    return v;
 }
 
 // One measured row, or a line on stderr saying why the configuration was skipped (a combination the backend
@@ -179,7 +196,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
         if (want_cpu)
             for (const SimParams& c : axes(o, p, false))
                 try_row(rows, cpu, cpu_clock, state, c, ref, o, ranks ? "ranks" : "cpu",
-                        c.method == ForceMethod::Tree ? "tree " + theta_text(c.tree.theta)
+                        c.method == ForceMethod::Tree ? tree_variant(c.tree)
                                                       : (ranks ? "auto" : "cpu"));
 #ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
@@ -187,7 +204,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
             CudaBackend* g = gpus.get(a.gpus);
             if (!g) continue;
             if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
-                try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", "tree " + theta_text(a.tree.theta));
+                try_row(rows, *g, cuda_event_ms, state, a, ref, o, "cuda", tree_variant(a.tree));
                 continue;
             }
             for (const std::string& vname : o.variants) {

@@ -70,6 +70,9 @@ ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Dou
         auto mid = rel.begin() + static_cast<long>(rel.size() / 2);
         std::nth_element(rel.begin(), mid, rel.end());
         out.median_rel = *mid;
+        const auto p99 = rel.begin() + static_cast<long>(0.99 * double(rel.size() - 1) + 0.5);  // nearest rank
+        std::nth_element(rel.begin(), p99, rel.end());
+        out.p99_rel = *p99;
     }
     return out;
 }

@@ -19,6 +19,7 @@ std::vector<Double3> reference_accelerations(const State& s, const std::vector<s
 struct ForceError {
     double max_rel = 0;     // max_i |a_i - ref_i| / |ref_i|
     double median_rel = 0;
+    double p99_rel = 0;  // the 99th percentile (nearest rank): the tree's accuracy goal is stated on it
     long worst_index = -1;
 };
 

@@ -55,3 +55,19 @@ TEST(ForceAccuracy, ReferenceMatchesNewtonForTwoBodies) {
     EXPECT_NEAR(a[1].x, -6.0 / 125.0, 1e-15);
     EXPECT_NEAR(a[1].y, -8.0 / 125.0, 1e-15);
 }
+
+// Median, 99th percentile and maximum of the per-body relative errors, by nearest rank: errors 0, 0.001, ..,
+// 0.1 over 101 bodies (given in reverse, so the order of the input does not matter).
+TEST(ForceAccuracy, ErrorPercentilesByNearestRank) {
+    std::vector<Double4> acc;
+    std::vector<Double3> ref;
+    for (int i = 100; i >= 0; --i) {
+        acc.push_back({2.0 * (1.0 + i * 1e-3), 0, 0, 0});
+        ref.push_back({2.0, 0, 0});
+    }
+    const ForceError e = compare_forces(acc, ref);
+    EXPECT_NEAR(e.median_rel, 0.050, 1e-12);
+    EXPECT_NEAR(e.p99_rel, 0.099, 1e-12);
+    EXPECT_NEAR(e.max_rel, 0.100, 1e-12);
+    EXPECT_EQ(e.worst_index, 0);
+}

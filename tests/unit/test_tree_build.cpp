@@ -1,6 +1,7 @@
 // The tree's structure: Morton keys, the octree's invariants, multipoles, parameter checks, determinism.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -174,4 +175,59 @@ TEST(TreeBuild, DeterministicForAnyThreadCount) {
     EXPECT_EQ(std::memcmp(a1.data(), a2.data(), a1.size() * sizeof(Float4)), 0);
     EXPECT_EQ(std::memcmp(a1.data(), a5.data(), a1.size() * sizeof(Float4)), 0);
     EXPECT_EQ(std::memcmp(a1.data(), again.data(), a1.size() * sizeof(Float4)), 0);
+}
+
+// Groups cover every body once, each at most `group` bodies and inside one parent cell's box
+// (packed siblings: compact), and they fill a warp's lanes: a group a child left them 9 of 32 full.
+TEST(TreeGroups, PackedSiblingsCoverEveryBodyOnceAndFillTheLanes) {
+    for (std::size_t n : {1u, 2u, 33u, 257u, 7499u, 100003u}) {
+        for (int group : {8, 32, 64}) {
+            SCOPED_TRACE(std::to_string(n) + " bodies, group " + std::to_string(group));
+            const State s = test::plummer_state(n, 11 + n);
+            CpuTree t(2);
+            test::tree_accelerations(s, TreeParams{0.5f, 16, group}, 0.01, 2, nullptr, &t);
+            std::vector<tree::TreeGroup> groups = t.groups();  // in cell order (breadth first): sort by body
+            std::sort(groups.begin(), groups.end(),
+                      [](const tree::TreeGroup& a, const tree::TreeGroup& b) { return a.begin < b.begin; });
+            const auto& cells = t.cells();
+            uint32_t next = 0;
+            for (const tree::TreeGroup& g : groups) {
+                ASSERT_EQ(g.begin, next) << "groups leave a gap or overlap";
+                ASSERT_GE(g.count, 1u);
+                ASSERT_LE(g.count, uint32_t(group));
+                next = g.begin + g.count;
+                // H, the deepest cell holding the whole group, is the parent it was packed in: each child of H
+                // that shares bodies with the group was emitted whole (a leaf or at most `group` bodies), or
+                // H is itself such a cell (the root, or a leaf cut in chunks). Packing across parents fails.
+                const auto holds = [&](const tree::TreeCell& k) {
+                    return k.body_begin <= g.begin && g.begin + g.count <= k.body_begin + k.body_count;
+                };
+                const auto emitted = [&](const tree::TreeCell& k) {
+                    return k.n_children == 0 || k.body_count <= uint32_t(group);
+                };
+                std::size_t h = 0;
+                for (bool deeper = true; deeper;) {
+                    deeper = false;
+                    const tree::TreeCell& k = cells[h];
+                    for (uint32_t c = 0; c < k.n_children && !deeper; ++c)
+                        if (holds(cells[k.first_child + c])) h = k.first_child + c, deeper = true;
+                }
+                const tree::TreeCell& hc = cells[h];
+                bool inside_small_parent = emitted(hc);
+                if (!inside_small_parent) {
+                    inside_small_parent = true;
+                    for (uint32_t c = 0; c < hc.n_children; ++c) {
+                        const tree::TreeCell& kid = cells[hc.first_child + c];
+                        const bool shares = kid.body_begin < g.begin + g.count && g.begin < kid.body_begin + kid.body_count;
+                        if (shares && !emitted(kid)) inside_small_parent = false;
+                    }
+                }
+                ASSERT_TRUE(inside_small_parent) << "group at " << g.begin << " spans more than one parent";
+            }
+            EXPECT_EQ(next, n) << "groups miss bodies";
+            if (n >= 100000 && group == 32) {
+                EXPECT_GE(double(n) / double(groups.size()), 0.6 * group) << "lanes left idle: groups too small";
+            }
+        }
+    }
 }

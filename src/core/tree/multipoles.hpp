@@ -78,17 +78,13 @@ NBODY_TREE_HD CellMoments walk_moments(const MomentsD& q, const CellBox& c, doub
     const double dx = q.x - c.cx, dy = q.y - c.cy, dz = q.z - c.cz;
     const double delta = ::sqrt(dx * dx + dy * dy + dz * dz);
     const double r_open = c.side * inv_theta + delta;
-    return {static_cast<float>(q.x),
-            static_cast<float>(q.y),
-            static_cast<float>(q.z),
-            static_cast<float>(q.m),
-            static_cast<float>(q.qxx),
-            static_cast<float>(q.qyy),
-            static_cast<float>(q.qzz),
-            static_cast<float>(q.qxy),
-            static_cast<float>(q.qxz),
-            static_cast<float>(q.qyz),
-            static_cast<float>(r_open * r_open)};
+    CellMoments out{};
+    out.x = static_cast<float>(q.x), out.y = static_cast<float>(q.y), out.z = static_cast<float>(q.z);
+    out.r_open2 = static_cast<float>(r_open * r_open);
+    out.m = static_cast<float>(q.m);
+    out.qxx = static_cast<float>(q.qxx), out.qyy = static_cast<float>(q.qyy), out.qzz = static_cast<float>(q.qzz);
+    out.qxy = static_cast<float>(q.qxy), out.qxz = static_cast<float>(q.qxz), out.qyz = static_cast<float>(q.qyz);
+    return out;
 }
 
 }  // namespace nbody::tree

@@ -33,8 +33,8 @@ void tree_group_forces(const CellListF32& cells, const SourcesF32& bodies, const
             float fx = 0.f, fy = 0.f, fz = 0.f;
 #pragma omp simd reduction(+ : fx, fy, fz)
             for (std::size_t j = j0; j < j1; ++j) {
-                const tree::CellMoments q{cx[j],  cy[j],  cz[j],  cm[j],  qxx[j], qyy[j],
-                                          qzz[j], qxy[j], qxz[j], qyz[j], 0.f};
+                const tree::CellMoments q{cx[j],  cy[j],  cz[j],  0.f,    cm[j],  qxx[j],
+                                          qyy[j], qzz[j], qxy[j], qxz[j], qyz[j], 0.f};
                 const tree::F3 a = tree::body_cell(cx[j] - x, cy[j] - y, cz[j] - z, q, soft2);
                 fx += a.x;
                 fy += a.y;
