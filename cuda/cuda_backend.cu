@@ -203,6 +203,9 @@ std::vector<DeviceTiming> CudaBackend::device_timings() {
     return m->engine->timings();
 }
 
+std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
+    return m->engine ? m->engine->tree_cells(depth) : std::vector<TreeCellBox>{};
+}
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
 std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
 const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }

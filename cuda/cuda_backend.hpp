@@ -55,6 +55,8 @@ public:
     void save_snapshot(int slot) override;
     void restore_snapshot(int slot) override;
     std::string kernel_label() const override;
+    // Method tree: the GPU tree's cells down to `depth`, only those copied back (cuda/tree/gpu_tree.hpp).
+    std::vector<TreeCellBox> tree_cells(int depth) override;
     std::string kernel_choice() const override;
     WorkCount work() const override;
     std::size_t size() const override;

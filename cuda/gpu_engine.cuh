@@ -48,6 +48,9 @@ public:
     virtual WorkCount work() const = 0;
     virtual double time() const = 0;
     virtual long long steps() const = 0;
+    // Method tree: the boxes of the last evaluation's cells down to `depth` (Backend::tree_cells); empty for
+    // the direct engines.
+    virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;

@@ -64,4 +64,5 @@ the sandbox's scene files and snapshots. N-body units (G = 1 by default) through
           "The folder of the shipped scenes (the environment variable NBODY_SCENE_DIR overrides it).");
     m.def("scenes", &scenes, "The shipped scenes' names, which Simulation(scene) accepts.");
     nbody::python::bind_simulation(m);
+    nbody::python::bind_bench(m);
 }

@@ -17,6 +17,26 @@ def scenes_dir() -> str:
     """The folder of the shipped scenes (NBODY_SCENE_DIR overrides it)."""
 def scenes() -> list[str]:
     """The shipped scenes' names, which Simulation(scene) accepts."""
+def bench(
+    sizes: Sequence[int] = ...,
+    variants: Sequence[str] = ...,
+    methods: Sequence[str] = ...,
+    seconds: float = 0.25,
+    thetas: Sequence[float] = ...,
+    precisions: Sequence[str] = ...,
+    repeats: int = 5,
+    accuracy: bool = True,
+    backend: str = "auto",
+    scene: str = "",
+    eps: float = 0.01,
+) -> list[dict[str, Any]]:
+    """nbody-bench's rows as dicts (the keys of its JSON rows: n, backend, variant, kernel, method,
+    precision, interactions_per_s, steps_per_s, ms_per_step, ..., max_rel_force_error,
+    p99_rel_force_error and median_rel_force_error with accuracy). Every size x method x precision x theta (tree) x variant (CUDA)
+    is timed `repeats` times for about `seconds` each. backend: 'auto' (the GPU where usable, else the
+    CPU), 'cpu' or 'both'. sizes default to [512], variants to ['auto'], methods to ['direct'], thetas to
+    [0.5], precisions to ['fp32'].
+    """
 
 class Simulation:
     """A direct-summation N-body simulation (libnbody), in N-body units.

@@ -52,6 +52,8 @@ auto without_gil(PySimulation& self, F&& f) {
 }
 
 void bind_simulation(py::module_& m);
+// nbody.bench (bench_binding.cpp): nbody-bench's rows as dicts.
+void bind_bench(py::module_& m);
 // step and evolve (stepping.cpp).
 void bind_stepping(py::class_<PySimulation>& c);
 // Simulation.render (render_binding.cpp), where the module is built with the renderer.

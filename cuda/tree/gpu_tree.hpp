@@ -43,6 +43,9 @@ class GpuTree {
 
     // The last tree, copied back (for tests and drawing).
     std::vector<tree::TreeCell> cells() const;
+    // Only the cells at levels 0 .. depth (the prefix of the breadth-first array that holds them), so drawing
+    // the top of a million-body tree copies a few thousand cells, not all of them. Empty before a build.
+    std::vector<tree::TreeCell> cells_to_depth(int depth) const;
     std::vector<tree::CellMoments> moments() const;
     std::vector<uint64_t> keys() const;
     std::vector<uint32_t> order() const;

@@ -318,6 +318,13 @@ std::vector<T> download(const kernels::DeviceBuffer& b, std::size_t count) {
 std::vector<tree::TreeCell> GpuTree::cells() const {
     return download<tree::TreeCell>(m->tree_cells, m->cells);
 }
+std::vector<tree::TreeCell> GpuTree::cells_to_depth(int depth) const {
+    // level_start holds the first cell of each level and then one past the last cell: levels 0 .. depth end
+    // where level depth + 1 starts (or at the last cell when the tree is shallower).
+    if (depth < 0 || m->level_start.size() < 2) return {};
+    const std::size_t levels = m->level_start.size() - 1;
+    return download<tree::TreeCell>(m->tree_cells, m->level_start[std::min(std::size_t(depth) + 1, levels)]);
+}
 std::vector<tree::CellMoments> GpuTree::moments() const {
     return download<tree::CellMoments>(m->moments, m->cells);
 }

@@ -3,6 +3,7 @@
 // child count back to size the next), so the engine steps synchronously rather than in CUDA graphs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/errors.hpp"
@@ -152,6 +153,13 @@ double TreeEngine::potential_energy() {
     const int n = static_cast<int>(m_n);
     sum.launch(m_pos.get(), false, n, 0, n, m_params.eps * m_params.eps, part.device, part.stream);
     return -0.5 * m_params.G * sum.sum();
+}
+
+std::vector<TreeCellBox> TreeEngine::tree_cells(int depth) {
+    if (m_n == 0) return {};
+    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+    const std::vector<tree::TreeCell> cells = m_tree.cells_to_depth(std::clamp(depth, 0, kMaxCellDrawDepth));
+    return cell_boxes(cells.data(), cells.size(), m_tree.key_box(), depth);
 }
 
 std::string TreeEngine::kernel_label() const { return tree_label(m_params.tree) + " (GPU build and walk)"; }

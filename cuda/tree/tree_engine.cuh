@@ -33,6 +33,8 @@ public:
     LaunchPlan plan() const override { return {}; }
     KernelResources resources() const override { return {}; }
 
+    // The cells down to `depth` copied to the host (GpuTree::cells_to_depth) with the key cube, as boxes.
+    std::vector<TreeCellBox> tree_cells(int depth) override;
     // The last evaluation's tree: cells, depth, interactions a body and stage times.
     const TreeStats& last_tree() const { return m_stats; }
 

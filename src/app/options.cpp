@@ -71,6 +71,9 @@ void add_render_options(CLI::App& app, AppOptions& o) {
         ->expected(0, 1)
         ->default_str("128")
         ->transform(integer_in(2, 4096));
+    app.add_option("--tree-cells", o.tree_cells,
+                   "Draw the tree's cells down to depth D over the bodies (0 to 8; with --method tree)")
+        ->transform(integer_in(0, 8));
 }
 }  // namespace
 

@@ -47,6 +47,7 @@ struct AppOptions {
     bool auto_steps = false;  // steps per frame chosen to fill the frame budget (1/60 s)
     bool paused = false;      // start paused (the window: Space runs; headless: frames of the start)
     std::optional<int> trails;  // --trails [L]: fading trails of L samples per body (128 when L is left out)
+    std::optional<int> tree_cells;  // --tree-cells D: the tree's cells drawn down to depth D (method tree)
 
     // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
     bool renders_offscreen() const {

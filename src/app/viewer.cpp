@@ -46,6 +46,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
+    if (o.tree_cells) m_settings.cells.on = true, m_settings.cells.depth = *o.tree_cells;
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
@@ -140,7 +141,12 @@ DepthRange Viewer::depth_range() const {
 }
 
 void Viewer::simulate_and_draw(double wall_now, double budget_s) {
+    m_sim.set_tree_cells_depth(m_settings.cells.on ? m_settings.cells.depth : -1);
     m_sim.advance_frame(budget_s, wall_now);
+    if (m_sim.tree_cells_version() != m_cells_version) {  // copied from the backend a few times a second
+        m_renderer->set_cells(m_sim.tree_cells());
+        m_cells_version = m_sim.tree_cells_version();
+    }
     // The steps' own duration (a background step's on its worker, not the moment this frame spent collecting it)
     m_times.sim = m_sim.step_seconds_last_frame();
     if (m_sim.generation() != m_attached_generation) attach_renderer();  // backend switched or reset

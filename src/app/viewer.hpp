@@ -62,6 +62,7 @@ class Viewer {
     const LoadedColormap& colormap() const { return m_renderer->colormap(); }
     DepthRange depth_range() const;
     const TrailRenderer& trails() const { return m_renderer->trails(); }
+    const CellRenderer& cells() const { return m_renderer->cells(); }
     std::size_t group_count() const { return m_group_count; }
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.
@@ -86,6 +87,7 @@ class Viewer {
     float m_radius = 1;  // of the bodies at the last frame_all (scene units)
     CentreOfMass m_com;  // of the loaded state; moves uniformly, so the camera follows it without a read-back
     double m_last_sim_time = 0;
+    uint64_t m_cells_version = 0;  // of the tree cells the renderer holds (Simulation::tree_cells_version)
     std::size_t m_group_count = 1;
     std::vector<std::string> m_group_names;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host

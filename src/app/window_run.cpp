@@ -171,6 +171,7 @@ class WindowApp {
         m_view.trail_samples = m_viewer.trails().ring().count();
         m_view.trail_bytes = m_viewer.trails().bytes();
         m_view.trail_note = m_viewer.trails().note();
+        m_view.tree_cells = m_viewer.cells().boxes();
     }
 
     void act(const UiRequests& r) {

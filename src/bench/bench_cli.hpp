@@ -6,29 +6,16 @@
 #include <vector>
 
 #include "bench/bench_runner.hpp"
+#include "bench/bench_table.hpp"
 #include "bench/tune.hpp"
-
-#include "core/tree/tree_params.hpp"
 
 namespace nbody {
 
-struct BenchOptions {
-    std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
-    std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
-    std::vector<std::string> methods{"direct"};  // force methods (--methods, or --method for one)
-    std::vector<double> thetas{0.5};              // method tree: opening angles (--thetas, or --theta for one)
-    std::vector<int> tree_groups{TreeParams{}.group};  // method tree: bodies a group (--tree-groups)
-    std::vector<int> tree_leaves{TreeParams{}.leaf};   // method tree: bodies a leaf (--tree-leaves)
-    std::vector<std::string> precisions{"fp32"};
-    std::vector<std::string> integrators{"leapfrog"};
-    std::vector<int> gpus{1};
-    double eta = 0.01;
+// The table's axes and timing (bench_table.hpp), and what the other modes take.
+struct BenchOptions : BenchTable {
     std::vector<int> active;  // hermite evaluations on fixed active sets of these sizes (--active)
-    std::vector<int> ks, us, blocks, qs, ss;
-    bool sweep = false, cpu = false, paper = false, accuracy = true;
-    std::string scene, json;
-    double eps = 0.01;
-    BenchTiming timing;
+    bool paper = false;
+    std::string json;
     // --tune: sizes default to default_tune_sizes(), precisions to all three, timing to TunePlan's;
     // --k/--u/--block replace the grid.
     bool tune = false;

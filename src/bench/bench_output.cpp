@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_table.hpp"
 #include "core/errors.hpp"
 
 namespace nbody {
@@ -39,40 +41,9 @@ void write_bench_json(const std::string& path, const BenchMeta& meta, const std:
     j["interactions_per_step"] = "N^2";  // of the direct method; a row's method says which it ran
     j["interactions_per_step_by_method"] = {{"direct", "N^2 body-body, 0 body-cell"}};
     for (const BenchRow& r : rows) {
-        nlohmann::json o = {
-            {"n", r.n},
-            {"interactions_per_s", r.rate.interactions_per_s},  // evaluated: body-body + body-cell
-            {"method", r.method},
-            {"body_body_per_s", r.rate.body_body_per_s},
-            {"body_cell_per_s", r.rate.body_cell_per_s},
-            {"equivalent_direct_per_s", r.rate.equivalent_direct_per_s},
-            {"backend", r.backend},
-            {"variant", r.variant},
-            {"kernel", r.kernel},
-            {"precision", r.precision},
-            {"integrator", r.integrator},
-            {"gpus", r.gpus},
-            {"gflops_integrator", r.rate.gflops},
-            {"flops_per_interaction_integrator", r.rate.flops_per_pair},
-            {"k", r.k},
-            {"u", r.u},
-            {"block", r.block},
-            {"q", r.q},
-            {"s", r.s},
-            {"registers", r.registers},
-            {"gflops_20", r.rate.gflops20},
-            {"gflops_38", r.rate.gflops38},
-            {"steps_per_s", r.rate.steps_per_s},
-            {"ms_per_step", r.ms_per_step},
-            {"repeat_spread", r.ms_spread},
-            {"steps_per_repeat", r.steps_per_repeat},
-            {"repeats", r.repeats},
-        };
-        if (r.error.max_rel >= 0) {
-            o["max_rel_force_error"] = r.error.max_rel;
-            o["median_rel_force_error"] = r.error.median_rel;
-            o["p99_rel_force_error"] = r.error.p99_rel;
-        }
+        nlohmann::json o = nlohmann::json::object();
+        for (const auto& [name, value] : bench_row_fields(r))
+            std::visit([&o, &name](const auto& v) { o[name] = v; }, value);
         j["rows"].push_back(o);
     }
     std::ofstream out(path);

@@ -17,15 +17,6 @@
 
 namespace nbody {
 
-// Rounded to float32 values: every precision then starts from the same numbers, so the force errors compare
-// the arithmetic of the kernels, not the rounding of the input (which only the float32 paths would pay).
-State bench_state(std::size_t n, const std::string& scene_path) {
-    if (scene_path.empty()) return rounded_to_float32(build_scene(henon_plummer_scene(n, 20081)));
-    SceneSpec s = load_scene_file(scene_path);
-    rescale_bodies(s, n);
-    return rounded_to_float32(build_scene(s));
-}
-
 namespace {
 
 struct PaperCase {

@@ -12,6 +12,7 @@
 #include "core/integrator_state.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
+#include "core/tree/cell_boxes.hpp"
 
 namespace nbody {
 
@@ -84,6 +85,11 @@ public:
     // Why the automatic choice (SimParams::kernel_auto) picked that kernel: "measured at N = 7,500
     // (1.43e12 interactions/s); table: built-in (NVIDIA H200, ...)". Empty where nothing was chosen.
     virtual std::string kernel_choice() const { return {}; }
+
+    // Method tree: the boxes of the last force evaluation's tree cells down to `depth` (root 0; at most
+    // kMaxCellDrawDepth), for drawing. A copy, so call it a few times a second rather than every frame. Empty
+    // for direct summation and for backends without a tree (the default).
+    virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
 
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;

@@ -196,6 +196,28 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
     m_step_seconds_last_frame = steps > 0 ? seconds : 0.0;
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
     refresh_facts();
+    refresh_tree_cells(wall_now);
+}
+
+void Simulation::refresh_tree_cells(double wall_now) {
+    const bool asked = m_cells_depth >= 0 && m_current.method == ForceMethod::Tree;
+    if (!asked) {
+        if (!m_cells.empty()) m_cells.clear(), ++m_cells_version;
+        m_cells_made_depth = -1;
+        return;
+    }
+    const bool same = m_cells_made_depth == m_cells_depth && m_cells_generation == m_generation &&
+                      m_cells_time == m_facts.time;
+    // wall_now going back (a caller with another clock) counts as due.
+    const bool due = wall_now - m_cells_wall >= kTreeCellsInterval || wall_now < m_cells_wall;
+    const bool new_ask = m_cells_made_depth != m_cells_depth || m_cells_generation != m_generation;
+    if (same || (!due && !new_ask)) return;
+    m_cells = m_backend->tree_cells(m_cells_depth);
+    ++m_cells_version;
+    m_cells_made_depth = m_cells_depth;
+    m_cells_generation = m_generation;
+    m_cells_time = m_facts.time;
+    m_cells_wall = wall_now;
 }
 
 }  // namespace nbody

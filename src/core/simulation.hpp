@@ -105,6 +105,15 @@ class Simulation {
     // Error for a factor that is not positive and finite, or a group with no bodies.
     void scale_group_mass(uint32_t group, double factor);
 
+    // The tree's cells for drawing: `depth` >= 0 asks for the boxes down to that depth (Backend::tree_cells),
+    // < 0 for none. They are copied from the backend at a frame boundary with no step in the background, when
+    // the depth or the state changed, at most every kTreeCellsInterval seconds of wall time, so a GPU tree's
+    // copy never runs every frame. tree_cells_version() changes whenever tree_cells() does.
+    void set_tree_cells_depth(int depth) { m_cells_depth = depth; }
+    const std::vector<TreeCellBox>& tree_cells() const { return m_cells; }
+    uint64_t tree_cells_version() const { return m_cells_version; }
+    static constexpr double kTreeCellsInterval = 0.25;
+
     int steps_last_frame() const { return m_steps_last_frame; }
     // Seconds the steps collected by the last frame took themselves (on the worker thread for a background
     // step, whatever the frame spent): what a rate over several frames divides by.
@@ -120,6 +129,7 @@ class Simulation {
     bool collect_background_step(double wall_now, bool wait);  // true when a step was collected
     void finish_background_step();
     void refresh_facts();
+    void refresh_tree_cells(double wall_now);
     void after_steps(int steps, double seconds, double wall_now);
 
     void apply_pending(double wall_now);
@@ -157,6 +167,11 @@ class Simulation {
     WorkCount m_inflight_before;
     PerfHistory m_perf;
     DiagnosticsSampler m_diag;
+    // The drawn tree cells and what they were copied from: depth asked, backend generation and time.
+    int m_cells_depth = -1, m_cells_made_depth = -1;
+    uint64_t m_cells_generation = 0, m_cells_version = 0;
+    double m_cells_time = 0, m_cells_wall = -1;
+    std::vector<TreeCellBox> m_cells;
 };
 
 }  // namespace nbody

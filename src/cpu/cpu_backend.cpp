@@ -161,6 +161,11 @@ void CpuBackend::tree_accelerations() {
     for (std::size_t i = 0; i < n; ++i) b.ax[i] = m_tree_acc[i].x, b.ay[i] = m_tree_acc[i].y, b.az[i] = m_tree_acc[i].z;
 }
 
+std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) {
+    if (m_params.method != ForceMethod::Tree || !m_tree) return {};
+    return cell_boxes(m_tree->cells().data(), m_tree->cells().size(), m_tree->key_box(), depth);
+}
+
 StepWork CpuBackend::step_work() const {
     if (m_params.method != ForceMethod::Tree) return direct_work(m_bodies.size());
     const double n = double(m_bodies.size());

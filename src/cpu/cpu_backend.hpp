@@ -34,6 +34,8 @@ class CpuBackend final : public Backend {
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::string kernel_label() const override;
+    // Method tree: the CPU tree of the last evaluation (at the current positions).
+    std::vector<TreeCellBox> tree_cells(int depth) override;
     WorkCount work() const override { return m_work; }
     // Distributed runs: leap-frog in fp32 on rows [begin, end) (the others refused at reset with the reason).
     bool set_partition(RangePartition p) override;

@@ -22,6 +22,7 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
     m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
     m_trails = std::make_unique<TrailRenderer>(dir);
+    m_cells = std::make_unique<CellRenderer>(dir);
     NBODY_GL(glGenVertexArrays(1, &m_vao));
     NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
     NBODY_GL(glGenTextures(1, &m_colormap));
@@ -202,6 +203,8 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     if (s.glow > 0) NBODY_GL(glGenerateMipmap(GL_TEXTURE_2D));
     NBODY_GL(glBindVertexArray(m_empty_vao));
     NBODY_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
+    // Over the tone-mapped image: the lines keep their colour and opacity over dense cores and empty sky alike.
+    m_cells->draw(camera.view(), camera.projection(float(w) / float(h)), s.cells);
     NBODY_GL(glBindVertexArray(0));
     NBODY_GL(glUseProgram(0));
 }

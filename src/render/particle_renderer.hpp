@@ -14,6 +14,7 @@
 
 #include "core/float4.hpp"
 #include "render/camera.hpp"
+#include "render/cell_renderer.hpp"
 #include "render/colormap.hpp"
 #include "render/trails.hpp"
 
@@ -34,6 +35,7 @@ struct RenderSettings {
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
     std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
     TrailSettings trails;                            // fading trails behind the bodies (trails.hpp)
+    CellSettings cells;                              // the tree's cells over the bodies (cell_renderer.hpp)
 };
 
 // What the depth colour map spans, in view distance (scene units).
@@ -67,6 +69,9 @@ class ParticleRenderer {
     void end_position_update(const TrailSettings& s);
     void clear_trails() { m_trails->clear(); }  // a reset or a new scene: no line back to the old positions
     const TrailRenderer& trails() const { return *m_trails; }
+    // The tree cells drawn while RenderSettings::cells.on, over the bodies (Simulation::tree_cells).
+    void set_cells(const std::vector<TreeCellBox>& boxes) { m_cells->set_boxes(boxes); }
+    const CellRenderer& cells() const { return *m_cells; }
 
     // Draws into `target_fbo` (width x height pixels), background included.
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
@@ -84,6 +89,7 @@ class ParticleRenderer {
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
     std::array<glm::vec3, kGroupColours> m_group_colours{};  // group_colour(0..7), for both shaders
     std::unique_ptr<TrailRenderer> m_trails;
+    std::unique_ptr<CellRenderer> m_cells;
     unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;

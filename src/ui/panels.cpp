@@ -298,6 +298,7 @@ void view_panel(PanelContext& c) {
     }
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
     trails_controls(c);
+    tree_cells_controls(c);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;
     same_line_if_fits("Frame all (F)");

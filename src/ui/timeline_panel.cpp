@@ -25,6 +25,22 @@ void trails_controls(PanelContext& c) {
     if (!c.view.trail_note.empty()) ImGui::TextWrapped("%s", c.view.trail_note.c_str());
 }
 
+void tree_cells_controls(PanelContext& c) {
+    CellSettings& t = c.render.cells;
+    const bool tree = c.sim.params().method == ForceMethod::Tree;
+    if (!tree) ImGui::BeginDisabled();
+    ImGui::Checkbox("tree cells", &t.on);
+    if (!tree) ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(tree ? "The boxes of the tree's cells, one colour per depth: where the bodies crowd, "
+                                 "the cells split smaller"
+                               : "The tree's cells: choose method tree in Physics first");
+    if (!t.on || !tree) return;
+    ImGui::SliderInt("cell depth", &t.depth, 0, kMaxCellDrawDepth, "down to %d");
+    ImGui::SliderFloat("cell opacity", &t.opacity, 0.05f, 1.0f, "%.2f");
+    ImGui::TextDisabled("%zu cells drawn", c.view.tree_cells);
+}
+
 namespace {
 
 // A component's mass times a factor, before running on from a rewound state.

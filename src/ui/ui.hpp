@@ -67,6 +67,7 @@ struct UiView {
     int trail_samples = 0;          // held in the trail ring now
     std::size_t trail_bytes = 0;    // the ring's GPU memory (N x L x 16 B)
     std::string trail_note;         // why there are none although they are on
+    std::size_t tree_cells = 0;     // tree cell boxes the renderer holds
     std::string reduced_note;       // the scene loaded with fewer bodies than asked, and why
     std::size_t full_bodies = 0;    // what "load full N" loads (0: no such button)
 };

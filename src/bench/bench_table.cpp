@@ -1,0 +1,282 @@
+// nbody-bench's table (bench_table.hpp): the configurations, one measured row each, and a row's fields.
+#include "bench/bench_table.hpp"
+
+#include <map>
+#include <memory>
+
+#include "core/errors.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "scene/scene.hpp"
+#include "scene/scene_file.hpp"
+#ifdef NBODY_HAVE_CUDA
+#include "cuda_backend.hpp"
+#endif
+
+namespace nbody {
+
+// Rounded to float32 values: every precision then starts from the same numbers, so the force errors compare
+// the arithmetic of the kernels, not the rounding of the input (which only the float32 paths would pay).
+State bench_state(std::size_t n, const std::string& scene_path) {
+    if (scene_path.empty()) return rounded_to_float32(build_scene(henon_plummer_scene(n, 20081)));
+    SceneSpec s = load_scene_file(scene_path);
+    rescale_bodies(s, n);
+    return rounded_to_float32(build_scene(s));
+}
+
+namespace {
+
+template <class Parse>
+auto parsed(const char* field, const std::string& name, Parse parse) {
+    const auto v = parse(name);
+    if (!v) throw ParamError(field, "unknown name '" + name + "'");
+    return *v;
+}
+
+std::vector<int> or_default(const std::vector<int>& given, const std::vector<int>& all, int def, bool sweep) {
+    if (!given.empty()) return given;
+    return sweep ? all : std::vector<int>{def};
+}
+
+// Every (method, precision, integrator, GPU count, tree shape) the table names, applied to `base`; the GPU
+// counts only `with_gpus` (the CPU backend has none), the tree's opening angles, group and leaf sizes only for
+// the tree.
+std::vector<SimParams> axes(const BenchTable& t, const SimParams& base, bool with_gpus) {
+    std::vector<TreeParams> trees;
+    for (double theta : t.thetas)
+        for (int group : t.tree_groups)
+            for (int leaf : t.tree_leaves) {
+                TreeParams tp;
+                tp.theta = float(theta), tp.group = group, tp.leaf = leaf;
+                trees.push_back(tp);
+            }
+    std::vector<SimParams> out;
+    for (const std::string& me : t.methods)
+        for (const std::string& pr : t.precisions)
+            for (const std::string& in : t.integrators)
+                for (int g : with_gpus ? t.gpus : std::vector<int>{1}) {
+                    const ForceMethod method = parsed("methods", me, parse_method);
+                    for (const TreeParams& tp : method == ForceMethod::Tree ? trees : std::vector<TreeParams>{{}}) {
+                        SimParams p = base;
+                        p.method = method;
+                        p.precision = parsed("precisions", pr, parse_precision);
+                        p.integrator = parsed("integrators", in, parse_integrator);
+                        p.eta = t.eta;
+                        p.gpus = g;
+                        p.tree = tp;
+                        out.push_back(p);
+                    }
+                }
+    return out;
+}
+
+// The variant column of a tree row: "tree 0.5", with the group and leaf sizes where not the defaults
+// ("tree 0.5 g64 l8").
+std::string tree_variant(const TreeParams& t) {
+    std::string v = "tree " + theta_text(t.theta);
+    if (t.group != TreeParams{}.group) v += " g" + std::to_string(t.group);
+    if (t.leaf != TreeParams{}.leaf) v += " l" + std::to_string(t.leaf);
+    return v;
+}
+
+// The shapes to run for one variant: the cartesian product of the k, u, block and q lists, keeping
+// those valid for the variant.
+[[maybe_unused]] std::vector<KernelShape> shapes_for(KernelVariant v, const BenchTable& t) {
+    const VariantInfo& info = variant_info(v);
+    std::vector<int> all_k, all_u;
+    for (int k : info.rules.allowed_k)
+        if (k) all_k.push_back(k);
+    for (int u : info.rules.allowed_u)
+        if (u) all_u.push_back(u);
+    std::vector<KernelShape> out;
+    for (int k : or_default(t.ks, all_k, info.default_shape.k, t.sweep))
+        for (int u : or_default(t.us, all_u, info.default_shape.u, t.sweep))
+            for (int b : or_default(t.blocks, {}, info.default_shape.block, false))
+                for (int q : or_default(t.qs, {}, 0, false))
+                    for (int sp : or_default(t.ss, {}, info.default_shape.s, false)) {
+                        const KernelShape s{k, u, b, q, sp};
+                        try {
+                            validate_shape(v, s);
+                            out.push_back(s);
+                        } catch (const ParamError&) {
+                            // combinations the variant does not allow are skipped (k = 2 for 'none', ...)
+                        }
+                    }
+    return out;
+}
+
+#ifdef NBODY_HAVE_CUDA
+// One CUDA backend per GPU count asked for, made on first use (each holds its own buffers and streams).
+class GpuBackends {
+  public:
+    explicit GpuBackends(const BenchTableHooks& h) : m_hooks(h) {}
+    CudaBackend* get(int gpus) {
+        auto& slot = m_by_count[gpus];
+        if (!slot) {
+            SimParams p;
+            p.gpus = gpus;
+            std::string why, note;
+            slot = try_make_cuda_backend(p, &why, &note);
+            if (!slot && m_hooks.note)
+                m_hooks.note("no CUDA backend for " + std::to_string(gpus) + " GPU(s): " + why);
+            if (!note.empty() && m_hooks.note) m_hooks.note(note);
+        }
+        return slot.get();
+    }
+
+  private:
+    const BenchTableHooks& m_hooks;
+    std::map<int, std::unique_ptr<CudaBackend>> m_by_count;
+};
+#endif
+
+// Measures the rows of one table into `rows`, calling the hooks.
+class TableRun {
+  public:
+    TableRun(const BenchTable& t, const BenchTableHooks& h) : m_t(t), m_h(h) {}
+
+    std::vector<BenchRow> run() {
+        CpuBackend own;
+        Backend& cpu = m_h.cpu ? *m_h.cpu : own;
+        std::string device;
+#ifdef NBODY_HAVE_CUDA
+        GpuBackends gpus(m_h);
+        CudaBackend* gpu = m_t.gpu ? gpus.get(m_t.gpus.front()) : nullptr;
+        if (m_t.gpu && !gpu) say("CPU rows only");
+        if (gpu) device = gpu->name();
+#else
+        if (m_t.gpu) say("built without CUDA; CPU rows only");
+#endif
+        if (device.empty()) device = cpu.name();
+        if (m_h.start) m_h.start(device);
+        for (long long n : m_t.sizes) {
+            const State state = bench_state(static_cast<std::size_t>(n), m_t.scene);
+            const double eps = m_t.scene.empty() ? m_t.eps : load_scene_file(m_t.scene).eps;
+            say("N = " + std::to_string(n) + ": " + (m_t.accuracy ? "float64 reference force..." : ""));
+            const std::vector<Double3> ref =
+                m_t.accuracy ? reference_accelerations(state, eps, 1.0) : std::vector<Double3>{};
+            SimParams p;
+            p.eps = eps;
+            p.dt = 1e-4;  // small: the state barely moves while being timed, so every repeat does the same work
+#ifdef NBODY_HAVE_CUDA
+            const bool want_cpu = m_t.cpu || !gpu;
+#else
+            const bool want_cpu = true;
+#endif
+            if (want_cpu)
+                for (const SimParams& c : axes(m_t, p, false))
+                    try_row(cpu, m_h.cpu_timer, state, c, ref, m_h.cpu_label,
+                            c.method == ForceMethod::Tree ? tree_variant(c.tree) : m_h.cpu_variant);
+#ifdef NBODY_HAVE_CUDA
+            if (gpu) gpu_rows(gpus, state, p, ref);
+#endif
+            if (m_h.after_size) m_h.after_size(n, state, p);
+        }
+        return std::move(m_rows);
+    }
+
+  private:
+    void say(const std::string& s) const {
+        if (m_h.note) m_h.note(s);
+    }
+
+    // One measured row, or a note saying why the configuration was skipped (a combination the backend does
+    // not run, a block too large for the registers).
+    void try_row(Backend& b, const StepTimer& timer, const State& state, const SimParams& p,
+                 const std::vector<Double3>& ref, const std::string& backend, const std::string& variant) {
+        try {
+            BenchRow r = measure(b, timer, state, p, ref, m_t.timing);
+            r.backend = backend, r.variant = variant;
+#ifdef NBODY_HAVE_CUDA
+            if (auto* gpu = dynamic_cast<CudaBackend*>(&b)) {
+                const LaunchPlan plan = gpu->plan();
+                r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q, r.s = plan.splits;
+                r.gpus = static_cast<int>(gpu->parts());
+                r.registers = gpu->kernel_resources().registers;
+            }
+#endif
+            if (m_h.row) m_h.row(r);
+            m_rows.push_back(r);
+        } catch (const ParamError& e) {
+            say("skipped " + backend + " " + variant + " " + std::string(precision_name(p.precision)) + " " +
+                std::string(integrator_name(p.integrator)) + ": " + e.what());
+        }
+    }
+
+#ifdef NBODY_HAVE_CUDA
+    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p, const std::vector<Double3>& ref) {
+        for (SimParams a : axes(m_t, p, true)) {
+            CudaBackend* g = gpus.get(a.gpus);
+            if (!g) continue;
+            if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
+                try_row(*g, cuda_event_ms, state, a, ref, "cuda", tree_variant(a.tree));
+                continue;
+            }
+            for (const std::string& vname : m_t.variants) {
+                if (vname == "auto") {
+                    a.kernel_auto = true;
+                    try_row(*g, cuda_event_ms, state, a, ref, "cuda", "auto");
+                    continue;
+                }
+                a.kernel_auto = false;
+                a.variant = parsed("variants", vname, parse_variant);
+                if (variant_info(a.variant).method != a.method) continue;  // another method's family
+                for (const KernelShape& s : shapes_for(a.variant, m_t)) {
+                    a.shape = s;
+                    try_row(*g, cuda_event_ms, state, a, ref, "cuda", std::string(variant_name(a.variant)));
+                }
+            }
+        }
+    }
+#endif
+
+    const BenchTable& m_t;
+    const BenchTableHooks& m_h;
+    std::vector<BenchRow> m_rows;
+};
+
+}  // namespace
+
+std::vector<BenchRow> run_bench_table(const BenchTable& t, const BenchTableHooks& h) {
+    return TableRun(t, h).run();
+}
+
+std::vector<std::pair<std::string, BenchValue>> bench_row_fields(const BenchRow& r) {
+    using I = long long;
+    std::vector<std::pair<std::string, BenchValue>> f = {
+        {"n", I(r.n)},
+        {"interactions_per_s", r.rate.interactions_per_s},  // evaluated: body-body + body-cell
+        {"method", r.method},
+        {"body_body_per_s", r.rate.body_body_per_s},
+        {"body_cell_per_s", r.rate.body_cell_per_s},
+        {"equivalent_direct_per_s", r.rate.equivalent_direct_per_s},
+        {"backend", r.backend},
+        {"variant", r.variant},
+        {"kernel", r.kernel},
+        {"precision", r.precision},
+        {"integrator", r.integrator},
+        {"gpus", I(r.gpus)},
+        {"gflops_integrator", r.rate.gflops},
+        {"flops_per_interaction_integrator", r.rate.flops_per_pair},
+        {"k", I(r.k)},
+        {"u", I(r.u)},
+        {"block", I(r.block)},
+        {"q", I(r.q)},
+        {"s", I(r.s)},
+        {"registers", I(r.registers)},
+        {"gflops_20", r.rate.gflops20},
+        {"gflops_38", r.rate.gflops38},
+        {"steps_per_s", r.rate.steps_per_s},
+        {"ms_per_step", r.ms_per_step},
+        {"repeat_spread", r.ms_spread},
+        {"steps_per_repeat", I(r.steps_per_repeat)},
+        {"repeats", I(r.repeats)},
+    };
+    if (r.error.max_rel >= 0) {
+        f.emplace_back("max_rel_force_error", r.error.max_rel);
+        f.emplace_back("median_rel_force_error", r.error.median_rel);
+        f.emplace_back("p99_rel_force_error", r.error.p99_rel);
+    }
+    return f;
+}
+
+}  // namespace nbody
