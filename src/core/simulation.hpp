@@ -14,6 +14,7 @@
 
 #include "core/backend.hpp"
 #include "core/diagnostics_sampler.hpp"
+#include "core/force_error_sampler.hpp"
 #include "core/perf_history.hpp"
 #include "core/rewind.hpp"
 
@@ -112,6 +113,11 @@ class Simulation {
     double seconds_per_step() const { return m_sec_per_step; }
     PerfHistory& perf() { return m_perf; }
     DiagnosticsSampler& diagnostics() { return m_diag; }
+    // The tree's force error against float64 direct summation on a sample, about once a second; empty under
+    // direct summation (its error is float32 rounding, measured by the race and nbody-bench).
+    const ForceErrorSampler& force_error() const { return m_force_error; }
+    ForceErrorSampler& force_error() { return m_force_error; }
+    double wall_now() const { return m_last_wall; }  // the last frame's wall_now (a result's age is against it)
 
   private:
     // simulation_background.cpp
@@ -157,6 +163,7 @@ class Simulation {
     WorkCount m_inflight_before;
     PerfHistory m_perf;
     DiagnosticsSampler m_diag;
+    ForceErrorSampler m_force_error;
 };
 
 }  // namespace nbody
