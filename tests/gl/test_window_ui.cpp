@@ -145,10 +145,10 @@ TEST(Window, TheKernelPanelShowsARaceInProgressAndThenItsBars) {
         frame();
         ++frames;
     }
-    EXPECT_EQ(frames, 4);  // the reference and three precisions
+    EXPECT_EQ(frames, 5);  // the reference, three precisions and the tree
     const int with_bars = frame();
     EXPECT_GT(with_bars, idle + 100) << "no bar chart drawn";
-    ASSERT_EQ(race.report().results.size(), 3u);
+    ASSERT_EQ(race.report().results.size(), 4u);
     sim.backend().read_state(after);
     EXPECT_EQ(before.pos_mass[5].x, after.pos_mass[5].x);
     EXPECT_EQ(before.time, after.time);
