@@ -117,7 +117,8 @@ class Simulation {
     // direct summation (its error is float32 rounding, measured by the race and nbody-bench).
     const ForceErrorSampler& force_error() const { return m_force_error; }
     ForceErrorSampler& force_error() { return m_force_error; }
-    double wall_now() const { return m_last_wall; }  // the last frame's wall_now (a result's age is against it)
+    // The last frame's wall_now: a force error result's age is measured against it.
+    double wall_now() const { return m_last_wall; }
 
   private:
     // simulation_background.cpp

@@ -137,15 +137,17 @@ void force_error_line(const Simulation& sim) {
     const std::optional<ForceErrorResult>& r = sim.force_error().latest();
     // Wrapped: the line is longer than the panel is wide at most scales.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", r ? force_error_text(r->median, r->p99, r->sample, sim.wall_now() - r->wall).c_str()
-                               : "force error vs direct: measuring...");
+    ImGui::TextWrapped("%s",
+                       r ? force_error_text(r->median, r->p99, r->sample, sim.wall_now() - r->wall).c_str()
+                         : "force error vs direct: measuring...");
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("How far the tree's pull on a body is from the exact pull (every other body summed one by "
-                          "one in double precision), as a fraction of it: half of the sampled bodies are off by less "
-                          "than the median, 99 in 100 by less than the 99%% figure. Measured about once a second on a "
-                          "sample spread over all bodies (fewer at large N, to keep it cheap), in the background, "
-                          "and measured again when theta or the scene changes.");
+        ImGui::SetTooltip(
+            "How far the tree's pull on a body is from the exact pull (every other body summed one by "
+            "one in double precision), as a fraction of it: half of the sampled bodies are off by less "
+            "than the median, 99 in 100 by less than the 99%% figure. Measured about once a second on a "
+            "sample spread over all bodies (fewer at large N, to keep it cheap), in the background, "
+            "and measured again when theta or the scene changes.");
 }
 }  // namespace
 

@@ -60,16 +60,18 @@ void history_plot(const char* id, const std::string& title, const std::vector<do
 
 std::string si(double v, const char* unit) { return format_si(v, unit); }
 
-// A tree's interactions per body and step, body-body (the near bodies, one by one) and body-cell (far groups as
-// one cell): rate / steps per second / N. Direct summation's is N body-body, so the line is the tree's saving.
+// A tree's interactions per body and step, body-body (the near bodies, one by one) and body-cell (far groups
+// as one cell): rate / steps per second / N. Direct summation's is N body-body, so the line is the tree's
+// saving.
 void tree_work_per_body(const Throughput& r, std::size_t n) {
     if (r.body_cell_per_s <= 0 || r.steps_per_s <= 0 || n == 0) return;
     const double per = r.steps_per_s * double(n);
     ImGui::Text("per body a step: %.0f body-body + %.0f body-cell (direct: %zu)", r.body_body_per_s / per,
                 r.body_cell_per_s / per, n);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The pulls the tree computed for each body in each step: nearby bodies one by one, far "
-                          "groups of bodies as one cell. Direct summation computes one pull from every body.");
+        ImGui::SetTooltip(
+            "The pulls the tree computed for each body in each step: nearby bodies one by one, far "
+            "groups of bodies as one cell. Direct summation computes one pull from every body.");
 }
 
 }  // namespace
