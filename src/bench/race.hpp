@@ -20,7 +20,7 @@ struct RaceEntry {
     KernelShape shape;                     // the variant's default shape
     Precision precision = Precision::Fp32;
     ForceMethod method = ForceMethod::Direct;
-    TreeParams tree;  // method tree: the opening angle (and leaf, group) it races at
+    TreeParams tree{};  // method tree: the opening angle (and leaf, group) it races at
 };
 
 // Every variant of variant_table() at its default shape plus auto, in every precision, where the backend

@@ -48,6 +48,7 @@ void ForceErrorSampler::invalidate() {
 
 void ForceErrorSampler::collect() {
     Job j = m_job.get();
+    m_buf = std::move(j.buf);
     m_interval = std::max(m_base_interval, 4.0 * j.result.seconds);
     if (m_job_stale) {
         m_job_stale = false;
@@ -74,25 +75,28 @@ void ForceErrorSampler::poll(Backend& backend, double wall_now) {
         return;  // paused: the same state, the same error
     m_next_due = wall_now + m_interval;
 
-    State s;
-    backend.read_state(s);
-    std::vector<Double4> acc;
-    backend.read_accelerations(acc);
+    m_buf.pos.resize(key.n);
+    backend.copy_positions_to_host(m_buf.pos.data());
+    backend.read_accelerations(m_acc);
     std::vector<std::size_t> rows = spread_rows(key.n, sample_size(key.n));
     std::vector<Double4> picked;
     picked.reserve(rows.size());
-    for (std::size_t i : rows) picked.push_back(acc.at(i));
+    for (std::size_t i : rows) picked.push_back(m_acc.at(i));
 
     Job j;
     j.steps = backend.steps_taken();
     j.result.n = key.n;
     j.result.wall = wall_now;
-    j.result.sim_time = s.time;
+    j.result.sim_time = backend.time();
+    j.buf = std::move(m_buf);
     const double eps = key.params.eps, G = key.params.G;
     m_job =
-        std::async(std::launch::async, [j, pm = std::move(s.pos_mass), rows = std::move(rows),
-                                        picked = std::move(picked), eps, G, threads = m_threads]() mutable {
+        std::async(std::launch::async, [j = std::move(j), rows = std::move(rows), picked = std::move(picked),
+                                        eps, G, threads = m_threads]() mutable {
             const auto t0 = std::chrono::steady_clock::now();
+            std::vector<Double4>& pm = j.buf.pos_d;
+            pm.resize(j.buf.pos.size());
+            for (std::size_t i = 0; i < pm.size(); ++i) pm[i] = to_double4(j.buf.pos[i]);
             const std::vector<Double3> ref = direct_reference(pm, rows, eps, G, threads);
             std::vector<double> rel;
             rel.reserve(rows.size());
@@ -105,7 +109,7 @@ void ForceErrorSampler::poll(Backend& backend, double wall_now) {
             j.result.median = quantile(rel, 0.5);
             j.result.p99 = quantile(rel, 0.99);
             j.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            return j;
+            return std::move(j);  // a captured member: returned by copy (the N-body buffers) unless moved
         });
 }
 

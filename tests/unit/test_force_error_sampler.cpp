@@ -2,6 +2,8 @@
 // Plummer sphere, a result dropped when what it measured changes, and the Simulation polling it for the tree.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "core/force_error_sampler.hpp"
@@ -156,4 +158,29 @@ TEST(ForceErrorSampler, TheSimulationMeasuresTheTreeOnlyAndForgetsOnAChange) {
     sim.advance_frame(0.01, 0.2);
     sim.reset();
     EXPECT_FALSE(sim.force_error().latest());  // a reset forgets, whatever was in flight
+}
+
+// What a measurement costs at large N: the copies on the frame's thread and the float64 sums in the
+// background.
+TEST(ForceErrorSampler, CostAtLargeNOnRequest) {
+    if (!std::getenv("NBODY_TREE_LARGE"))
+        GTEST_SKIP() << "set NBODY_TREE_LARGE=1 to time N = 131,072 and 1,048,576";
+    for (std::size_t n : {std::size_t(131072), std::size_t(1048576)}) {
+        CpuBackend b(2);
+        b.reset(test::plummer_state(n, 5), tree_params(0.5f));
+        ForceErrorSampler s(1.0, 2);
+        double poll_s = 0;
+        for (int k = 0; k < 2; ++k) {  // the second: buffers reused, as every measurement after the first
+            b.step(1);
+            const auto t0 = std::chrono::steady_clock::now();
+            s.poll(b, 10.0 * k);
+            poll_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            s.wait();
+        }
+        ASSERT_TRUE(s.latest());
+        EXPECT_EQ(s.latest()->sample, ForceErrorSampler::sample_size(n));
+        std::printf(
+            "N %zu: poll (copies, this thread) %.1f ms, sums %.3f s over %zu bodies: median %.2e 99%% %.2e\n",
+            n, poll_s * 1e3, s.latest()->seconds, s.latest()->sample, s.latest()->median, s.latest()->p99);
+    }
 }
