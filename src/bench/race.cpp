@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
+#include "core/force_reference.hpp"
 #include "cpu/reference_force.hpp"
 
 namespace nbody {
@@ -21,7 +22,7 @@ std::string entry_name(std::string_view kernel, std::string_view precision) {
 
 }  // namespace
 
-std::vector<RaceEntry> race_entries(const BackendCaps& caps) {
+std::vector<RaceEntry> race_entries(const BackendCaps& caps, const TreeParams& tree) {
     std::vector<RaceEntry> out;
     for (const auto& pr : precision_table()) {
         if (!caps.kernel_variants) {
@@ -30,16 +31,24 @@ std::vector<RaceEntry> race_entries(const BackendCaps& caps) {
         }
         // From the table, so a variant family added there races without a change here.
         for (const VariantInfo& v : variant_table())
-            out.push_back({entry_name(v.name, pr.name), v.variant, v.default_shape, pr.value});
+            out.push_back({entry_name(v.name, pr.name), v.variant, v.default_shape, pr.value, v.method});
         out.push_back({entry_name("auto", pr.name), std::nullopt, {}, pr.value});
     }
+    out.push_back({entry_name("tree theta " + theta_text(tree.theta), precision_name(Precision::Fp32)),
+                   std::nullopt,
+                   {},
+                   Precision::Fp32,
+                   ForceMethod::Tree,
+                   tree});
     return out;
 }
 
 SimParams entry_params(const SimParams& base, const RaceEntry& e, const BackendCaps& caps) {
     SimParams p = base;
+    p.method = e.method;  // a tree simulation races direct entries too, and the reverse
     p.precision = e.precision;
     p.integrator = Integrator::LeapFrog;
+    if (e.method == ForceMethod::Tree) p.tree = e.tree;
     if (caps.kernel_variants) {
         p.kernel_auto = !e.variant.has_value();
         if (e.variant) {
@@ -57,7 +66,7 @@ Race::Race(Backend& backend, std::vector<RaceEntry> entries, RaceOptions options
     m_steps = m_backend.steps_taken();
     if (m_params.integrator != Integrator::LeapFrog)
         m_note = "the simulation runs " + std::string(integrator_name(m_params.integrator)) +
-                 "; the race times the leap-frog force (N^2 pairs per step) in each entry. ";
+                 "; the race times the leap-frog force in each entry. ";
 }
 
 RaceProgress Race::progress() const {
@@ -81,7 +90,7 @@ void Race::compute_reference() {
         rows = std::clamp<std::size_t>(
             static_cast<std::size_t>(m_options.reference_pairs / static_cast<double>(n)),
             std::min(n, kMinSampledBodies), n);
-    for (std::size_t r = 0; r < rows; ++r) m_rows.push_back(r * n / rows);
+    m_rows = spread_rows(n, rows);
     m_reference = reference_accelerations(m_saved, m_rows, m_params.eps, m_params.G);
     if (rows < n) {
         char text[160];
@@ -94,12 +103,20 @@ void Race::compute_reference() {
     } else {
         m_note += "force error over all bodies against the float64 reference.";
     }
+    // A tree's rate counts what it evaluated (body-body + body-cell), far fewer than direct summation's N^2:
+    // its steps/s and its force error are what compare with the direct entries.
+    if (std::any_of(m_entries.begin(), m_entries.end(),
+                    [](const RaceEntry& e) { return e.method == ForceMethod::Tree; }))
+        m_note +=
+            " The tree's interactions/s are those it evaluated, not N^2: compare its steps/s, at its force "
+            "error.";
 }
 
 void Race::run_entry(const RaceEntry& e) {
     RaceResult r{e, {}, {}};
     r.row.backend = m_backend.caps().gpu ? "cuda" : "cpu";
     r.row.variant = e.variant                          ? std::string(variant_name(*e.variant))
+                    : e.method == ForceMethod::Tree    ? "tree"
                     : m_backend.caps().kernel_variants ? "auto"
                                                        : "cpu";
     try {

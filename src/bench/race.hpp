@@ -15,18 +15,23 @@
 namespace nbody {
 
 struct RaceEntry {
-    std::string name;                      // "ij-unrolled fp32", "auto ds", "cpu fp64"
-    std::optional<KernelVariant> variant;  // a fixed variant at `shape`; nullopt: auto (CUDA) or the one loop
+    std::string name;                      // "ij-unrolled fp32", "auto ds", "cpu fp64", "tree theta 0.5 fp32"
+    std::optional<KernelVariant> variant;  // a fixed variant at `shape`; nullopt: auto, the one loop, a tree
     KernelShape shape;                     // the variant's default shape
     Precision precision = Precision::Fp32;
+    ForceMethod method = ForceMethod::Direct;
+    TreeParams tree{};  // method tree: the opening angle (and leaf, group) it races at
 };
 
 // Every variant of variant_table() at its default shape plus auto, in every precision, where the backend
-// honours kernel variants (caps.kernel_variants); one entry per precision otherwise (the CPU backend).
-std::vector<RaceEntry> race_entries(const BackendCaps& caps);
+// honours kernel variants (caps.kernel_variants); one entry per precision otherwise (the CPU backend). Then
+// the tree at `tree` (the parameters in effect), in fp32 leap-frog, the one way it runs: a backend that
+// cannot run it (several GPUs, ranks) refuses it at reset and the entry is skipped with the reason.
+std::vector<RaceEntry> race_entries(const BackendCaps& caps, const TreeParams& tree);
 
-// The parameters one entry runs with: `base` (the ones in effect) with the entry's precision and kernel and
-// the leap-frog integrator (the race times the N^2 leap-frog force, 20 or 38 flops per pair).
+// The parameters one entry runs with: `base` (the ones in effect) with the entry's method, precision and
+// kernel (or tree parameters) and the leap-frog integrator (the race times the leap-frog force: N^2 pairs at
+// 20 or 38 flops each for direct summation, what it evaluated for the tree).
 SimParams entry_params(const SimParams& base, const RaceEntry& e, const BackendCaps& caps);
 
 struct RaceResult {

@@ -54,7 +54,7 @@ void run_race_mode(const BenchOptions& o, const std::string& command) {
     ro.timer = timer;
     RaceReport report{backend->name(), utc_now(), command, "", state.size(), ro.seconds, {}};
     report.results = run_race(
-        *backend, race_entries(backend->caps()), ro,
+        *backend, race_entries(backend->caps(), params.tree), ro,
         [](const RaceProgress& p) {
             std::fprintf(stderr, "[%zu/%zu] %s\n", p.done + 1, p.total, p.doing.c_str());
             return true;

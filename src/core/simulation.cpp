@@ -56,6 +56,7 @@ void Simulation::load(const State& initial, const SimParams& p) {
     m_error.clear();
     ++m_generation;
     m_diag.rebaseline();
+    m_force_error.invalidate();
     setup_rewind();
     refresh_facts();
 }
@@ -67,6 +68,7 @@ void Simulation::reset() {
     m_error.clear();
     ++m_generation;
     m_diag.rebaseline();
+    m_force_error.invalidate();
     setup_rewind();
     refresh_facts();
 }
@@ -80,6 +82,7 @@ void Simulation::switch_backend(const SimParams& p) {
     m_backend = std::move(fresh);
     m_backend_note = note;
     ++m_generation;
+    m_force_error.invalidate();
     setup_rewind();
 }
 
@@ -195,6 +198,10 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
     m_steps_last_frame = steps;
     m_step_seconds_last_frame = steps > 0 ? seconds : 0.0;
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
+    if (m_current.method != ForceMethod::Tree)
+        m_force_error.invalidate();  // nothing to show; a later switch back starts afresh
+    else if (!m_blew_up)
+        m_force_error.poll(*m_backend, wall_now);
     refresh_facts();
     refresh_tree_cells(wall_now);
 }

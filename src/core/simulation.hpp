@@ -14,6 +14,7 @@
 
 #include "core/backend.hpp"
 #include "core/diagnostics_sampler.hpp"
+#include "core/force_error_sampler.hpp"
 #include "core/perf_history.hpp"
 #include "core/rewind.hpp"
 
@@ -121,6 +122,12 @@ class Simulation {
     double seconds_per_step() const { return m_sec_per_step; }
     PerfHistory& perf() { return m_perf; }
     DiagnosticsSampler& diagnostics() { return m_diag; }
+    // The tree's force error against float64 direct summation on a sample, about once a second; empty under
+    // direct summation (its error is float32 rounding, measured by the race and nbody-bench).
+    const ForceErrorSampler& force_error() const { return m_force_error; }
+    ForceErrorSampler& force_error() { return m_force_error; }
+    // The last frame's wall_now: a force error result's age is measured against it.
+    double wall_now() const { return m_last_wall; }
 
   private:
     // simulation_background.cpp
@@ -172,6 +179,7 @@ class Simulation {
     uint64_t m_cells_generation = 0, m_cells_version = 0;
     double m_cells_time = 0, m_cells_wall = -1;
     std::vector<TreeCellBox> m_cells;
+    ForceErrorSampler m_force_error;
 };
 
 }  // namespace nbody

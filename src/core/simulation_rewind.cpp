@@ -62,6 +62,7 @@ void Simulation::restore(int i) {
         throw Error("rewind: state " + std::to_string(i) + " outside the " + std::to_string(m_rewind.size()) +
                     " saved");
     m_backend->restore_snapshot(m_rewind.at(i).slot);
+    m_force_error.invalidate();  // measured on a state no longer shown
     m_paused = true;
     m_blew_up = false;  // back before a blow-up: a way out of it
     m_error.clear();
@@ -95,6 +96,7 @@ void Simulation::scale_group_mass(uint32_t group, double factor) {
     m_backend->reset(s, m_current);  // throws keeping the state (validation, out of memory)
     m_backend->set_steps_taken(steps);
     m_diag.rebaseline();  // the energy itself changed
+    m_force_error.invalidate();  // and the forces (same step count: the sampler would keep its result)
     // The state saved at this step (if any) has the old masses: it and everything after go.
     m_rewind.drop_after(steps - 1);
     try {

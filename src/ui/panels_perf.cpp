@@ -60,6 +60,20 @@ void history_plot(const char* id, const std::string& title, const std::vector<do
 
 std::string si(double v, const char* unit) { return format_si(v, unit); }
 
+// A tree's interactions per body and step, body-body (the near bodies, one by one) and body-cell (far groups
+// as one cell): rate / steps per second / N. Direct summation's is N body-body, so the line is the tree's
+// saving.
+void tree_work_per_body(const Throughput& r, std::size_t n) {
+    if (r.body_cell_per_s <= 0 || r.steps_per_s <= 0 || n == 0) return;
+    const double per = r.steps_per_s * double(n);
+    ImGui::Text("per body a step: %.0f body-body + %.0f body-cell (direct: %zu)", r.body_body_per_s / per,
+                r.body_cell_per_s / per, n);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "The pulls the tree computed for each body in each step: nearby bodies one by one, far "
+            "groups of bodies as one cell. Direct summation computes one pull from every body.");
+}
+
 }  // namespace
 
 void performance_panel(PanelContext& c) {
@@ -73,6 +87,7 @@ void performance_panel(PanelContext& c) {
     if (s.rate.body_cell_per_s > 0)
         ImGui::Text("body-body %s   body-cell %s   direct-equivalent %s", si(s.rate.body_body_per_s, "/s").c_str(),
                     si(s.rate.body_cell_per_s, "/s").c_str(), si(s.rate.equivalent_direct_per_s, "/s").c_str());
+    tree_work_per_body(s.rate, c.sim.facts().size);
     ImGui::Text("%s  (20 flops each)   %s  (38 flops each)", flops_text(s.rate.gflops20).c_str(),
                 flops_text(s.rate.gflops38).c_str());
     if (ImGui::IsItemHovered())

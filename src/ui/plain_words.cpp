@@ -1,5 +1,9 @@
 #include "ui/plain_words.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "core/kernel_tuning.hpp"
 #include "core/perf_history.hpp"
 
 namespace nbody {
@@ -49,6 +53,29 @@ std::string interactions_text(double per_s) {
 
 std::string flops_text(double gflops) {
     return format_si(gflops * 1e9, "flop/s");
+}
+
+namespace {
+// "1.5e-4": two significant digits, the exponent without C's padding ("1.5e-04").
+std::string short_sci(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1e", v);
+    std::string s = buf;
+    const std::size_t e = s.find('e');
+    if (e == std::string::npos || e + 2 >= s.size()) return s;  // inf, nan
+    const std::size_t digits = s[e + 1] == '-' || s[e + 1] == '+' ? e + 2 : e + 1;
+    std::string exp = s.substr(digits);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    return s.substr(0, e + 1) + (s[e + 1] == '-' ? "-" : "") + exp;
+}
+}  // namespace
+
+std::string force_error_text(double median, double p99, std::size_t sample, double age_s) {
+    char text[160];
+    std::snprintf(text, sizeof text, "force error vs direct: median %s, 99%% %s (%s bodies, %.1f s ago)",
+                  short_sci(median).c_str(), short_sci(p99).c_str(), with_commas(sample).c_str(),
+                  std::max(0.0, age_s));
+    return text;
 }
 
 }  // namespace nbody

@@ -2,6 +2,7 @@
 // Text the window shows a class: messages without command-line flags, the reason the CPU backend runs when a
 // GPU was wanted, one format for every rate (panels, race, read-outs), and the Esc key's rule. No ImGui
 // here, so the unit tests check the words.
+#include <cstddef>
 #include <string>
 
 namespace nbody {
@@ -20,6 +21,10 @@ std::string cpu_fallback_reason(const std::string& backend_note);
 // prefix. interactions/s: "2.52 G interactions/s"; flop rates from Gflop/s: "50.4 Gflop/s", "1.21 Tflop/s".
 std::string interactions_text(double per_s);
 std::string flops_text(double gflops);
+
+// The tree's live force error under its theta slider: "force error vs direct: median 1.2e-4, 99% 2.1e-3
+// (1,024 bodies, 0.4 s ago)". `age_s`: seconds since the measured state was copied.
+std::string force_error_text(double median, double p99, std::size_t sample, double age_s);
 
 // Esc cancels what is under way (scene generation, a race, a recording) and nothing else. With nothing under
 // way it arms a quit that a second Esc within kWindow seconds confirms (the window shows a hint meanwhile);

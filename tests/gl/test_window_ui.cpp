@@ -98,6 +98,25 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
         ASSERT_NE(w, nullptr) << name;
         EXPECT_TRUE(w->WasActive) << name << " was not built";
     }
+    // The tree: theta, its force error (measuring, then measured) and its interactions per body.
+    sim.pending().method = ForceMethod::Tree;
+    for (int frame = 0; frame < 4; ++frame) {
+        sim.advance_frame(1.0, 0.1 * frame);
+        if (frame == 2) sim.force_error().wait();
+        ui.new_frame();
+        ui.build(sim, render, camera, state, view);
+        NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+        ui.render();
+        gl_check("ImGui frame, tree", __FILE__, __LINE__);
+        win->present();
+    }
+    EXPECT_EQ(sim.params().method, ForceMethod::Tree);
+    EXPECT_TRUE(sim.force_error().latest().has_value());
+    for (const char* name : {"Physics", "Performance"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        ASSERT_NE(w, nullptr) << name;
+        EXPECT_TRUE(w->WasActive) << name << " was not built with the tree";
+    }
 }
 
 TEST(Window, AnEditThroughThePanelsPathTakesEffectAtTheNextStep) {
@@ -145,10 +164,10 @@ TEST(Window, TheKernelPanelShowsARaceInProgressAndThenItsBars) {
         frame();
         ++frames;
     }
-    EXPECT_EQ(frames, 4);  // the reference and three precisions
+    EXPECT_EQ(frames, 5);  // the reference, three precisions and the tree
     const int with_bars = frame();
     EXPECT_GT(with_bars, idle + 100) << "no bar chart drawn";
-    ASSERT_EQ(race.report().results.size(), 3u);
+    ASSERT_EQ(race.report().results.size(), 4u);
     sim.backend().read_state(after);
     EXPECT_EQ(before.pos_mass[5].x, after.pos_mass[5].x);
     EXPECT_EQ(before.time, after.time);

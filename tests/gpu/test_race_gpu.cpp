@@ -1,5 +1,6 @@
 // The kernel race on the CUDA backend: every variant of the table and auto in every precision at N = 2,000,
-// each entry's force error against float64, and the running state put back bit for bit afterwards.
+// and the tree; each entry's force error against float64, and the running state put back bit for bit
+// afterwards.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -31,7 +32,7 @@ TEST(RaceGpu, EveryVariantInEveryPrecisionAndTheStateRestoredBitForBit) {
     RaceOptions o;
     o.seconds = 0.2;
     std::string note;
-    const std::vector<RaceEntry> entries = race_entries(gpu->caps());
+    const std::vector<RaceEntry> entries = race_entries(gpu->caps(), p.tree);
     const std::vector<RaceResult> results = run_race(*gpu, entries, o, nullptr, &note);
 
     gpu->read_state(after);
@@ -43,8 +44,21 @@ TEST(RaceGpu, EveryVariantInEveryPrecisionAndTheStateRestoredBitForBit) {
     EXPECT_TRUE(same_params(gpu->params(), p));
 
     ASSERT_EQ(results.size(), entries.size());
-    EXPECT_EQ(entries.size(), precision_table().size() * (variant_table().size() + 1));
+    EXPECT_EQ(entries.size(), precision_table().size() * (variant_table().size() + 1) + 1);  // and the tree
     for (const RaceResult& r : results) {
+        if (r.entry.method == ForceMethod::Tree) {
+            // The GPU tree (fp32 leap-frog) at the default theta: its own counts and an approximation's
+            // error.
+            ASSERT_TRUE(r.skipped.empty()) << r.skipped;
+            EXPECT_EQ(r.row.method, "tree");
+            EXPECT_GT(r.row.rate.body_cell_per_s, 0);
+            EXPECT_LT(r.row.rate.interactions_per_s, 0.5 * r.row.rate.equivalent_direct_per_s);
+            EXPECT_GT(r.row.error.median_rel, 1e-6);
+            EXPECT_LT(r.row.error.median_rel, 1e-3);
+            std::printf("%-20s %.3e interactions/s  median err %.2e  %s\n", r.entry.name.c_str(),
+                        r.row.rate.interactions_per_s, r.row.error.median_rel, r.row.kernel.c_str());
+            continue;
+        }
         // The CUDA-core variants and auto run in every precision; a family added later may refuse a
         // precision.
         const bool core = !r.entry.variant || *r.entry.variant == KernelVariant::None ||

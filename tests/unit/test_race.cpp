@@ -2,6 +2,7 @@
 // for bit, cancellation, its CSV and JSON, nbody-bench --race's flags, and the sandbox's RaceDriver.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -101,21 +102,35 @@ std::vector<std::string> csv_fields(const std::string& line) {
 
 }  // namespace
 
-TEST(RaceEntries, TheCpuBackendRacesItsPrecisionsOnly) {
-    const std::vector<RaceEntry> e = race_entries(BackendCaps{});
-    ASSERT_EQ(e.size(), precision_table().size());
-    for (std::size_t i = 0; i < e.size(); ++i) {
+TEST(RaceEntries, TheCpuBackendRacesItsPrecisionsThenTheTreeAtTheThetaInEffect) {
+    TreeParams tree;
+    tree.theta = 0.7f;
+    const std::vector<RaceEntry> e = race_entries(BackendCaps{}, tree);
+    ASSERT_EQ(e.size(), precision_table().size() + 1);
+    for (std::size_t i = 0; i + 1 < e.size(); ++i) {
         EXPECT_FALSE(e[i].variant.has_value());
+        EXPECT_EQ(e[i].method, ForceMethod::Direct);
         EXPECT_EQ(e[i].precision, precision_table()[i].value);
         EXPECT_EQ(e[i].name, "cpu " + std::string(precision_table()[i].name));
     }
+    EXPECT_EQ(e.back().name, "tree theta 0.7 fp32");
+    EXPECT_EQ(e.back().method, ForceMethod::Tree);
+    EXPECT_EQ(e.back().precision, Precision::Fp32);  // the one precision the tree runs in
+    EXPECT_EQ(e.back().tree.theta, 0.7f);
+    const SimParams p = entry_params(race_params(Integrator::Hermite), e.back(), BackendCaps{});
+    EXPECT_EQ(p.method, ForceMethod::Tree);
+    EXPECT_EQ(p.tree.theta, 0.7f);
+    EXPECT_NO_THROW(validate(p));
 }
 
 TEST(RaceEntries, KernelVariantsComeFromTheVariantTablePlusAutoInEveryPrecision) {
     BackendCaps gpu;
     gpu.gpu = gpu.kernel_variants = true;
-    const std::vector<RaceEntry> e = race_entries(gpu);
-    ASSERT_EQ(e.size(), precision_table().size() * (variant_table().size() + 1));
+    const std::vector<RaceEntry> e = race_entries(gpu, {});
+    ASSERT_EQ(e.size(), precision_table().size() * (variant_table().size() + 1) + 1);  // and the tree
+    EXPECT_EQ(
+        std::count_if(e.begin(), e.end(), [](const RaceEntry& r) { return r.method == ForceMethod::Tree; }),
+        1);
     for (const auto& pr : precision_table()) {
         for (const VariantInfo& v : variant_table()) {
             const std::string name = std::string(v.name) + " " + std::string(pr.name);
@@ -151,10 +166,10 @@ TEST(RaceEntries, EntryParamsTimeTheLeapFrogForceWithTheEntrysKernel) {
 TEST(Race, OnTheCpuBackendRestoresTheStateBitForBitAndMeasuresEveryEntry) {
     Raced r(300);
     std::string note;
-    const auto results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &note);
+    const auto results = run_race(r.backend, race_entries(r.backend.caps(), {}), quick(), nullptr, &note);
     r.expect_restored();
     EXPECT_TRUE(same_params(r.backend.params(), race_params()));
-    ASSERT_EQ(results.size(), 3u);
+    ASSERT_EQ(results.size(), 4u);
     for (const RaceResult& e : results) {
         EXPECT_TRUE(e.skipped.empty()) << e.skipped;
         EXPECT_GT(e.row.rate.interactions_per_s, 0) << e.entry.name;
@@ -162,9 +177,13 @@ TEST(Race, OnTheCpuBackendRestoresTheStateBitForBitAndMeasuresEveryEntry) {
         EXPECT_NEAR(e.row.rate.gflops38 / e.row.rate.gflops20, 38.0 / 20.0, 1e-12);
         EXPECT_TRUE(std::isfinite(e.row.error.max_rel)) << e.entry.name;
         EXPECT_GE(e.row.error.max_rel, e.row.error.median_rel);
-        EXPECT_NE(e.row.kernel.find(std::string(precision_name(e.entry.precision))), std::string::npos)
-            << e.row.kernel;  // the label of what ran, not of what was in effect
+        // the label of what ran, not of what was in effect
+        const std::string ran = e.entry.method == ForceMethod::Tree
+                                    ? "tree theta 0.5"
+                                    : std::string(precision_name(e.entry.precision));
+        EXPECT_NE(e.row.kernel.find(ran), std::string::npos) << e.row.kernel;
     }
+    EXPECT_EQ(results[3].row.method, "tree");
     EXPECT_LT(results[2].row.error.max_rel, results[0].row.error.max_rel);  // fp64 beats fp32
     EXPECT_LT(results[2].row.error.max_rel, 1e-12);
     EXPECT_NE(note.find("all bodies"), std::string::npos) << note;
@@ -172,7 +191,7 @@ TEST(Race, OnTheCpuBackendRestoresTheStateBitForBitAndMeasuresEveryEntry) {
 
 TEST(Race, TheRunGoesOnAsIfThereHadBeenNoRace) {
     Raced raced(200), plain(200);
-    run_race(raced.backend, race_entries(raced.backend.caps()), quick(), nullptr, nullptr);
+    run_race(raced.backend, race_entries(raced.backend.caps(), {}), quick(), nullptr, nullptr);
     raced.backend.step(5);
     plain.backend.step(5);
     State a, b;
@@ -185,7 +204,7 @@ TEST(Race, TheRunGoesOnAsIfThereHadBeenNoRace) {
 TEST(Race, UnderHermiteTimesTheLeapFrogForceAndPutsHermiteBack) {
     Raced r(150, Integrator::Hermite);
     std::string note;
-    const auto results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &note);
+    const auto results = run_race(r.backend, race_entries(r.backend.caps(), {}), quick(), nullptr, &note);
     r.expect_restored();
     EXPECT_EQ(r.backend.params().integrator, Integrator::Hermite);
     EXPECT_NE(note.find("leap-frog"), std::string::npos) << note;
@@ -194,12 +213,12 @@ TEST(Race, UnderHermiteTimesTheLeapFrogForceAndPutsHermiteBack) {
 
 TEST(Race, CancelMidRaceRestoresTheState) {
     Raced r(250);
-    Race race(r.backend, race_entries(r.backend.caps()), quick());
+    Race race(r.backend, race_entries(r.backend.caps(), {}), quick());
     EXPECT_EQ(race.progress().doing, "float64 reference");
     EXPECT_TRUE(race.step());  // the reference
     EXPECT_TRUE(race.step());  // cpu fp32
     EXPECT_EQ(race.progress().done, 2u);
-    EXPECT_EQ(race.progress().total, 4u);
+    EXPECT_EQ(race.progress().total, 5u);  // the reference, three precisions and the tree
     race.cancel();
     r.expect_restored();
     EXPECT_TRUE(race.finished());
@@ -212,7 +231,7 @@ TEST(Race, AProgressCallbackReturningFalseCancels) {
     Raced r(250);
     int calls = 0;
     const auto results = run_race(
-        r.backend, race_entries(r.backend.caps()), quick(),
+        r.backend, race_entries(r.backend.caps(), {}), quick(),
         [&](const RaceProgress& p) {
             EXPECT_EQ(p.done, std::size_t(calls));
             return ++calls < 3;
@@ -228,7 +247,7 @@ TEST(Race, AboveThePairBudgetTheErrorIsMeasuredOnASampleAndSaysSo) {
     RaceOptions o = quick();
     o.reference_pairs = 1000;  // 400^2 pairs is over: kMinSampledBodies of them
     std::string note;
-    const auto results = run_race(r.backend, race_entries(r.backend.caps()), o, nullptr, &note);
+    const auto results = run_race(r.backend, race_entries(r.backend.caps(), {}), o, nullptr, &note);
     EXPECT_NE(note.find("256 of 400"), std::string::npos) << note;
     for (const RaceResult& e : results) EXPECT_TRUE(std::isfinite(e.row.error.max_rel));
     r.expect_restored();
@@ -238,13 +257,54 @@ TEST(Race, AnEntrySlowerThanTheEvaluationLimitIsSkippedWithTheReason) {
     Raced r(200);
     RaceOptions o = quick();
     o.max_evaluation_seconds = 1e-9;  // every evaluation is slower than a nanosecond
-    const auto results = run_race(r.backend, race_entries(r.backend.caps()), o, nullptr, nullptr);
-    ASSERT_EQ(results.size(), 3u);
+    const auto results = run_race(r.backend, race_entries(r.backend.caps(), {}), o, nullptr, nullptr);
+    ASSERT_EQ(results.size(), 4u);
     for (const RaceResult& e : results) {
         EXPECT_NE(e.skipped.find("one force evaluation took"), std::string::npos) << e.skipped;
         EXPECT_EQ(e.row.rate.interactions_per_s, 0);
     }
     r.expect_restored();
+}
+
+// A tree simulation races the direct entries as direct summation and the tree at its own theta, with its
+// force error and its own counts: what it evaluated (fewer than N^2), N^2 only as the direct equivalent.
+TEST(Race, TheTreeRacesAtTheThetaInEffectWithItsErrorAndItsOwnCounts) {
+    const std::size_t n = 2000;
+    SimParams p = race_params();
+    p.method = ForceMethod::Tree;
+    p.precision = Precision::Fp32;
+    p.tree.theta = 0.7f;
+    CpuBackend b(2);
+    b.reset(test::plummer_state(n), p);
+    b.step(3);
+    std::string note;
+    const auto results = run_race(b, race_entries(b.caps(), b.params().tree), quick(), nullptr, &note);
+    EXPECT_TRUE(same_params(b.params(), p));
+    ASSERT_EQ(results.size(), 4u);
+    const double n2 = double(n) * double(n);
+    for (const RaceResult& e : results) {
+        ASSERT_TRUE(e.skipped.empty()) << e.entry.name << ": " << e.skipped;
+        const Throughput& t = e.row.rate;
+        const double evaluated = t.interactions_per_s / t.steps_per_s,
+                     direct = t.equivalent_direct_per_s / t.steps_per_s;
+        EXPECT_NEAR(direct, n2, 1e-6 * n2) << e.entry.name;
+        if (e.entry.method == ForceMethod::Direct) {
+            EXPECT_EQ(e.row.method, "direct") << e.entry.name;  // not the tree the simulation runs
+            EXPECT_EQ(t.body_cell_per_s, 0) << e.entry.name;
+            EXPECT_NEAR(evaluated, n2, 1e-6 * n2) << e.entry.name;
+            EXPECT_LT(e.row.error.median_rel, 1e-6) << e.entry.name;
+            continue;
+        }
+        EXPECT_EQ(e.entry.name, "tree theta 0.7 fp32");
+        EXPECT_EQ(e.row.method, "tree");
+        EXPECT_EQ(e.row.variant, "tree");
+        EXPECT_GT(t.body_cell_per_s, 0);
+        EXPECT_LT(evaluated, 0.5 * n2);  // it skipped pairs, and says so
+        EXPECT_GT(e.row.error.median_rel, 1e-6);
+        EXPECT_LT(e.row.error.median_rel, 3e-3);
+        EXPECT_GE(e.row.error.max_rel, e.row.error.median_rel);
+    }
+    EXPECT_NE(note.find("tree's interactions/s"), std::string::npos) << note;
 }
 
 TEST(ReferenceForce, RowsAgreeWithTheFullReference) {
@@ -269,7 +329,7 @@ namespace {
 RaceReport sample_report() {
     Raced r(100);
     RaceReport rep{r.backend.name(), "2026-11-24T00:00:00Z", "test", "", 100, 0.03, {}};
-    rep.results = run_race(r.backend, race_entries(r.backend.caps()), quick(), nullptr, &rep.note);
+    rep.results = run_race(r.backend, race_entries(r.backend.caps(), {}), quick(), nullptr, &rep.note);
     RaceResult skipped{
         {"ij \"odd\", shape fp32", KernelVariant::IJUnrolled, {}, Precision::Fp32}, {}, "block: too big"};
     rep.results.push_back(skipped);
@@ -310,6 +370,32 @@ TEST(RaceOutput, JsonParsesWithOneRowPerEntry) {
     EXPECT_GT(first.at("gflops_38").get<double>(), first.at("gflops_20").get<double>());
     EXPECT_TRUE(first.contains("max_rel_force_error"));
     EXPECT_EQ(j.at("rows").back().at("skipped"), "block: too big");
+}
+
+TEST(RaceOutput, TheTreeRowSaysItsMethodErrorAndDirectEquivalent) {
+    const RaceReport rep = sample_report();
+    ASSERT_EQ(rep.results.at(3).entry.method, ForceMethod::Tree);
+    std::istringstream in(race_csv(rep));
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = csv_fields(line);
+    const auto col = [&](const char* name) {
+        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    for (int i = 0; i <= 3; ++i) std::getline(in, line);
+    const std::vector<std::string> tree = csv_fields(line);
+    EXPECT_EQ(tree.at(col("method")), "tree");
+    EXPECT_GT(std::stod(tree.at(col("median_rel_force_error"))), 0);
+    EXPECT_GT(std::stod(tree.at(col("equivalent_direct_per_s"))), 0);
+    const nlohmann::json j = nlohmann::json::parse(race_json(rep));
+    EXPECT_EQ(j.at("rows").at(3).at("method"), "tree");
+    EXPECT_EQ(j.at("rows").at(0).at("method"), "direct");
+    char buf[8192] = {};
+    std::FILE* f = fmemopen(buf, sizeof buf - 1, "w");
+    ASSERT_NE(f, nullptr);
+    print_race(f, rep);
+    std::fclose(f);
+    EXPECT_NE(std::string(buf).find("(evaluated; median force error"), std::string::npos) << buf;
 }
 
 TEST(RaceOutput, AnUnwritablePathIsAnErrorNamingIt) {
@@ -411,12 +497,12 @@ TEST_F(DriverTest, RacesInSlicesWhilePausedAndResumesWhereItWas) {
         d.tick(sim);
         ++ticks;
     }
-    EXPECT_EQ(ticks, 4);  // the reference and three precisions, one per frame
+    EXPECT_EQ(ticks, 5);  // the reference, three precisions and the tree, one per frame
     EXPECT_FALSE(sim.paused());
     sim.backend().read_state(after);
     expect_identical(before, after);
     EXPECT_EQ(sim.backend().steps_taken(), steps);
-    EXPECT_EQ(d.report().results.size(), 3u);
+    EXPECT_EQ(d.report().results.size(), 4u);
     EXPECT_NE(d.status().find("done"), std::string::npos);
     const std::string path = ::testing::TempDir() + "race_driver.json";
     EXPECT_NE(d.export_report(path, true).find("saved"), std::string::npos);

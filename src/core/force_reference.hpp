@@ -1,0 +1,27 @@
+#pragma once
+// The float64 direct-summation acceleration of chosen bodies against all N: what every force method's error
+// is measured against, whole states (cpu/reference_force.hpp) and the live sample of a running tree
+// (core/force_error_sampler.hpp) alike. O(rows x N) pair evaluations, about 20 float64 flops each.
+#include <cstddef>
+#include <vector>
+
+#include "core/float4.hpp"
+
+namespace nbody {
+
+// a_r = G sum_{j != rows[r]} m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2), i = rows[r], over `threads`
+// (0 = all). Pairs at zero separation with eps = 0 are skipped rather than divided by zero.
+std::vector<Double3> direct_reference(const std::vector<Double4>& pos_mass,
+                                      const std::vector<std::size_t>& rows, double eps, double G,
+                                      int threads = 0);
+
+// `count` body indices spread evenly over [0, n) (k n / count), ascending and deterministic: scenes store
+// their components (disk, halo, intruder) in runs, so a stride samples every one. All of them when count >=
+// n.
+std::vector<std::size_t> spread_rows(std::size_t n, std::size_t count);
+
+// |a - ref| / |ref| (x, y, z): infinity where a is not finite; negative where |ref| is 0, which has no
+// relative error (callers skip it).
+double relative_force_error(const Double4& a, const Double3& ref);
+
+}  // namespace nbody
