@@ -27,10 +27,15 @@ log="$OUT/glx.txt"
     xs=$!
     sleep 2
     # NVIDIA's GL: the Cartwheel for 600 frames, then a million bodies (a step a frame); Mesa's llvmpipe for
-    # comparison, 120 frames. Extra window runs: GLX_EXTRA="ARGS" (e.g. the tree at a million bodies).
+    # comparison, 120 frames. Extra window runs, 300 frames each: GLX_EXTRA="ARGS; ARGS; ..." (e.g. the tree at
+    # a million bodies); GLX_ONLY_EXTRA=1 runs those alone.
     runs=("nvidia cartwheel 600 scenes/cartwheel.toml" "nvidia cartwheel-1m 60 scenes/cartwheel.toml --bodies 1048576"
           "mesa cartwheel 120 scenes/cartwheel.toml")
-    [ -n "${GLX_EXTRA:-}" ] && runs+=("nvidia extra 300 $GLX_EXTRA")
+    [ -n "${GLX_ONLY_EXTRA:-}" ] && runs=()
+    IFS=';' read -ra extras <<< "${GLX_EXTRA:-}"
+    for k in "${!extras[@]}"; do
+      [ -n "${extras[$k]// /}" ] && runs+=("nvidia extra$((k + 1)) 300 ${extras[$k]}")
+    done
     for run in "${runs[@]}"; do
       # shellcheck disable=SC2086
       set -- $run

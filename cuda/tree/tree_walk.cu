@@ -109,10 +109,8 @@ __device__ void eval_cells(const float4 (*cells)[64], int count, const float* px
         cm.m = c0.w, cm.qxx = c1.x, cm.qyy = c1.y, cm.qzz = c1.z;
         cm.qxy = c1.w, cm.qxz = c2.x, cm.qyz = c2.y;
 #pragma unroll
-        for (int r = 0; r < kPerLane; ++r) {
-            const tree::F3 f = tree::body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, soft2);
-            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
-        }
+        for (int r = 0; r < kPerLane; ++r)
+            tree::add_body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, soft2, ax[r], ay[r], az[r]);
     }
 }
 
@@ -123,10 +121,8 @@ __device__ void eval_bodies(const float4* bodies, int count, const float* px, co
     for (int j = 0; j < count; ++j) {
         const float4 b = bodies[j];
 #pragma unroll
-        for (int r = 0; r < kPerLane; ++r) {
-            const tree::F3 f = tree::body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, soft2);
-            ax[r] += f.x, ay[r] += f.y, az[r] += f.z;
-        }
+        for (int r = 0; r < kPerLane; ++r)
+            tree::add_body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, soft2, ax[r], ay[r], az[r]);
     }
 }
 

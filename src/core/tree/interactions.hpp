@@ -2,6 +2,8 @@
 // The walk's per-element math in float32, shared by the CPU and GPU trees (NBODY_TREE_HD): the opening test and
 // the two interactions. Accelerations without G (applied outside), Plummer-softened exactly as the direct
 // kernels: soft2 = eps^2 + kSelfFloor.
+#include <cmath>
+
 #include "core/tree/tree_defs.hpp"
 
 namespace nbody::tree {
@@ -80,6 +82,35 @@ NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, f
     const float dqd = dx * qx + dy * qy + dz * qz;
     const float s = q.m * inv_r3 + 2.5f * dqd * inv_r5 * inv_r2;
     return {s * dx - inv_r5 * qx, s * dy - inv_r5 * qy, s * dz - inv_r5 * qz};
+}
+
+// The same two interactions added into (ax, ay, az) with each component's product folded into the sum: the
+// accumulation costs no separate add, so a body-cell term issues 3 instructions fewer (35 with its loads' 3)
+// and a body-body term 3 fewer (13). Equal to the forms above up to float32 rounding: what the GPU walk
+// runs, issue-bound as it is.
+NBODY_TREE_HD void add_body_body(float dx, float dy, float dz, float m, float soft2, float& ax, float& ay,
+                                 float& az) {
+    const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
+    const float inv_r = tree_rsqrt(r2);
+    const float s = m * inv_r * inv_r * inv_r;
+    ax = fmaf(dx, s, ax), ay = fmaf(dy, s, ay), az = fmaf(dz, s, az);
+}
+
+NBODY_TREE_HD void add_body_cell(float dx, float dy, float dz, const CellMoments& q, float soft2, float& ax,
+                                 float& ay, float& az) {
+    const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
+    const float inv_r = tree_rsqrt(r2);
+    const float inv_r2 = inv_r * inv_r;
+    const float inv_r3 = inv_r * inv_r2;
+    const float inv_r5 = inv_r3 * inv_r2;
+    const float qx = fmaf(q.qxz, dz, fmaf(q.qxy, dy, q.qxx * dx));
+    const float qy = fmaf(q.qyz, dz, fmaf(q.qyy, dy, q.qxy * dx));
+    const float qz = fmaf(q.qzz, dz, fmaf(q.qyz, dy, q.qxz * dx));
+    const float dqd = fmaf(dz, qz, fmaf(dy, qy, dx * qx));
+    const float s = fmaf(2.5f * dqd, inv_r5 * inv_r2, q.m * inv_r3);
+    ax = fmaf(-inv_r5, qx, fmaf(s, dx, ax));
+    ay = fmaf(-inv_r5, qy, fmaf(s, dy, ay));
+    az = fmaf(-inv_r5, qz, fmaf(s, dz, az));
 }
 
 }  // namespace nbody::tree
