@@ -190,7 +190,9 @@ void CudaBackend::write_positions_to_device(void* device_dst) {
     if (m->engine) m->engine->positions_to_device(device_dst);
 }
 
-std::optional<double> CudaBackend::potential_energy() { return m->engine ? m->engine->potential_energy() : 0.0; }
+std::optional<double> CudaBackend::potential_energy() {
+    return m->engine ? m->engine->potential_energy() : std::optional<double>(0.0);
+}
 
 bool CudaBackend::set_partition(RangePartition p) {
     m->partition = std::move(p);

@@ -2,6 +2,7 @@
 // What an integrator is on the GPU: the CUDA backend (cuda_backend.cu) holds the devices and one engine for
 // the integrator in use (leapfrog_engine.cu; the Hermite engine beside it), and switches engines at a step
 // boundary by carrying the state across. An engine runs over every part of the DeviceSet.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,9 @@ public:
     // or into host memory.
     virtual void positions_to_device(void* dst) = 0;
     virtual void positions_to_host(Float4* dst) = 0;
-    // W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), evaluated on the first part's GPU.
-    virtual double potential_energy() = 0;
+    // W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2), evaluated on the first part's GPU; nullopt where
+    // that O(N^2) sum would stall the engine's own steps for too long (the tree at large N).
+    virtual std::optional<double> potential_energy() = 0;
 
     virtual std::string kernel_label() const = 0;
     // Why kernel_auto chose that kernel (core/kernel_tuning.hpp describe); empty when not automatic.

@@ -32,7 +32,7 @@ class HermiteEngine final : public GpuEngine {
     void read_accelerations(std::vector<Double4>& out) override;
     void positions_to_device(void* dst) override;
     void positions_to_host(Float4* dst) override;
-    double potential_energy() override;
+    std::optional<double> potential_energy() override;
     std::string kernel_label() const override;
     WorkCount work() const override;
     double time() const override;

@@ -68,7 +68,7 @@ void HermiteEngine::positions_to_host(Float4* dst) {
     for (std::size_t i = 0; i < m_n; ++i) dst[i] = to_float4(pos[i]);
 }
 
-double HermiteEngine::potential_energy() {
+std::optional<double> HermiteEngine::potential_energy() {
     if (m_n == 0) return 0.0;
     predict_now();  // the same state read_state returns
     const DevicePart& first = m_dev.parts().front();

@@ -87,7 +87,7 @@ void LeapfrogEngine::positions_to_host(Float4* dst) {
     for (std::size_t i = 0; i < m_n; ++i) dst[i] = to_float4(pos[i]);
 }
 
-double LeapfrogEngine::potential_energy() {
+std::optional<double> LeapfrogEngine::potential_energy() {
     if (m_n == 0) return 0.0;
     m_dev.synchronize();
     // Each part sums its own bodies against all N (every part holds every position), the parts in parallel.

@@ -49,25 +49,34 @@ void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
     m_on_device = !on_cpu && backend.caps().gpu;
     if (!on_cpu && !m_on_device) return;
     m_next_due = wall_now + m_interval;
+    if (m_on_device) {
+        // The O(N^2) potential on the GPU costs about one direct step: done here, in this frame, every
+        // interval. Asked first: a backend that declines (the tree at large N) costs no state copy.
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::optional<double> w = backend.potential_energy();
+        if (!w) {
+            m_on_device = false;
+            m_declined = true;
+            return;
+        }
+        m_declined = false;
+        State copy;
+        backend.read_state(copy);
+        const SimParams p = backend.params();
+        m_job_is_baseline = m_want_baseline;
+        m_want_baseline = false;
+        m_job_stale = false;
+        Job j{compute_diagnostics(copy, p.eps, p.G, 1, w), copy.time, 0};
+        j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        collect(j);
+        return;
+    }
     State copy;
     backend.read_state(copy);
     const SimParams p = backend.params();
     m_job_is_baseline = m_want_baseline;
     m_want_baseline = false;
     m_job_stale = false;
-    if (m_on_device) {
-        // The O(N^2) potential on the GPU costs about one step: done here, in this frame, every interval.
-        const auto t0 = std::chrono::steady_clock::now();
-        const std::optional<double> w = backend.potential_energy();
-        if (!w) {
-            m_on_device = false;
-            return;
-        }
-        Job j{compute_diagnostics(copy, p.eps, p.G, 1, w), copy.time, 0};
-        j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        collect(j);
-        return;
-    }
     m_job = std::async(std::launch::async, [s = std::move(copy), eps = p.eps, G = p.G] {
         const auto t0 = std::chrono::steady_clock::now();
         Job j{compute_diagnostics(s, eps, G, 1), s.time, 0};

@@ -37,6 +37,8 @@ class DiagnosticsSampler {
 
     bool enabled(std::size_t n) const { return n <= m_max_n || m_on_device; }
     bool on_device() const { return m_on_device; }  // the last sample's potential came from the GPU
+    // The GPU backend declined the O(N^2) potential at this N (the tree at large N): sampling is off.
+    bool declined() const { return m_declined; }
     std::size_t max_n() const { return m_max_n; }
     std::optional<DiagnosticsPoint> latest() const;
     const std::deque<DiagnosticsPoint>& history() const { return m_history; }
@@ -54,6 +56,7 @@ class DiagnosticsSampler {
     double m_interval;
     double m_next_due = 0;
     bool m_want_baseline = true, m_job_is_baseline = false, m_job_stale = false, m_on_device = false;
+    bool m_declined = false;
     std::future<Job> m_job;
     std::optional<Diagnostics> m_baseline;
     std::deque<DiagnosticsPoint> m_history;  // since the baseline, at most 512 points

@@ -142,6 +142,13 @@ void performance_panel(PanelContext& c) {
 void diagnostics_panel(PanelContext& c) {
     DiagnosticsSampler& d = c.sim.diagnostics();
     const std::size_t n = c.sim.facts().size;
+    if (!d.enabled(n) && d.declined()) {
+        ImGui::TextWrapped(
+            "Energy sampling is off: at N = %zu the exact O(N^2) energy would take as long as many tree steps "
+            "and stall the picture each time. Direct summation, or the tree at up to 262,144 bodies, samples it.",
+            n);
+        return;
+    }
     if (!d.enabled(n)) {
         ImGui::TextWrapped(
             "Energy sampling is off above N = %zu on the CPU backend (the float64 O(N^2) energy runs on one "

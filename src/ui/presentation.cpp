@@ -133,7 +133,10 @@ void readout_panel(PanelContext& c) {
     char text[64];
     if (!d.enabled(c.sim.facts().size)) {
         big_value(c.fonts, "relative energy error |dE/E0|", "off", white);
-        ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
+        if (d.declined())
+            ImGui::TextDisabled("not sampled: the exact energy costs many tree steps at this N");
+        else
+            ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
     } else if (!d.baseline() || !last) {
         big_value(c.fonts, "relative energy error |dE/E0|", "...", white);
     } else {

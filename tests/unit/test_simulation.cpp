@@ -201,3 +201,48 @@ TEST_F(SimulationTest, AJobFromBeforeAResetIsDropped) {
     sim.diagnostics().wait();
     EXPECT_TRUE(sim.diagnostics().baseline().has_value());
 }
+
+// A GPU backend that declines the O(N^2) potential (the tree at large N): sampling is off, says why, and
+// costs no state copy; once the backend accepts again (direct summation), sampling resumes.
+class DecliningBackend final : public Backend {
+  public:
+    std::string name() const override { return "declining test"; }
+    BackendCaps caps() const override { return {true, true, false}; }
+    void reset(const State& s, const SimParams& p) override { m_cpu.reset(s, p), m_p = p; }
+    void set_params(const SimParams& p) override { m_cpu.set_params(p), m_p = p; }
+    const SimParams& params() const override { return m_p; }
+    void step(int k) override { m_cpu.step(k); }
+    void read_state(State& out) override { ++reads, m_cpu.read_state(out); }
+    void read_accelerations(std::vector<Double4>& out) override { m_cpu.read_accelerations(out); }
+    void copy_positions_to_host(Float4* dst) override { m_cpu.copy_positions_to_host(dst); }
+    std::optional<double> potential_energy() override {
+        return decline ? std::nullopt : std::optional<double>(-0.25);
+    }
+    std::size_t size() const override { return m_cpu.size(); }
+    double time() const override { return m_cpu.time(); }
+    long long steps_taken() const override { return m_cpu.steps_taken(); }
+    bool decline = true;
+    int reads = 0;
+
+  private:
+    CpuBackend m_cpu{1};
+    SimParams m_p;
+};
+
+TEST(DiagnosticsSampler, AGpuThatDeclinesThePotentialTurnsSamplingOffWithoutCopyingTheState) {
+    DecliningBackend b;
+    b.reset(small_cluster(64), SimParams{});
+    DiagnosticsSampler d(/*max_n=*/16);
+    d.poll(b, 0.0);
+    EXPECT_TRUE(d.declined());
+    EXPECT_FALSE(d.enabled(b.size()));
+    EXPECT_EQ(b.reads, 0);
+    EXPECT_FALSE(d.baseline().has_value());
+    b.decline = false;
+    d.poll(b, 100.0);
+    d.wait();
+    EXPECT_FALSE(d.declined());
+    EXPECT_TRUE(d.enabled(b.size()));
+    EXPECT_EQ(b.reads, 1);
+    ASSERT_TRUE(d.baseline().has_value());
+}
