@@ -158,6 +158,38 @@ std::optional<double> TreeEngine::potential_energy() {
     return -0.5 * m_params.G * sum.sum();
 }
 
+EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
+    if (dst.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    const std::size_t bytes = m_n * sizeof(float4);
+    std::size_t off = 0;
+    for (const DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[0] + off, b->get(), bytes, cudaMemcpyDeviceToDevice, part.stream));
+        off += bytes;
+    }
+    m_dev.synchronize();
+    return {0, m_time, m_steps, m_params.dt, m_params.eps, m_params.G};
+}
+
+void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) {
+    if (src.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    const std::size_t bytes = m_n * sizeof(float4);
+    std::size_t off = 0;
+    for (DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b->get(), src[0] + off, bytes, cudaMemcpyDeviceToDevice, part.stream));
+        off += bytes;
+    }
+    m_dev.synchronize();
+    m_time = mark.time;
+    m_steps = mark.steps;
+    // Saved under another softening: the saved accelerations are not this run's; the tree makes them again
+    // (the tree and its theta are deterministic, so a restore under the same parameters goes on bit for bit).
+    if (mark.eps != m_params.eps) evaluate();
+}
+
 std::vector<TreeCellBox> TreeEngine::tree_cells(int depth) {
     if (m_n == 0) return {};
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));

@@ -71,6 +71,15 @@ TEST(CudaRewind, PairsReRunsBitIdentically) {
     }
 }
 
+// The tree keeps its saved states on the device too (positions, velocities, accelerations), and its walk is
+// deterministic: a re-run is bit-identical, and a save costs no read-back.
+TEST(CudaRewind, TreeReRunsBitIdenticallyFromDeviceSlots) {
+    REQUIRE_GPU(b);
+    SimParams p = rewind_params(Precision::Fp32);
+    p.method = ForceMethod::Tree;
+    check_rerun(*b, p);
+}
+
 TEST(CudaRewind, TwoPartsReRunBitIdentically) {
     REQUIRE_GPU_PARTS(b, 0, 0);  // the multi-GPU exchange, on one GPU
     check_rerun(*b, rewind_params(Precision::Fp32));
