@@ -72,7 +72,7 @@ std::string short_sci(double v) {
 
 std::string force_error_text(double median, double p99, std::size_t sample, double age_s) {
     char text[160];
-    std::snprintf(text, sizeof text, "force error vs direct: median %s, 99%% %s (%s bodies, %.1f s ago)",
+    std::snprintf(text, sizeof text, "force error vs direct:\nmedian %s, 99%% %s\n(%s bodies, %.1f s ago)",
                   short_sci(median).c_str(), short_sci(p99).c_str(), with_commas(sample).c_str(),
                   std::max(0.0, age_s));
     return text;

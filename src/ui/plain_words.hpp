@@ -22,8 +22,9 @@ std::string cpu_fallback_reason(const std::string& backend_note);
 std::string interactions_text(double per_s);
 std::string flops_text(double gflops);
 
-// The tree's live force error under its theta slider: "force error vs direct: median 1.2e-4, 99% 2.1e-3
-// (1,024 bodies, 0.4 s ago)". `age_s`: seconds since the measured state was copied.
+// The tree's live force error under its theta slider, on three lines so a narrow panel never wraps inside a
+// number: "force error vs direct:\nmedian 1.2e-4, 99% 2.1e-3\n(1,024 bodies, 0.4 s ago)". `age_s`: seconds
+// since the measured state was copied.
 std::string force_error_text(double median, double p99, std::size_t sample, double age_s);
 
 // Esc cancels what is under way (scene generation, a race, a recording) and nothing else. With nothing under

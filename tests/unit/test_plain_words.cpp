@@ -82,7 +82,7 @@ TEST(LoadBudget, HeavyScenesLoadAtTheNThatStepsInTwentyMilliseconds) {
 
 TEST(PlainWords, TheTreesForceErrorLineSaysTheSampleAndItsAge) {
     EXPECT_EQ(force_error_text(1.234e-4, 2.1e-3, 1024, 0.44),
-              "force error vs direct: median 1.2e-4, 99% 2.1e-3 (1,024 bodies, 0.4 s ago)");
+              "force error vs direct:\nmedian 1.2e-4, 99% 2.1e-3\n(1,024 bodies, 0.4 s ago)");
     EXPECT_EQ(force_error_text(5e-12, 1.5e+10, 64, -1),
-              "force error vs direct: median 5.0e-12, 99% 1.5e10 (64 bodies, 0.0 s ago)");
+              "force error vs direct:\nmedian 5.0e-12, 99% 1.5e10\n(64 bodies, 0.0 s ago)");
 }
