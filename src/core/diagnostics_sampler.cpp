@@ -39,6 +39,16 @@ void DiagnosticsSampler::collect(const Job& j) {
     if (m_history.size() > 512) m_history.pop_front();
 }
 
+// The state a new sample is computed from; the sample is the baseline if one was asked for.
+State DiagnosticsSampler::start_job(Backend& backend) {
+    State copy;
+    backend.read_state(copy);
+    m_job_is_baseline = m_want_baseline;
+    m_want_baseline = false;
+    m_job_stale = false;
+    return copy;
+}
+
 void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
     if (m_job.valid()) {
         if (m_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
@@ -60,24 +70,15 @@ void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
             return;
         }
         m_declined = false;
-        State copy;
-        backend.read_state(copy);
         const SimParams p = backend.params();
-        m_job_is_baseline = m_want_baseline;
-        m_want_baseline = false;
-        m_job_stale = false;
+        const State copy = start_job(backend);
         Job j{compute_diagnostics(copy, p.eps, p.G, 1, w), copy.time, 0};
         j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         collect(j);
         return;
     }
-    State copy;
-    backend.read_state(copy);
     const SimParams p = backend.params();
-    m_job_is_baseline = m_want_baseline;
-    m_want_baseline = false;
-    m_job_stale = false;
-    m_job = std::async(std::launch::async, [s = std::move(copy), eps = p.eps, G = p.G] {
+    m_job = std::async(std::launch::async, [s = start_job(backend), eps = p.eps, G = p.G] {
         const auto t0 = std::chrono::steady_clock::now();
         Job j{compute_diagnostics(s, eps, G, 1), s.time, 0};
         j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -51,6 +51,7 @@ class DiagnosticsSampler {
         double seconds;  // how long the computation took
     };
     void collect(const Job& j);
+    State start_job(Backend& backend);
 
     std::size_t m_max_n;
     double m_interval;
