@@ -9,17 +9,6 @@
 
 namespace nbody {
 
-namespace {
-
-// Nearest-rank quantile q (0..1) of sorted values.
-double quantile(const std::vector<double>& sorted, double q) {
-    if (sorted.empty()) return 0;
-    const std::size_t k = std::min(sorted.size() - 1, std::size_t(q * double(sorted.size() - 1) + 0.5));
-    return sorted[k];
-}
-
-}  // namespace
-
 std::size_t ForceErrorSampler::sample_size(std::size_t n) {
     const double by_pairs = n > 0 ? kMaxPairs / double(n) : double(kMaxSample);
     const std::size_t s = std::clamp(std::size_t(by_pairs), kMinSample, kMaxSample);
@@ -97,17 +86,10 @@ void ForceErrorSampler::poll(Backend& backend, double wall_now) {
             std::vector<Double4>& pm = j.buf.pos_d;
             pm.resize(j.buf.pos.size());
             for (std::size_t i = 0; i < pm.size(); ++i) pm[i] = to_double4(j.buf.pos[i]);
-            const std::vector<Double3> ref = direct_reference(pm, rows, eps, G, threads);
-            std::vector<double> rel;
-            rel.reserve(rows.size());
-            for (std::size_t r = 0; r < rows.size(); ++r) {
-                const double e = relative_force_error(picked[r], ref[r]);
-                if (e >= 0) rel.push_back(e);  // a body feeling no force has no relative error
-            }
-            std::sort(rel.begin(), rel.end());
-            j.result.sample = rel.size();
-            j.result.median = quantile(rel, 0.5);
-            j.result.p99 = quantile(rel, 0.99);
+            const ForceError e = compare_forces(picked, direct_reference(pm, rows, eps, G, threads));
+            j.result.sample = e.counted;  // a body feeling no force has no relative error
+            j.result.median = e.median_rel;
+            j.result.p99 = e.p99_rel;
             j.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             return std::move(j);  // a captured member: returned by copy (the N-body buffers) unless moved
         });

@@ -24,4 +24,16 @@ std::vector<std::size_t> spread_rows(std::size_t n, std::size_t count);
 // relative error (callers skip it).
 double relative_force_error(const Double4& a, const Double3& ref);
 
+struct ForceError {
+    double max_rel = 0;     // max_i |a_i - ref_i| / |ref_i|
+    double median_rel = 0;
+    double p99_rel = 0;  // the 99th percentile (nearest rank): the tree's accuracy goal is stated on it
+    long worst_index = -1;
+    std::size_t counted = 0;  // bodies measured: those with a non-zero reference force
+};
+
+// Relative error of `acc` (x, y, z used) against `ref`, per particle, as the Chamomile paper's Table 2.
+// Particles whose reference acceleration is exactly zero are skipped.
+ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref);
+
 }  // namespace nbody

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/float4.hpp"
+#include "core/force_reference.hpp"
 #include "core/state.hpp"
 
 namespace nbody {
@@ -16,15 +17,6 @@ std::vector<Double3> reference_accelerations(const State& s, double eps, double 
 std::vector<Double3> reference_accelerations(const State& s, const std::vector<std::size_t>& rows, double eps,
                                              double G, int threads = 0);
 
-struct ForceError {
-    double max_rel = 0;     // max_i |a_i - ref_i| / |ref_i|
-    double median_rel = 0;
-    double p99_rel = 0;  // the 99th percentile (nearest rank): the tree's accuracy goal is stated on it
-    long worst_index = -1;
-};
-
-// Relative error of `acc` (x, y, z used) against `ref`, per particle, as the Chamomile paper's Table 2.
-// Particles whose reference acceleration is exactly zero are skipped.
-ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref);
+// ForceError and compare_forces: core/force_reference.hpp.
 
 }  // namespace nbody

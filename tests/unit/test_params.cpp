@@ -5,18 +5,12 @@
 
 #include "core/errors.hpp"
 #include "core/sim_params.hpp"
+#include "test_util.hpp"
 
 using namespace nbody;
 
 namespace {
-std::string error_of(const SimParams& p) {
-    try {
-        validate(p);
-    } catch (const ParamError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string error_of(const SimParams& p) { return test::validation_error(p); }
 }  // namespace
 
 TEST(SimParams, DefaultsAreValid) {

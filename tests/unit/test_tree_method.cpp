@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/sim_params.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -27,31 +28,14 @@ SimParams tree_params(double dt, float theta = 0.5f) {
     return p;
 }
 
+// E = T + W in float64 over all pairs (core/diagnostics.hpp), G = 1.
 double total_energy(CpuBackend& b, double eps) {
     State s;
     b.read_state(s);
-    double kin = 0, pot = 0;
-    const std::size_t n = s.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        const Double4 &v = s.vel[i], &x = s.pos_mass[i];
-        kin += 0.5 * x.w * (v.x * v.x + v.y * v.y + v.z * v.z);
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const Double4& y = s.pos_mass[j];
-            const double dx = x.x - y.x, dy = x.y - y.y, dz = x.z - y.z;
-            pot -= x.w * y.w / std::sqrt(dx * dx + dy * dy + dz * dz + eps * eps);
-        }
-    }
-    return kin + pot;
+    return compute_diagnostics(s, eps, 1.0).total;
 }
 
-std::string param_error(const SimParams& p) {
-    try {
-        validate(p);
-    } catch (const ParamError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string param_error(const SimParams& p) { return test::validation_error(p); }
 
 }  // namespace
 

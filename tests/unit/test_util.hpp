@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/kernel_config.hpp"
+#include "core/sim_params.hpp"
 #include "core/state.hpp"
 #include "scene/generators.hpp"
 #include "scene/scene.hpp"
@@ -40,6 +41,16 @@ inline bool bit_identical(const State& a, const State& b) {
     return a.size() == b.size() && a.time == b.time &&
            std::memcmp(a.pos_mass.data(), b.pos_mass.data(), a.size() * sizeof(Double4)) == 0 &&
            std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Double4)) == 0;
+}
+
+// What validate() says of p: its ParamError's message, or "" when p is valid.
+inline std::string validation_error(const SimParams& p) {
+    try {
+        validate(p);
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+    return "";
 }
 
 }  // namespace nbody::test
