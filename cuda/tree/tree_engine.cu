@@ -158,29 +158,31 @@ std::optional<double> TreeEngine::potential_energy() {
     return -0.5 * m_params.G * sum.sum();
 }
 
-// Positions, velocities and accelerations to (from) the slot, one after another; back with the copies done.
-void TreeEngine::copy_state(const std::vector<char*>& slot, bool save) {
-    if (slot.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
+EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
+    if (dst.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
     const std::size_t bytes = m_n * sizeof(float4);
     std::size_t off = 0;
     for (const DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
-        void* dst = save ? static_cast<void*>(slot[0] + off) : b->get();
-        const void* src = save ? b->get() : static_cast<const void*>(slot[0] + off);
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[0] + off, b->get(), bytes, cudaMemcpyDeviceToDevice, part.stream));
         off += bytes;
     }
     m_dev.synchronize();
-}
-
-EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
-    copy_state(dst, true);
     return {0, m_time, m_steps, m_params.dt, m_params.eps, m_params.G};
 }
 
 void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) {
-    copy_state(src, false);
+    if (src.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
+    const DevicePart& part = m_dev.parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    const std::size_t bytes = m_n * sizeof(float4);
+    std::size_t off = 0;
+    for (DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b->get(), src[0] + off, bytes, cudaMemcpyDeviceToDevice, part.stream));
+        off += bytes;
+    }
+    m_dev.synchronize();
     m_time = mark.time;
     m_steps = mark.steps;
     // Saved under another softening: the saved accelerations are not this run's; the tree makes them again

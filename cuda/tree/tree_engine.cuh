@@ -50,7 +50,6 @@ public:
 
 private:
     void evaluate();  // m_acc from m_pos: build and walk
-    void copy_state(const std::vector<char*>& slot, bool save);  // the rewind copies, either way
 
     DeviceSet& m_dev;
     GpuTree m_tree;
