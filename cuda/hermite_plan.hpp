@@ -20,6 +20,7 @@ namespace nbody::kernels {
 // 131,072 active (k = 1: 0.683e12) but 0.523e12 at 16,384 (k = 1: 0.664e12), where the fewer, longer groups
 // need 19 j-splits and their reduction to fill the GPU; 128 groups keeps k = 1 up to 32,767 active bodies.
 inline constexpr int kMinGroupsForK = 128;
+inline constexpr int kPlanCandidates = 16;  // split counts force_plan compares, at most
 struct ForcePlan {
     int q, k, lanes, groups, splits, chunk;
 };
@@ -43,9 +44,14 @@ NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid, in
     // gain under 2% is not worth the extra partial sums.
     // Whole tiles per split (a ragged last tile per split would cost a pair of barriers for a few bodies),
     // so s wanted splits become ceil(n / chunk) of them.
+    // At most kPlanCandidates counts, evenly spaced: every thread of the force and corrector kernels runs this
+    // loop, and with few groups (least in the hundreds) trying every count cost more than the forces (256
+    // i-bodies against 131,072: 476 us a launch on the H200, 50 us of arithmetic). There a wave is full anyway.
     p.chunk = ((n + least - 1) / least + block - 1) / block * block;
+    const int most = 4 * least < by_n ? 4 * least : by_n;
+    const int stride = most > least ? (most - least + kPlanCandidates - 2) / (kPlanCandidates - 1) : 1;
     double best = -1;
-    for (int s = least; s <= 4 * least && s <= by_n; ++s) {
+    for (int s = least; s <= most; s += stride) {
         const int chunk = ((n + s - 1) / s + block - 1) / block * block;
         const long long items = static_cast<long long>(p.groups) * ((n + chunk - 1) / chunk);
         const double fill =
