@@ -70,6 +70,23 @@ struct HermiteArgs {
     bool potential;    // the force kernel also sums phi into acc.w (cuda_hermite_forces); else acc.w = 0
 };
 
+// The force kernel's records of i-body p (of ni) over its `splits` j-splits, added by one warp in a fixed order
+// (lane l takes splits l, l + 32, ..., then a butterfly), into v: a (3), phi, jerk (3), every lane the total.
+// The corrector and the GRAPE-6 library's reduction both read them so.
+template <class Rec>
+__device__ inline void sum_split_records(const Rec* partial, int splits, int ni, int p, double v[7]) {
+    const int lane = threadIdx.x & 31;
+    for (int k = 0; k < 7; ++k) v[k] = 0;
+    for (int s = lane; s < splits; s += 32) {
+        const Rec* r = partial + 2 * (static_cast<long long>(s) * ni + p);
+        const Rec f = r[0], g = r[1];
+        v[0] += f.x, v[1] += f.y, v[2] += f.z, v[3] += f.w, v[4] += g.x, v[5] += g.y, v[6] += g.z;
+    }
+#pragma unroll
+    for (int k = 0; k < 7; ++k)
+        for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_xor_sync(0xffffffffu, v[k], off);
+}
+
 // Launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64).
 void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s);
@@ -77,7 +94,7 @@ void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s
 // The force kernel (the stepping one, without the potential) as a function (for cudaFuncGetAttributes and
 // the occupancy calculator), its shared
 // memory per thread (one j-body of the tile), and the bytes of one partial-sum record.
-const void* hermite_force_function(Precision prec);
+const void* hermite_force_function(Precision prec, bool potential = false);
 int hermite_force_smem_per_thread(Precision prec);
 int hermite_record_bytes(Precision prec);
 // The most i-bodies per thread the force kernel of `prec` takes (force_plan's max_k).

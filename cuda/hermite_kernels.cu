@@ -202,15 +202,8 @@ __global__ void hermite_correct_kernel(HermiteArgs a) {
     const int warps = static_cast<int>(gridDim.x * (blockDim.x / 32));
     const Rec* part = static_cast<const Rec*>(a.partial);
     for (int p = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32); p < ni; p += warps) {
-        double v[7] = {0, 0, 0, 0, 0, 0, 0};  // a (3), phi, jerk (3)
-        for (int s = lane; s < pl.splits; s += 32) {
-            const Rec* r = part + 2 * (static_cast<long long>(s) * ni + p);
-            const Rec f = r[0], g = r[1];
-            v[0] += f.x, v[1] += f.y, v[2] += f.z, v[3] += f.w, v[4] += g.x, v[5] += g.y, v[6] += g.z;
-        }
-#pragma unroll
-        for (int k = 0; k < 7; ++k)
-            for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_xor_sync(0xffffffffu, v[k], off);
+        double v[7];  // a (3), phi, jerk (3)
+        sum_split_records(part, pl.splits, ni, p, v);
         if (lane == 0)
             correct_body(a, a.active[sl.lo + p], a.G * DVec{v[0], v[1], v[2]}, a.G * DVec{v[4], v[5], v[6]},
                          a.G * v[3]);
@@ -269,10 +262,11 @@ void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s
     NBODY_CUDA_CHECK_LAUNCH("hermite_correct_kernel");
 }
 
-const void* hermite_force_function(Precision prec) {
+const void* hermite_force_function(Precision prec, bool potential) {
     const void* f = nullptr;
     with_policy(prec, [&](auto pol) {
-        f = reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol), false>);
+        f = potential ? reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol), true>)
+                      : reinterpret_cast<const void*>(&hermite_force_kernel<decltype(pol), false>);
     });
     return f;
 }

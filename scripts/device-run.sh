@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
       # The GRAPE-6 API's rate (tools/g6_rate.c, every i in batches of g6_npipes) against the native Hermite
       # engine's at nj = N = 131,072, in each precision.
       for prec in ds fp64 fp32; do
-        for pipes in 256 2048 16384; do
+        for pipes in 256 1024 2048 16384 65536; do
           NBODY_G6_PRECISION=$prec NBODY_G6_NPIPES=$pipes $B/g6_rate 131072 5 2>&1 | sed "s/^/$prec: /" |
             tee -a "$OUT/g6-rate.txt"
         done

@@ -15,7 +15,8 @@ class G6Cuda {  // the library was built without CUDA: never made
   public:
     static constexpr int kRecord = 14;
     void set_j(int, const double*) {}
-    void forces(double, int, int, const double (*)[3], const double (*)[3], double, hermite::Force*) {}
+    void start(double, int, int, const double (*)[3], const double (*)[3], double) {}
+    void finish(hermite::Force*) {}
 };
 }  // namespace nbody
 #endif
@@ -154,7 +155,7 @@ int Device::firsthalf(int nj, int ni, const int index[], const double (*xi)[3], 
     m_have_batch = true;
     if (m_gpu) {
         m_host_predicted = false;
-        m_gpu->forces(m_ti, nj, ni, xi, vi, eps2, m_force.data());
+        m_gpu->start(m_ti, nj, ni, xi, vi, eps2);  // lasthalf collects: the host is free meanwhile
         return 0;
     }
     m_host_predicted = false;
@@ -196,6 +197,7 @@ int Device::lasthalf(int ni, double (*acc)[3], double (*jerk)[3], double pot[], 
         return fail(G6_ERR_RANGE, "g6calc_lasthalf: ni = " + std::to_string(ni) + " but g6calc_firsthalf had " +
                                       std::to_string(m_ni));
     if (!acc || !jerk || !pot) return fail(G6_ERR_RANGE, "g6calc_lasthalf: a null output array");
+    if (m_gpu) m_gpu->finish(m_force.data());
     for (int i = 0; i < ni; ++i) {
         const hermite::Force& f = m_force[std::size_t(i)];
         acc[i][0] = f.acc.x, acc[i][1] = f.acc.y, acc[i][2] = f.acc.z;

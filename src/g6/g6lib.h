@@ -17,7 +17,7 @@
  * gives the last message. g6calc_firsthalf returns nothing (GRAPE's signature): its error comes back from the
  * lasthalf call that follows.
  *
- * Environment: NBODY_G6_PRECISION = ds (default, as Sapporo2) | fp64 | fp32; NBODY_G6_NPIPES (default 256);
+ * Environment: NBODY_G6_PRECISION = ds (default, as Sapporo2) | fp64 | fp32; NBODY_G6_NPIPES (default 16384);
  * NBODY_G6_JMEMORY (j-particle addresses, default 1048576); NBODY_G6_DEVICE = auto (default: the GPU where the
  * library was built with CUDA and a device is present, else the CPU) | cuda | cpu.
  */
