@@ -60,6 +60,7 @@ StepArgs LeapfrogEngine::args(std::size_t k, bool prime) const {
     a.splits = pl.splits;
     a.chunk = static_cast<int>(pl.chunk);
     a.tile = pl.tile;
+    a.band = pl.band;
     a.soft2 = static_cast<float>(m_params.eps * m_params.eps) + kSelfInteractionFloor;
     a.soft2_d = m_params.eps * m_params.eps + static_cast<double>(kSelfInteractionFloor);
     a.G = m_params.G;

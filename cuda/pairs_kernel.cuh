@@ -15,10 +15,14 @@
 // of strip c from w % q on: off the diagonal it sweeps them against its i-bodies of strip r and stores its sums on
 // those j-bodies in its i-set's rows of shared memory (the q warps of a set fill disjoint columns); at the end the
 // block adds the sets' rows, and each set's q i-sums, in a fixed order. A diagonal tile is swept one way only
-// (every pair of it both ways, from the i side). Each body gets exactly one partial sum per strip: tile
-// (r, c) writes strip r's sums into slot c and strip c's into slot r, so slot s of a body in strip x comes from
-// tile (x, s) for s >= x and from tile (s, x) for s < x, and pairs_finish_kernel adds the slots in slot order.
-// The result does not depend on the order the blocks ran in.
+// (every pair of it both ways, from the i side). The tiles run in bands of diagonals d = c - r, one launch a
+// band (LaunchPlan::band, core/kernel_config.hpp) of S = min(2 D, T + 1) slots: tile (r, r + d) writes strip r's
+// sums into slot d - d0 (counting up) and strip c's into slot S - 1 - (d - d0) (counting down). A body in strip x
+// is the row's of tiles (x, x + d), d < T - x, and the column's of (x - d, x), 1 <= d <= x: two runs from the band's
+// start, T + 1 - 2 d0 and 2 D long together at most, so the two ends never meet. pairs_finish_kernel adds them
+// in a fixed order (four lanes a body over the row's then the column's, and a butterfly) to the body's running
+// sum, then (last band) does the leap-frog update. Scratch O(N); the result does not depend on the order the
+// blocks ran in.
 //
 // Positions are read past N: LeapfrogEngine allocates kPairsMaxStrip zeroed (massless) bodies after the last
 // one, so a partial strip needs no bounds checks (mass 0 adds nothing; soft2 > 0 keeps r^2 finite).
@@ -31,24 +35,33 @@ namespace nbody::kernels {
 // The StepArgs fields the pairs kernels read besides in.pos (float4 bodies, w = mass, N plus the zeroed padding),
 // soft2 and the leap-frog ones.
 struct PairsView {
-    float4* partial;  // StepArgs::partial: [strips][strips x strip] partial sums, slot-major (w unused)
+    float4* partial;  // StepArgs::partial: [slots][strips x strip] partial sums, slot-major (w unused), then the
+                      // running sums [strips x strip]
     int strips;       // StepArgs::chunk: T = ceil(N / strip)
     int strip;        // StepArgs::tile: bodies per strip, block x k
+    int band, band_begin;  // diagonals a launch takes, and this launch's first
+    int slots;             // partial sums a body may get in a band: min(2 band, strips + 1)
     __device__ explicit PairsView(const StepArgs& a)
-        : partial(static_cast<float4*>(a.partial)), strips(a.chunk), strip(a.tile) {}
+        : partial(static_cast<float4*>(a.partial)), strips(a.chunk), strip(a.tile), band(a.band),
+          band_begin(a.band_begin), slots(min(2 * a.band, a.chunk + 1)) {}
 };
 
 namespace pairs {
 
-// Tile b of the upper triangle, row by row: row r holds T - r tiles and starts at r T - r (r - 1) / 2.
-__device__ __forceinline__ void tile_of(int b, int t, int& r, int& c) {
-    const double w = 2.0 * t + 1;
-    r = static_cast<int>((w - sqrt(w * w - 8.0 * b)) / 2);
-    auto start = [t](long long row) { return row * t - row * (row - 1) / 2; };
-    r = max(0, min(r, t - 1));
-    while (r > 0 && start(r) > b) --r;  // rounding of the square root, either way
-    while (r + 1 < t && start(r + 1) <= b) ++r;
-    c = r + static_cast<int>(b - start(r));
+// Tile b of the band [d0, d1), row by row as the whole triangle was (one band is exactly that order: blocks of
+// one row share its i-strip, and the cheaper diagonal tiles are spread over the grid rather than all in its first
+// wave, which cost up to 18% at N = 10,000): rows r <= T - d1 hold all D = d1 - d0 diagonals, the rows below
+// T - r - d0 each. At most D steps of the loop.
+__device__ __forceinline__ void band_tile_of(int b, int t, int d0, int d1, int& r, int& d) {
+    const int width = d1 - d0, full = max(0, t - d1 + 1);
+    if (b < full * width) {
+        r = b / width, d = d0 + b % width;
+        return;
+    }
+    b -= full * width;
+    r = full;
+    while (b >= t - r - d0) b -= t - r - d0, ++r;
+    d = d0 + b;
 }
 
 // One pair: the force of j on i into ai, of i on j into aj (17 instructions, see the top).
@@ -86,7 +99,9 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     const PairsView p(a);
     const int strip = p.strip;
     int r, c;
-    pairs::tile_of(static_cast<int>(blockIdx.x), p.strips, r, c);
+    pairs::band_tile_of(static_cast<int>(blockIdx.x), p.strips, p.band_begin, min(p.strips, p.band_begin + p.band), r,
+                        c);
+    c += r;
     const float4* pos = static_cast<const float4*>(a.in.pos);
     const float soft2 = a.soft2;
     const long long slot = static_cast<long long>(p.strips) * strip;  // elements per slot
@@ -152,13 +167,15 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
         }
     }
 
-    // Strip r's sums over strip c: slot c. With q > 1 the i-sums of the set's other warps are added to its first
+    // Strip r's sums over strip c: slot i_slot, strip c's over strip r: the next (made here, after the sweeps, so
+    // they hold no register through them). With q > 1 the i-sums of the set's other warps are added to its first
     // in part order. Every branch below is the whole block's.
     const bool both_ways = r != c;
+    const long long i_slot = c - r - p.band_begin, j_slot = p.slots - 1 - i_slot;
     auto write_i_sums = [&] {
 #pragma unroll
         for (int k = 0; k < K; ++k)
-            p.partial[c * slot + i0 + 32 * k] = make_float4(ai[k].x, ai[k].y, ai[k].z, 0.f);
+            p.partial[i_slot * slot + i0 + 32 * k] = make_float4(ai[k].x, ai[k].y, ai[k].z, 0.f);
     };
     if constexpr (SPLIT) {
         float* isums = sums + static_cast<long long>(sets) * 3 * strip;
@@ -186,18 +203,20 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
         if (!both_ways) return;
         __syncthreads();
     }
-    // Strip c's sums over strip r: slot r, the sets' rows added in set order.
+    // Strip c's sums over strip r: slot j_slot, the sets' rows added in set order.
     for (int j = threadIdx.x; j < strip; j += blockDim.x) {
         float sx = 0.f, sy = 0.f, sz = 0.f;
         for (int v = 0; v < sets; ++v) {
             const float* row = sums + static_cast<long long>(v) * 3 * strip;
             sx += row[j], sy += row[strip + j], sz += row[2 * strip + j];
         }
-        p.partial[r * slot + static_cast<long long>(c) * strip + j] = make_float4(sx, sy, sz, 0.f);
+        p.partial[j_slot * slot + static_cast<long long>(c) * strip + j] = make_float4(sx, sy, sz, 0.f);
     }
 }
 
-// Each body's slots added in slot order, then the leap-frog update of step_kernel.cuh (one thread a body).
+// Each body's slots of the band added to its running sum in a fixed order; after the last band, the leap-frog
+// update of step_kernel.cuh (kPairsFinishLanes threads a body, neighbours in a warp).
+inline constexpr int kPairsFinishLanes = 4;
 __global__ void pairs_finish_kernel(StepArgs a);
 
 }  // namespace nbody::kernels

@@ -39,6 +39,8 @@ struct StepArgs {
     int splits;         // blocks per i-group (j-split over blocks)
     int chunk;          // j-bodies per split (pairs: the strips, pairs_kernel.cuh)
     int tile;           // j-bodies per shared-memory tile: a multiple of q * U (pairs: bodies per strip)
+    int band;           // pairs: diagonals a launch takes (LaunchPlan::band)
+    int band_begin;     // pairs: this launch's first diagonal (set by the launcher)
     float soft2;        // eps^2 + self-interaction floor (length^2)
     double soft2_d;
     double G, half_dt, dt;  // h = dt / 2

@@ -4,6 +4,8 @@
 # .baseline (made on the developer machine: git archive REF -- . ':!docs' | gzip > .baseline/NAME.tgz).
 #   scripts/device-ab.sh build                 both trees, in parallel (8 jobs each); warm machines keep them
 #   scripts/device-ab.sh bench ROUNDS "ARGS"   ROUNDS x (before, after) with nbody-bench ARGS, then the table
+#   scripts/device-ab.sh ncu "NCU-ARGS" "ARGS" Nsight Compute on both (kernel durations: give --metrics
+#                                              gpu__time_duration.sum), each kernel's mean duration side by side
 # Results: $OUT/ab-before-R.json, $OUT/ab-after-R.json, $OUT/ab-compare.txt.
 set -uo pipefail
 source scripts/device-env.sh
@@ -33,5 +35,18 @@ case "${1:-}" in
     done
     python3 scripts/bench_compare.py "$before" "$after" | tee "$OUT/ab-compare.txt"
     (cd "$OUT" && tar czf ab-logs.tgz ab-*.txt && rm -f ab-before-*.txt ab-after-*.txt) ;;
-  *) echo "usage: device-ab.sh build | bench ROUNDS \"ARGS\""; exit 2 ;;
+  ncu)
+    for side in before after; do
+      b=$base_build; [ $side = after ] && b=$new_build
+      # shellcheck disable=SC2086
+      ncu --clock-control none $2 "$b/nbody-bench" $3 > "$OUT/ab-ncu-$side.log" 2>&1 || echo "ncu ($side) failed"
+      # The kernel's name line, then its gpu__time_duration.sum line: mean microseconds a kernel name.
+      awk -v side=$side '/, Context [0-9]+, Stream/ {k=$0; sub(/^ +/, "", k); sub(/, Context.*/, "", k);
+          sub(/ \([0-9, ]+\)x\([0-9, ]+\)$/, "", k)}
+        /gpu__time_duration.sum/ {v=$NF; gsub(",", "", v); u=$(NF-1); if (u ~ /^ms/) v*=1000; if (u ~ /^ns/) v/=1000;
+          s[k]+=v; n[k]++}
+        END {for (k in s) printf "%-6s %5d launches, mean %10.2f us  %s\n", side, n[k], s[k]/n[k], k}' \
+        "$OUT/ab-ncu-$side.log" | sort | tee -a "$OUT/ab-ncu.txt"
+    done ;;
+  *) echo "usage: device-ab.sh build | bench ROUNDS \"ARGS\" | ncu \"NCU-ARGS\" \"ARGS\""; exit 2 ;;
 esac

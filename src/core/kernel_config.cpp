@@ -127,9 +127,16 @@ long long pairs_strips(std::size_t n, const KernelShape& s) {
     return (static_cast<long long>(n) + strip - 1) / strip;
 }
 
+long long pairs_band(std::size_t n, const KernelShape& s) {
+    const long long t = pairs_strips(n, s), padded = std::max<long long>(1, t * pairs_strip(s));
+    return std::clamp<long long>(kPairsBandBytes / (32 * padded), 1, std::max<long long>(1, t));
+}
+
+long long pairs_band_slots(long long band, long long strips) { return std::min(2 * band, strips + 1); }
+
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s) {
     const long long t = pairs_strips(n, s);
-    return t * t * pairs_strip(s) * 16;
+    return (pairs_band_slots(pairs_band(n, s), t) + 1) * t * pairs_strip(s) * 16;
 }
 
 long long pairs_shared_bytes(const KernelShape& s) {
@@ -171,9 +178,10 @@ LaunchPlan plan_pairs(const KernelShape& shape, const PlanInput& in) {
     const long long t = pairs_strips(in.n, shape);
     p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
     p.chunk = t;
-    p.blocks = t * (t + 1) / 2;
+    p.blocks = t * (t + 1) / 2;  // all the bands' tiles; the launcher sizes each band's grid
     p.alt = p.q > 1;
     p.shared_bytes = pairs_shared_bytes(shape);
+    p.band = static_cast<int>(pairs_band(in.n, shape));
     p.partial_bytes = pairs_scratch_bytes(in.n, shape);
     return p;
 }

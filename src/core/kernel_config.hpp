@@ -56,13 +56,21 @@ inline constexpr int kTensorMaxBlock = 256;
 // a tile at small N), so a strip is w / q x 32 k bodies on each side. The block keeps each i-set's sums on the tile's
 // j-bodies in shared memory, and the i-sums of the q - 1 other warps of a set until they are added: pairs_shared_bytes,
 // 384 k v (v + q - 1) bytes with v = w / q i-sets. At most kPairsMaxShared of it, so two blocks fit an SM.
-// Every body gets one partial sum per strip (T = ceil(N / strip) of them, float4): T x T x strip x 16 bytes of
-// scratch (N = 131,072 with strips of 1,024: 268 MB; 1,048,576: 17 GB), at most a kPairsScratchShare-th of the GPU's
-// memory (the CUDA backend passes the family over, or refuses it by hand, above that).
+// The triangle's tiles run in bands of D diagonals (tiles (r, r + d), d0 <= d < d0 + D), one launch a band: in a
+// band every body gets at most S = min(2 D, T + 1) partial sums (float4: two a diagonal, as the row's strip and as
+// the column's; T in all), and a finish kernel adds them to its running sum in diagonal order, so the scratch is
+// (S + 1) x T x strip x 16 bytes, O(N), and the sum's order is fixed whatever order the blocks ran in. D is as many
+// diagonals as kPairsBandBytes hold: all T of them (one launch) up to N = 131,072 with strips of 1,024 (130 slots
+// of 2 MB); at 1,048,576 D = 16 and 64 launches (33 slots of 16 MB: 554 MB); at 4,194,304 D = 4 (9 of 64 MB:
+// 604 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's memory.
 inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
 inline constexpr long long kPairsScratchShare = 4;
+inline constexpr long long kPairsBandBytes = 512LL << 20;
+long long pairs_band(std::size_t n, const KernelShape& s);  // D: diagonals a launch takes, 1 to T
+// Partial sums a body may get in one band: two a diagonal, and never more than T + 1 (each body has T in all).
+long long pairs_band_slots(long long band, long long strips);
 long long pairs_strip(const KernelShape& s);  // bodies per strip: block / q x k
 long long pairs_strips(std::size_t n, const KernelShape& s);
 long long pairs_shared_bytes(const KernelShape& s);
@@ -81,6 +89,7 @@ struct LaunchPlan {
                            // family's j-split over warps (q > 1)
     long long shared_bytes = 0;   // dynamic shared memory a block takes (0 for tensor: its launcher sizes its own)
     long long partial_bytes = 0;  // scratch for partial sums: the j-split over blocks, or the pairs family's slots
+    int band = 0;                 // pairs: diagonals of the triangle a launch takes (pairs_band)
 };
 
 // From this q on, fp32 kernels read their j-bodies straight from global memory (through L1) instead of from

@@ -38,12 +38,16 @@ ForceError force_error(CudaBackend& b, const State& s, const SimParams& p) {
 // 32 terms. Each term keeps a float rounding (~1e-7), but the sums no longer add rounding that grows with N
 // as fp32's do. Measured on the H200 at N = 4,096: fp32 5.1e-8 median / 5.0e-7 max, ds 2.2e-8 / 4.0e-7 (the
 // per-term rounding dominates both there). At N = 32,768 fp32's sums have grown (its median ~4x) and ds's
-// have not: bound ds median < fp32 median / 4 and ds max < fp32 max / 2.
+// have not: bound ds median < fp32 median / 4 and ds max < fp32 max / 2. fp32 here is the ij family, one long
+// sum a body: `auto` picks pairs at 32,768, whose partial sums a strip, added four lanes a body, round less
+// (median 5.1e-8 on the H200, 2026-11-25) and so are no measure of a long float sum.
 TEST(CudaPrecision, ForceErrorOfEachPrecision) {
     REQUIRE_GPU_PARTS(gpu, 0);
+    SimParams long_sums = with_precision(Precision::Fp32);
+    long_sums.kernel_auto = false;  // IJUnrolled, its default shape
     for (std::size_t n : {3u, 257u, 32768u}) {
         const State s = test::plummer_state(n, 40 + n);
-        const ForceError f32 = force_error(*gpu, rounded_to_float32(s), with_precision(Precision::Fp32));
+        const ForceError f32 = force_error(*gpu, rounded_to_float32(s), long_sums);
         const ForceError ds = force_error(*gpu, s, with_precision(Precision::DS));
         const ForceError f64 = force_error(*gpu, s, with_precision(Precision::Fp64));
         EXPECT_LT(f64.max_rel, 1e-12) << "N " << n;

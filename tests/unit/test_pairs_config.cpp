@@ -3,6 +3,8 @@
 // (the upper triangle of strips x strips tiles) and its scratch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 
 #include "core/errors.hpp"
@@ -82,7 +84,8 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
         EXPECT_EQ(p.splits, 1);
         EXPECT_EQ(p.k, 8);
         EXPECT_EQ(p.u, 2);
-        EXPECT_EQ(pairs_scratch_bytes(n, d), t * t * 1024 * 16) << n;
+        EXPECT_EQ(p.band, t) << n;  // up to 131,072 one band holds every diagonal: one launch
+        EXPECT_EQ(pairs_scratch_bytes(n, d), (std::min(2 * t, t + 1) + 1) * t * 1024 * 16) << n;
         EXPECT_EQ(p.partial_bytes, pairs_scratch_bytes(n, d)) << n;  // what the engine allocates
         EXPECT_EQ(p.shared_bytes, pairs_shared_bytes(d));
         EXPECT_EQ(p.chunk, t) << n;  // the strips, as the kernels read them
@@ -98,12 +101,22 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
     EXPECT_EQ(plan_launch(PV, split, 7500, 132).blocks, 30 * 31 / 2);
     EXPECT_EQ(pairs_shared_bytes(split), 12 * 256 * 3);
     EXPECT_EQ(pairs_shared_bytes(d), 12 * 1024 * 4);  // q 1: 4 sets, no extra i-sums
-    // 131,072 bodies: 128 strips, 268 MB of partial sums; 1,048,576: 1,024 strips, 17 GB (a quarter of an H200's
-    // 141 GB allows it, of a 24 GB GPU not).
-    EXPECT_EQ(pairs_scratch_bytes(131072, d), 268435456);
-    EXPECT_EQ(pairs_scratch_bytes(1048576, d), 1024LL * 1024 * 1024 * 16);
-    EXPECT_LE(pairs_scratch_bytes(1048576, d), 141LL * 1000 * 1000 * 1000 / kPairsScratchShare);
-    EXPECT_GT(pairs_scratch_bytes(1048576, d), 24LL * 1000 * 1000 * 1000 / kPairsScratchShare);
+    // 131,072 bodies: 128 strips in one band, 129 slots and the running sums, 2 MB each (one slot a strip before:
+    // 128); 1,048,576: 1,024 strips in bands of 16 diagonals (64 launches), 32 slots + 1 of 16 MB: 554 MB, O(N)
+    // (it was one slot a strip, 17 GB); 4,194,304: bands of 4, 8 + 1 slots of 64 MB. Under 1 GiB at both, so a
+    // 24 GB GPU's quarter allows them.
+    EXPECT_EQ(pairs_scratch_bytes(131072, d), 130LL * 131072 * 16);
+    EXPECT_EQ(pairs_band(1048576, d), 16);
+    EXPECT_EQ(pairs_scratch_bytes(1048576, d), 33LL * 1048576 * 16);
+    EXPECT_EQ(pairs_band(4194304, d), 4);
+    EXPECT_EQ(pairs_scratch_bytes(4194304, d), 9LL * 4194304 * 16);
+    EXPECT_LE(pairs_scratch_bytes(4194304, d), 1LL << 30);
+    EXPECT_LE(pairs_scratch_bytes(1048576, d), 24LL * 1000 * 1000 * 1000 / kPairsScratchShare);
+    // Past what one band of one diagonal holds (2^24 bodies) a launch still takes one diagonal.
+    EXPECT_EQ(pairs_band(std::size_t(1) << 25, d), 1);
+    EXPECT_EQ(pairs_band_slots(1, 1), 2);  // one strip: the diagonal tile's row sums, and a slot to spare
+    EXPECT_EQ(pairs_band_slots(128, 128), 129);
+    EXPECT_EQ(pairs_band_slots(16, 1024), 32);
     // The padding every position buffer carries covers any strip's tail.
     EXPECT_GE(kPairsMaxStrip, 256 * 4);
     EXPECT_GE(kPairsMaxStrip, 160 * 8);
