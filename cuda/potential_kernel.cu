@@ -10,15 +10,18 @@ namespace {
 __device__ inline float inverse_sqrt(float x) { return rsqrtf(x); }
 __device__ inline double inverse_sqrt(double x) { return 1.0 / sqrt(x); }
 
-// One body per thread against tiles of blockDim.x bodies; T is the accumulation type.
+// One body per thread against tiles of blockDim.x bodies; T is the arithmetic's type. Each tile's terms are
+// summed in T, the tiles' sums in double: a float sum of a million terms (a body of a 1M-body galaxy) drifted
+// by up to 3e-3 of the energy from one evaluation to the next, hiding the integrator's error.
 template <class B, class T>
 __device__ void potential(const B* __restrict__ pos, int n, int i_begin, int i_end, T eps2, T* __restrict__ phi) {
     extern __shared__ unsigned char raw[];
     B* tile = reinterpret_cast<B*>(raw);
     const int i = i_begin + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const B pi = i < i_end ? pos[i] : B{};
-    T sum = 0;
+    double total = 0;
     for (int base = 0; base < n; base += blockDim.x) {
+        T sum = 0;
         const int j = base + threadIdx.x;
         tile[threadIdx.x] = j < n ? pos[j] : B{};
         __syncthreads();
@@ -30,9 +33,10 @@ __device__ void potential(const B* __restrict__ pos, int n, int i_begin, int i_e
             // The self pair is skipped by index: with eps = 0 it would be 0 / 0.
             if (base + t != i && r2 > 0) sum += static_cast<T>(pj.w) * inverse_sqrt(r2);
         }
+        total += static_cast<double>(sum);
         __syncthreads();
     }
-    if (i < i_end) phi[i - i_begin] = static_cast<T>(pi.w) * sum;
+    if (i < i_end) phi[i - i_begin] = static_cast<T>(static_cast<double>(pi.w) * total);
 }
 }  // namespace
 

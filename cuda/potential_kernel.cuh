@@ -10,8 +10,8 @@
 namespace nbody::kernels {
 
 // phi[i - i_begin] = m_i * sum_{j != i} m_j / sqrt(|x_j - x_i|^2 + eps^2) (mass^2 / length) for i in
-// [i_begin, i_end), j over all n, accumulated in the precision of the positions (float for float4, with the
-// approximate rsqrt: ~1e-7 per term, far below the 1e-6 the float sums resolve; double for Dbl4).
+// [i_begin, i_end), j over all n, each term in the precision of the positions (float for float4, with the
+// approximate rsqrt: ~1e-7 per term; double for Dbl4), a tile of terms summed in it and the tiles in double.
 // W = -G/2 sum_i phi[i].
 __global__ void potential_kernel(const float4* __restrict__ pos, int n, int i_begin, int i_end, float eps2,
                                  float* __restrict__ phi);
