@@ -16,10 +16,6 @@ namespace nbody::kernels {
 class TreeEngine final : public GpuEngine {
 public:
     explicit TreeEngine(DeviceSet& devices);
-    // The most bodies whose exact O(N^2) potential the energy diagnostic gets (262,144^2 = 6.9e10 pair terms,
-    // about 25 ms on an H200): see potential_energy().
-    static constexpr std::size_t kExactPotentialMaxN = std::size_t(1) << 18;
-
     // Throws ParamError for what the tree does not run (Hermite, ds or fp64, several GPU parts or ranks).
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override;

@@ -61,9 +61,12 @@ void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
     m_next_due = wall_now + m_interval;
     if (m_on_device) {
         // The O(N^2) potential on the GPU costs about one direct step: done here, in this frame, every
-        // interval. Asked first: a backend that declines (the tree at large N) costs no state copy.
+        // interval. Asked first: a backend that declines costs no state copy. Beside a tree step at large N
+        // it would cost many steps: not asked.
+        const bool too_costly =
+            backend.params().method == ForceMethod::Tree && backend.size() > kSampledTreePotentialMaxN;
         const auto t0 = std::chrono::steady_clock::now();
-        const std::optional<double> w = backend.potential_energy();
+        const std::optional<double> w = too_costly ? std::nullopt : backend.potential_energy();
         if (!w) {
             m_on_device = false;
             m_declined = true;

@@ -216,13 +216,15 @@ class DecliningBackend final : public Backend {
     void read_accelerations(std::vector<Double4>& out) override { m_cpu.read_accelerations(out); }
     void copy_positions_to_host(Float4* dst) override { m_cpu.copy_positions_to_host(dst); }
     std::optional<double> potential_energy() override {
+        ++potential_calls;
         return decline ? std::nullopt : std::optional<double>(-0.25);
     }
-    std::size_t size() const override { return m_cpu.size(); }
+    std::size_t size() const override { return reported_size ? reported_size : m_cpu.size(); }
     double time() const override { return m_cpu.time(); }
     long long steps_taken() const override { return m_cpu.steps_taken(); }
     bool decline = true;
-    int reads = 0;
+    int reads = 0, potential_calls = 0;
+    std::size_t reported_size = 0;  // nonzero: the size the sampler sees
 
   private:
     CpuBackend m_cpu{1};
@@ -245,4 +247,32 @@ TEST(DiagnosticsSampler, AGpuThatDeclinesThePotentialTurnsSamplingOffWithoutCopy
     EXPECT_TRUE(d.enabled(b.size()));
     EXPECT_EQ(b.reads, 1);
     ASSERT_TRUE(d.baseline().has_value());
+}
+
+// The tree above kSampledTreePotentialMaxN bodies: the sampler does not ask for the O(N^2) potential (many tree
+// steps' worth), though the backend would give it; at that size by direct summation, or at the cap, it asks.
+TEST(DiagnosticsSampler, TheTreeAtLargeNIsNotAskedForTheExactPotential) {
+    DecliningBackend b;
+    SimParams p;
+    p.method = ForceMethod::Tree;
+    b.reset(small_cluster(64), p);
+    b.decline = false;
+    b.reported_size = kSampledTreePotentialMaxN + 1;
+    DiagnosticsSampler d(/*max_n=*/16);
+    d.poll(b, 0.0);
+    EXPECT_TRUE(d.declined());
+    EXPECT_EQ(b.potential_calls, 0);
+    EXPECT_EQ(b.reads, 0);
+    b.reported_size = kSampledTreePotentialMaxN;
+    d.poll(b, 100.0);
+    d.wait();
+    EXPECT_FALSE(d.declined());
+    EXPECT_EQ(b.potential_calls, 1);
+    p.method = ForceMethod::Direct;
+    b.set_params(p);
+    b.reported_size = kSampledTreePotentialMaxN + 1;
+    d.poll(b, 200.0);
+    d.wait();
+    EXPECT_FALSE(d.declined());
+    EXPECT_EQ(b.potential_calls, 2);
 }
