@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
 #   scripts/device-run.sh [tests] [sanitize] [sass] [g6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
-#                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots]
+#                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
@@ -25,9 +25,9 @@ while [ $# -gt 0 ]; do
       (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
       tail -3 "$OUT/unit-tests.log" ;;
     sanitize)
-      f='CudaKernels.*:CudaBackend.ParamChangesApplyWithoutLosingState:CudaParts.*:CudaPrecision.Switching*:HermiteForces.*:HermiteParts.*:HermiteBlock.AgreesWithTheSameSchemeOnTheHost:TensorKernel.*:CudaRewind.*'
+      f='CudaKernels.*:CudaBackend.ParamChangesApplyWithoutLosingState:CudaParts.*:CudaPrecision.Switching*:HermiteForces.*:HermiteParts.*:HermiteBlock.AgreesWithTheSameSchemeOnTheHost:TensorKernel.*:CudaRewind.*:TreeGpu.*:TreeEngine.*:TreeCellsGpu.*:G6Cuda.*:PairsKernel.*'
       for tool in memcheck racecheck; do
-        [ $tool = racecheck ] && f='CudaKernels.*:TensorKernel.FirstEvaluation*'  # ~10x slower: shared-memory kernels only
+        [ $tool = racecheck ] && f='CudaKernels.*:TensorKernel.FirstEvaluation*:TreeGpu.Walk*'  # ~10x slower: shared-memory kernels only
         NBODY_GPU_TEST_MAX_N=300 compute-sanitizer --tool $tool --error-exitcode 9 $B/tests/gpu/nbody_gpu_tests --gtest_filter="$f" \
           > "$OUT/sanitizer-$tool.log" 2>&1
         st=$?
@@ -84,6 +84,13 @@ while [ $# -gt 0 ]; do
       # `env NAME=VALUE`: set for the tasks after it (a switch a build reads, for an A/B in one call).
       export "$2"; echo "== $2"
       shift ;;
+    metrics)
+      # `metrics NAME "ARGS"`: nbody-scene-metrics ARGS (a scene measured on the GPU with --backend cuda) into
+      # metrics-NAME.txt.
+      name=$2; shift 2
+      # shellcheck disable=SC2086
+      $B/nbody-scene-metrics $1 > "$OUT/metrics-$name.txt" 2>&1 || rc=1
+      tail -4 "$OUT/metrics-$name.txt" ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
     frames)

@@ -1,4 +1,5 @@
-// nbody-scene-metrics: runs a scene on the CPU backend and prints the numbers docs/scenes.md records.
+// nbody-scene-metrics: runs a scene (on the CPU backend unless --backend says otherwise) and prints the numbers
+// docs/scenes.md records.
 //   ring SCENE       the Cartwheel's ring: radius and contrast of Sigma(R, t) / Sigma(R, 0) against time
 //   eight SCENE      figure-eight galaxies: density-centre deviation from the ideal orbit / orbit size
 //   isolation SCENE  per colour group: virial ratio and 10/50/90% Lagrangian radii against time
@@ -9,9 +10,12 @@
 //   kinematic SCENE  the Cartwheel: the N-body ring against the kinematic (test-ring) ring in the same
 //   passage
 //                    of the intruder (group --intruder), both measured with the same ring tracker
-// Every row also carries the relative energy error (float64 diagnostics) since the start.
+// Every row also carries the relative energy error (float64 diagnostics) since the start; on a GPU backend the
+// potential is the backend's exact O(N^2) sum on the device (Backend::potential_energy), at any N.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +23,7 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "engine/backend_factory.hpp"
 #include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
 #include "scene/scene_file.hpp"
@@ -37,24 +42,45 @@ struct Args {
     double r_max = 1.5, r_min = 0.2;
     int bins = 30;
     unsigned intruder = 2;
+    std::string backend = "cpu", method;  // method: the scene's unless given
+    double theta = 0;                     // 0: the scene's
 };
+
+// The scene's parameters with the command line's backend, method and opening angle.
+SimParams params_for(const Args& a, const SceneSpec& scene) {
+    SimParams p = scene.apply_to({});
+    p.backend = *parse_backend_kind(a.backend);
+    if (!a.method.empty()) p.method = *parse_method(a.method);
+    if (a.theta > 0) p.tree.theta = static_cast<float>(a.theta);
+    validate(p);
+    return p;
+}
+
+// Energy of s, with the backend's own potential where it has one (a GPU: the O(N^2) sum on the device).
+Diagnostics energy_of(Backend& b, const State& s, const SimParams& p) {
+    return compute_diagnostics(s, p.eps, p.G, 0, b.potential_energy());
+}
 
 template <class Row>
 void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
-    CpuBackend b;
-    const SimParams p = scene.apply_to({});
+    const SimParams p = params_for(a, scene);
+    std::string note;
+    const std::unique_ptr<Backend> b = make_backend(p, &note);
     State s = build_scene(scene);
-    b.reset(s, p);
-    const Diagnostics d0 = compute_diagnostics(s, p.eps, p.G);
+    b->reset(s, p);
+    std::printf("# %s: %s\n", b->name().c_str(), b->kernel_label().c_str());
+    const Diagnostics d0 = energy_of(*b, s, p);
     const long steps = std::lround(until / p.dt);
+    const auto t0 = std::chrono::steady_clock::now();
     for (long done = 0;; done += a.every) {
-        b.read_state(s);
-        std::printf("%9.4f  %s  dE/E %.2e\n", s.time, row(s).c_str(),
-                    relative_energy_error(d0, compute_diagnostics(s, p.eps, p.G)));
+        b->read_state(s);
+        std::printf("%9.4f  %s  dE/E %.2e\n", s.time, row(s).c_str(), relative_energy_error(d0, energy_of(*b, s, p)));
         std::fflush(stdout);
         if (done >= steps) break;
-        b.step(static_cast<int>(std::min<long>(a.every, steps - done)));
+        b->step(static_cast<int>(std::min<long>(a.every, steps - done)));
     }
+    std::printf("# %ld steps in %.1f s of wall time, diagnostics included\n", steps,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 std::string fmt(const char* f, double x, double y = 0, double z = 0, double w = 0) {
@@ -248,6 +274,11 @@ int main(int argc, char** argv) {
     app.add_option("--rmin", a.r_min, "ring: ignore annuli inside this radius");
     app.add_option("--bins", a.bins, "ring, rotation, kinematic: number of annuli");
     app.add_option("--intruder", a.intruder, "kinematic: colour group of the intruder");
+    app.add_option("--backend", a.backend, "ring, eight, isolation, tails: auto, cpu (default) or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    app.add_option("--method", a.method, "ring, eight, isolation, tails: direct or tree (default: the scene's)")
+        ->check(CLI::IsMember({"direct", "tree"}));
+    app.add_option("--theta", a.theta, "method tree: opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
     CLI11_PARSE(app, argc, argv);
     try {
         SceneSpec scene = load_scene_file(a.scene);
