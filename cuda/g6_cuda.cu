@@ -164,12 +164,12 @@ class G6CudaImpl final : public G6Cuda {
         a.n_active = m_count.as<int>();
         a.partial = m_partial.get();
         a.n = nj;
-        a.force_block = kForceBlock, a.force_grid = m_grid, a.force_k = m_k;
+        a.force_block = kForceBlock, a.force_grid = m_grid, a.force_k = m_k, a.force_min_groups = kG6MinGroupsForK;
         a.soft2 = float(eps2), a.soft2_d = eps2;
         a.potential = true;
         launch_hermite_force(m_prec, a, m_stream);
         // The split the kernel planned on the device from the same numbers.
-        const ForcePlan pl = force_plan(ni, nj, kForceBlock, m_grid, m_k);
+        const ForcePlan pl = force_plan(ni, nj, kForceBlock, m_grid, m_k, kG6MinGroupsForK);
         const int warps_per_block = kBlock / 32;
         g6_reduce<<<(ni + warps_per_block - 1) / warps_per_block, kBlock, 0, m_stream>>>(
             m_partial.as<const typename P::Rec>(), pl.splits, ni, m_sums.as<double>());

@@ -60,6 +60,7 @@ struct HermiteArgs {
     int n;                        // bodies
     int force_block, force_grid;  // the force kernel's launch: the corrector re-derives the split from them
     int force_k;                  // i-bodies per thread at most (hermite_force_max_k)
+    int force_min_groups;         // groups k > 1 must fill (force_plan's min_groups; 0: kMinGroupsForK)
     float soft2;                  // eps^2 + self-interaction floor (float32 kernels)
     double soft2_d;
     double G, tick;    // tick: time units per tick

@@ -16,6 +16,9 @@ namespace {
 struct Slice {
     int lo, hi;
 };
+__device__ inline int min_groups_of(const HermiteArgs& a) {
+    return a.force_min_groups > 0 ? a.force_min_groups : kMinGroupsForK;
+}
 __device__ inline Slice part_slice(const HermiteArgs& a) {
     const long long na = *a.n_active;
     return {static_cast<int>(na * a.part / a.parts), static_cast<int>(na * (a.part + 1) / a.parts)};
@@ -145,7 +148,7 @@ __global__ void __launch_bounds__(kForceBlock, 1) hermite_force_kernel(HermiteAr
     const Slice sl = part_slice(a);
     const int ni = sl.hi - sl.lo;
     if (ni <= 0) return;
-    const ForcePlan pl = force_plan(ni, a.n, blockDim.x, gridDim.x, a.force_k);
+    const ForcePlan pl = force_plan(ni, a.n, blockDim.x, gridDim.x, a.force_k, min_groups_of(a));
     if constexpr (P::kMaxK >= 4)
         if (pl.k == 4) return force_items<P, PHI, 4>(a, pl, sl, tile);
     if constexpr (P::kMaxK >= 2)
@@ -197,7 +200,7 @@ template <class Rec>
 __global__ void hermite_correct_kernel(HermiteArgs a) {
     const Slice sl = part_slice(a);
     const int ni = sl.hi - sl.lo;
-    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid, a.force_k);
+    const ForcePlan pl = force_plan(ni, a.n, a.force_block, a.force_grid, a.force_k, min_groups_of(a));
     const int lane = threadIdx.x & 31;
     const int warps = static_cast<int>(gridDim.x * (blockDim.x / 32));
     const Rec* part = static_cast<const Rec*>(a.partial);

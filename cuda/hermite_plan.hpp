@@ -20,17 +20,21 @@ namespace nbody::kernels {
 // 131,072 active (k = 1: 0.683e12) but 0.523e12 at 16,384 (k = 1: 0.664e12), where the fewer, longer groups
 // need 19 j-splits and their reduction to fill the GPU; 128 groups keeps k = 1 up to 32,767 active bodies.
 inline constexpr int kMinGroupsForK = 128;
-inline constexpr int kPlanCandidates = 16;  // split counts force_plan compares, at most
+inline constexpr int kPlanCandidates = 16;
+inline constexpr int kG6MinGroupsForK = 64;  // split counts force_plan compares, at most
 struct ForcePlan {
     int q, k, lanes, groups, splits, chunk;
 };
 
-NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid, int max_k = 1) {
+// min_groups: kMinGroupsForK for the engine; the GRAPE-6 library, whose batches (up to npipes) sweep every body,
+// passes its own (kG6MinGroupsForK).
+NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid, int max_k = 1,
+                                          int min_groups = kMinGroupsForK) {
     ForcePlan p{};
     p.q = 1;
     while (p.q < 32 && ni * p.q * 2 <= block) p.q *= 2;  // at most 32 threads per body, no lane left idle
     p.k = 1;
-    while (p.q == 1 && p.k * 2 <= max_k && ni >= p.k * 2 * block * kMinGroupsForK) p.k *= 2;
+    while (p.q == 1 && p.k * 2 <= max_k && ni >= p.k * 2 * block * min_groups) p.k *= 2;
     p.lanes = block * p.k / p.q;
     p.groups = ni > 0 ? (ni + p.lanes - 1) / p.lanes : 0;
     // Enough splits to give every block of the grid an item, down to one tile of j-bodies per split (a
