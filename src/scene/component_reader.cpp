@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <string>
+#include <tuple>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -38,6 +40,17 @@ void check_cutoff(TomlReader& r, const DiskSpec& d) {
                TomlReader::format(limits::kMaxLength) + " (got " + TomlReader::format(d.cutoff) + ")");
 }
 
+// The bulge and the disk together leave the halo at least 1% of the galaxy's mass and of its bodies.
+void check_bulge_share(TomlReader& r, const DiskSpec& d, const BulgeSpec& b) {
+    for (auto [key, bulge, disk] : {std::tuple{"mass_fraction", b.mass_fraction, d.mass_fraction},
+                                    {"body_fraction", b.body_fraction, d.body_fraction}})
+        if (bulge + disk > 0.99)
+            r.fail(r.where(key), key,
+                   std::string("with the disk's ") + TomlReader::format(disk) + " must be at most " +
+                       TomlReader::format(0.99 - disk) + " (the halo keeps at least 1%; got " +
+                       TomlReader::format(bulge) + ")");
+}
+
 // Calls read(reader) for sub-table `key` ([component.disk]) when it is there, then rejects unknown keys in
 // it.
 template <class Read>
@@ -49,12 +62,13 @@ void read_sub_table(TomlReader& parent, std::string_view key, Read&& read) {
     r.finish();
 }
 
-// [component.disk] and [component.halo] of a disk_galaxy; each part's group defaults to the component's.
+// [component.disk], [component.halo] and the optional [component.bulge] of a disk_galaxy; each part's group
+// defaults to the component's.
 // Absent sub-tables keep the defaults (which pass every check: 0.25, 1.25, 0.02 and 0.5 length units,
 // unless the softening or the position rules them out, and then the component's table is pointed at).
 void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
     ComponentSpec& c = pc.spec;
-    c.disk.group = c.halo.group = c.group;
+    c.disk.group = c.halo.group = c.bulge.group = c.group;
     auto& lengths = pc.lengths;
     bool disk_read = false, halo_read = false;
     read_sub_table(parent, "disk", [&](TomlReader& r) {
@@ -86,6 +100,15 @@ void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
         halo_read = true;
     });
     if (!halo_read) lengths.push_back({parent.qualified("halo.scale"), c.halo.scale, parent.where("halo")});
+    read_sub_table(parent, "bulge", [&](TomlReader& r) {
+        BulgeSpec& b = c.bulge;
+        b.mass_fraction = r.number("mass_fraction", 0.05, 0.001, 0.5);
+        b.body_fraction = r.number("body_fraction", 0.05, 0.001, 0.5);
+        check_bulge_share(r, c.disk, b);
+        b.scale = length(r, "scale", std::max(0.2 * c.disk.scale_length, limits::kMinLength), lengths);
+        b.mass_cut = r.number("mass_cut", b.mass_cut, 0.05, 0.9999);
+        b.group = read_group(r, c.group);
+    });
 }
 
 // The tipsy file, relative to the scene file's folder; its header must read (errors give the byte offset).

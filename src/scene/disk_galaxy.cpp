@@ -35,16 +35,29 @@ double halo_density_shape(const HaloSpec& h, double r) {
     return 1.0 / (q * (1.0 + q) * (1.0 + q) * (1.0 + q));
 }
 
+// The bulge as a spheroid: Hernquist, its scale and truncation.
+HaloSpec bulge_shape(const BulgeSpec& b) {
+    return {HaloProfile::Hernquist, b.scale, b.mass_cut, b.group};
+}
+
+// Mass of a truncated spheroid of total `mass` inside radius r.
+double spheroid_enclosed(const HaloSpec& h, double mass, double r) {
+    return mass > 0 ? mass * std::min(halo_fraction(h, r), h.mass_cut) / h.mass_cut : 0.0;
+}
+
 // The pieces of the galaxy's mass model the velocities are drawn from.
 struct MassModel {
     HaloSpec halo;
     DiskSpec disk;
     double halo_mass, disk_mass, eps, G;
     double disk_mass_untruncated;  // mass of the exponential disk with the same Sigma_0 but no cutoff
+    HaloSpec bulge{};              // the bulge's shape (bulge_shape), when bulge_mass > 0
+    double bulge_mass = 0;
 
-    double halo_enclosed(double r) const {
-        return halo_mass * std::min(halo_fraction(halo, r), halo.mass_cut) / halo.mass_cut;
-    }
+    double halo_enclosed(double r) const { return spheroid_enclosed(halo, halo_mass, r); }
+    double bulge_enclosed(double r) const { return spheroid_enclosed(bulge, bulge_mass, r); }
+    // Everything inside r, the disk taken as spherical: what the spheroids' Jeans equation feels.
+    double enclosed(double r) const { return halo_enclosed(r) + disk_enclosed(r) + bulge_enclosed(r); }
     // Disk mass inside cylindrical radius R, used as if spherical for the halo's Jeans equation.
     double disk_enclosed(double r) const {
         const double x = r / disk.scale_length;
@@ -57,38 +70,40 @@ struct MassModel {
         const double h = disk.scale_length;
         return disk_mass_untruncated / (2.0 * kPi * h * h) * std::exp(-R / h);
     }
-    // Circular speed squared in the disk plane: softened spherical halo plus Freeman's thin exponential disk.
+    // Circular speed squared in the disk plane: softened spherical halo and bulge plus Freeman's thin
+    // exponential disk.
     double vc2(double R) const {
         const double h = disk.scale_length, y = std::max(R, 1e-6 * h) / (2.0 * h);
         const double freeman = 2.0 * G * disk_mass_untruncated / h * y * y *
                                (std::cyl_bessel_i(0.0, y) * std::cyl_bessel_k(0.0, y) -
                                 std::cyl_bessel_i(1.0, y) * std::cyl_bessel_k(1.0, y));
-        return R * pull(halo_enclosed(R), R) + freeman;
+        return R * pull(halo_enclosed(R) + bulge_enclosed(R), R) + freeman;
     }
 };
 
-// sigma^2(r) of the halo, tabulated on a log grid out to the truncation radius: the isotropic Jeans
-// equation sigma^2 rho = int_r^rmax rho(r') g(r') dr', with g the radial pull of halo plus disk under the
+// sigma^2(r) of a spheroid (the halo or the bulge, of the given shape), tabulated on a log grid out to its
+// truncation radius: the isotropic Jeans equation sigma^2 rho = int_r^rmax rho(r') g(r') dr', with g the radial
+// pull of the whole galaxy inside the grid (halo, disk and bulge) under the
 // Plummer-softened force. Softening a spread-out mass weakens its pull much less than softening a point
 // at the centre would (at r = a = 2.5 eps the point formula is 20% weak), so the potential is summed over
 // spherical shells, each with its exact softened potential -2 G dm / (A + B),
 // A = sqrt((r + s)^2 + eps^2), B = sqrt((r - s)^2 + eps^2) (-G dm / max(r, s) for eps = 0).
 class HaloJeans {
   public:
-    explicit HaloJeans(const MassModel& m) {
-        const double rmax = halo_radius(m.halo), eps2 = m.eps * m.eps;
-        m_lo = std::log(std::min(rmax * 1e-5, m.halo.scale * 1e-4));
+    HaloJeans(const MassModel& m, const HaloSpec& shape) {
+        const double rmax = halo_radius(shape), eps2 = m.eps * m.eps;
+        m_lo = std::log(std::min(rmax * 1e-5, shape.scale * 1e-4));
         m_step = (std::log(rmax) - m_lo) / (kGrid - 1);
         // Validated scales give a grid from 1e-8 to 1e8; anything else would index m_sigma2 with a NaN.
         if (!std::isfinite(m_lo) || !(m_step > 0 && std::isfinite(m_step)))
             throw ParamError("halo.scale", "the halo's radius grid is degenerate (scale " +
-                                               std::to_string(m.halo.scale) + ", truncation radius " +
+                                               std::to_string(shape.scale) + ", truncation radius " +
                                                std::to_string(rmax) + ")");
         std::vector<double> r(kGrid), dm(kGrid), phi(kGrid, 0.0);
         double inside = 0;
         for (int i = 0; i < kGrid; ++i) {
             r[i] = std::exp(m_lo + m_step * i);
-            const double enclosed = m.halo_enclosed(r[i]) + m.disk_enclosed(r[i]);
+            const double enclosed = m.enclosed(r[i]);
             dm[i] = enclosed - inside;
             inside = enclosed;
         }
@@ -104,13 +119,13 @@ class HaloJeans {
         for (int i = 0; i < kGrid; ++i) {
             const int lo = std::max(i - 1, 0), hi = std::min(i + 1, kGrid - 1);
             const double g = (phi[hi] - phi[lo]) / (r[i] * m_step * (hi - lo));  // dPhi/dr
-            f[i] = halo_density_shape(m.halo, r[i]) * g * r[i];
+            f[i] = halo_density_shape(shape, r[i]) * g * r[i];
         }
         m_sigma2.assign(kGrid, 0.0);
         double integral = 0;  // trapezoid in ln r
         for (int i = kGrid - 2; i >= 0; --i) {
             integral += 0.5 * m_step * (f[i] + f[i + 1]);
-            m_sigma2[i] = integral / halo_density_shape(m.halo, r[i]);
+            m_sigma2[i] = integral / halo_density_shape(shape, r[i]);
         }
     }
     double sigma2(double r) const {
@@ -150,36 +165,38 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
         "halo.scale", "the Hernquist speed distribution at r = " + std::to_string(r) + " is empty");
 }
 
-// The halo's own distribution function gives its speeds as an untruncated, unsoftened model in isolation;
-// speeds are then scaled by sqrt(sigma^2 of the real model / sigma^2 of that ideal one), both from the
-// Jeans equation, so the halo also holds up against the disk's pull, has no pressure at its truncation
-// radius (untruncated speeds there would make the outskirts expand) and feels softened forces. (A local
-// Maxwellian with the Jeans sigma instead puts too many slow stars in the core, which then contracts by
-// 15% in a few crossing times: Kazantzidis, Magorrian & Moore 2004.)
-void sample_halo(const MassModel& m, std::size_t count, Rng& rng, std::vector<Body>& out,
-                 BuildControl* control) {
-    MassModel ideal = m;
-    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = 0;
+// A spheroid of the galaxy (the halo, or the bulge), of the given shape and mass: its own distribution
+// function gives its speeds as an untruncated, unsoftened model in isolation; speeds are then scaled by
+// sqrt(sigma^2 of the real model / sigma^2 of that ideal one), both from the Jeans equation, so the spheroid
+// also holds up against the rest of the galaxy's pull, has no pressure at its truncation radius (untruncated
+// speeds there would make the outskirts expand) and feels softened forces. (A local Maxwellian with the Jeans
+// sigma instead puts too many slow stars in the core, which then contracts by 15% in a few crossing times:
+// Kazantzidis, Magorrian & Moore 2004.)
+void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std::size_t count, Rng& rng,
+                     std::vector<Body>& out, BuildControl* control) {
+    MassModel ideal = m;  // the spheroid alone, untruncated, unsoftened
+    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = ideal.bulge_mass = 0;
+    ideal.halo = shape;
     ideal.halo.mass_cut = 0.99999;
-    ideal.halo_mass = m.halo_mass / m.halo.mass_cut * ideal.halo.mass_cut;
-    const HaloJeans real(m), bare(ideal);
-    const double a = m.halo.scale, untruncated_mass = m.halo_mass / m.halo.mass_cut;
+    ideal.halo_mass = mass / shape.mass_cut * ideal.halo.mass_cut;
+    const HaloJeans real(m, shape), bare(ideal, ideal.halo);
+    const double a = shape.scale, untruncated_mass = mass / shape.mass_cut;
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
-        b.m = m.halo_mass / double(count);
+        b.m = mass / double(count);
         const double x = draw_until(
             [&]() -> std::optional<double> {
-                const double u = rng.uniform() * m.halo.mass_cut;
+                const double u = rng.uniform() * shape.mass_cut;
                 return u > 0 ? std::optional(u) : std::nullopt;
             },
             "halo.mass_cut", "the enclosed-mass fraction is never above 0");
-        const double r = halo_radius_at(m.halo, x);
+        const double r = halo_radius_at(shape, x);
         b.x = r * rng.unit_vector();
         const double psi = m.G * untruncated_mass /
-                           (m.halo.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
+                           (shape.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
         const double s2 = bare.sigma2(r);
         const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
-        b.v = (scale * halo_speed_fraction(m.halo, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
+        b.v = (scale * halo_speed_fraction(shape, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
         out.push_back(b);
         tick(control, i);
     }
@@ -230,10 +247,19 @@ double halo_radius(const HaloSpec& h) {
     return halo_radius_at(h, h.mass_cut);
 }
 
-std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk) {
-    if (n < 2) return 0;
+DiskGalaxyCounts disk_galaxy_counts(std::size_t n, const DiskSpec& disk, const BulgeSpec& bulge) {
+    DiskGalaxyCounts c;
+    if (n < 2) {  // a single body: it is the disk
+        c.disk = n;
+        return c;
+    }
+    if (bulge.present() && n >= 3)
+        c.bulge = std::clamp<std::size_t>(static_cast<std::size_t>(std::llround(bulge.body_fraction * double(n))), 1,
+                                          n - 2);
     const auto disk_n = static_cast<std::size_t>(std::llround(disk.body_fraction * double(n)));
-    return n - std::clamp<std::size_t>(disk_n, 1, n - 1);
+    c.disk = std::clamp<std::size_t>(disk_n, 1, n - 1 - c.bulge);
+    c.halo = n - c.disk - c.bulge;
+    return c;
 }
 
 namespace {
@@ -251,15 +277,43 @@ void check(const DiskGalaxyParams& p) {
     require_range("disk.toomre_q", p.disk.toomre_q, 0.5, 10.0);
     require_length("halo.scale", p.halo.scale);
     require_range("halo.mass_cut", p.halo.mass_cut, 0.05, 0.9999);
+    if (!p.bulge.present()) return;
+    require_range("bulge.mass_fraction", p.bulge.mass_fraction, 0.001, 0.5);
+    require_range("bulge.body_fraction", p.bulge.body_fraction, 0.001, 0.5);
+    require_length("bulge.scale", p.bulge.scale);
+    require_range("bulge.mass_cut", p.bulge.mass_cut, 0.05, 0.9999);
+    // the halo keeps some mass and some bodies
+    require_range("bulge.mass_fraction", p.bulge.mass_fraction, 0.001, 0.99 - p.disk.mass_fraction);
+    require_range("bulge.body_fraction", p.bulge.body_fraction, 0.001, 0.99 - p.disk.body_fraction);
 }
 
 MassModel mass_model(const DiskGalaxyParams& p) {
     MassModel m{p.halo, p.disk, p.mass * (1.0 - p.disk.mass_fraction), p.mass * p.disk.mass_fraction, p.eps, p.G, 0};
-    if (disk_galaxy_halo_count(p.n, p.disk) == 0)
+    const DiskGalaxyCounts counts = disk_galaxy_counts(p.n, p.disk, p.bulge);
+    if (counts.bulge > 0) {
+        m.bulge = bulge_shape(p.bulge);
+        m.bulge_mass = p.mass * p.bulge.mass_fraction;
+        m.halo_mass -= m.bulge_mass;
+    }
+    if (counts.halo == 0)
         m.halo_mass = 0, m.disk_mass = p.mass;  // a single body: it is the disk
     const double c = p.disk.cutoff / p.disk.scale_length;
     m.disk_mass_untruncated = m.disk_mass / (1.0 - (1.0 + c) * std::exp(-c));
     return m;
+}
+// Moves the bulge's bodies (the last ones) so that their centre of mass is the halo's. Each sample's centre
+// is off the origin by its sampling noise (a halo of 8,000 bodies by about 0.02, the size of a bulge's inner
+// tenth): the bulge would start off the bottom of the halo's potential and slosh there.
+void centre_bulge_on_halo(std::vector<Body>& out, const DiskGalaxyCounts& counts) {
+    auto centre = [&](std::size_t begin, std::size_t end) {
+        Double3 c{};
+        double m = 0;
+        for (std::size_t i = begin; i < end; ++i) c = c + out[i].m * out[i].x, m += out[i].m;
+        return m > 0 ? (1.0 / m) * c : Double3{};
+    };
+    const std::size_t b0 = counts.halo + counts.disk;
+    const Double3 shift = centre(0, counts.halo) - centre(b0, out.size());
+    for (std::size_t i = b0; i < out.size(); ++i) out[i].x = out[i].x + shift;
 }
 }  // namespace
 
@@ -271,11 +325,15 @@ std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, Bui
     check(p);
     Rng rng(seed);
     const MassModel m = mass_model(p);
-    const std::size_t halo_n = disk_galaxy_halo_count(p.n, p.disk);
+    const DiskGalaxyCounts counts = disk_galaxy_counts(p.n, p.disk, p.bulge);
     std::vector<Body> out;
     out.reserve(p.n);
-    sample_halo(m, halo_n, rng, out, control);
-    sample_disk(m, p.n - halo_n, rng, out, control);
+    sample_spheroid(m, m.halo, m.halo_mass, counts.halo, rng, out, control);
+    sample_disk(m, counts.disk, rng, out, control);
+    if (counts.bulge > 0) {
+        sample_spheroid(m, m.bulge, m.bulge_mass, counts.bulge, rng, out, control);
+        centre_bulge_on_halo(out, counts);
+    }
     remove_center_of_mass(out);
     return out;
 }

@@ -25,10 +25,14 @@ struct DiskGalaxyParams {
     HaloSpec halo;
     double eps = 0.01;  // the softening the galaxy will be run with (forces in the equilibrium are softened)
     double G = 1.0;
+    BulgeSpec bulge;  // none unless bulge.mass_fraction > 0
 };
 
-// Bodies of the halo: the first disk_galaxy_halo_count() of the result; the disk follows.
-std::size_t disk_galaxy_halo_count(std::size_t n, const DiskSpec& disk);
+// Bodies of each part: the result holds the halo's first, then the disk's, then the bulge's.
+struct DiskGalaxyCounts {
+    std::size_t halo = 0, disk = 0, bulge = 0;
+};
+DiskGalaxyCounts disk_galaxy_counts(std::size_t n, const DiskSpec& disk, const BulgeSpec& bulge = {});
 
 // Throws ParamError naming the parameter outside its range (core/limits.hpp; disk.cutoff >=
 // disk.scale_length).

@@ -136,7 +136,7 @@ std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint6
         case ComponentType::UniformSphere:
             return make_uniform_sphere({c.n, c.mass, c.scale, c.virial_ratio, scene.G}, seed, control);
         case ComponentType::DiskGalaxy:
-            return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G}, seed, control);
+            return make_disk_galaxy({c.n, c.mass, c.disk, c.halo, scene.eps, scene.G, c.bulge}, seed, control);
         case ComponentType::PointMass:
             require_mass(c.mass);
             return std::vector<Body>(c.n, Body{{}, {}, c.mass / double(std::max<std::size_t>(1, c.n))});
@@ -147,9 +147,10 @@ std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint6
 }
 
 // The colour group of body i of a component: a disk galaxy colours its halo and disk separately.
-uint32_t group_of(const ComponentSpec& c, std::size_t i, std::size_t halo_n) {
+// Body i of component c (a disk galaxy: halo, disk, then bulge bodies, as the generator makes them).
+uint32_t group_of(const ComponentSpec& c, std::size_t i, const DiskGalaxyCounts& parts) {
     if (c.type != ComponentType::DiskGalaxy) return c.group;
-    return i < halo_n ? c.halo.group : c.disk.group;
+    return i < parts.halo ? c.halo.group : i < parts.halo + parts.disk ? c.disk.group : c.bulge.group;
 }
 
 void remove_net_velocity(State& s) {
@@ -175,8 +176,9 @@ State build_scene(const SceneSpec& scene, BuildControl* control) {
         // splitmix-style spread of (seed, component) so neighbouring seeds give unrelated streams
         const uint64_t seed = (scene.seed + 0x9E3779B97F4A7C15ull * (ci + 1)) ^ (scene.seed >> 31);
         const Rotation turn = Rotation::z_onto(c.axis);
-        const std::size_t halo_n =
-            c.type == ComponentType::DiskGalaxy ? disk_galaxy_halo_count(c.n, c.disk) : 0;
+        const DiskGalaxyCounts parts = c.type == ComponentType::DiskGalaxy
+                                           ? disk_galaxy_counts(c.n, c.disk, c.bulge)
+                                           : DiskGalaxyCounts{};
         std::vector<Body> bodies;
         try {
             bodies = generate(c, scene, seed, control);
@@ -193,7 +195,7 @@ State build_scene(const SceneSpec& scene, BuildControl* control) {
             const Double3 x = turn(bodies[i].x) + c.position, v = turn(bodies[i].v) + c.velocity;
             s.pos_mass[at] = {x.x, x.y, x.z, bodies[i].m};
             s.vel[at] = {v.x, v.y, v.z, 0.0};
-            s.group[at] = group_of(c, i, halo_n);
+            s.group[at] = group_of(c, i, parts);
             ++at;
         }
     }

@@ -37,6 +37,17 @@ struct HaloSpec {
     uint32_t group = 0;
 };
 
+// The central bulge of a disk_galaxy (optional: mass_fraction 0 is none): a Hernquist sphere whose velocities,
+// like the halo's, solve the isotropic Jeans equation in the potential of halo, disk and bulge together.
+struct BulgeSpec {
+    double mass_fraction = 0;   // of the galaxy's mass; 0: no bulge, else 0.001 to 0.5
+    double body_fraction = 0;   // of the galaxy's bodies, 0.001 to 0.5 (with the disk's, at most 0.99)
+    double scale = 0.1;         // Hernquist scale a (length units): half the mass within (1 + sqrt 2) a
+    double mass_cut = 0.95;     // enclosed-mass fraction sampled: truncates the bulge
+    uint32_t group = 0;
+    bool present() const { return mass_fraction > 0; }
+};
+
 struct ComponentSpec {
     ComponentType type = ComponentType::Plummer;
     std::string name;  // optional label, for orbit helpers and messages
@@ -51,6 +62,7 @@ struct ComponentSpec {
     uint32_t group = 0;            // colour group (defaults to the component's index)
     DiskSpec disk;                 // disk_galaxy only
     HaloSpec halo;                 // disk_galaxy only
+    BulgeSpec bulge;               // disk_galaxy only
     std::string file;              // tipsy: the snapshot to read (its body count is fixed)
     bool placed_by_orbit = false;  // position and velocity come from an orbit helper
 };
