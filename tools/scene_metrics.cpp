@@ -44,6 +44,7 @@ struct Args {
     unsigned intruder = 2;
     std::string backend = "cpu", method;  // method: the scene's unless given
     double theta = 0;                     // 0: the scene's
+    bool own_centre = false;              // isolation: each group's radii about its own density centre
 };
 
 // The scene's parameters with the command line's backend, method and opening angle.
@@ -122,7 +123,9 @@ void tails_mode(const Args& a, const SceneSpec& scene) {
     });
 }
 
-// Radii around the centre of mass of everything: the scene is meant to be one galaxy alone.
+// Radii around the centre of mass of everything: the scene is meant to be one galaxy alone. --own-centre:
+// each group's around its own density centre (a bulge's inner tenth is smaller than the galaxy's centre
+// wanders).
 void isolation_mode(const Args& a, const SceneSpec& scene) {
     const State s0 = build_scene(scene);
     run(a, scene, a.until > 0 ? a.until : 5.0, [&](const State& s) {
@@ -133,9 +136,12 @@ void isolation_mode(const Args& a, const SceneSpec& scene) {
         for (uint32_t g = 0; g < 256; ++g) {
             const auto idx = bodies_in_group(s, g);
             if (idx.size() < 2) continue;
-            const auto r = lagrangian_radii(s, idx, center_of_mass(s, all), f);
             const auto idx0 = bodies_in_group(s0, g);
-            const auto r0 = lagrangian_radii(s0, idx0, center_of_mass(s0, all), f);
+            const auto centre = [&](const State& x, const std::vector<std::size_t>& members) {
+                return a.own_centre ? density_center(x, members) : center_of_mass(x, all);
+            };
+            const auto r = lagrangian_radii(s, idx, centre(s, idx), f);
+            const auto r0 = lagrangian_radii(s0, idx0, centre(s0, idx0), f);
             out += fmt("g%.0f r10 %+.3f r50 %+.3f r90 %+.3f  ", g, r[0] / r0[0] - 1, r[1] / r0[1] - 1,
                        r[2] / r0[2] - 1);
         }
@@ -151,7 +157,7 @@ const ComponentSpec& first_disk_galaxy(const SceneSpec& scene) {
 }
 
 DiskGalaxyParams galaxy_params(const ComponentSpec& c, const SceneSpec& scene) {
-    return {c.n, c.mass, c.disk, c.halo, scene.eps, scene.G};
+    return {c.n, c.mass, c.disk, c.halo, scene.eps, scene.G, c.bulge};
 }
 
 void rotation_mode(const Args& a, const SceneSpec& scene) {
@@ -278,6 +284,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     app.add_option("--method", a.method, "ring, eight, isolation, tails: direct or tree (default: the scene's)")
         ->check(CLI::IsMember({"direct", "tree"}));
+    app.add_flag("--own-centre", a.own_centre, "isolation: each group's radii about its own density centre");
     app.add_option("--theta", a.theta, "method tree: opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
     CLI11_PARSE(app, argc, argv);
     try {
