@@ -278,13 +278,11 @@ void check(const DiskGalaxyParams& p) {
     require_length("halo.scale", p.halo.scale);
     require_range("halo.mass_cut", p.halo.mass_cut, 0.05, 0.9999);
     if (!p.bulge.present()) return;
-    require_range("bulge.mass_fraction", p.bulge.mass_fraction, 0.001, 0.5);
-    require_range("bulge.body_fraction", p.bulge.body_fraction, 0.001, 0.5);
+    // at most half the galaxy, and the halo keeps at least 1% of the mass and of the bodies
+    require_range("bulge.mass_fraction", p.bulge.mass_fraction, 0.001, std::min(0.5, 0.99 - p.disk.mass_fraction));
+    require_range("bulge.body_fraction", p.bulge.body_fraction, 0.001, std::min(0.5, 0.99 - p.disk.body_fraction));
     require_length("bulge.scale", p.bulge.scale);
     require_range("bulge.mass_cut", p.bulge.mass_cut, 0.05, 0.9999);
-    // the halo keeps some mass and some bodies
-    require_range("bulge.mass_fraction", p.bulge.mass_fraction, 0.001, 0.99 - p.disk.mass_fraction);
-    require_range("bulge.body_fraction", p.bulge.body_fraction, 0.001, 0.99 - p.disk.body_fraction);
 }
 
 MassModel mass_model(const DiskGalaxyParams& p) {
@@ -305,14 +303,8 @@ MassModel mass_model(const DiskGalaxyParams& p) {
 // is off the origin by its sampling noise (a halo of 8,000 bodies by about 0.02, the size of a bulge's inner
 // tenth): the bulge would start off the bottom of the halo's potential and slosh there.
 void centre_bulge_on_halo(std::vector<Body>& out, const DiskGalaxyCounts& counts) {
-    auto centre = [&](std::size_t begin, std::size_t end) {
-        Double3 c{};
-        double m = 0;
-        for (std::size_t i = begin; i < end; ++i) c = c + out[i].m * out[i].x, m += out[i].m;
-        return m > 0 ? (1.0 / m) * c : Double3{};
-    };
     const std::size_t b0 = counts.halo + counts.disk;
-    const Double3 shift = centre(0, counts.halo) - centre(b0, out.size());
+    const Double3 shift = center_of_mass(out, 0, counts.halo) - center_of_mass(out, b0, out.size());
     for (std::size_t i = b0; i < out.size(); ++i) out[i].x = out[i].x + shift;
 }
 }  // namespace

@@ -11,6 +11,13 @@
 
 namespace nbody {
 
+Double3 center_of_mass(const std::vector<Body>& bodies, std::size_t begin, std::size_t end) {
+    double m = 0;
+    Double3 mx;
+    for (std::size_t i = begin; i < end; ++i) m += bodies[i].m, mx = mx + bodies[i].m * bodies[i].x;
+    return m > 0 ? (1.0 / m) * mx : Double3{};
+}
+
 void remove_center_of_mass(std::vector<Body>& bodies) {
     double m = 0;
     Double3 mx, mv;

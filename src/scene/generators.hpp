@@ -54,6 +54,8 @@ void require_mass(double mass);
 void require_length(const char* field, double length);
 void require_G(double G);
 
+// The mass-weighted mean position of bodies [begin, end) (the origin when they have no mass).
+Double3 center_of_mass(const std::vector<Body>& bodies, std::size_t begin, std::size_t end);
 // Subtracts the mass-weighted mean position and velocity.
 void remove_center_of_mass(std::vector<Body>& bodies);
 
