@@ -93,11 +93,9 @@ TEST_F(SimulationTest, SwitchingBackendKeepsTheParticlesWhereTheyAre) {
     EXPECT_NE(sim.perf().markers().back().label.find("backend"), std::string::npos);
 }
 
-// A backend that honours kernel variants (as CUDA does) around the CPU one: its label says what runs.
-class VariantBackend final : public Backend {
+// The CPU backend (one thread) behind a Backend the tests below give their own name, caps and quirks.
+class WrappedCpuBackend : public Backend {
   public:
-    std::string name() const override { return "variant test"; }
-    BackendCaps caps() const override { return {false, true, false}; }
     void reset(const State& s, const SimParams& p) override { m_cpu.reset(s, p), m_p = p; }
     void set_params(const SimParams& p) override { m_cpu.set_params(p), m_p = p; }
     const SimParams& params() const override { return m_p; }
@@ -105,15 +103,24 @@ class VariantBackend final : public Backend {
     void read_state(State& out) override { m_cpu.read_state(out); }
     void read_accelerations(std::vector<Double4>& out) override { m_cpu.read_accelerations(out); }
     void copy_positions_to_host(Float4* dst) override { m_cpu.copy_positions_to_host(dst); }
-    std::string kernel_label() const override { return m_p.kernel_auto ? "auto picked ij" : kernel_label_of(m_p); }
     std::size_t size() const override { return m_cpu.size(); }
     double time() const override { return m_cpu.time(); }
     long long steps_taken() const override { return m_cpu.steps_taken(); }
 
-  private:
-    static std::string kernel_label_of(const SimParams& p) { return nbody::kernel_label(p); }
+  protected:
     CpuBackend m_cpu{1};
     SimParams m_p;
+};
+
+// A backend that honours kernel variants (as CUDA does) around the CPU one: its label says what runs.
+class VariantBackend final : public WrappedCpuBackend {
+  public:
+    std::string name() const override { return "variant test"; }
+    BackendCaps caps() const override { return {false, true, false}; }
+    std::string kernel_label() const override { return m_p.kernel_auto ? "auto picked ij" : kernel_label_of(m_p); }
+
+  private:
+    static std::string kernel_label_of(const SimParams& p) { return nbody::kernel_label(p); }
 };
 
 // Markers follow what runs (Backend::kernel_label), not what was asked for.
@@ -204,31 +211,19 @@ TEST_F(SimulationTest, AJobFromBeforeAResetIsDropped) {
 
 // A GPU backend that declines the O(N^2) potential (the tree at large N): sampling is off, says why, and
 // costs no state copy; once the backend accepts again (direct summation), sampling resumes.
-class DecliningBackend final : public Backend {
+class DecliningBackend final : public WrappedCpuBackend {
   public:
     std::string name() const override { return "declining test"; }
     BackendCaps caps() const override { return {true, true, false}; }
-    void reset(const State& s, const SimParams& p) override { m_cpu.reset(s, p), m_p = p; }
-    void set_params(const SimParams& p) override { m_cpu.set_params(p), m_p = p; }
-    const SimParams& params() const override { return m_p; }
-    void step(int k) override { m_cpu.step(k); }
     void read_state(State& out) override { ++reads, m_cpu.read_state(out); }
-    void read_accelerations(std::vector<Double4>& out) override { m_cpu.read_accelerations(out); }
-    void copy_positions_to_host(Float4* dst) override { m_cpu.copy_positions_to_host(dst); }
     std::optional<double> potential_energy() override {
         ++potential_calls;
         return decline ? std::nullopt : std::optional<double>(-0.25);
     }
     std::size_t size() const override { return reported_size ? reported_size : m_cpu.size(); }
-    double time() const override { return m_cpu.time(); }
-    long long steps_taken() const override { return m_cpu.steps_taken(); }
     bool decline = true;
     int reads = 0, potential_calls = 0;
     std::size_t reported_size = 0;  // nonzero: the size the sampler sees
-
-  private:
-    CpuBackend m_cpu{1};
-    SimParams m_p;
 };
 
 TEST(DiagnosticsSampler, AGpuThatDeclinesThePotentialTurnsSamplingOffWithoutCopyingTheState) {
