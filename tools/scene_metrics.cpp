@@ -22,7 +22,6 @@
 
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "cpu/cpu_backend.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
@@ -205,10 +204,11 @@ const ComponentSpec& component_in_group(const SceneSpec& scene, unsigned group) 
 void kinematic_mode(const Args& a, const SceneSpec& scene) {
     const ComponentSpec& g = first_disk_galaxy(scene);
     const ComponentSpec& intruder = component_in_group(scene, a.intruder);
-    const SimParams p = scene.apply_to({});
+    const SimParams p = params_for(a, scene);
     State s = build_scene(scene);
     const RingTracker ring(s, g.disk.group, {0, 0, 1}, a.r_max, a.bins, a.r_min);
-    CpuBackend b;
+    const std::unique_ptr<Backend> backend = make_backend(p);
+    Backend& b = *backend;
     b.reset(s, p);
     IntruderPassage path{{}, {}, intruder.mass, intruder.scale, scene.G};
     std::vector<RingSample> nbody;
@@ -280,9 +280,9 @@ int main(int argc, char** argv) {
     app.add_option("--rmin", a.r_min, "ring: ignore annuli inside this radius");
     app.add_option("--bins", a.bins, "ring, rotation, kinematic: number of annuli");
     app.add_option("--intruder", a.intruder, "kinematic: colour group of the intruder");
-    app.add_option("--backend", a.backend, "ring, eight, isolation, tails: auto, cpu (default) or cuda")
+    app.add_option("--backend", a.backend, "auto, cpu (default) or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    app.add_option("--method", a.method, "ring, eight, isolation, tails: direct or tree (default: the scene's)")
+    app.add_option("--method", a.method, "direct or tree (default: the scene's)")
         ->check(CLI::IsMember({"direct", "tree"}));
     app.add_flag("--own-centre", a.own_centre, "isolation: each group's radii about its own density centre");
     app.add_option("--theta", a.theta, "method tree: opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
