@@ -122,6 +122,26 @@ void CudaBackend::restore_snapshot(int slot) {
     m->steps_before = meta.steps_before;
 }
 
+bool CudaBackend::export_state(IntegratorState& st) {
+    if (!m->engine || !m->engine->export_state(st)) return false;
+    st.backend = "cuda";
+    return true;
+}
+
+void CudaBackend::import_state(const IntegratorState& st, const SimParams& p, long long steps) {
+    if (st.backend != "cuda")
+        throw Error("integrator state written by the '" + st.backend + "' backend, not the cuda backend");
+    validate(p);
+    if (m->partition.gather) throw Error("a distributed run cannot import an integrator state");
+    // A fresh engine, swapped in only when the import succeeded: a bad state keeps the running one.
+    auto fresh = m->make_engine(p);
+    fresh->import_state(st, p);
+    m->engine = std::move(fresh);
+    m->params = p;
+    m->n = st.array("x")->size();  // the import found it
+    m->steps_before = steps - m->engine->steps();
+}
+
 std::string CudaBackend::name() const {
     std::string s = "cuda (" + m->info.name + ", " + std::to_string(m->info.sm_count) + " SMs";
     if (m->devices->size() > 1) s += ", x" + std::to_string(m->devices->size());

@@ -54,6 +54,10 @@ public:
     int reserve_snapshots(int count, std::string* note = nullptr) override;
     void save_snapshot(int slot) override;
     void restore_snapshot(int slot) override;
+    // Checkpoints: Hermite exports its block-step state ("cuda"; any CUDA backend may import it, with any
+    // number of parts); leap-frog and the tree return false and resume from the snapshot's state.
+    bool export_state(IntegratorState& st) override;
+    void import_state(const IntegratorState& st, const SimParams& p, long long steps) override;
     std::string kernel_label() const override;
     // Method tree: the GPU tree's cells down to `depth`, only those copied back (cuda/tree/gpu_tree.hpp).
     std::vector<TreeCellBox> tree_cells(int depth) override;

@@ -41,6 +41,11 @@ class HermiteEngine final : public GpuEngine {
     }
     LaunchPlan plan() const override;
     KernelResources resources() const override;
+    // Every body's x, v, a, jerk (all four components), its last and next correction in ticks, the block
+    // time and the time of tick 0 (hermite_checkpoint.cu): the next block step after an import is the one
+    // the exporting engine would have taken.
+    bool export_state(IntegratorState& st) override;
+    void import_state(const IntegratorState& st, const SimParams& p) override;
 
     // The force kernel alone (tests, after reset): acceleration (w: phi) and jerk of the bodies `active`
     // (distinct indices) at the state as it is, against all bodies, in the order of `active`. The stored

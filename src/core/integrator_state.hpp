@@ -4,6 +4,7 @@
 // backend uses is its own business (cpu: x y z vx vy vz m ax ay az, and for Hermite jx jy jz t dt); the
 // checkpoint file stores them as they are and hands them back to the same kind of backend.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,5 +27,18 @@ struct IntegratorState {
         return nullptr;
     }
 };
+
+// Reading a state back, each throwing Error that names the array (and the value) that is wrong:
+// an array of n finite values; a scalar; the body groups ("group": whole numbers in uint32's range).
+const std::vector<double>& need_array(const IntegratorState& st, const std::string& name, std::size_t n);
+double need_scalar(const IntegratorState& st, const std::string& name);
+std::vector<uint32_t> need_groups(const IntegratorState& st, std::size_t n);
+
+// Integer counters past float64's 2^53 (the Hermite engines' time ticks), exact as two arrays or scalars:
+// name_hi = v / 2^32 and name_lo = v mod 2^32. Values are at least 0; reading refuses anything else.
+void put_counts(IntegratorState& st, const std::string& name, const std::vector<long long>& v);
+std::vector<long long> need_counts(const IntegratorState& st, const std::string& name, std::size_t n);
+void put_count(IntegratorState& st, const std::string& name, long long v);
+long long need_count(const IntegratorState& st, const std::string& name);
 
 }  // namespace nbody

@@ -1,5 +1,4 @@
 // The CPU backend's checkpoint state: everything step() reads, so an imported run continues bit for bit.
-#include <cmath>
 #include <string>
 
 #include "core/errors.hpp"
@@ -17,23 +16,6 @@ std::vector<double>* body_array(Bodies& b, int k) {
     return v[k];
 }
 
-const std::vector<double>& need(const IntegratorState& st, const std::string& name, std::size_t n) {
-    const std::vector<double>* a = st.array(name);
-    if (!a) throw Error("integrator state: array '" + name + "' is missing");
-    if (a->size() != n)
-        throw Error("integrator state: array '" + name + "' has " + std::to_string(a->size()) +
-                    " values, expected " + std::to_string(n));
-    for (std::size_t i = 0; i < n; ++i)
-        if (!std::isfinite((*a)[i]))
-            throw Error("integrator state: array '" + name + "' value " + std::to_string(i) + " is not finite");
-    return *a;
-}
-
-double need_scalar(const IntegratorState& st, const std::string& name) {
-    const double* v = st.scalar(name);
-    if (!v) throw Error("integrator state: scalar '" + name + "' is missing");
-    return *v;
-}
 }  // namespace
 
 void HermiteCpu::export_to(IntegratorState& st) const {
@@ -44,7 +26,7 @@ void HermiteCpu::export_to(IntegratorState& st) const {
 
 void HermiteCpu::import_from(const IntegratorState& st, std::size_t n) {
     std::vector<double> a[5];
-    for (int k = 0; k < 5; ++k) a[k] = need(st, kHermiteArrays[k], n);
+    for (int k = 0; k < 5; ++k) a[k] = need_array(st, kHermiteArrays[k], n);
     const double clock = need_scalar(st, "clock");
     m_jx = std::move(a[0]), m_jy = std::move(a[1]), m_jz = std::move(a[2]);
     m_t = std::move(a[3]), m_dt = std::move(a[4]);
@@ -74,15 +56,9 @@ void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, lon
     if (!x) throw Error("integrator state: array 'x' is missing");
     const std::size_t n = x->size();
     Bodies b;
-    for (int k = 0; k < 10; ++k) *body_array(b, k) = need(st, kBodyArrays[k], n);
-    const std::vector<double>& g = need(st, "group", n);
+    for (int k = 0; k < 10; ++k) *body_array(b, k) = need_array(st, kBodyArrays[k], n);
+    std::vector<uint32_t> group = need_groups(st, n);
     const double time_base = need_scalar(st, "time_base");
-    std::vector<uint32_t> group(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!(g[i] >= 0 && g[i] <= 4294967295.0) || g[i] != std::floor(g[i]))
-            throw Error("integrator state: array 'group' value " + std::to_string(i) + " is not a group number");
-        group[i] = static_cast<uint32_t>(g[i]);
-    }
     HermiteCpu h;
     if (p.integrator != Integrator::LeapFrog) h.import_from(st, n);
     m_bodies = std::move(b);

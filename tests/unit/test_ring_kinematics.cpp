@@ -24,7 +24,7 @@ SceneSpec cartwheel(std::size_t n) {
 
 DiskGalaxyParams target_params(const SceneSpec& s) {
     const ComponentSpec& c = s.components.at(0);
-    return {c.n, c.mass, c.disk, c.halo, s.eps, s.G};
+    return {c.n, c.mass, c.disk, c.halo, s.eps, s.G, c.bulge};
 }
 
 // When the passage crosses z = 0, linearly interpolated.
