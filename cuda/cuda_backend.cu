@@ -264,7 +264,8 @@ std::size_t CudaBackend::parts() const { return m->devices->size(); }
 LaunchPlan CudaBackend::plan() const { return m->engine ? m->engine->plan() : LaunchPlan{}; }
 KernelResources CudaBackend::kernel_resources() const { return m->engine ? m->engine->resources() : KernelResources{}; }
 
-std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note) {
+std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note,
+                                                   int parts_per_gpu) {
     try {
         int count = 0;
         const cudaError_t err = cudaGetDeviceCount(&count);
@@ -274,7 +275,10 @@ std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::stri
         }
         if (count == 0) throw BackendError("no CUDA device found");
         std::string n;
-        auto b = std::make_unique<CudaBackend>(devices_for(p.gpus, count, &n));
+        std::vector<int> devices;
+        for (int d : devices_for(p.gpus, count, &n))
+            for (int k = 0; k < std::max(1, parts_per_gpu); ++k) devices.push_back(d);
+        auto b = std::make_unique<CudaBackend>(devices);
         if (note) *note = n;
         return b;
     } catch (const std::exception& e) {

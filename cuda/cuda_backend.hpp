@@ -87,7 +87,9 @@ private:
 };
 
 // The CUDA backend for p.gpus GPUs, or null with the reason in *why ("no CUDA-capable device is detected",
-// ...). *note says when fewer GPUs than asked were taken.
-std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note = nullptr);
+// ...). *note says when fewer GPUs than asked were taken. parts_per_gpu > 1: each GPU runs as that many parts, the
+// several-GPU path (its split, reduction and copies) on fewer GPUs (nbody-bench --parts-per-gpu; the tests).
+std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note = nullptr,
+                                                   int parts_per_gpu = 1);
 
 }  // namespace nbody

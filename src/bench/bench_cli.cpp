@@ -56,6 +56,10 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     auto* gpus = app.add_option("--gpus", o.gpus, "GPU count list (CUDA rows)")
                      ->delimiter(',')
                      ->check(CLI::Range(1, kMaxGpus));
+    auto* parts = app.add_option("--parts-per-gpu", o.parts_per_gpu,
+                                 "Run each GPU as this many parts: the several-GPU path (split, reduction, copies) "
+                                 "measured on one GPU")
+                      ->check(CLI::Range(1, 12));
     app.add_option("--k", o.ks, "i-bodies per thread list (default: each variant's)")->delimiter(',');
     app.add_option("--u", o.us, "j-unroll list (ij-unrolled, pairs)")->delimiter(',');
     app.add_option("--block", o.blocks, "block size list")->delimiter(',');
@@ -82,7 +86,7 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
                      "--precisions) on this GPU and write the table the automatic kernel choice reads, into "
                      "the user's cache directory");
     app.add_option("--tune-out", o.tune_out, "With --tune: also write the table to this file")->needs(tune);
-    for (CLI::Option* other : {variants, integrators, active, gpus, qs, ss, sweep, cpu, paper})
+    for (CLI::Option* other : {variants, integrators, active, gpus, parts, qs, ss, sweep, cpu, paper})
         tune->excludes(other);
     auto* race = app.add_option("--race", o.race,
                                 "Race every kernel variant in every precision on this scene's state, about "
@@ -93,7 +97,7 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         ->needs(race);
     app.add_option("--csv", o.csv, "With --race: write one row per entry as CSV")->needs(race);
     for (CLI::Option* other :
-         {sizes, variants, methods, precisions, integrators, active, gpus, qs, ss, sweep, paper, tune})
+         {sizes, variants, methods, precisions, integrators, active, gpus, parts, qs, ss, sweep, paper, tune})
         race->excludes(other);
     try {
         app.parse(argc, argv);

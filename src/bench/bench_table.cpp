@@ -108,14 +108,14 @@ std::string tree_variant(const TreeParams& t) {
 // One CUDA backend per GPU count asked for, made on first use (each holds its own buffers and streams).
 class GpuBackends {
   public:
-    explicit GpuBackends(const BenchTableHooks& h) : m_hooks(h) {}
+    GpuBackends(const BenchTableHooks& h, int parts_per_gpu) : m_hooks(h), m_parts_per_gpu(parts_per_gpu) {}
     CudaBackend* get(int gpus) {
         auto& slot = m_by_count[gpus];
         if (!slot) {
             SimParams p;
             p.gpus = gpus;
             std::string why, note;
-            slot = try_make_cuda_backend(p, &why, &note);
+            slot = try_make_cuda_backend(p, &why, &note, m_parts_per_gpu);
             if (!slot && m_hooks.note)
                 m_hooks.note("no CUDA backend for " + std::to_string(gpus) + " GPU(s): " + why);
             if (!note.empty() && m_hooks.note) m_hooks.note(note);
@@ -125,6 +125,7 @@ class GpuBackends {
 
   private:
     const BenchTableHooks& m_hooks;
+    int m_parts_per_gpu = 1;
     std::map<int, std::unique_ptr<CudaBackend>> m_by_count;
 };
 #endif
@@ -139,7 +140,7 @@ class TableRun {
         Backend& cpu = m_h.cpu ? *m_h.cpu : own;
         std::string device;
 #ifdef NBODY_HAVE_CUDA
-        GpuBackends gpus(m_h);
+        GpuBackends gpus(m_h, m_t.parts_per_gpu);
         CudaBackend* gpu = m_t.gpu ? gpus.get(m_t.gpus.front()) : nullptr;
         if (m_t.gpu && !gpu) say("CPU rows only");
         if (gpu) device = gpu->name();

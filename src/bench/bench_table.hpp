@@ -30,6 +30,7 @@ struct BenchTable {
     std::vector<std::string> precisions{"fp32"};
     std::vector<std::string> integrators{"leapfrog"};
     std::vector<int> gpus{1};
+    int parts_per_gpu = 1;  // each GPU as this many parts: the several-GPU path's overhead measured on one GPU
     double eta = 0.01;
     std::vector<int> ks, us, blocks, qs, ss;
     bool sweep = false;

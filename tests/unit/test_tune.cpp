@@ -182,12 +182,18 @@ TEST(TuneCommandLine, ConflictsAndBadGridValuesAreRefused) {
     const auto with_q = parse({"--tune", "--q", "4"});
     const auto with_cpu = parse({"--cpu", "--tune"});
     const auto with_s = parse({"--tune", "--s", "0"});
+    const auto with_parts = parse({"--tune", "--parts-per-gpu", "2"});
+    const auto parts_13 = parse({"--parts-per-gpu", "13"});
+    const auto parts_0 = parse({"--parts-per-gpu", "0"});
     const std::string text = testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
-    for (const auto* r : {&out_alone, &with_paper, &with_variants, &with_q, &with_cpu, &with_s}) {
+    for (const auto* r : {&out_alone, &with_paper, &with_variants, &with_q, &with_cpu, &with_s, &with_parts, &parts_13,
+                          &parts_0}) {
         ASSERT_TRUE(std::holds_alternative<int>(*r));
         EXPECT_NE(std::get<int>(*r), 0);
     }
     EXPECT_NE(text.find("--tune-out requires --tune"), std::string::npos) << text;
+    EXPECT_NE(text.find("--parts-per-gpu: Value 13 not in range 1 to 12"), std::string::npos) << text;
+    EXPECT_EQ(std::get<BenchOptions>(parse({"--parts-per-gpu", "3"})).parts_per_gpu, 3);
     EXPECT_NE(text.find("excludes"), std::string::npos) << text;
 
     const BenchOptions bad_k = std::get<BenchOptions>(parse({"--tune", "--k", "3"}));
