@@ -75,6 +75,9 @@ KernelList fp64_kernels();
 // the finish kernel (each body's partial sums and the leap-frog update), on the plan's grid, shared memory and scratch.
 KernelList pairs_kernels(Precision p);  // empty but for fp32
 void prepare_pairs(const KernelEntry& e);  // its shared memory past 48 KiB
+// Several parts: after a part's launch (its groups, sums in a.group_out) and the other parts' group sums have
+// arrived in `received` ([groups][own bodies]), each own body's groups in order and the leap-frog update.
+void launch_pairs_combine(const StepArgs& a, const float4* received, cudaStream_t stream);
 // tensor_force.cu: the tensor-core step (fp32, k = u = 1), launched after the Morton sort its scratch holds.
 KernelList tensor_kernels(Precision p);  // empty but for fp32
 std::unique_ptr<FamilyScratch> make_tensor_scratch(int device, std::size_t n);

@@ -44,11 +44,15 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
     const FamilyInfo& f = variant_info(v);
     const std::string prec(precision_name(r.precision));
     validate_variant_precision(v, r.precision);
-    if ((m_dev.size() > 1 && !f.several_parts) || (m_partition.gather && !f.over_ranks))
+    if (m_dev.size() > 1 && !f.several_parts)
         throw ParamError("gpus", "the " + std::string(f.name) + " kernel runs on one GPU in one process (got " +
                                      std::to_string(m_dev.size()) + " GPU parts" +
                                      (m_partition.gather ? std::string(", several MPI ranks") : std::string()) +
                                      "); use --gpus 1, or another variant on several GPUs");
+    if (m_partition.gather && !f.over_ranks)
+        throw ParamError("gpus", "the " + std::string(f.name) + " kernel runs in one process" +
+                                     (f.several_parts ? std::string(" (on one GPU or several)") : std::string()) +
+                                     ", not over MPI ranks: run one rank, or another variant over ranks");
     if (f.capped_scratch) {
         const long long cap = scratch_cap(m_dev.parts().front().device), need = f.capped_scratch(m_n, r.shape);
         if (need > cap)
@@ -69,8 +73,8 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
 LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    const bool one_part = m_dev.size() == 1 && !m_partition.gather;
-    c.running = resolve(p, m_n, m_tuning, &c.choice, one_part ? scratch_cap(m_dev.parts().front().device) : 0);
+    // Families with a capped scratch (pairs) need every body on every part: not over ranks.
+    c.running = resolve(p, m_n, m_tuning, &c.choice, m_partition.gather ? 0 : scratch_cap(m_dev.parts().front().device));
     const KernelVariant v = c.running.variant;
     const FamilyInfo& f = variant_info(v);
     const FamilyKernels& fk = family_kernels(v);
@@ -107,6 +111,14 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
         if (pl.partial_bytes > 0)
             c.partial.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.partial_bytes),
                                                    std::string(f.partial_name).c_str());
+        c.groups.emplace_back();
+        if (v == KernelVariant::Pairs && m_dev.size() > 1) {
+            const long long parts = static_cast<long long>(m_dev.size()), all = static_cast<long long>(pl.chunk) * pl.tile;
+            const long long own = static_cast<long long>(m_ranges[k].size()), groups = pairs_groups(pl.chunk);
+            c.groups.back() = DeviceBuffer::alloc(
+                part.device, static_cast<std::size_t>(((groups + parts - 1) / parts * all + groups * own + 1) * 16),
+                "pairs group sums");
+        }
         if (pl.splits > 1) {
             c.counters.back() = DeviceBuffer::alloc(part.device, static_cast<std::size_t>(pl.blocks) * sizeof(unsigned),
                                                     "j-split counters");
@@ -114,6 +126,7 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
             NBODY_CUDA_CHECK(cudaMemsetAsync(c.counters.back().get(), 0, c.counters.back().bytes(), part.stream));
         }
     }
+    if (v == KernelVariant::Pairs) c.group_ends = pairs_group_ends(c.plans.front().chunk);
     if (fk.make_scratch) c.scratch = fk.make_scratch(m_dev.parts().front().device, m_n);  // one part: all n
     return c;
 }
@@ -124,9 +137,11 @@ void LeapfrogEngine::commit(Config&& c) {
     m_kernel = c.kernel;
     m_plans = std::move(c.plans);
     m_scratch = std::move(c.scratch);
+    m_group_ends = std::move(c.group_ends);
     for (std::size_t k = 0; k < m_buf.size(); ++k) {
         m_buf[k].partial = std::move(c.partial[k]);
         m_buf[k].counters = std::move(c.counters[k]);
+        m_buf[k].groups = std::move(c.groups[k]);
     }
     drop_graph();
 }

@@ -77,6 +77,9 @@ private:
         DeviceBuffer hi[2], lo[2];     // ds: the float split of pos
         DeviceBuffer vel, acc;         // all N; a part keeps its own range current
         DeviceBuffer partial, counters;  // j-split over blocks
+        // Pairs on several parts: this part's groups' sums on every body, [groups / parts][T x strip], then what the
+        // other parts send of theirs on this part's bodies, [groups][own bodies] (pairs_combine_kernel).
+        DeviceBuffer groups;
     };
     // An engine is reset once (the CUDA backend makes a fresh one for every reset, so a reset that fails
     // leaves the running engine untouched); set_params changes it in place, also all-or-nothing.
@@ -87,6 +90,8 @@ private:
         const KernelEntry* kernel = nullptr;
         std::vector<LaunchPlan> plans;
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
+        std::vector<DeviceBuffer> groups;             // per part, pairs on several parts (PartBuffers::groups)
+        std::vector<long long> group_ends;            // pairs: pairs_group_ends of the plan's strips
         std::unique_ptr<FamilyScratch> scratch;       // the family's own (tensor: the Morton sort; one part only)
     };
     // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
@@ -98,6 +103,13 @@ private:
     StepArgs args(std::size_t part, bool prime) const;
     void launch(bool prime);  // one step (or the priming evaluation) on every part, with the exchange
     void exchange(std::size_t from, bool prime);
+    // Pairs on several parts: part `from`'s group sums on each other part's bodies, into that part's received
+    // sums (peer copies on `from`'s stream).
+    void send_group_sums(std::size_t from);
+    float4* pairs_received(std::size_t part) const;  // in PartBuffers::groups: [groups][own bodies]
+    int pairs_group_count() const { return m_group_ends.empty() ? 0 : static_cast<int>(m_group_ends.size()) - 1; }
+    std::size_t pairs_out_groups() const;  // the most groups a part takes: its group_out holds that many
+    bool pairs_over_parts() const { return m_running.variant == KernelVariant::Pairs && m_dev.size() > 1; }
     void gather_over_ranks();  // a distributed run: this rank's new positions out, the other ranks' in
     void build_graph();
     void drop_graph();
@@ -118,6 +130,7 @@ private:
     const KernelEntry* m_kernel = nullptr;
     std::unique_ptr<FamilyScratch> m_scratch;  // the running family's own scratch, or null
     std::vector<LaunchPlan> m_plans;    // one per part
+    std::vector<long long> m_group_ends;  // pairs: the diagonal groups (Config::group_ends)
     int m_cur = 0;
     std::vector<uint32_t> m_group;
     double m_time = 0;

@@ -61,6 +61,14 @@ StepArgs LeapfrogEngine::args(std::size_t k, bool prime) const {
     a.chunk = static_cast<int>(pl.chunk);
     a.tile = pl.tile;
     a.band = pl.band;
+    a.band_begin = 0, a.band_end = pl.chunk;
+    a.groups = pairs_group_count();
+    for (std::size_t g = 0; g < m_group_ends.size(); ++g) a.group_ends[g] = static_cast<int>(m_group_ends[g]);
+    a.group_first = 0, a.group_last = a.groups;
+    if (pairs_over_parts()) {
+        pairs_part_groups(static_cast<int>(k), static_cast<int>(m_dev.size()), a.groups, a.group_first, a.group_last);
+        a.group_out = b.groups.as<float4>();
+    }
     a.soft2 = static_cast<float>(m_params.eps * m_params.eps) + kSelfInteractionFloor;
     a.soft2_d = m_params.eps * m_params.eps + static_cast<double>(kSelfInteractionFloor);
     a.G = m_params.G;
@@ -92,9 +100,41 @@ void LeapfrogEngine::exchange(std::size_t from, bool prime) {
     }
 }
 
+// Pairs on several parts, after part `from`'s groups: their sums on each other part's bodies go to that part
+// ([group][own bodies] after its own groups' sums in PartBuffers::groups).
+void LeapfrogEngine::send_group_sums(std::size_t from) {
+    int first = 0, last = 0;
+    pairs_part_groups(static_cast<int>(from), static_cast<int>(m_dev.size()), pairs_group_count(), first, last);
+    const DevicePart& src = m_dev.parts()[from];
+    const std::size_t all = static_cast<std::size_t>(m_plans[from].chunk) * static_cast<std::size_t>(m_plans[from].tile);
+    for (std::size_t to = 0; to < m_dev.size(); ++to) {
+        const std::size_t own = m_ranges[to].size();
+        if (to == from || own == 0) continue;
+        const DevicePart& dst = m_dev.parts()[to];
+        for (int g = first; g < last; ++g) {
+            if (m_group_ends[static_cast<std::size_t>(g)] == m_group_ends[static_cast<std::size_t>(g) + 1]) continue;
+            const float4* s = m_buf[from].groups.as<float4>() + static_cast<std::size_t>(g - first) * all + m_ranges[to].begin;
+            float4* d = pairs_received(to) + static_cast<std::size_t>(g) * own;
+            NBODY_CUDA_CHECK(cudaMemcpyPeerAsync(d, dst.device, s, src.device, own * sizeof(float4), src.stream));
+        }
+    }
+}
+
+std::size_t LeapfrogEngine::pairs_out_groups() const {
+    const std::size_t parts = m_dev.size();
+    return (static_cast<std::size_t>(pairs_group_count()) + parts - 1) / parts;
+}
+
+float4* LeapfrogEngine::pairs_received(std::size_t k) const {
+    const std::size_t out =
+        pairs_out_groups() * static_cast<std::size_t>(m_plans[k].chunk) * static_cast<std::size_t>(m_plans[k].tile);
+    return m_buf[k].groups.as<float4>() + out;  // after the part's own groups' sums
+}
+
 void LeapfrogEngine::launch(bool prime) {
     if (m_n == 0) return;
     m_dev.wait_for_peers();
+    const bool reduce = pairs_over_parts();
     for (std::size_t k = 0; k < m_dev.size(); ++k) {
         DevicePart& part = m_dev.parts()[k];
         const LaunchPlan& pl = m_plans[k];
@@ -104,14 +144,34 @@ void LeapfrogEngine::launch(bool prime) {
         if (pl.blocks > 0) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
             const dim3 block(static_cast<unsigned>(pl.block));
-            // Tiled or not; pairs: the tiles, then each body's sums and the update; tensor: the sort, then its step.
+            // Tiled or not; pairs: the tiles, then each body's sums and the update (on several parts: this part's
+            // groups' sums, below); tensor: the sort, then its step.
             m_kernel->launcher_for(pl)(grid, block, static_cast<size_t>(pl.shared_bytes), part.stream, args(k, prime),
                                        m_scratch.get());
             NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         }
-        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
-        exchange(k, prime);
-        if (timed) {
+        if (!reduce) {
+            if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
+            exchange(k, prime);
+            if (timed) {
+                NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
+                NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+            }
+            continue;
+        }
+        send_group_sums(k);
+        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+    if (reduce) {
+        // Every part's group sums have landed (each part waits for the others' copies): each adds its bodies'
+        // groups in order, updates them, and sends the new positions out.
+        m_dev.wait_for_peers();
+        for (std::size_t k = 0; k < m_dev.size(); ++k) {
+            DevicePart& part = m_dev.parts()[k];
+            NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+            launch_pairs_combine(args(k, prime), pairs_received(k), part.stream);
+            NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
+            exchange(k, prime);
             NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
             NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
         }

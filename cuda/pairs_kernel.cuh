@@ -19,10 +19,13 @@
 // band (LaunchPlan::band, core/kernel_config.hpp) of S = min(2 D, T + 1) slots: tile (r, r + d) writes strip r's
 // sums into slot d - d0 (counting up) and strip c's into slot S - 1 - (d - d0) (counting down). A body in strip x
 // is the row's of tiles (x, x + d), d < T - x, and the column's of (x - d, x), 1 <= d <= x: two runs from the band's
-// start, T + 1 - 2 d0 and 2 D long together at most, so the two ends never meet. pairs_finish_kernel adds them
-// in a fixed order (four lanes a body over the row's then the column's, and a butterfly) to the body's running
-// sum, then (last band) does the leap-frog update. Scratch O(N); the result does not depend on the order the
-// blocks ran in.
+// start, T + 1 - 2 d0 and 2 D long together at most, so the two ends never meet. The diagonals also fall in groups
+// of equal tile counts (pairs_group_ends, core/kernel_config.hpp); bands start on multiples of D and a band may end
+// early at a part's last group. pairs_finish_kernel adds a body's slots group by group in a fixed order (four
+// lanes a body over the group's row slots then its column slots, and a butterfly), each group onto its sum from the
+// bands before, finished groups onto the running total (one part) or out to the body's owner (several parts,
+// pairs_combine_kernel adds them there in group order), and after the last group does the leap-frog update.
+// Scratch O(N); the result does not depend on the order the blocks ran in, nor on the number of parts.
 //
 // Positions are read past N: LeapfrogEngine allocates kPairsMaxStrip zeroed (massless) bodies after the last
 // one, so a partial strip needs no bounds checks (mass 0 adds nothing; soft2 > 0 keeps r^2 finite).
@@ -36,14 +39,17 @@ namespace nbody::kernels {
 // soft2 and the leap-frog ones.
 struct PairsView {
     float4* partial;  // StepArgs::partial: [slots][strips x strip] partial sums, slot-major (w unused), then the
-                      // running sums [strips x strip]
+                      // running sum of the group in progress and the running total over groups [strips x strip]
     int strips;       // StepArgs::chunk: T = ceil(N / strip)
     int strip;        // StepArgs::tile: bodies per strip, block x k
-    int band, band_begin;  // diagonals a launch takes, and this launch's first
-    int slots;             // partial sums a body may get in a band: min(2 band, strips + 1)
+    int band, band_begin, band_end;  // diagonals a launch may take, and this launch's [begin, end)
+    int slots;                       // partial sums a body may get in a band: min(2 band, strips + 1)
     __device__ explicit PairsView(const StepArgs& a)
         : partial(static_cast<float4*>(a.partial)), strips(a.chunk), strip(a.tile), band(a.band),
-          band_begin(a.band_begin), slots(min(2 * a.band, a.chunk + 1)) {}
+          band_begin(a.band_begin), band_end(a.band_end), slots(min(2 * a.band, a.chunk + 1)) {}
+    __device__ long long slot_elems() const { return static_cast<long long>(strips) * strip; }
+    __device__ float4* group_running() const { return partial + static_cast<long long>(slots) * slot_elems(); }
+    __device__ float4* total_running() const { return group_running() + slot_elems(); }
 };
 
 namespace pairs {
@@ -99,8 +105,7 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     const PairsView p(a);
     const int strip = p.strip;
     int r, c;
-    pairs::band_tile_of(static_cast<int>(blockIdx.x), p.strips, p.band_begin, min(p.strips, p.band_begin + p.band), r,
-                        c);
+    pairs::band_tile_of(static_cast<int>(blockIdx.x), p.strips, p.band_begin, p.band_end, r, c);
     c += r;
     const float4* pos = static_cast<const float4*>(a.in.pos);
     const float soft2 = a.soft2;
@@ -214,9 +219,16 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     }
 }
 
-// Each body's slots of the band added to its running sum in a fixed order; after the last band, the leap-frog
-// update of step_kernel.cuh (kPairsFinishLanes threads a body, neighbours in a warp).
+// Each body's slots of the band, group by group (the groups of core/kernel_config.hpp the band meets), added in a
+// fixed order: a group's slots in the band, then onto the group's running sum from the bands before; a finished
+// group onto the running total (one part) or out to group_out (several parts); after the last group, the
+// leap-frog update of step_kernel.cuh (kPairsFinishLanes threads a body, neighbours in a warp).
 inline constexpr int kPairsFinishLanes = 4;
+inline constexpr int kPairsFinishBlock = 256;
 __global__ void pairs_finish_kernel(StepArgs a);
+// Several parts: each of this part's bodies' group sums (its own groups' from group_out, the others' as their
+// parts sent them, [group][own bodies]) added in group order as pairs_finish_kernel adds them on one part, then
+// the leap-frog update. One thread a body.
+__global__ void pairs_combine_kernel(StepArgs a, const float4* received);
 
 }  // namespace nbody::kernels

@@ -12,6 +12,7 @@
 
 #include <type_traits>
 
+#include "core/kernel_config.hpp"
 #include "precision.cuh"
 
 namespace nbody::kernels {
@@ -39,8 +40,12 @@ struct StepArgs {
     int splits;         // blocks per i-group (j-split over blocks)
     int chunk;          // j-bodies per split (pairs: the strips, pairs_kernel.cuh)
     int tile;           // j-bodies per shared-memory tile: a multiple of q * U (pairs: bodies per strip)
-    int band;           // pairs: diagonals a launch takes (LaunchPlan::band)
-    int band_begin;     // pairs: this launch's first diagonal (set by the launcher)
+    int band;           // pairs: diagonals a launch takes (LaunchPlan::band; the launcher sets each launch's)
+    int band_begin, band_end;  // pairs: this launch's diagonals [begin, end), end - begin <= band (the launcher's)
+    int groups;                           // pairs: pairs_groups(T), the diagonal groups of core/kernel_config.hpp
+    int group_ends[kPairsMaxGroups + 1];  // pairs: pairs_group_ends, groups + 1 of them
+    int group_first, group_last;       // pairs: this part's groups [first, last) (one part: all of them)
+    float4* group_out;  // pairs on several parts: this part's groups' sums, [group][T x strip]; null on one part
     float soft2;        // eps^2 + self-interaction floor (length^2)
     double soft2_d;
     double G, half_dt, dt;  // h = dt / 2

@@ -136,7 +136,30 @@ long long pairs_band_slots(long long band, long long strips) { return std::min(2
 
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s) {
     const long long t = pairs_strips(n, s);
-    return (pairs_band_slots(pairs_band(n, s), t) + 1) * t * pairs_strip(s) * 16;
+    return (pairs_band_slots(pairs_band(n, s), t) + 2) * t * pairs_strip(s) * 16;  // + the two running sums
+}
+
+int pairs_groups(long long strips) {
+    return static_cast<int>(std::clamp<long long>(strips / kPairsGroupDiagonals, 1, kPairsMaxGroups));
+}
+
+std::vector<long long> pairs_group_ends(long long strips) {
+    const long long t = std::max<long long>(1, strips), total = t * (t + 1) / 2;
+    const int groups = pairs_groups(t);
+    std::vector<long long> ends(static_cast<std::size_t>(groups) + 1);
+    long long d = 0, before = 0;  // tiles of diagonals 0 .. d - 1
+    for (int g = 1; g < groups; ++g) {
+        const long long target = (static_cast<long long>(g) * total + groups - 1) / groups;
+        while (d < t && before < target) before += t - d, ++d;  // at most T steps over all groups
+        ends[static_cast<std::size_t>(g)] = d;
+    }
+    ends[static_cast<std::size_t>(groups)] = t;
+    return ends;
+}
+
+void pairs_part_groups(int part, int parts, int groups, int& first, int& last) {
+    first = static_cast<int>(static_cast<long long>(groups) * part / parts);
+    last = static_cast<int>(static_cast<long long>(groups) * (part + 1) / parts);
 }
 
 long long pairs_shared_bytes(const KernelShape& s) {
@@ -171,18 +194,20 @@ LaunchPlan plan_tensor(const KernelShape& shape, const PlanInput& in) {
     return p;
 }
 
-// One part (n_j == n): the upper triangle of strips x strips tiles.
+// The upper triangle of strips x strips tiles of all n_j bodies (on several parts each takes its groups of it,
+// whatever its own n).
 LaunchPlan plan_pairs(const KernelShape& shape, const PlanInput& in) {
     LaunchPlan p;
     p.k = shape.k, p.u = shape.u, p.block = shape.block;
-    const long long t = pairs_strips(in.n, shape);
+    const std::size_t all = static_cast<std::size_t>(in.nj);
+    const long long t = pairs_strips(all, shape);
     p.q = std::max(1, shape.q), p.splits = 1, p.tile = static_cast<int>(pairs_strip(shape));
     p.chunk = t;
     p.blocks = t * (t + 1) / 2;  // all the bands' tiles; the launcher sizes each band's grid
     p.alt = p.q > 1;
     p.shared_bytes = pairs_shared_bytes(shape);
-    p.band = static_cast<int>(pairs_band(in.n, shape));
-    p.partial_bytes = pairs_scratch_bytes(in.n, shape);
+    p.band = static_cast<int>(pairs_band(all, shape));
+    p.partial_bytes = pairs_scratch_bytes(all, shape);
     return p;
 }
 

@@ -3,6 +3,7 @@
 // benchmark all edit the same thing without seeing CUDA.
 #include <array>
 #include <cstddef>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,11 +59,12 @@ inline constexpr int kTensorMaxBlock = 256;
 // 384 k v (v + q - 1) bytes with v = w / q i-sets. At most kPairsMaxShared of it, so two blocks fit an SM.
 // The triangle's tiles run in bands of D diagonals (tiles (r, r + d), d0 <= d < d0 + D), one launch a band: in a
 // band every body gets at most S = min(2 D, T + 1) partial sums (float4: two a diagonal, as the row's strip and as
-// the column's; T in all), and a finish kernel adds them to its running sum in diagonal order, so the scratch is
-// (S + 1) x T x strip x 16 bytes, O(N), and the sum's order is fixed whatever order the blocks ran in. D is as many
-// diagonals as kPairsBandBytes hold: all T of them (one launch) up to N = 131,072 with strips of 1,024 (130 slots
-// of 2 MB); at 1,048,576 D = 16 and 64 launches (33 slots of 16 MB: 554 MB); at 4,194,304 D = 4 (9 of 64 MB:
-// 604 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's memory.
+// the column's; T in all), and a finish kernel adds them in diagonal order to the running sum of their group
+// (kPairsGroups below) and finished groups to the running total, so the scratch is (S + 2) x T x strip x 16 bytes,
+// O(N), and the sum's order is fixed whatever order the blocks ran in. D is as many
+// diagonals as kPairsBandBytes hold: all T of them (one launch) up to N = 131,072 with strips of 1,024 (131 arrays
+// of 2 MB); at 1,048,576 D = 16 and 64 launches (34 of 16.8 MB: 570 MB); at 4,194,304 D = 4 (10 of 67 MB:
+// 671 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's memory.
 inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
@@ -75,6 +77,22 @@ long long pairs_strip(const KernelShape& s);  // bodies per strip: block / q x k
 long long pairs_strips(std::size_t n, const KernelShape& s);
 long long pairs_shared_bytes(const KernelShape& s);
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s);
+// On several GPU parts each part takes whole groups of diagonals: pairs_groups(T) groups with equal tile counts
+// (diagonal d holds T - d tiles), a function of T only, not of the part count, so each group's partial sum on a body
+// is the same whoever computes it. A body's force adds its groups' sums in group order, on one part as on several
+// (which makes any part count bit-identical to one part); a group longer than a band is summed over its bands first.
+// Each group costs one part's finish a pass over memory, which a step of 30 us at N = 7,500 feels (12 groups there
+// cost 12%): a group holds kPairsGroupDiagonals diagonals or more on average, up to kPairsMaxGroups groups (12: two,
+// three, four and six parts take equal shares).
+inline constexpr int kPairsMaxGroups = 12;
+inline constexpr long long kPairsGroupDiagonals = 16;
+int pairs_groups(long long strips);  // 1 up to T = 31, 12 from T = 192
+// The groups' first diagonals and T: pairs_groups(T) + 1 values from 0 up to T, increasing. Group g ends where the
+// tiles before it first reach ceil(g x T (T + 1) / 2 / G).
+std::vector<long long> pairs_group_ends(long long strips);
+// Which of `groups` groups part `part` of `parts` takes: [first, last), groups x part / parts rounded down on both
+// sides (a part may take none where parts > groups).
+void pairs_part_groups(int part, int parts, int groups, int& first, int& last);
 
 // How one step launches: the shape with q and s resolved and the grid size.
 struct LaunchPlan {

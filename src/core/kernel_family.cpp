@@ -95,7 +95,7 @@ const std::array<FamilyInfo, 5>& variant_table() {
          direct_work},
         {KernelVariant::Pairs, "pairs", "",
          "Newton's third law: each pair once, its force on both bodies (9 instructions per interaction, fp32)",
-         ForceMethod::Direct, bit(Precision::Fp32), kLeapFrog, false, false, true, true, false,
+         ForceMethod::Direct, bit(Precision::Fp32), kLeapFrog, true, false, true, true, false,
          {{2, 4, 8}, {1, 2, 4}, kPairsMaxBlock, 4, {1, 2, 4}, 1, "warps per i-set"}, {4, 2, 64, 0, 1},
          "pairs partial sums", "j-split", validate_pairs_shape, label_pairs, plan_pairs, pairs_scratch_bytes,
          "keeps one partial sum per body and strip of block x k bodies", tune_pairs, direct_work},
@@ -140,6 +140,7 @@ std::string families_help() {
             if (runs_in(f, pr.value)) only += (only.empty() ? "" : "/") + std::string(pr.name), ++count;
         if (count < precision_table().size()) notes += (notes.empty() ? "" : "; ") + only;
         if (!f.several_parts) notes += (notes.empty() ? "" : ", ") + std::string("one GPU");
+        else if (!f.over_ranks) notes += (notes.empty() ? "" : ", ") + std::string("one process");
         out += (out.empty() ? "" : ", ") + std::string(f.name) + (notes.empty() ? "" : " (" + notes + ")");
     }
     return out;

@@ -223,7 +223,7 @@ TEST(ForceMethod, RunSummaryKeepsOldKeysAndAddsTheSplit) {
 }
 
 TEST(KernelFamily, HelpAndChoicesComeFromTheTable) {
-    EXPECT_EQ(families_help(), "none, i-unrolled (i), ij-unrolled (ij), tensor (tc; fp32, one GPU), pairs (fp32, one GPU)");
+    EXPECT_EQ(families_help(), "none, i-unrolled (i), ij-unrolled (ij), tensor (tc; fp32, one GPU), pairs (fp32, one process)");
     const std::vector<std::string> names = family_names();
     for (const std::string& n : names) EXPECT_TRUE(parse_variant(n)) << n;
     EXPECT_EQ(names.size(), 8u);  // five names, three aliases

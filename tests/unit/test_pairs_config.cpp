@@ -85,7 +85,7 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
         EXPECT_EQ(p.k, 8);
         EXPECT_EQ(p.u, 2);
         EXPECT_EQ(p.band, t) << n;  // up to 131,072 one band holds every diagonal: one launch
-        EXPECT_EQ(pairs_scratch_bytes(n, d), (std::min(2 * t, t + 1) + 1) * t * 1024 * 16) << n;
+        EXPECT_EQ(pairs_scratch_bytes(n, d), (std::min(2 * t, t + 1) + 2) * t * 1024 * 16) << n;
         EXPECT_EQ(p.partial_bytes, pairs_scratch_bytes(n, d)) << n;  // what the engine allocates
         EXPECT_EQ(p.shared_bytes, pairs_shared_bytes(d));
         EXPECT_EQ(p.chunk, t) << n;  // the strips, as the kernels read them
@@ -101,15 +101,15 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
     EXPECT_EQ(plan_launch(PV, split, 7500, 132).blocks, 30 * 31 / 2);
     EXPECT_EQ(pairs_shared_bytes(split), 12 * 256 * 3);
     EXPECT_EQ(pairs_shared_bytes(d), 12 * 1024 * 4);  // q 1: 4 sets, no extra i-sums
-    // 131,072 bodies: 128 strips in one band, 129 slots and the running sums, 2 MB each (one slot a strip before:
-    // 128); 1,048,576: 1,024 strips in bands of 16 diagonals (64 launches), 32 slots + 1 of 16 MB: 554 MB, O(N)
-    // (it was one slot a strip, 17 GB); 4,194,304: bands of 4, 8 + 1 slots of 64 MB. Under 1 GiB at both, so a
-    // 24 GB GPU's quarter allows them.
-    EXPECT_EQ(pairs_scratch_bytes(131072, d), 130LL * 131072 * 16);
+    // 131,072 bodies: 128 strips in one band, 129 slots and the two running sums (group, total), 2 MB each (one slot
+    // a strip before: 128); 1,048,576: 1,024 strips in bands of 16 diagonals (64 launches), 32 slots + 2 of 16 MB:
+    // 570 MB, O(N) (it was one slot a strip, 17 GB); 4,194,304: bands of 4, 8 + 2 of 64 MB. Under 1 GiB at both,
+    // so a 24 GB GPU's quarter allows them.
+    EXPECT_EQ(pairs_scratch_bytes(131072, d), 131LL * 131072 * 16);
     EXPECT_EQ(pairs_band(1048576, d), 16);
-    EXPECT_EQ(pairs_scratch_bytes(1048576, d), 33LL * 1048576 * 16);
+    EXPECT_EQ(pairs_scratch_bytes(1048576, d), 34LL * 1048576 * 16);
     EXPECT_EQ(pairs_band(4194304, d), 4);
-    EXPECT_EQ(pairs_scratch_bytes(4194304, d), 9LL * 4194304 * 16);
+    EXPECT_EQ(pairs_scratch_bytes(4194304, d), 10LL * 4194304 * 16);
     EXPECT_LE(pairs_scratch_bytes(4194304, d), 1LL << 30);
     EXPECT_LE(pairs_scratch_bytes(1048576, d), 24LL * 1000 * 1000 * 1000 / kPairsScratchShare);
     // Past what one band of one diagonal holds (2^24 bodies) a launch still takes one diagonal.
@@ -120,4 +120,59 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
     // The padding every position buffer carries covers any strip's tail.
     EXPECT_GE(kPairsMaxStrip, 256 * 4);
     EXPECT_GE(kPairsMaxStrip, 160 * 8);
+}
+
+// The diagonal groups several parts deal out: one up to T = 31, then one more every 16 diagonals up to 12; from
+// diagonal 0 to T, none empty, tile counts within one diagonal's tiles of an equal share (so parts are balanced by
+// tiles, not by rows); any part count takes whole groups, all of them once.
+TEST(PairsConfig, GroupsSplitTheTrianglesTilesEvenly) {
+    EXPECT_EQ(pairs_groups(1), 1);
+    EXPECT_EQ(pairs_groups(31), 1);
+    EXPECT_EQ(pairs_groups(32), 2);
+    EXPECT_EQ(pairs_groups(79), 4);
+    EXPECT_EQ(pairs_groups(191), 11);
+    EXPECT_EQ(pairs_groups(192), kPairsMaxGroups);
+    EXPECT_EQ(pairs_groups(16384), kPairsMaxGroups);
+    for (long long t : {1LL, 2LL, 3LL, 31LL, 32LL, 47LL, 79LL, 128LL, 391LL, 1024LL, 16384LL}) {
+        const std::vector<long long> e = pairs_group_ends(t);
+        const int groups = pairs_groups(t);
+        ASSERT_EQ(e.size(), static_cast<std::size_t>(groups + 1));
+        EXPECT_EQ(e.front(), 0);
+        EXPECT_EQ(e.back(), t);
+        const long long total = t * (t + 1) / 2;
+        long long seen = 0;
+        for (int g = 0; g < groups; ++g) {
+            ASSERT_LT(e[g], e[g + 1]) << t;
+            long long tiles = 0;
+            for (long long d = e[g]; d < e[g + 1]; ++d) tiles += t - d;
+            seen += tiles;
+            EXPECT_NEAR(static_cast<double>(tiles), static_cast<double>(total) / groups, static_cast<double>(t))
+                << t << " " << g;
+        }
+        EXPECT_EQ(seen, total);
+    }
+    for (int groups : {1, 4, 12})
+        for (int parts : {1, 2, 3, 4, 5, 6, 8, 12, 16}) {
+            int covered = 0, most = 0;
+            for (int k = 0; k < parts; ++k) {
+                int first = 0, last = 0;
+                pairs_part_groups(k, parts, groups, first, last);
+                EXPECT_EQ(first, covered);
+                EXPECT_LE(first, last);
+                most = std::max(most, last - first);
+                covered = last;
+            }
+            EXPECT_EQ(covered, groups);
+            EXPECT_LE(most, (groups + parts - 1) / parts) << groups << " over " << parts;
+        }
+}
+
+// On several parts every part plans the whole triangle of all N (its groups of it), whatever its own share.
+TEST(PairsConfig, APartPlansTheTriangleOfAllBodies) {
+    const KernelShape d{8, 2, 128, 1, 1};
+    const LaunchPlan half = plan_launch(KernelVariant::Pairs, d, 50000, 132, 256, 100003);
+    const LaunchPlan whole = plan_launch(KernelVariant::Pairs, d, 100003, 132);
+    EXPECT_EQ(half.chunk, whole.chunk);
+    EXPECT_EQ(half.band, whole.band);
+    EXPECT_EQ(half.partial_bytes, whole.partial_bytes);
 }
