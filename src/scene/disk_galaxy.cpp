@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "scene/build_control.hpp"
+#include "scene/eddington.hpp"
 #include "scene/rng.hpp"
 
 namespace nbody {
@@ -121,6 +123,8 @@ class HaloJeans {
             const double g = (phi[hi] - phi[lo]) / (r[i] * m_step * (hi - lo));  // dPhi/dr
             f[i] = halo_density_shape(shape, r[i]) * g * r[i];
         }
+        m_r = r;
+        m_phi = phi;
         m_sigma2.assign(kGrid, 0.0);
         double integral = 0;  // trapezoid in ln r
         for (int i = kGrid - 2; i >= 0; --i) {
@@ -128,16 +132,20 @@ class HaloJeans {
             m_sigma2[i] = integral / halo_density_shape(shape, r[i]);
         }
     }
-    double sigma2(double r) const {
-        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
-        const int i = std::min(static_cast<int>(u), kGrid - 2);
-        return m_sigma2[i] + (u - i) * (m_sigma2[i + 1] - m_sigma2[i]);
-    }
+    double sigma2(double r) const { return at(m_sigma2, r); }
+    double potential(double r) const { return at(m_phi, r); }  // the galaxy's softened potential (inside the grid)
+    const std::vector<double>& radii() const { return m_r; }
+    const std::vector<double>& potentials() const { return m_phi; }
 
   private:
     static constexpr int kGrid = 600;
+    double at(const std::vector<double>& table, double r) const {
+        const double u = std::clamp((std::log(std::max(r, 1e-300)) - m_lo) / m_step, 0.0, kGrid - 1.0);
+        const int i = std::min(static_cast<int>(u), kGrid - 2);
+        return table[i] + (u - i) * (table[i + 1] - table[i]);
+    }
     double m_lo = 0, m_step = 1;
-    std::vector<double> m_sigma2;
+    std::vector<double> m_r, m_phi, m_sigma2;
 };
 
 // Speed in units of the local escape speed of the halo alone, from the isotropic distribution function
@@ -165,7 +173,19 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
         "halo.scale", "the Hernquist speed distribution at r = " + std::to_string(r) + " is empty");
 }
 
-// A spheroid of the galaxy (the halo, or the bulge), of the given shape and mass: its own distribution
+// The bulge's speeds: Eddington's distribution function of its density in the whole galaxy's softened potential
+// (relative to the bulge's edge), tabulated on the Jeans grid.
+EddingtonDF bulge_df(const HaloJeans& grid, const HaloSpec& shape) {
+    const std::vector<double>& r = grid.radii();
+    const std::vector<double>& phi = grid.potentials();
+    std::vector<double> psi(r.size()), rho(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+        psi[i] = std::max(0.0, phi.back() - phi[i]), rho[i] = halo_density_shape(shape, r[i]);
+    return EddingtonDF(psi, rho);
+}
+
+// A spheroid of the galaxy (the halo, or the bulge), of the given shape and mass. The bulge (eddington): speeds
+// from bulge_df, where that has any at the body's radius (else as the halo's). The halo: its own distribution
 // function gives its speeds as an untruncated, unsoftened model in isolation; speeds are then scaled by
 // sqrt(sigma^2 of the real model / sigma^2 of that ideal one), both from the Jeans equation, so the spheroid
 // also holds up against the rest of the galaxy's pull, has no pressure at its truncation radius (untruncated
@@ -173,13 +193,15 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
 // sigma instead puts too many slow stars in the core, which then contracts by 15% in a few crossing times:
 // Kazantzidis, Magorrian & Moore 2004.)
 void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std::size_t count, Rng& rng,
-                     std::vector<Body>& out, BuildControl* control) {
+                     std::vector<Body>& out, BuildControl* control, bool eddington = false) {
     MassModel ideal = m;  // the spheroid alone, untruncated, unsoftened
     ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = ideal.bulge_mass = 0;
     ideal.halo = shape;
     ideal.halo.mass_cut = 0.99999;
     ideal.halo_mass = mass / shape.mass_cut * ideal.halo.mass_cut;
     const HaloJeans real(m, shape), bare(ideal, ideal.halo);
+    const std::optional<EddingtonDF> df = eddington ? std::optional(bulge_df(real, shape)) : std::nullopt;
+    const double edge = real.potentials().back();
     const double a = shape.scale, untruncated_mass = mass / shape.mass_cut;
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
@@ -194,9 +216,15 @@ void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std
         b.x = r * rng.unit_vector();
         const double psi = m.G * untruncated_mass /
                            (shape.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
-        const double s2 = bare.sigma2(r);
-        const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
-        b.v = (scale * halo_speed_fraction(shape, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
+        const double depth = std::max(0.0, edge - real.potential(r));  // relative potential for the bulge's DF
+        const std::optional<double> q = df ? df->draw_speed_fraction(depth, rng) : std::nullopt;
+        if (q) {
+            b.v = (*q * std::sqrt(2.0 * depth)) * rng.unit_vector();
+        } else {
+            const double s2 = bare.sigma2(r);
+            const double scale = s2 > 0 ? std::sqrt(std::max(0.0, real.sigma2(r)) / s2) : 1.0;
+            b.v = (scale * halo_speed_fraction(shape, r, rng) * std::sqrt(2.0 * psi)) * rng.unit_vector();
+        }
         out.push_back(b);
         tick(control, i);
     }
@@ -323,7 +351,7 @@ std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, Bui
     sample_spheroid(m, m.halo, m.halo_mass, counts.halo, rng, out, control);
     sample_disk(m, counts.disk, rng, out, control);
     if (counts.bulge > 0) {
-        sample_spheroid(m, m.bulge, m.bulge_mass, counts.bulge, rng, out, control);
+        sample_spheroid(m, m.bulge, m.bulge_mass, counts.bulge, rng, out, control, true);
         centre_bulge_on_halo(out, counts);
     }
     remove_center_of_mass(out);
