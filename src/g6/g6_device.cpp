@@ -153,6 +153,7 @@ int Device::firsthalf(int nj, int ni, const int index[], const double (*xi)[3], 
     if (h2)
         for (int i = 0; i < ni; ++i) m_h2[std::size_t(i)] = h2[i];
     m_have_batch = true;
+    m_tree.reset();
     if (m_gpu) {
         m_host_predicted = false;
         m_gpu->start(m_ti, nj, ni, xi, vi, eps2);  // lasthalf collects: the host is free meanwhile
@@ -208,31 +209,30 @@ int Device::lasthalf(int ni, double (*acc)[3], double (*jerk)[3], double pot[], 
     return 0;
 }
 
+const NeighbourTree& Device::tree() {
+    host_prediction();
+    if (!m_tree)
+        m_tree = std::make_unique<NeighbourTree>(m_px.data(), m_py.data(), m_pz.data(), std::size_t(m_nj));
+    return *m_tree;
+}
+
 // The index of the j-particle nearest to i of the batch (float64; zero separation, i itself, skipped).
 int Device::nearest(int i) {
-    host_prediction();
+    const NeighbourTree& g = tree();
     const std::size_t r = std::size_t(m_nj + i);
-    double best = HUGE_VAL;
-    int out = -1;
-    for (int j = 0; j < m_nj; ++j) {
-        const double dx = m_px[j] - m_px[r], dy = m_py[j] - m_py[r], dz = m_pz[j] - m_pz[r];
-        const double r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 > 0 && r2 < best) best = r2, out = m_index[j];
-    }
-    return out;
+    const int j = g.nearest(m_px[r], m_py[r], m_pz[r]);
+    return j < 0 ? -1 : m_index[std::size_t(j)];
 }
 
 int Device::read_neighbour_list() {
     if (!m_have_batch) return fail(G6_ERR_ORDER, "g6_read_neighbour_list before any g6calc_firsthalf");
-    host_prediction();
+    const NeighbourTree& g = tree();
     m_neighbours.assign(std::size_t(m_ni), {});
+    std::vector<int> found;
     for (int i = 0; i < m_ni; ++i) {
         const std::size_t r = std::size_t(m_nj + i);
-        for (int j = 0; j < m_nj; ++j) {
-            const double dx = m_px[j] - m_px[r], dy = m_py[j] - m_py[r], dz = m_pz[j] - m_pz[r];
-            const double r2 = dx * dx + dy * dy + dz * dz;
-            if (r2 > 0 && r2 < m_h2[std::size_t(i)]) m_neighbours[std::size_t(i)].push_back(m_index[j]);
-        }
+        g.within(m_px[r], m_py[r], m_pz[r], m_h2[std::size_t(i)], found);
+        for (int j : found) m_neighbours[std::size_t(i)].push_back(m_index[std::size_t(j)]);
     }
     return 0;
 }

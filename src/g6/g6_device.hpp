@@ -9,6 +9,7 @@
 
 #include "core/sim_params.hpp"
 #include "cpu/force_modes.hpp"
+#include "g6/neighbour_tree.hpp"
 
 namespace nbody {
 class G6Cuda;
@@ -52,6 +53,7 @@ class Device {
   private:
     void predict(int nj);
     void host_prediction();  // m_px.. for the neighbour searches when the forces ran on the GPU
+    const NeighbourTree& tree();  // over this batch's predicted j (made once a batch)
     int nearest(int i);
     Config m_cfg;
     double m_ti = 0;
@@ -66,6 +68,7 @@ class Device {
     std::vector<hermite::Force> m_force;
     std::vector<double> m_h2;
     std::vector<std::vector<int>> m_neighbours;
+    std::unique_ptr<NeighbourTree> m_tree;
     bool m_have_batch = false, m_host_predicted = false;
     std::vector<double> m_ix;  // the batch's i positions and velocities (6 per i)
     double m_batch_ti = 0;
