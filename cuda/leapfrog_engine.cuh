@@ -77,7 +77,7 @@ private:
         DeviceBuffer hi[2], lo[2];     // ds: the float split of pos
         DeviceBuffer vel, acc;         // all N; a part keeps its own range current
         DeviceBuffer partial, counters;  // j-split over blocks
-        // Pairs on several parts: this part's groups' sums on every body, [groups / parts][T x strip], then what the
+        // Pairs on several parts: this part's groups' sums on every body, [ceil(groups / parts)][T x strip], then what the
         // other parts send of theirs on this part's bodies, [groups][own bodies] (pairs_combine_kernel).
         DeviceBuffer groups;
     };

@@ -40,8 +40,8 @@ struct StepArgs {
     int splits;         // blocks per i-group (j-split over blocks)
     int chunk;          // j-bodies per split (pairs: the strips, pairs_kernel.cuh)
     int tile;           // j-bodies per shared-memory tile: a multiple of q * U (pairs: bodies per strip)
-    int band;           // pairs: diagonals a launch takes (LaunchPlan::band; the launcher sets each launch's)
-    int band_begin, band_end;  // pairs: this launch's diagonals [begin, end), end - begin <= band (the launcher's)
+    int band;           // pairs: diagonals a launch may take (LaunchPlan::band), which lays out the slots
+    int band_begin, band_end;  // pairs: this launch's diagonals [begin, end), end - begin <= band (set by the launcher)
     int groups;                           // pairs: pairs_groups(T), the diagonal groups of core/kernel_config.hpp
     int group_ends[kPairsMaxGroups + 1];  // pairs: pairs_group_ends, groups + 1 of them
     int group_first, group_last;       // pairs: this part's groups [first, last) (one part: all of them)
