@@ -129,8 +129,7 @@ bool CudaBackend::export_state(IntegratorState& st) {
 }
 
 void CudaBackend::import_state(const IntegratorState& st, const SimParams& p, long long steps) {
-    if (st.backend != "cuda")
-        throw Error("integrator state written by the '" + st.backend + "' backend, not the cuda backend");
+    need_backend(st, "cuda");
     validate(p);
     if (m->partition.gather) throw Error("a distributed run cannot import an integrator state");
     // A fresh engine, swapped in only when the import succeeded: a bad state keeps the running one.
@@ -138,7 +137,7 @@ void CudaBackend::import_state(const IntegratorState& st, const SimParams& p, lo
     fresh->import_state(st, p);
     m->engine = std::move(fresh);
     m->params = p;
-    m->n = st.array("x")->size();  // the import found it
+    m->n = need_body_count(st);
     m->steps_before = steps - m->engine->steps();
 }
 

@@ -43,8 +43,7 @@ bool HermiteEngine::export_state(IntegratorState& st) {
     }
     put_counts(st, "t_last", t_last);
     put_counts(st, "t_end", t_end);
-    st.arrays.emplace_back("group", std::vector<double>(m_group.begin(), m_group.end()));
-    st.arrays.back().second.resize(m_n, 0.0);
+    put_groups(st, m_group, m_n);
     st.scalars.emplace_back("time_base", m_t0);
     put_count(st, "t_now", m_stats.empty() ? 0 : m_stats.front().t_now);
     return true;
@@ -52,9 +51,7 @@ bool HermiteEngine::export_state(IntegratorState& st) {
 
 void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) {
     // Everything read and checked before the device is touched.
-    const std::vector<double>* x = st.array("x");
-    if (!x) throw Error("integrator state: array 'x' is missing");
-    const std::size_t n = x->size();
+    const std::size_t n = need_body_count(st);
     std::vector<Dbl4> v[4];
     for (int a = 0; a < 4; ++a) {
         v[a].resize(n);

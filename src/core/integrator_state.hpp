@@ -28,11 +28,16 @@ struct IntegratorState {
     }
 };
 
-// Reading a state back, each throwing Error that names the array (and the value) that is wrong:
-// an array of n finite values; a scalar; the body groups ("group": whole numbers in uint32's range).
+// Reading a state back, each throwing Error that names the array (and the value) that is wrong: the body
+// count (array "x" decides it); an array of n finite values; a scalar; the body groups ("group": whole numbers
+// in uint32's range).
+std::size_t need_body_count(const IntegratorState& st);
+void need_backend(const IntegratorState& st, const std::string& backend);  // written by that kind of backend
 const std::vector<double>& need_array(const IntegratorState& st, const std::string& name, std::size_t n);
 double need_scalar(const IntegratorState& st, const std::string& name);
 std::vector<uint32_t> need_groups(const IntegratorState& st, std::size_t n);
+// The body groups as "group", n of them (0 past the end of `group`, which may be shorter).
+void put_groups(IntegratorState& st, const std::vector<uint32_t>& group, std::size_t n);
 
 // Integer counters past float64's 2^53 (the Hermite engines' time ticks), exact as two arrays or scalars:
 // name_hi = v / 2^32 and name_lo = v mod 2^32. Values are at least 0; reading refuses anything else.

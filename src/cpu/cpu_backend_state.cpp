@@ -39,22 +39,17 @@ bool CpuBackend::export_state(IntegratorState& st) {
     st = {};
     st.backend = "cpu";
     for (int k = 0; k < 10; ++k) st.arrays.emplace_back(kBodyArrays[k], *body_array(m_bodies, k));
-    std::vector<double> group(m_group.begin(), m_group.end());
-    group.resize(m_bodies.size(), 0.0);
-    st.arrays.emplace_back("group", std::move(group));
+    put_groups(st, m_group, m_bodies.size());
     st.scalars.emplace_back("time_base", m_time);
     if (m_params.integrator != Integrator::LeapFrog) m_hermite.export_to(st);
     return true;
 }
 
 void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, long long steps) {
-    if (st.backend != "cpu")
-        throw Error("integrator state written by the '" + st.backend + "' backend, not the cpu backend");
+    need_backend(st, "cpu");
     validate(p);
     if (m_partition.gather) throw Error("a distributed run cannot import an integrator state");
-    const std::vector<double>* x = st.array("x");
-    if (!x) throw Error("integrator state: array 'x' is missing");
-    const std::size_t n = x->size();
+    const std::size_t n = need_body_count(st);
     Bodies b;
     for (int k = 0; k < 10; ++k) *body_array(b, k) = need_array(st, kBodyArrays[k], n);
     std::vector<uint32_t> group = need_groups(st, n);

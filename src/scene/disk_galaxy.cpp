@@ -133,9 +133,10 @@ class HaloJeans {
         }
     }
     double sigma2(double r) const { return at(m_sigma2, r); }
-    double potential(double r) const { return at(m_phi, r); }  // the galaxy's softened potential (inside the grid)
+    // The galaxy's softened potential relative to its value at the grid's edge (the spheroid's truncation):
+    // > 0 inside, what a spheroid's Eddington distribution function takes.
+    double depth(double r) const { return std::max(0.0, m_phi.back() - at(m_phi, r)); }
     const std::vector<double>& radii() const { return m_r; }
-    const std::vector<double>& potentials() const { return m_phi; }
 
   private:
     static constexpr int kGrid = 600;
@@ -177,10 +178,8 @@ double halo_speed_fraction(const HaloSpec& h, double r, Rng& rng) {
 // (relative to the bulge's edge), tabulated on the Jeans grid.
 EddingtonDF bulge_df(const HaloJeans& grid, const HaloSpec& shape) {
     const std::vector<double>& r = grid.radii();
-    const std::vector<double>& phi = grid.potentials();
     std::vector<double> psi(r.size()), rho(r.size());
-    for (std::size_t i = 0; i < r.size(); ++i)
-        psi[i] = std::max(0.0, phi.back() - phi[i]), rho[i] = halo_density_shape(shape, r[i]);
+    for (std::size_t i = 0; i < r.size(); ++i) psi[i] = grid.depth(r[i]), rho[i] = halo_density_shape(shape, r[i]);
     return EddingtonDF(psi, rho);
 }
 
@@ -201,7 +200,6 @@ void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std
     ideal.halo_mass = mass / shape.mass_cut * ideal.halo.mass_cut;
     const HaloJeans real(m, shape), bare(ideal, ideal.halo);
     const std::optional<EddingtonDF> df = eddington ? std::optional(bulge_df(real, shape)) : std::nullopt;
-    const double edge = real.potentials().back();
     const double a = shape.scale, untruncated_mass = mass / shape.mass_cut;
     for (std::size_t i = 0; i < count; ++i) {
         Body b;
@@ -216,7 +214,7 @@ void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std
         b.x = r * rng.unit_vector();
         const double psi = m.G * untruncated_mass /
                            (shape.profile == HaloProfile::Plummer ? std::sqrt(r * r + a * a) : r + a);
-        const double depth = std::max(0.0, edge - real.potential(r));  // relative potential for the bulge's DF
+        const double depth = real.depth(r);
         const std::optional<double> q = df ? df->draw_speed_fraction(depth, rng) : std::nullopt;
         if (q) {
             b.v = (*q * std::sqrt(2.0 * depth)) * rng.unit_vector();

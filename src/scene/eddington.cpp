@@ -5,19 +5,11 @@
 
 #include "core/errors.hpp"
 #include "scene/build_control.hpp"
+#include "scene/tabulated.hpp"
 
 namespace nbody {
 
 namespace {
-// Linear interpolation in a table whose x increase; clamped at both ends.
-double interpolate(const std::vector<double>& x, const std::vector<double>& y, double at) {
-    if (at <= x.front()) return y.front();
-    if (at >= x.back()) return y.back();
-    const std::size_t hi = static_cast<std::size_t>(std::upper_bound(x.begin(), x.end(), at) - x.begin());
-    const std::size_t lo = hi - 1;
-    const double w = (at - x[lo]) / (x[hi] - x[lo]);
-    return y[lo] + w * (y[hi] - y[lo]);
-}
 constexpr int kQuadrature = 256;  // points of the Abel integral in u = sqrt(E - Psi)
 }  // namespace
 
@@ -29,11 +21,12 @@ EddingtonDF::EddingtonDF(const std::vector<double>& psi, const std::vector<doubl
         if (p.empty() || psi[k] > p.back()) p.push_back(psi[k]), d.push_back(rho[k]);
     const std::size_t n = p.size();
     if (n < 8 || !(p.front() >= 0)) throw Error("Eddington inversion: the potential must fall from the centre out");
-    std::vector<double> slope(n);
-    for (std::size_t k = 0; k < n; ++k) {
+    auto d_dpsi = [&](const std::vector<double>& y, std::size_t k) {  // central differences, one-sided at the ends
         const std::size_t lo = k > 0 ? k - 1 : 0, hi = std::min(n - 1, k + 1);
-        slope[k] = (d[hi] - d[lo]) / (p[hi] - p[lo]);
-    }
+        return (y[hi] - y[lo]) / (p[hi] - p[lo]);
+    };
+    std::vector<double> slope(n);
+    for (std::size_t k = 0; k < n; ++k) slope[k] = d_dpsi(d, k);
     // F(E) = int_0^E rho'(Psi) / sqrt(E - Psi) dPsi = int_0^sqrt(E) 2 rho'(E - u^2) du (Psi = E - u^2): smooth, no
     // singular end. Then f = dF/dE by differences, at the table's own potentials.
     std::vector<double> big_f(n, 0.0);
@@ -42,21 +35,17 @@ EddingtonDF::EddingtonDF(const std::vector<double>& psi, const std::vector<doubl
         double sum = 0;
         for (int j = 0; j < kQuadrature; ++j) {  // midpoints
             const double u = (j + 0.5) * h;
-            sum += 2.0 * interpolate(p, slope, p[k] - u * u) * h;
+            sum += 2.0 * interpolate_clamped(p, slope, p[k] - u * u) * h;
         }
         big_f[k] = sum;
     }
     m_e.resize(n), m_f.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t lo = k > 0 ? k - 1 : 0, hi = std::min(n - 1, k + 1);
-        m_e[k] = p[k] - p.front();
-        m_f[k] = std::max(0.0, (big_f[hi] - big_f[lo]) / (p[hi] - p[lo]));
-    }
+    for (std::size_t k = 0; k < n; ++k) m_e[k] = p[k] - p.front(), m_f[k] = std::max(0.0, d_dpsi(big_f, k));
 }
 
 double EddingtonDF::f(double e) const {
     if (!(e > 0) || e > m_e.back()) return 0.0;
-    return interpolate(m_e, m_f, e);
+    return interpolate_clamped(m_e, m_f, e);
 }
 
 std::optional<double> EddingtonDF::draw_speed_fraction(double psi, Rng& rng) const {

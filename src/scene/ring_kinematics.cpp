@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "scene/tabulated.hpp"
+
 namespace nbody {
 
 namespace {
@@ -44,10 +46,7 @@ double exp_disk_quantile(double u, double h, double cutoff) {
 double RotationCurve::vc2_at(double r) const {
     if (R.empty()) return 0;
     if (r <= R.front()) return vc2.front() * (r * r) / (R.front() * R.front());
-    if (r >= R.back()) return vc2.back();
-    const std::size_t i = std::size_t(std::upper_bound(R.begin(), R.end(), r) - R.begin()) - 1;
-    const double f = (r - R[i]) / (R[i + 1] - R[i]);
-    return vc2[i] + f * (vc2[i + 1] - vc2[i]);
+    return interpolate_clamped(R, vc2, r);
 }
 
 std::vector<double> radius_grid(double lo, double hi, double step) {
@@ -115,10 +114,7 @@ DiskKinematics measured_disk_kinematics(const State& s, std::span<const std::siz
 
 double IntruderPassage::z_at(double time) const {
     if (t.empty()) return 1e30;  // no intruder
-    if (time <= t.front()) return z.front();
-    if (time >= t.back()) return z.back();
-    const std::size_t i = std::size_t(std::upper_bound(t.begin(), t.end(), time) - t.begin()) - 1;
-    return z[i] + (time - t[i]) / (t[i + 1] - t[i]) * (z[i + 1] - z[i]);
+    return interpolate_clamped(t, z, time);
 }
 
 IntruderPassage computed_passage(const RotationCurve& target, double target_mass, double intruder_mass,
