@@ -79,7 +79,6 @@ __global__ void pairs_combine_kernel(StepArgs a, const float4* received) {
     const long long own = a.i_end - a.i_begin, slot = static_cast<long long>(a.chunk) * a.tile;
     float sx = 0.f, sy = 0.f, sz = 0.f;
     for (int g = 0; g < a.groups; ++g) {
-        if (a.group_ends[g] == a.group_ends[g + 1]) continue;  // empty: the one-part sum skips it too
         const float4 v = g >= a.group_first && g < a.group_last
                              ? a.group_out[static_cast<long long>(g - a.group_first) * slot + i]
                              : received[static_cast<long long>(g) * own + (i - a.i_begin)];

@@ -115,8 +115,9 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
         if (v == KernelVariant::Pairs && m_dev.size() > 1) {
             const long long parts = static_cast<long long>(m_dev.size()), all = static_cast<long long>(pl.chunk) * pl.tile;
             const long long own = static_cast<long long>(m_ranges[k].size()), groups = pairs_groups(pl.chunk);
+            const std::size_t out = pairs_out_groups(static_cast<std::size_t>(groups), static_cast<std::size_t>(parts));
             c.groups.back() = DeviceBuffer::alloc(
-                part.device, static_cast<std::size_t>(((groups + parts - 1) / parts * all + groups * own + 1) * 16),
+                part.device, (out * static_cast<std::size_t>(all) + static_cast<std::size_t>(groups * own) + 1) * sizeof(float4),
                 "pairs group sums");
         }
         if (pl.splits > 1) {

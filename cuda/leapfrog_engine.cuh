@@ -33,6 +33,9 @@ inline bool wide(Precision p) { return p != Precision::Fp32; }  // positions in 
 
 // A part's share of an array of N elements of `bytes` each.
 inline std::size_t offset(std::size_t i, std::size_t bytes) { return i * bytes; }
+// Pairs on several parts: the most of `groups` groups a part takes (pairs_part_groups), so the group sums it
+// keeps of every body, before those it receives (LeapfrogEngine's PartBuffers::groups).
+inline std::size_t pairs_out_groups(std::size_t groups, std::size_t parts) { return (groups + parts - 1) / parts; }
 }  // namespace leapfrog
 
 class LeapfrogEngine final : public GpuEngine {
@@ -103,12 +106,12 @@ private:
     StepArgs args(std::size_t part, bool prime) const;
     void launch(bool prime);  // one step (or the priming evaluation) on every part, with the exchange
     void exchange(std::size_t from, bool prime);
+    void send_positions(std::size_t part, bool prime);  // the exchange, between the part's timing events
     // Pairs on several parts: part `from`'s group sums on each other part's bodies, into that part's received
     // sums (peer copies on `from`'s stream).
     void send_group_sums(std::size_t from);
     float4* pairs_received(std::size_t part) const;  // in PartBuffers::groups: [groups][own bodies]
-    int pairs_group_count() const { return m_group_ends.empty() ? 0 : static_cast<int>(m_group_ends.size()) - 1; }
-    std::size_t pairs_out_groups() const;  // the most groups a part takes: its group_out holds that many
+    std::size_t pairs_group_count() const { return m_group_ends.empty() ? 0 : m_group_ends.size() - 1; }
     bool pairs_over_parts() const { return m_running.variant == KernelVariant::Pairs && m_dev.size() > 1; }
     void gather_over_ranks();  // a distributed run: this rank's new positions out, the other ranks' in
     void build_graph();

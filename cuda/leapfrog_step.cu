@@ -62,7 +62,7 @@ StepArgs LeapfrogEngine::args(std::size_t k, bool prime) const {
     a.tile = pl.tile;
     a.band = pl.band;
     a.band_begin = 0, a.band_end = pl.chunk;
-    a.groups = pairs_group_count();
+    a.groups = static_cast<int>(pairs_group_count());
     for (std::size_t g = 0; g < m_group_ends.size(); ++g) a.group_ends[g] = static_cast<int>(m_group_ends[g]);
     a.group_first = 0, a.group_last = a.groups;
     if (pairs_over_parts()) {
@@ -100,11 +100,25 @@ void LeapfrogEngine::exchange(std::size_t from, bool prime) {
     }
 }
 
+// After part k's forces and update: its new positions to the other parts, timed where there are several (one
+// GPU: the steps run in a graph, timed as a whole).
+void LeapfrogEngine::send_positions(std::size_t k, bool prime) {
+    const DevicePart& part = m_dev.parts()[k];
+    const bool timed = m_dev.size() > 1;
+    if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
+    exchange(k, prime);
+    if (timed) {
+        NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
+        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+    }
+}
+
 // Pairs on several parts, after part `from`'s groups: their sums on each other part's bodies go to that part
 // ([group][own bodies] after its own groups' sums in PartBuffers::groups).
 void LeapfrogEngine::send_group_sums(std::size_t from) {
     int first = 0, last = 0;
-    pairs_part_groups(static_cast<int>(from), static_cast<int>(m_dev.size()), pairs_group_count(), first, last);
+    pairs_part_groups(static_cast<int>(from), static_cast<int>(m_dev.size()), static_cast<int>(pairs_group_count()), first,
+                      last);
     const DevicePart& src = m_dev.parts()[from];
     const std::size_t all = static_cast<std::size_t>(m_plans[from].chunk) * static_cast<std::size_t>(m_plans[from].tile);
     for (std::size_t to = 0; to < m_dev.size(); ++to) {
@@ -112,7 +126,6 @@ void LeapfrogEngine::send_group_sums(std::size_t from) {
         if (to == from || own == 0) continue;
         const DevicePart& dst = m_dev.parts()[to];
         for (int g = first; g < last; ++g) {
-            if (m_group_ends[static_cast<std::size_t>(g)] == m_group_ends[static_cast<std::size_t>(g) + 1]) continue;
             const float4* s = m_buf[from].groups.as<float4>() + static_cast<std::size_t>(g - first) * all + m_ranges[to].begin;
             float4* d = pairs_received(to) + static_cast<std::size_t>(g) * own;
             NBODY_CUDA_CHECK(cudaMemcpyPeerAsync(d, dst.device, s, src.device, own * sizeof(float4), src.stream));
@@ -120,14 +133,9 @@ void LeapfrogEngine::send_group_sums(std::size_t from) {
     }
 }
 
-std::size_t LeapfrogEngine::pairs_out_groups() const {
-    const std::size_t parts = m_dev.size();
-    return (static_cast<std::size_t>(pairs_group_count()) + parts - 1) / parts;
-}
-
 float4* LeapfrogEngine::pairs_received(std::size_t k) const {
-    const std::size_t out =
-        pairs_out_groups() * static_cast<std::size_t>(m_plans[k].chunk) * static_cast<std::size_t>(m_plans[k].tile);
+    const std::size_t out = pairs_out_groups(pairs_group_count(), m_dev.size()) *
+                            static_cast<std::size_t>(m_plans[k].chunk) * static_cast<std::size_t>(m_plans[k].tile);
     return m_buf[k].groups.as<float4>() + out;  // after the part's own groups' sums
 }
 
@@ -139,8 +147,7 @@ void LeapfrogEngine::launch(bool prime) {
         DevicePart& part = m_dev.parts()[k];
         const LaunchPlan& pl = m_plans[k];
         NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-        const bool timed = m_dev.size() > 1;  // one GPU: the steps run in a graph, timed as a whole
-        if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_start, part.stream));
+        if (m_dev.size() > 1) NBODY_CUDA_CHECK(cudaEventRecord(part.t_start, part.stream));  // as send_positions
         if (pl.blocks > 0) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
             const dim3 block(static_cast<unsigned>(pl.block));
@@ -150,17 +157,12 @@ void LeapfrogEngine::launch(bool prime) {
                                        m_scratch.get());
             NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         }
-        if (!reduce) {
-            if (timed) NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
-            exchange(k, prime);
-            if (timed) {
-                NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
-                NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-            }
-            continue;
+        if (reduce) {
+            send_group_sums(k);
+            NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+        } else {
+            send_positions(k, prime);
         }
-        send_group_sums(k);
-        NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
     }
     if (reduce) {
         // Every part's group sums have landed (each part waits for the others' copies): each adds its bodies'
@@ -170,10 +172,7 @@ void LeapfrogEngine::launch(bool prime) {
             DevicePart& part = m_dev.parts()[k];
             NBODY_CUDA_CHECK(cudaSetDevice(part.device));
             launch_pairs_combine(args(k, prime), pairs_received(k), part.stream);
-            NBODY_CUDA_CHECK(cudaEventRecord(part.t_kernel, part.stream));
-            exchange(k, prime);
-            NBODY_CUDA_CHECK(cudaEventRecord(part.t_copied, part.stream));
-            NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
+            send_positions(k, prime);
         }
     }
     if (!prime) m_cur = 1 - m_cur;
