@@ -127,22 +127,27 @@ void tails_mode(const Args& a, const SceneSpec& scene) {
 // wanders).
 void isolation_mode(const Args& a, const SceneSpec& scene) {
     const State s0 = build_scene(scene);
+    std::vector<std::size_t> all(s0.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const double f[] = {0.1, 0.5, 0.9};
+    auto radii = [&](const State& x, const std::vector<std::size_t>& members) {
+        return lagrangian_radii(x, members, a.own_centre ? density_center(x, members) : center_of_mass(x, all), f);
+    };
+    // The groups and their radii at the start, measured once (each row finds the members again: a backend's
+    // state need not keep the bodies in the order they started in).
+    struct Group {
+        uint32_t id;
+        std::vector<double> r0;
+    };
+    std::vector<Group> groups;
+    for (uint32_t g = 0; g < 256; ++g)
+        if (const auto idx = bodies_in_group(s0, g); idx.size() >= 2) groups.push_back({g, radii(s0, idx)});
     run(a, scene, a.until > 0 ? a.until : 5.0, [&](const State& s) {
-        std::vector<std::size_t> all(s.size());
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
         std::string out = fmt("Q %.3f  ", virial_ratio(s, all, scene.eps, scene.G));
-        const double f[] = {0.1, 0.5, 0.9};
-        for (uint32_t g = 0; g < 256; ++g) {
-            const auto idx = bodies_in_group(s, g);
-            if (idx.size() < 2) continue;
-            const auto idx0 = bodies_in_group(s0, g);
-            const auto centre = [&](const State& x, const std::vector<std::size_t>& members) {
-                return a.own_centre ? density_center(x, members) : center_of_mass(x, all);
-            };
-            const auto r = lagrangian_radii(s, idx, centre(s, idx), f);
-            const auto r0 = lagrangian_radii(s0, idx0, centre(s0, idx0), f);
-            out += fmt("g%.0f r10 %+.3f r50 %+.3f r90 %+.3f  ", g, r[0] / r0[0] - 1, r[1] / r0[1] - 1,
-                       r[2] / r0[2] - 1);
+        for (const Group& g : groups) {
+            const auto r = radii(s, bodies_in_group(s, g.id));
+            out += fmt("g%.0f r10 %+.3f r50 %+.3f r90 %+.3f  ", g.id, r[0] / g.r0[0] - 1, r[1] / g.r0[1] - 1,
+                       r[2] / g.r0[2] - 1);
         }
         return out;
     });

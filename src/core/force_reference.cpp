@@ -68,10 +68,7 @@ ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Dou
     for (std::size_t i = 0; i < ref.size() && i < acc.size(); ++i) {
         const double r = relative_force_error(acc[i], ref[i]);
         if (r < 0) continue;  // a zero reference force has no relative error
-        if (r > out.max_rel || out.worst_index < 0) {
-            out.max_rel = std::max(out.max_rel, r);
-            if (r >= out.max_rel) out.worst_index = static_cast<long>(i);
-        }
+        if (out.worst_index < 0 || r > out.max_rel) out.max_rel = r, out.worst_index = static_cast<long>(i);
         rel.push_back(r);
     }
     out.counted = rel.size();
