@@ -18,9 +18,10 @@ namespace {
 py::list bench(const std::vector<long long>& sizes, const std::vector<std::string>& variants,
                const std::vector<std::string>& methods, double seconds, const std::vector<double>& thetas,
                const std::vector<std::string>& precisions, int repeats, bool accuracy, const std::string& backend,
-               const std::string& scene, double eps) {
+               const std::string& scene, double eps, const std::vector<double>& alphas) {
     BenchTable t;
-    t.sizes = sizes, t.variants = variants, t.methods = methods, t.thetas = thetas, t.precisions = precisions;
+    t.sizes = sizes, t.variants = variants, t.methods = methods, t.thetas = thetas, t.alphas = alphas;
+    t.precisions = precisions;
     t.accuracy = accuracy, t.scene = scene, t.eps = eps;
     if (!(seconds > 0 && seconds <= 60)) throw ParamError("seconds", "must be in (0, 60] (per timed repeat)");
     if (repeats < 1 || repeats > 1000) throw ParamError("repeats", "must be from 1 to 1000");
@@ -53,12 +54,13 @@ void bind_bench(py::module_& m) {
     m.def("bench", &bench, py::arg("sizes") = std::vector<long long>{512},
           py::arg("variants") = std::vector<std::string>{"auto"},
           py::arg("methods") = std::vector<std::string>{"direct"}, py::arg("seconds") = 0.25,
-          py::arg("thetas") = std::vector<double>{0.5}, py::arg("precisions") = std::vector<std::string>{"fp32"},
+          py::arg("thetas") = std::vector<double>{TreeParams{}.theta}, py::arg("precisions") = std::vector<std::string>{"fp32"},
           py::arg("repeats") = 5, py::arg("accuracy") = true, py::arg("backend") = "auto",
-          py::arg("scene") = "", py::arg("eps") = 0.01,
+          py::arg("scene") = "", py::arg("eps") = 0.01, py::arg("alphas") = std::vector<double>{TreeParams{}.alpha},
           R"(Measures what nbody-bench measures and returns its rows, one dict per configuration.
 
-Every size x method x precision x opening angle (method tree) x kernel variant (CUDA, direct) is reset to
+Every size x method x precision x theta x alpha (method tree; alpha 0 is Barnes's theta alone) x kernel
+variant (CUDA, direct) is reset to
 a Plummer sphere of that size (or `scene`, a scene file rescaled to it), warmed up, then timed `repeats`
 times for about `seconds` each; the median is reported. The dicts have the keys of nbody-bench's JSON rows:
 n, backend, variant, kernel, method, precision, integrator, gpus, interactions_per_s (evaluated, body-body

@@ -29,13 +29,15 @@ def bench(
     backend: str = "auto",
     scene: str = "",
     eps: float = 0.01,
+    alphas: Sequence[float] = ...,
 ) -> list[dict[str, Any]]:
     """nbody-bench's rows as dicts (the keys of its JSON rows: n, backend, variant, kernel, method,
     precision, interactions_per_s, steps_per_s, ms_per_step, ..., max_rel_force_error,
-    p99_rel_force_error and median_rel_force_error with accuracy). Every size x method x precision x theta (tree) x variant (CUDA)
+    p99_rel_force_error and median_rel_force_error with accuracy). Every size x method x precision x theta x alpha (tree) x variant (CUDA)
     is timed `repeats` times for about `seconds` each. backend: 'auto' (the GPU where usable, else the
     CPU), 'cpu' or 'both'. sizes default to [512], variants to ['auto'], methods to ['direct'], thetas to
-    [0.5], precisions to ['fp32'].
+    [1.0] and alphas to [0.001] (the tree's default opening tests; alpha 0 is Barnes's theta alone),
+    precisions to ['fp32'].
     """
 
 class Simulation:

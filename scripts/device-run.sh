@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [sanitize] [sass] [g6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
+#   scripts/device-run.sh [tests] [gtest FILTER] [sanitize] [sass] [g6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
 #                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
@@ -24,6 +24,11 @@ while [ $# -gt 0 ]; do
       grep -E "tests passed|Skipped|Failed" "$OUT/gl-tests.log"
       (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
       tail -3 "$OUT/unit-tests.log" ;;
+    gtest)
+      # `gtest FILTER`: the gpu test binary on a gtest filter (the tests a change touches, before the whole label).
+      $B/tests/gpu/nbody_gpu_tests --gtest_filter="$2" > "$OUT/gtest.log" 2>&1 || rc=1
+      grep -E "^\[  (PASSED|FAILED|SKIPPED) |GPU tree, N =" "$OUT/gtest.log" | head -20
+      shift ;;
     sanitize)
       f='CudaKernels.*:CudaBackend.ParamChangesApplyWithoutLosingState:CudaParts.*:CudaPrecision.Switching*:HermiteForces.*:HermiteParts.*:HermiteBlock.AgreesWithTheSameSchemeOnTheHost:TensorKernel.*:CudaRewind.*:TreeGpu.*:TreeEngine.*:TreeCellsGpu.*:G6Cuda.*:PairsKernel.*'
       for tool in memcheck racecheck; do

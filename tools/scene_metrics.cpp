@@ -43,6 +43,7 @@ struct Args {
     unsigned intruder = 2;
     std::string backend = "cpu", method;  // method: the scene's unless given
     double theta = 0;                     // 0: the scene's
+    double alpha = -1;                    // < 0: the scene's
     bool own_centre = false;              // isolation: each group's radii about its own density centre
 };
 
@@ -52,6 +53,7 @@ SimParams params_for(const Args& a, const SceneSpec& scene) {
     p.backend = *parse_backend_kind(a.backend);
     if (!a.method.empty()) p.method = *parse_method(a.method);
     if (a.theta > 0) p.tree.theta = static_cast<float>(a.theta);
+    if (a.alpha >= 0) p.tree.alpha = static_cast<float>(a.alpha);
     validate(p);
     return p;
 }
@@ -290,7 +292,9 @@ int main(int argc, char** argv) {
     app.add_option("--method", a.method, "direct or tree (default: the scene's)")
         ->check(CLI::IsMember({"direct", "tree"}));
     app.add_flag("--own-centre", a.own_centre, "isolation: each group's radii about its own density centre");
-    app.add_option("--theta", a.theta, "method tree: opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
+    app.add_option("--theta", a.theta, "method tree: Barnes opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
+    app.add_option("--alpha", a.alpha, "method tree: acceleration criterion, 0 = off (default: the scene's)")
+        ->check(CLI::Range(0.0, 1.0));
     CLI11_PARSE(app, argc, argv);
     try {
         SceneSpec scene = load_scene_file(a.scene);

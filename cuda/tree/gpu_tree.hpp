@@ -1,5 +1,5 @@
 #pragma once
-// The GPU tree's build stages (bounding box, keys, radix sort, level-by-level octree, multipoles bottom-up)
+// The GPU tree's build stages (bounding box, keys, radix sort, the octree's levels all at once, multipoles bottom-up)
 // with the per-element math of src/core/tree/, so it builds the tree the CPU tree (src/cpu/tree/) builds.
 // and the group walk (tree_walk.cu): one warp a group, the opening test and both interactions of
 // src/core/tree/interactions.hpp. Plain C++ header: no CUDA types.
@@ -29,12 +29,15 @@ class GpuTree {
     // Builds the tree of the n bodies and walks it: acc[i] (input order, w = 0) is body i's acceleration
     // without G at Plummer softening eps. Fills st as build() does, plus the interactions evaluated and the
     // walk's time. Throws BackendError if a group's traversal stack overflowed (it cannot: see tree_walk.cu).
+    // With the acceleration criterion (p.alpha > 0), acc_holds_last says acc holds each body's last
+    // acceleration on entry (CpuTree::evaluate's contract); without it a first walk under Barnes's test alone
+    // finds them.
     void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                  TreeStats* st = nullptr);
+                  TreeStats* st = nullptr, bool acc_holds_last = false);
     // The same over device arrays of n float4 (an engine's state), on this tree's stream, which it
     // synchronises before returning. d_acc must not alias d_pos_mass.
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
-                         TreeStats* st = nullptr);
+                         TreeStats* st = nullptr, bool acc_holds_last = false);
 
     // Per group of the last walk (tree::emit_groups, in CpuTree::groups()'s order): its interaction list's
     // lengths, as CpuTree reports them.

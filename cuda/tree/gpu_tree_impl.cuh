@@ -1,5 +1,6 @@
 #pragma once
-// The GPU tree's device state, shared by its stage files (tree_build.cu, tree_multipoles.cu).
+// The GPU tree's device state, shared by its stage files (tree_build.cu, tree_build_levels.cu,
+// tree_multipoles.cu, tree_groups.cu, tree_walk.cu).
 #include <cuda_runtime.h>
 
 #include "device_set.cuh"
@@ -18,16 +19,38 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer x, y, z, m;  // key order, float32
     kernels::DeviceBuffer sort_temp, scan_temp;
     std::size_t sort_temp_bytes = 0, scan_temp_bytes = 0;
-    kernels::DeviceBuffer tree_cells, child_counts, child_offsets, moments_d, moments;
+    kernels::DeviceBuffer tree_cells, moments_d, moments;
+    // The octree's count table (tree_build_levels.cu): cells of each level starting in each block of bodies,
+    // and its scan; about 0.1 entries a body.
+    kernels::DeviceBuffer level_counts, level_offsets;
     // The walk: one traversal stack per resident warp, its counters (next group, interactions, overflow),
     // the per-group list lengths, and the accelerations of evaluate() from the host.
     kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
     kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
     std::size_t groups = 0;
+    // Stage boundaries of the last build (before the keys, after the keys, the sort, the octree, the
+    // multipoles), recorded on the stream so timing them costs no synchronisation; made on first use.
+    struct StageEvents {
+        cudaEvent_t at[5] = {};
+        StageEvents() = default;
+        StageEvents(const StageEvents&) = delete;
+        StageEvents& operator=(const StageEvents&) = delete;
+        ~StageEvents() {
+            for (cudaEvent_t e : at)
+                if (e) cudaEventDestroy(e);
+        }
+        void create() {
+            for (cudaEvent_t& e : at)
+                if (!e) NBODY_CUDA_CHECK(cudaEventCreate(&e));
+        }
+    } stage_events;
 
     void build_from_input(const TreeParams& p, TreeStats& s);
     void make_groups(uint32_t group);
-    void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s);
+    // out = exclusive prefix sums of in (CUB, on the stream; grows scan_temp as needed)
+    void exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t count);
+    // use_last: each group's smallest acceleration from acc (as it holds on entry) for the acceleration criterion
+    void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last);
 
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);
@@ -35,7 +58,7 @@ struct GpuTree::Impl {
     void bounding_box_and_keys();
     void sort();
     void build_levels(int leaf);
-    void compute_moments(double inv_theta);
+    void compute_moments(double inv_theta, double alpha);
 };
 
 inline int grid_for(std::size_t n, int block) {

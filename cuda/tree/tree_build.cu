@@ -1,12 +1,9 @@
 // The GPU tree's build: bounding box (one block's reduction), 63-bit keys, CUB radix sort of (key, body),
-// the bodies gathered into key order, then the octree level by level as the CPU tree builds it: per level a
-// kernel counts each cell's non-empty children (binary search on the sorted keys), a CUB scan places them,
-// and a second kernel writes them, so cells come out breadth first with contiguous children.
+// the bodies gathered into key order, then the octree, every level at once (tree_build_levels.cu), and the
+// multipoles (tree_multipoles.cu).
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <cfloat>
-#include <chrono>
 #include <cmath>
 
 #include "core/tree/morton.hpp"
@@ -62,50 +59,6 @@ __global__ void tree_gather_kernel(const float4* pos, const uint32_t* order, int
     if (k >= n) return;
     const float4 p = pos[order[k]];
     x[k] = p.x, y[k] = p.y, z[k] = p.z, m[k] = p.w;
-}
-
-// First index in [first, last) whose octant at `shift` exceeds o (octants ascend within a cell).
-__device__ uint32_t octant_end(const uint64_t* keys, uint32_t first, uint32_t last, int shift, int o) {
-    while (first < last) {
-        const uint32_t mid = first + (last - first) / 2;
-        if (static_cast<int>((keys[mid] >> shift) & 7u) <= o)
-            first = mid + 1;
-        else
-            last = mid;
-    }
-    return first;
-}
-
-// Children of the level's cell i: counted (write == false) or written at next_begin + offsets[i].
-template <bool kWrite>
-__global__ void tree_split_kernel(tree::TreeCell* cells, uint32_t level_begin, uint32_t count,
-                                  const uint64_t* keys, int leaf, int level, uint32_t* child_counts,
-                                  const uint32_t* offsets, uint32_t next_begin) {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    tree::TreeCell cell = cells[level_begin + i];
-    uint32_t kids = 0;
-    if (cell.body_count > static_cast<uint32_t>(leaf) && level < tree::kMaxLevel) {
-        const int shift = tree::level_shift(level + 1);
-        uint32_t first = cell.body_begin;
-        const uint32_t last = first + cell.body_count;
-        if (kWrite) cell.first_child = next_begin + offsets[i];
-        for (int o = 0; o < 8 && first != last; ++o) {
-            const uint32_t upto = octant_end(keys, first, last, shift, o);
-            if (upto == first) continue;
-            if (kWrite)
-                cells[cell.first_child + kids] = {(keys[first] >> shift) << shift, first, upto - first, 0, 0,
-                                                  static_cast<uint8_t>(level + 1), 0};
-            ++kids;
-            first = upto;
-        }
-    }
-    if (kWrite) {
-        cell.n_children = static_cast<uint8_t>(kids);
-        cells[level_begin + i] = cell;
-    } else {
-        child_counts[i] = kids;
-    }
 }
 
 }  // namespace
@@ -178,79 +131,29 @@ void GpuTree::Impl::sort() {
     NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
 }
 
-void GpuTree::Impl::build_levels(int leaf) {
-    cells = 0;
-    reserve_cells(std::max<std::size_t>(64, n / 4));  // a Plummer sphere at leaf 16 makes 0.23 cells a body
-    const tree::TreeCell root{0, 0, static_cast<uint32_t>(n), 0, 0, 0, 0};
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(tree_cells.get(), &root, sizeof root, cudaMemcpyHostToDevice, stream));
-    cells = 1;
-    level_start.assign({0, 1});
-    for (int level = 0; level < tree::kMaxLevel; ++level) {
-        const uint32_t begin = level_start[std::size_t(level)], end = level_start[std::size_t(level) + 1];
-        const uint32_t count = end - begin;
-        if (count == 0) break;
-        if (child_counts.bytes() <
-            count * sizeof(uint32_t))  // per-level scratch; a level has at most n cells
-            for (auto* v : {&child_counts, &child_offsets})
-                *v = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(count, n) * sizeof(uint32_t),
-                                                  "tree child counts");
-        tree_split_kernel<false><<<grid_for(count, 128), 128, 0, stream>>>(
-            tree_cells.as<tree::TreeCell>(), begin, count, keys[1].as<const uint64_t>(), leaf, level,
-            child_counts.as<uint32_t>(), nullptr, 0);
-        NBODY_CUDA_CHECK_LAUNCH("tree_split_kernel<count>");
-        std::size_t bytes = 0;
-        NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, child_counts.as<const uint32_t>(),
-                                                       child_offsets.as<uint32_t>(),
-                                                       static_cast<int>(count)));
-        if (bytes > scan_temp_bytes) {
-            scan_temp = kernels::DeviceBuffer::alloc(device, bytes, "tree scan scratch");
-            scan_temp_bytes = bytes;
-        }
-        NBODY_CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, child_counts.as<const uint32_t>(),
-                                          child_offsets.as<uint32_t>(), static_cast<int>(count), stream));
-        uint32_t tail[2];
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[0], child_offsets.as<uint32_t>() + count - 1, 4,
-                                         cudaMemcpyDeviceToHost, stream));
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[1], child_counts.as<uint32_t>() + count - 1, 4,
-                                         cudaMemcpyDeviceToHost, stream));
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
-        const uint32_t total = tail[0] + tail[1];
-        if (total == 0) break;
-        reserve_cells(std::size_t(end) + total);
-        tree_split_kernel<true><<<grid_for(count, 128), 128, 0, stream>>>(
-            tree_cells.as<tree::TreeCell>(), begin, count, keys[1].as<const uint64_t>(), leaf, level, nullptr,
-            child_offsets.as<const uint32_t>(), end);
-        NBODY_CUDA_CHECK_LAUNCH("tree_split_kernel<write>");
-        cells = std::size_t(end) + total;
-        level_start.push_back(static_cast<uint32_t>(cells));
-    }
-}
-
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point& t, cudaStream_t stream) {
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const auto now = std::chrono::steady_clock::now();
-    const double s = std::chrono::duration<double>(now - t).count();
-    t = now;
-    return s;
-}
-}  // namespace
-
-// Stage times are host clocks around a synchronised stream: enough to see the split (the level loop
-// synchronises for each level's child count anyway).
+// Stage times from events recorded between the stages, read once the multipoles are done: besides the
+// octree's one synchronisation (build_levels) the host waits only there, and the walk's groups synchronise
+// next anyway.
 void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.bodies = n;
-    auto t = std::chrono::steady_clock::now();
-    seconds_since(t, stream);
+    stage_events.create();
+    cudaEvent_t* at = stage_events.at;
+    NBODY_CUDA_CHECK(cudaEventRecord(at[0], stream));
     bounding_box_and_keys();
-    s.t_keys = seconds_since(t, stream);
+    NBODY_CUDA_CHECK(cudaEventRecord(at[1], stream));
     sort();
-    s.t_sort = seconds_since(t, stream);
+    NBODY_CUDA_CHECK(cudaEventRecord(at[2], stream));
     build_levels(p.leaf);
-    s.t_build = seconds_since(t, stream);
-    compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta));
-    s.t_multipoles = seconds_since(t, stream);
+    NBODY_CUDA_CHECK(cudaEventRecord(at[3], stream));
+    compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta), p.alpha);
+    NBODY_CUDA_CHECK(cudaEventRecord(at[4], stream));
+    NBODY_CUDA_CHECK(cudaEventSynchronize(at[4]));
+    double* stage[] = {&s.t_keys, &s.t_sort, &s.t_build, &s.t_multipoles};
+    for (int k = 0; k < 4; ++k) {
+        float ms = 0;
+        NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, at[k], at[k + 1]));
+        *stage[k] = 1e-3 * double(ms);
+    }
     s.cells = cells;
     s.depth = static_cast<int>(level_start.size()) - 2;
 }
@@ -278,7 +181,7 @@ void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, 
 }
 
 void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps,
-                              void* d_acc, TreeStats* st) {
+                              void* d_acc, TreeStats* st, bool acc_holds_last) {
     m->start(n, p);
     TreeStats s;
     if (n > 0) {
@@ -287,13 +190,16 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
                                              cudaMemcpyDeviceToDevice, m->stream));
         m->build_from_input(p, s);
         const float soft2 = float(eps * eps) + tree::kSelfFloor;  // as CpuTree::run
-        m->walk(p, soft2, static_cast<float4*>(d_acc), s);
+        float4* acc = static_cast<float4*>(d_acc);
+        const bool criterion = p.alpha > 0 && !p.open_all;
+        if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false);  // the accelerations it needs
+        m->walk(p, soft2, acc, s, criterion);
     }
     if (st) *st = s;
 }
 
 void GpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                       TreeStats* st) {
+                       TreeStats* st, bool acc_holds_last) {
     if (n == 0) return evaluate_device(nullptr, 0, p, eps, nullptr, st);
     NBODY_CUDA_CHECK(cudaSetDevice(m->device));
     if (m->host_acc.bytes() < n * sizeof(float4))
@@ -302,7 +208,10 @@ void GpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& 
     // The bodies go straight into the tree's input buffer; evaluate_device's copy onto itself is skipped.
     NBODY_CUDA_CHECK(
         cudaMemcpyAsync(m->input.get(), pos_mass, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
-    evaluate_device(m->input.get(), n, p, eps, m->host_acc.get(), st);
+    if (acc_holds_last)
+        NBODY_CUDA_CHECK(
+            cudaMemcpyAsync(m->host_acc.get(), acc, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
+    evaluate_device(m->input.get(), n, p, eps, m->host_acc.get(), st, acc_holds_last);
     NBODY_CUDA_CHECK(cudaMemcpy(acc, m->host_acc.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
 }
 
@@ -342,7 +251,7 @@ double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
     std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sort_temp.bytes() + m->scan_temp.bytes();
     for (int b = 0; b < 2; ++b) bytes += m->keys[b].bytes() + m->order[b].bytes();
-    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->child_counts, &m->child_offsets,
+    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->level_counts, &m->level_offsets,
                           &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
                           &m->host_acc, &m->group_made, &m->group_offsets, &m->group_list})
         bytes += v->bytes();

@@ -73,6 +73,7 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     for (std::size_t i = 0; i < m_n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
     NBODY_CUDA_CHECK(cudaMemcpy(m_pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
     NBODY_CUDA_CHECK(cudaMemcpy(m_vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
+    m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
 }
 
@@ -86,7 +87,8 @@ void TreeEngine::evaluate() {
     if (m_n == 0) return;
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
-    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats);
+    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats, m_acc_current);
+    m_acc_current = true;
 }
 
 void TreeEngine::step(int k) {
@@ -185,6 +187,7 @@ void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMar
     m_dev.synchronize();
     m_time = mark.time;
     m_steps = mark.steps;
+    m_acc_current = true;  // the saved accelerations came back with the bodies they belong to
     // Saved under another softening: the saved accelerations are not this run's; the tree makes them again
     // (the tree and its theta are deterministic, so a restore under the same parameters goes on bit for bit).
     if (mark.eps != m_params.eps) evaluate();

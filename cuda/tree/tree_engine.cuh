@@ -50,6 +50,7 @@ private:
     DeviceSet& m_dev;
     GpuTree m_tree;
     DeviceBuffer m_pos, m_vel, m_acc;  // float4, input order; acc without G
+    bool m_acc_current = false;  // m_acc is the last evaluation of these bodies (the opening test reads it)
     std::size_t m_n = 0;
     SimParams m_params;
     TreeStats m_stats;

@@ -22,6 +22,16 @@ __global__ void tree_groups_kernel(const tree::TreeCell* cells, uint32_t count, 
 
 }  // namespace
 
+void GpuTree::Impl::exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t count) {
+    std::size_t bytes = 0;
+    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int>(count)));
+    if (bytes > scan_temp_bytes) {
+        scan_temp = kernels::DeviceBuffer::alloc(device, bytes, "tree scan scratch");
+        scan_temp_bytes = bytes;
+    }
+    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, in, out, static_cast<int>(count), stream));
+}
+
 void GpuTree::Impl::make_groups(uint32_t group) {
     const uint32_t count = static_cast<uint32_t>(cells);
     if (group_made.bytes() < std::size_t(count) * 4)
@@ -30,15 +40,7 @@ void GpuTree::Impl::make_groups(uint32_t group) {
     tree_groups_kernel<false><<<grid_for(count, 128), 128, 0, stream>>>(
         tree_cells.as<const tree::TreeCell>(), count, group, group_made.as<uint32_t>(), nullptr, nullptr);
     NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<count>");
-    std::size_t bytes = 0;
-    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, group_made.as<const uint32_t>(),
-                                                   group_offsets.as<uint32_t>(), static_cast<int>(count)));
-    if (bytes > scan_temp_bytes) {
-        scan_temp = kernels::DeviceBuffer::alloc(device, bytes, "tree scan scratch");
-        scan_temp_bytes = bytes;
-    }
-    NBODY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, group_made.as<const uint32_t>(),
-                                                   group_offsets.as<uint32_t>(), static_cast<int>(count), stream));
+    exclusive_sum(group_made.as<const uint32_t>(), group_offsets.as<uint32_t>(), count);
     uint32_t tail[2];
     NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[0], group_offsets.as<uint32_t>() + count - 1, 4, cudaMemcpyDeviceToHost,
                                      stream));

@@ -12,9 +12,10 @@
 // 256 L cells (L <= 22: at most 22.5 KB a warp). The first pass gives each warp far less (kFastStack); a group
 // that would overflow it is counted, and the walk runs again with the bound.
 //
-// Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 53 flops, each from shared
-// memory by broadcast (one LDS.128 a body, three a cell). A visited cell costs one 16-byte load of its
-// moments (centre of mass and opening radius); only an accepted one loads the other 32 bytes.
+// Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 54 flops, each from shared
+// memory by broadcast (one LDS.128 a body, three a cell). A visited cell costs a 16-byte and a 4-byte load of
+// its moments (centre of mass and the three opening radii, one 64-byte segment); only an accepted one loads the
+// other 32 bytes. With the acceleration criterion each group first reads its bodies' last accelerations.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -50,6 +51,7 @@ struct WalkArgs {
     const tree::TreeGroup* group_list;
     uint32_t n, group, groups, stack_cap;
     float soft2;
+    bool use_last;     // acc holds each body's last acceleration: the acceleration criterion reads it
     uint32_t* stacks;  // stack_cap entries a warp
     unsigned long long* counters;
     uint32_t *group_cells, *group_bodies;
@@ -99,6 +101,21 @@ __device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge
             warp_max(hi[0]), warp_max(hi[1]), warp_max(hi[2])};
 }
 
+// The group's factor in the acceleration criterion (tree::group_accel_factor) from its bodies' last
+// accelerations, read before this group writes its new ones (no other group touches them).
+template <int kPerLane>
+__device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, int lane) {
+    if (!a.use_last) return tree::kNoAcceleration;
+    float amin2 = HUGE_VALF;
+#pragma unroll
+    for (int r = 0; r < kPerLane; ++r) {
+        const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+        const float4 l = a.acc[a.order[k < ge ? k : gb]];
+        amin2 = fminf(amin2, tree::accel2(l.x, l.y, l.z));
+    }
+    return tree::group_accel_factor(warp_min(amin2));
+}
+
 // Body-cell terms of the first `count` staged cells (3 float4 each) on the lane's bodies.
 template <int kPerLane>
 __device__ void eval_cells(const float4 (*cells)[64], int count, const float* px, const float* py, const float* pz,
@@ -110,7 +127,7 @@ __device__ void eval_cells(const float4 (*cells)[64], int count, const float* px
         cm.qxy = c1.w, cm.qxz = c2.x, cm.qyz = c2.y;
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r)
-            tree::add_body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, soft2, ax[r], ay[r], az[r]);
+            tree::add_body_cell(c0.x - px[r], c0.y - py[r], c0.z - pz[r], cm, c2.z, soft2, ax[r], ay[r], az[r]);
     }
 }
 
@@ -131,7 +148,7 @@ __device__ void eval_bodies(const float4* bodies, int count, const float* px, co
 // came cost a synchronisation and a short loop per round).
 template <int kPerLane>
 __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
-    __shared__ float4 s_cell[kWalkWarps][3][64];  // staged cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz)
+    __shared__ float4 s_cell[kWalkWarps][3][64];  // staged cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz, t)
     __shared__ float4 s_body[kWalkWarps][32];     // staged leaf bodies: (x, y, z, m)
     const int lane = int(threadIdx.x) & 31, w = int(threadIdx.x) >> 5;
     const unsigned below = (1u << lane) - 1u;  // the lanes before this one
@@ -145,6 +162,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
         float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
         const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, lane, px, py, pz);
+        const float factor = group_factor<kPerLane>(a, gb, ge, lane);
 
         if (lane == 0) stack[0] = 0;  // the root
         __syncwarp();
@@ -155,7 +173,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const uint32_t take = min(size, 32u), base = size - take;
             const bool have = uint32_t(lane) < take;
             tree::TreeCell cell{};
-            const float4* row = nullptr;  // the cell's moments: rows (x, y, z, r_open2), (m, Q..), (Q.., pad)
+            const float4* row = nullptr;  // the cell's moments: rows (x, y, z, r_open2), (m, Q..), (Q.., tr), (r_acc2, r_far2, -)
             float4 head{};
             bool accept = false, leaf = false;
             uint32_t kids = 0;
@@ -163,10 +181,12 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                 const uint32_t ci = stack[base + uint32_t(lane)];
                 cell = a.cells[ci];
                 row = reinterpret_cast<const float4*>(a.moments + ci);
-                head = __ldg(row);  // the opening test reads one row; the quadrupole only when accepted
+                head = __ldg(row);  // the opening test reads row 0 and r_acc2; the quadrupole only when accepted
                 tree::CellMoments q{};
                 q.x = head.x, q.y = head.y, q.z = head.z, q.r_open2 = head.w;
-                accept = tree::accept_cell(box, gb, ge, cell, q);
+                const float2 radii = __ldg(reinterpret_cast<const float2*>(row + 3));  // r_acc2, r_far2
+                q.r_acc2 = radii.x, q.r_far2 = radii.y;
+                accept = tree::accept_cell(box, gb, ge, cell, q, factor);
                 leaf = !accept && cell.n_children == 0;
                 kids = !accept && !leaf ? cell.n_children : 0u;
             }
@@ -183,10 +203,10 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const unsigned accepted = __ballot_sync(kFull, accept);
             if (accept) {
                 const int slot = staged_cells + __popc(accepted & below);  // < 32 + 32
-                const float4 r1 = __ldg(row + 1), r2 = __ldg(row + 2);  // (m, qxx, qyy, qzz), (qxy, qxz, qyz, -)
+                const float4 r1 = __ldg(row + 1), r2 = __ldg(row + 2);  // (m, qxx, qyy, qzz), (qxy, qxz, qyz, tr)
                 s_cell[w][0][slot] = make_float4(head.x, head.y, head.z, r1.x);
                 s_cell[w][1][slot] = make_float4(r1.y, r1.z, r1.w, r2.x);
-                s_cell[w][2][slot] = make_float4(r2.y, r2.z, 0.f, 0.f);
+                s_cell[w][2][slot] = make_float4(r2.y, r2.z, tree::softened_trace(r2.w, a.soft2), 0.f);
             }
             staged_cells += __popc(accepted);
             n_cells += uint32_t(__popc(accepted));
@@ -260,7 +280,7 @@ void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
 
 // One persistent launch: as many warps as fit at once, each taking groups
 // from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
-void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s) {
+void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last) {
     const auto t0 = std::chrono::steady_clock::now();
     const uint32_t group = uint32_t(p.group);
     make_groups(group);
@@ -293,6 +313,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.group_list = group_list.as<const tree::TreeGroup>();
     a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups);
     a.soft2 = soft2;
+    a.use_last = use_last;
     a.stacks = stacks.as<uint32_t>();
     a.counters = walk_counters.as<unsigned long long>();
     a.group_cells = group_counts.as<uint32_t>();
@@ -319,7 +340,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
-    s.t_walk = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.t_walk += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();  // a first walk too
 }
 
 std::vector<uint32_t> GpuTree::group_cell_counts() const {

@@ -14,13 +14,19 @@ ROW_KEYS = {
 
 def test_cpu_rows_have_nbody_benchs_keys_and_a_positive_rate():
     rows = nbody.bench(sizes=[512], methods=["direct", "tree"], backend="cpu", seconds=0.02, repeats=2)
-    assert [(r["method"], r["variant"]) for r in rows] == [("direct", "cpu"), ("tree", "tree 0.5")]
+    assert [(r["method"], r["variant"]) for r in rows] == [("direct", "cpu"), ("tree", "tree 1 a0.001")]
     for r in rows:
         assert set(r) == ROW_KEYS | {"max_rel_force_error", "median_rel_force_error", "p99_rel_force_error"}
         assert r["n"] == 512 and r["backend"] == "cpu" and r["repeats"] == 2
         assert r["interactions_per_s"] > 0 and r["steps_per_s"] > 0
         assert 0 <= r["median_rel_force_error"] < 1e-3
     assert rows[0]["body_cell_per_s"] == 0  # direct summation has no cells
+
+
+def test_tree_rows_for_each_theta_and_alpha():
+    rows = nbody.bench(sizes=[512], methods=["tree"], backend="cpu", seconds=0.01, repeats=1, accuracy=False,
+                       thetas=[0.5], alphas=[0.0, 0.002])
+    assert [r["variant"] for r in rows] == ["tree 0.5", "tree 0.5 a0.002"]
 
 
 def test_without_accuracy_there_are_no_error_keys():

@@ -118,9 +118,13 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
         ->check(CLI::IsMember(names_of(integrator_table())));
     app.add_option("--theta", o.theta,
-                   "Opening angle of the tree (method tree), > 0 to 1.5 (default 0.5): smaller is more accurate "
-                   "and slower")
+                   "Barnes opening angle of the tree (method tree), > 0 to 1.5 (default 1): smaller is more "
+                   "accurate and slower")
         ->check(real_in(1e-6, 1.5));
+    app.add_option("--alpha", o.alpha,
+                   "Acceleration criterion of the tree (method tree), 0 to 1 (default 0.001; 0: theta alone): "
+                   "smaller is more accurate and slower")
+        ->check(real_in(0.0, 1.0));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, 1e-6 to 1 (default 0.01)")
         ->check(real_in(1e-6, 1.0));
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
@@ -209,6 +213,7 @@ RunSetup prepare_run(const AppOptions& o) {
     if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
     if (o.eta) p.eta = *o.eta;
     if (o.theta) p.tree.theta = float(*o.theta);
+    if (o.alpha) p.tree.alpha = float(*o.alpha);
     if (!o.gpus.empty()) p.gpus = o.gpus == "all" ? 0 : std::stoi(o.gpus);
     if (o.k) p.shape.k = *o.k;
     if (o.u) p.shape.u = *o.u;

@@ -28,7 +28,8 @@ struct AppOptions {
     std::string precision;   // empty: the scene's, else fp32
     std::string integrator;  // empty: the scene's, else leapfrog
     std::optional<double> eta;
-    std::optional<double> theta;  // method tree: the opening angle
+    std::optional<double> theta;  // method tree: the Barnes opening angle
+    std::optional<double> alpha;  // method tree: the acceleration criterion (0: off)
     std::string gpus;  // empty: 1; "all" or a count
     double rank_timeout = 60;  // under mpirun: seconds a gather or barrier may wait for the other ranks
     int threads = 0;

@@ -35,15 +35,19 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
             ->delimiter(',')
             ->check(CLI::IsMember(names_of(integrator_table())));
     app.add_option("--thetas,--theta", o.thetas,
-                   "Method tree: opening angle list, each > 0 to 1.5 (default 0.5); a row each, with its force error")
+                   "Method tree: Barnes opening angle list, each > 0 to 1.5 (default 1); a row each, with its force error")
         ->delimiter(',')
         ->check(CLI::Range(1e-6, 1.5));
+    app.add_option("--alphas,--alpha", o.alphas,
+                   "Method tree: acceleration criterion list, each 0 (off: theta alone) to 1 (default 0.001); a row each")
+        ->delimiter(',')
+        ->check(CLI::Range(0.0, 1.0));
     app.add_option("--tree-groups", o.tree_groups,
                    "Method tree: bodies a group shares one interaction list with, list, each 8 to 128 (default 32)")
         ->delimiter(',')
         ->check(CLI::Range(8, 128));
     app.add_option("--tree-leaves", o.tree_leaves,
-                   "Method tree: most bodies a leaf cell holds, list, each 1 to 64 (default 16)")
+                   "Method tree: most bodies a leaf cell holds, list, each 1 to 64 (default 32)")
         ->delimiter(',')
         ->check(CLI::Range(1, 64));
     app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")

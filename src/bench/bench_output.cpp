@@ -12,7 +12,7 @@
 namespace nbody {
 
 void print_table_header() {
-    std::printf("%9s %-4s %-13s %-12s %4s %2s %2s %5s %3s %3s %4s %12s %9s %9s %11s %10s %9s %9s %9s\n", "N", "prec",
+    std::printf("%9s %-4s %-13s %-16s %4s %2s %2s %5s %3s %3s %4s %12s %9s %9s %11s %10s %9s %9s %9s\n", "N", "prec",
                 "integrator", "variant", "gpus", "k", "u", "block", "q", "s", "regs", "interact/s", "Gflop20", "Gflop38", "steps/s", "ms/step",
                 "max_err", "p99_err", "med_err");
 }
@@ -24,7 +24,7 @@ void print_row(const BenchRow& r) {
         std::snprintf(err[1], sizeof err[1], "%.2e", r.error.p99_rel);
         std::snprintf(err[2], sizeof err[2], "%.2e", r.error.median_rel);
     }
-    std::printf("%9zu %-4s %-13s %-12s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s %9s\n", r.n,
+    std::printf("%9zu %-4s %-13s %-16s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s %9s\n", r.n,
                 r.precision.c_str(), r.integrator.c_str(), r.variant.c_str(), r.gpus, r.k, r.u, r.block, r.q, r.s,
                 r.registers,
                 r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38, r.rate.steps_per_s, r.ms_per_step, err[0],

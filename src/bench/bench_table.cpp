@@ -38,17 +38,18 @@ std::vector<int> or_default(const std::vector<int>& given, const std::vector<int
 }
 
 // Every (method, precision, integrator, GPU count, tree shape) the table names, applied to `base`; the GPU
-// counts only `with_gpus` (the CPU backend has none), the tree's opening angles, group and leaf sizes only for
+// counts only `with_gpus` (the CPU backend has none), the tree's opening tests, group and leaf sizes only for
 // the tree.
 std::vector<SimParams> axes(const BenchTable& t, const SimParams& base, bool with_gpus) {
     std::vector<TreeParams> trees;
     for (double theta : t.thetas)
-        for (int group : t.tree_groups)
-            for (int leaf : t.tree_leaves) {
-                TreeParams tp;
-                tp.theta = float(theta), tp.group = group, tp.leaf = leaf;
-                trees.push_back(tp);
-            }
+        for (double alpha : t.alphas)
+            for (int group : t.tree_groups)
+                for (int leaf : t.tree_leaves) {
+                    TreeParams tp;
+                    tp.theta = float(theta), tp.alpha = float(alpha), tp.group = group, tp.leaf = leaf;
+                    trees.push_back(tp);
+                }
     std::vector<SimParams> out;
     for (const std::string& me : t.methods)
         for (const std::string& pr : t.precisions)
@@ -69,10 +70,11 @@ std::vector<SimParams> axes(const BenchTable& t, const SimParams& base, bool wit
     return out;
 }
 
-// The variant column of a tree row: "tree 0.5", with the group and leaf sizes where not the defaults
-// ("tree 0.5 g64 l8").
+// The variant column of a tree row: "tree 1 a0.001" (theta, alpha; "tree 0.5" with alpha off), with the group
+// and leaf sizes where not the defaults ("tree 0.5 g64 l8").
 std::string tree_variant(const TreeParams& t) {
     std::string v = "tree " + theta_text(t.theta);
+    if (t.alpha > 0) v += " a" + theta_text(t.alpha);
     if (t.group != TreeParams{}.group) v += " g" + std::to_string(t.group);
     if (t.leaf != TreeParams{}.leaf) v += " l" + std::to_string(t.leaf);
     return v;

@@ -24,7 +24,8 @@ struct BenchTable {
     std::vector<long long> sizes{7500, 10000, 18000, 100000, 131072};
     std::vector<std::string> variants{"auto", "none", "i-unrolled", "ij-unrolled"};
     std::vector<std::string> methods{"direct"};  // force methods (--methods, or --method for one)
-    std::vector<double> thetas{0.5};              // method tree: opening angles (--thetas, or --theta for one)
+    std::vector<double> thetas{TreeParams{}.theta};  // method tree: Barnes opening angles (--thetas, or --theta)
+    std::vector<double> alphas{TreeParams{}.alpha};  // method tree: acceleration criteria, 0 = off (--alphas)
     std::vector<int> tree_groups{TreeParams{}.group};  // method tree: bodies a group (--tree-groups)
     std::vector<int> tree_leaves{TreeParams{}.leaf};   // method tree: bodies a leaf (--tree-leaves)
     std::vector<std::string> precisions{"fp32"};

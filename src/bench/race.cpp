@@ -34,7 +34,7 @@ std::vector<RaceEntry> race_entries(const BackendCaps& caps, const TreeParams& t
             out.push_back({entry_name(v.name, pr.name), v.variant, v.default_shape, pr.value, v.method});
         out.push_back({entry_name("auto", pr.name), std::nullopt, {}, pr.value});
     }
-    out.push_back({entry_name("tree theta " + theta_text(tree.theta), precision_name(Precision::Fp32)),
+    out.push_back({entry_name("tree " + opening_text(tree), precision_name(Precision::Fp32)),
                    std::nullopt,
                    {},
                    Precision::Fp32,

@@ -22,8 +22,7 @@ ForceErrorSampler::~ForceErrorSampler() {
 bool ForceErrorSampler::same_key(const Key& a, const Key& b) {
     const SimParams &p = a.params, &q = b.params;
     return a.n == b.n && p.method == q.method && p.eps == q.eps && p.G == q.G && p.precision == q.precision &&
-           p.tree.theta == q.tree.theta && p.tree.leaf == q.tree.leaf && p.tree.group == q.tree.group &&
-           p.tree.open_all == q.tree.open_all;
+           p.tree == q.tree;
 }
 
 void ForceErrorSampler::invalidate() {

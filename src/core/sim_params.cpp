@@ -131,8 +131,7 @@ bool same_params(const SimParams& a, const SimParams& b) {
     return a.dt == b.dt && a.eps == b.eps && a.G == b.G && a.steps_per_frame == b.steps_per_frame &&
            a.backend == b.backend && a.method == b.method && a.kernel_auto == b.kernel_auto && a.variant == b.variant &&
            a.shape == b.shape && a.precision == b.precision && a.integrator == b.integrator &&
-           a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads && a.tree.theta == b.tree.theta &&
-           a.tree.leaf == b.tree.leaf && a.tree.group == b.tree.group && a.tree.open_all == b.tree.open_all;
+           a.eta == b.eta && a.gpus == b.gpus && a.cpu_threads == b.cpu_threads && a.tree == b.tree;
 }
 
 std::string kernel_label(const SimParams& p) {

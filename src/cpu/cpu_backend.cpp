@@ -76,9 +76,11 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
     m_time = s.time;
     m_begin = begin, m_end = end;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
+    m_tree_acc_current = false;  // other bodies
     try {
         prime();
     } catch (...) {
+        m_tree_acc_current = false;
         std::swap(m_bodies, b);
         m_params = old_params;
         m_time = old_time;
@@ -96,7 +98,7 @@ void CpuBackend::set_params(const SimParams& p) {
     if (m_partition.gather) check_partitioned(p);
     const SimParams& o = m_params;
     const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision || p.method != o.method ||
-                         p.tree.theta != o.tree.theta || p.tree.leaf != o.tree.leaf || p.tree.group != o.tree.group ||
+                         p.tree != o.tree ||
                          p.integrator != o.integrator || p.eta != o.eta ||
                          (p.integrator != Integrator::LeapFrog && p.dt != o.dt);
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
@@ -157,7 +159,9 @@ void CpuBackend::tree_accelerations() {
     m_tree_acc.resize(n);
     for (std::size_t i = 0; i < n; ++i)
         m_tree_pos[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
-    m_tree->evaluate(m_tree_pos.data(), n, m_params.tree, m_params.eps, m_tree_acc.data(), &m_tree_stats);
+    m_tree->evaluate(m_tree_pos.data(), n, m_params.tree, m_params.eps, m_tree_acc.data(), &m_tree_stats,
+                     m_tree_acc_current);
+    m_tree_acc_current = true;
     for (std::size_t i = 0; i < n; ++i) b.ax[i] = m_tree_acc[i].x, b.ay[i] = m_tree_acc[i].y, b.az[i] = m_tree_acc[i].z;
 }
 
@@ -175,6 +179,7 @@ StepWork CpuBackend::step_work() const {
 void CpuBackend::compute_accelerations() {
     const std::size_t n = m_bodies.size(), b0 = m_begin, rows = m_end - m_begin;
     Bodies& b = m_bodies;
+    if (m_params.method != ForceMethod::Tree) m_tree_acc_current = false;  // the bodies move on without the tree
     if (m_params.method == ForceMethod::Tree) {
         tree_accelerations();
     } else if (m_params.precision != Precision::Fp32) {

@@ -75,6 +75,7 @@ class CpuBackend final : public Backend {
     // counts (the work a step is what it evaluated, not N^2)
     std::unique_ptr<CpuTree> m_tree;
     std::vector<Float4> m_tree_pos, m_tree_acc;
+    bool m_tree_acc_current = false;  // m_tree_acc is the tree's last evaluation of these bodies (its opening test reads it)
     TreeStats m_tree_stats;
     WorkCount m_work;
     double m_time = 0;  // leap-frog: the time; Hermite: the time at start(), plus the integrator's clock

@@ -29,6 +29,7 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     if (integrator) p.integrator = *integrator;
     if (eta) p.eta = *eta;
     if (theta) p.tree.theta = float(*theta);
+    if (alpha) p.tree.alpha = float(*alpha);
     return p;
 }
 

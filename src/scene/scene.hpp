@@ -108,7 +108,8 @@ struct SceneSpec {
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;
     std::optional<double> eta;
-    std::optional<double> theta;  // method tree's opening angle
+    std::optional<double> theta;  // method tree's Barnes opening angle
+    std::optional<double> alpha;  // method tree's acceleration criterion (0: off)
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
     std::vector<ComponentSpec> components;

@@ -193,7 +193,8 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
         s.integrator =
             parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
     if (r.has("eta")) s.eta = r.number("eta", 0.01, 1e-6, 1.0);
-    if (r.has("theta")) s.theta = r.number("theta", 0.5, 1e-6, 1.5);
+    if (r.has("theta")) s.theta = r.number("theta", 1.0, 1e-6, 1.5);
+    if (r.has("alpha")) s.alpha = r.number("alpha", 0.001, 0.0, 1.0);
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
     if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);

@@ -37,17 +37,24 @@ TEST(TreeParams, RangesAreChecked) {
         return "";
     };
     EXPECT_EQ(field(TreeParams{}), "");
-    EXPECT_EQ(field(TreeParams{1.5f, 1, 8}), "");
+    EXPECT_EQ(field(TreeParams{.theta = 1.5f, .leaf = 1, .group = 8}), "");
     EXPECT_NE(field(TreeParams{0.0f}).find("theta | theta: must be > 0 and <= 1.5 (got 0)"),
               std::string::npos);
     EXPECT_NE(field(TreeParams{1.6f}).find("theta"), std::string::npos);
     EXPECT_NE(field(TreeParams{NAN}).find("theta"), std::string::npos);
     EXPECT_NE(field(TreeParams{-0.5f}).find("theta"), std::string::npos);
-    EXPECT_NE(field(TreeParams{0.5f, 0}).find("leaf: must be 1 to 64 bodies (got 0)"), std::string::npos);
-    EXPECT_NE(field(TreeParams{0.5f, 65}).find("leaf"), std::string::npos);
-    EXPECT_NE(field(TreeParams{0.5f, 16, 7}).find("group: must be 8 to 128 bodies (got 7)"),
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 0}).find("leaf: must be 1 to 64 bodies (got 0)"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 65}).find("leaf"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 16, .group = 7}).find("group: must be 8 to 128 bodies (got 7)"),
               std::string::npos);
-    EXPECT_NE(field(TreeParams{0.5f, 16, 129}).find("group"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 16, .group = 129}).find("group"), std::string::npos);
+    EXPECT_EQ(field(TreeParams{.theta = 0.5f, .alpha = 0}), "");  // off
+    EXPECT_EQ(field(TreeParams{.theta = 0.5f, .alpha = 1}), "");
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = -1e-3f}).find("alpha | alpha: must be >= 0 and <= 1"),
+              std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = 1.5f}).find("alpha"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = NAN}).find("alpha"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = INFINITY}).find("alpha"), std::string::npos);
 }
 
 namespace {
@@ -113,7 +120,7 @@ TEST(TreeBuild, InvariantsOnPlummerAtAwkwardN) {
         for (int leaf : {1, 16, 64}) {
             CpuTree t(2);
             TreeStats st;
-            test::tree_accelerations(s, TreeParams{0.5f, leaf, 32}, 0.01, 2, &st, &t);
+            test::tree_accelerations(s, TreeParams{.theta = 0.5f, .leaf = leaf, .group = 32}, 0.01, 2, &st, &t);
             expect_tree_invariants(t, s, leaf);
             EXPECT_EQ(st.cells, t.cells().size());
             EXPECT_LE(st.depth, tree::kMaxLevel);
@@ -185,7 +192,7 @@ TEST(TreeGroups, PackedSiblingsCoverEveryBodyOnceAndFillTheLanes) {
             SCOPED_TRACE(std::to_string(n) + " bodies, group " + std::to_string(group));
             const State s = test::plummer_state(n, 11 + n);
             CpuTree t(2);
-            test::tree_accelerations(s, TreeParams{0.5f, 16, group}, 0.01, 2, nullptr, &t);
+            test::tree_accelerations(s, TreeParams{.theta = 0.5f, .leaf = 16, .group = group}, 0.01, 2, nullptr, &t);
             std::vector<tree::TreeGroup> groups = t.groups();  // in cell order (breadth first): sort by body
             std::sort(groups.begin(), groups.end(),
                       [](const tree::TreeGroup& a, const tree::TreeGroup& b) { return a.begin < b.begin; });

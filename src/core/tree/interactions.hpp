@@ -47,14 +47,29 @@ NBODY_TREE_HD float box_distance2(const GroupBox& b, float px, float py, float p
     return add_rn(add_rn(mul_rn(dx, dx), mul_rn(dy, dy)), mul_rn(dz, dz));
 }
 
-// Barnes (1994), group form: the group accepts the cell's multipoles iff the distance from the group's box
-// to the cell's centre of mass exceeds l / theta + delta, and never when the cell holds a body of the group
-// (bodies [g_begin, g_end) and the cell's [c_begin, c_end) in key order overlap): a big theta alone would
-// otherwise let a group take the multipole of a cell it sits in.
+// The group's factor in the acceleration criterion: |a|^(2/5) of its smallest last acceleration, from amin2 =
+// min |a|^2 (squares summed as group_accel2 rounds them, so both trees agree). No acceleration known yet
+// (the first evaluation): +inf, and the criterion passes every cell (Barnes alone decides). Double pow, the
+// same function on both trees; a zero acceleration (bodies all at one point) gives 0: only exact cells pass.
+inline constexpr float kNoAcceleration = HUGE_VALF;
+NBODY_TREE_HD float group_accel_factor(float amin2) {
+    return amin2 > 0.0f ? static_cast<float>(::pow(static_cast<double>(amin2), 0.2)) : 0.0f;
+}
+NBODY_TREE_HD float accel2(float ax, float ay, float az) {
+    return add_rn(add_rn(mul_rn(ax, ax), mul_rn(ay, ay)), mul_rn(az, az));
+}
+
+// The opening test (group form, Barnes 1990), on the rows walk_moments made: accept the cell's multipoles iff
+// the group's bounding box lies farther than r_open from the centre of mass (Barnes 1994, the guard) and the
+// acceleration criterion holds there, d^2 |a_min|^(2/5) > r_acc2 (accel_factor = |a_min|^(2/5)), or the box
+// lies beyond r_far (kFarTheta: what bounds a group of near-zero accelerations); never when
+// the cell holds a body of the group (bodies [g_begin, g_end) and the cell's [c_begin, c_end) in key order
+// overlap): a big theta alone would otherwise let a group take the multipole of a cell it sits in.
 NBODY_TREE_HD bool accept_cell(const GroupBox& g, uint32_t g_begin, uint32_t g_end, const TreeCell& c,
-                          const CellMoments& q) {
+                               const CellMoments& q, float accel_factor) {
     if (c.body_begin < g_end && g_begin < c.body_begin + c.body_count) return false;
-    return box_distance2(g, q.x, q.y, q.z) > q.r_open2;
+    const float d2 = box_distance2(g, q.x, q.y, q.z);
+    return d2 > q.r_open2 && (mul_rn(d2, accel_factor) > q.r_acc2 || d2 > q.r_far2);  // d2 > 0 here: inf x d2 is no NaN
 }
 
 // Body-body: m d / (|d|^2 + soft2)^(3/2), d = x_j - x_i. 3 sub, 3 mul-add (r^2), rsqrt, 3 mul (m/r^3),
@@ -66,11 +81,22 @@ NBODY_TREE_HD F3 body_body(float dx, float dy, float dz, float m, float soft2) {
     return {dx * s, dy * s, dz * s};
 }
 
-// Body-cell, monopole plus quadrupole about the centre of mass, d = com - x_i, r^2 = |d|^2 + soft2 (the same
-// softened 1/r in every term, as Bonsai): a = M d / r^3 - Q d / r^5 + (5/2) (d.Q.d) d / r^7.
+// Body-cell: the Taylor expansion of the softened potential -sum m / sqrt(|d - s|^2 + soft2) to second order
+// in the bodies' offsets s from the centre of mass, d = com - x_i, r^2 = |d|^2 + soft2:
+//   a = M d / r^3 - Q d / r^5 + (5/2) (d.Q.d - soft2 tr) d / r^7.
+// The soft2 tr term is what the traceless Q drops: the softened 1/r is not harmonic (its Laplacian is
+// -3 soft2 / r^5), so the trace of the second moment does not vanish from the expansion as it does without
+// softening. Left out (Bonsai leaves it out), a cell a few softening lengths away is off by up to
+// soft2 l^2 / (8 r^4) of its monopole; on the Cartwheel's thin disk (eps 0.01, scale height 0.02) that was
+// most of the tree's median force error.
+// t = softened_trace(q.tr, soft2), the same for every body, is taken once a cell and group (the walks stage it
+// with the cell), so the term costs one add an interaction, folded into d.Q.d's first product.
 // Flops, counted as body_body's 20: 3 sub (d), 6 (r^2), rsqrt 4, 3 mul (1/r^2, 1/r^3, 1/r^5), Q d 15,
-// d.Q.d 5, the scalar s 5, the three components 9, the accumulation 3: 53 flops, 2.65 body-body interactions.
-NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, float soft2) {
+// d.Q.d 6 (with t), the scalar s 5, the three components 9, the accumulation 3: 54 flops, 2.7 body-body
+// interactions.
+NBODY_TREE_HD float softened_trace(float tr, float soft2) { return -soft2 * tr; }
+
+NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, float t, float soft2) {
     const float r2 = soft2 + dx * dx + dy * dy + dz * dz;
     const float inv_r = tree_rsqrt(r2);
     const float inv_r2 = inv_r * inv_r;
@@ -79,7 +105,7 @@ NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, f
     const float qx = q.qxx * dx + q.qxy * dy + q.qxz * dz;
     const float qy = q.qxy * dx + q.qyy * dy + q.qyz * dz;
     const float qz = q.qxz * dx + q.qyz * dy + q.qzz * dz;
-    const float dqd = dx * qx + dy * qy + dz * qz;
+    const float dqd = t + dx * qx + dy * qy + dz * qz;
     const float s = q.m * inv_r3 + 2.5f * dqd * inv_r5 * inv_r2;
     return {s * dx - inv_r5 * qx, s * dy - inv_r5 * qy, s * dz - inv_r5 * qz};
 }
@@ -96,8 +122,8 @@ NBODY_TREE_HD void add_body_body(float dx, float dy, float dz, float m, float so
     ax = fmaf(dx, s, ax), ay = fmaf(dy, s, ay), az = fmaf(dz, s, az);
 }
 
-NBODY_TREE_HD void add_body_cell(float dx, float dy, float dz, const CellMoments& q, float soft2, float& ax,
-                                 float& ay, float& az) {
+NBODY_TREE_HD void add_body_cell(float dx, float dy, float dz, const CellMoments& q, float t, float soft2,
+                                 float& ax, float& ay, float& az) {
     const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, soft2)));
     const float inv_r = tree_rsqrt(r2);
     const float inv_r2 = inv_r * inv_r;
@@ -106,7 +132,7 @@ NBODY_TREE_HD void add_body_cell(float dx, float dy, float dz, const CellMoments
     const float qx = fmaf(q.qxz, dz, fmaf(q.qxy, dy, q.qxx * dx));
     const float qy = fmaf(q.qyz, dz, fmaf(q.qyy, dy, q.qxy * dx));
     const float qz = fmaf(q.qzz, dz, fmaf(q.qyz, dy, q.qxz * dx));
-    const float dqd = fmaf(dz, qz, fmaf(dy, qy, dx * qx));
+    const float dqd = fmaf(dz, qz, fmaf(dy, qy, fmaf(dx, qx, t)));
     const float s = fmaf(2.5f * dqd, inv_r5 * inv_r2, q.m * inv_r3);
     ax = fmaf(-inv_r5, qx, fmaf(s, dx, ax));
     ay = fmaf(-inv_r5, qy, fmaf(s, dy, ay));

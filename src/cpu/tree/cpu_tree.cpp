@@ -88,24 +88,25 @@ double seconds_since(std::chrono::steady_clock::time_point& t) {
 
 template <class V>
 void CpuTree::load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                           TreeStats* stats) {
+                           TreeStats* stats, bool acc_holds_last) {
     p.validate();
     check_size(n);
     load(pos_mass, n, m_threads, m_in_x, m_in_y, m_in_z, m_in_m);
-    run(n, p, eps, acc, stats);
+    run(n, p, eps, acc, stats, acc_holds_last);
 }
 
 void CpuTree::evaluate(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                       TreeStats* stats) {
-    load_and_run(pos_mass, n, p, eps, acc, stats);
+                       TreeStats* stats, bool acc_holds_last) {
+    load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
 }
 
 void CpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                       TreeStats* stats) {
-    load_and_run(pos_mass, n, p, eps, acc, stats);
+                       TreeStats* stats, bool acc_holds_last) {
+    load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
 }
 
-void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats) {
+void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
+                  bool acc_holds_last) {
     if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
     TreeStats st;
     st.bodies = n;
@@ -124,10 +125,12 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     st.t_sort = seconds_since(t);
     build(p.leaf);
     st.t_build = seconds_since(t);
-    compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta));
+    compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta), p.alpha);
     st.t_multipoles = seconds_since(t);
     const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
-    walk(p, soft2, acc, st);
+    const bool criterion = p.alpha > 0 && !p.open_all;
+    if (criterion && !acc_holds_last) walk(p, soft2, acc, st, false);  // the accelerations it needs, under Barnes alone
+    walk(p, soft2, acc, st, criterion);
     st.t_walk = seconds_since(t);
     // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
     st.t_keys = m_key_seconds;

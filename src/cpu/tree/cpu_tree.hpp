@@ -21,13 +21,16 @@ class CpuTree {
     explicit CpuTree(int threads = 0);
 
     // acc[i] = sum over the tree of body i's acceleration without G (w = 0), at Plummer softening eps.
+    // The acceleration criterion (p.alpha > 0) needs each body's last acceleration: with acc_holds_last, acc
+    // holds it on entry (the last step's, same bodies and order); without, a first walk under Barnes's test
+    // alone finds it (one evaluation then costs about one and a half).
     // Throws ParamError for bad params, nbody::Error naming the first body whose position or mass is NaN,
     // infinite or outside float32's range, and nbody::Error before allocating when n exceeds max_bodies().
     // n = 0 does nothing. Positions are rounded to float32 first: the tree sees what the GPU tree sees.
     void evaluate(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                  TreeStats* stats = nullptr);
+                  TreeStats* stats = nullptr, bool acc_holds_last = false);
     void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                  TreeStats* stats = nullptr);
+                  TreeStats* stats = nullptr, bool acc_holds_last = false);
 
     // The most bodies this machine's memory holds a tree for (about kBytesPerBody a body, all stages).
     static std::size_t max_bodies();
@@ -52,13 +55,14 @@ class CpuTree {
   private:
     template <class V>
     void load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
-                      TreeStats* stats);
-    void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats);
+                      TreeStats* stats, bool acc_holds_last);
+    void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
     void bounding_box();
     void sort_by_key();
     void build(int leaf);
-    void compute_moments(double inv_theta);
-    void walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st);
+    void compute_moments(double inv_theta, double alpha);
+    // use_last: take each group's smallest acceleration from acc (read before the group's own write)
+    void walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st, bool use_last);
 
     int m_threads;
     std::size_t m_n = 0;

@@ -18,7 +18,7 @@ void tree_group_forces(const CellListF32& cells, const SourcesF32& bodies, const
     const float* __restrict cx = cells.x, * __restrict cy = cells.y, * __restrict cz = cells.z;
     const float* __restrict cm = cells.m, * __restrict qxx = cells.qxx, * __restrict qyy = cells.qyy;
     const float* __restrict qzz = cells.qzz, * __restrict qxy = cells.qxy, * __restrict qxz = cells.qxz;
-    const float* __restrict qyz = cells.qyz;
+    const float* __restrict qyz = cells.qyz, * __restrict t = cells.t;
     const float* __restrict bx = bodies.x, * __restrict by = bodies.y, * __restrict bz = bodies.z;
     const float* __restrict bm = bodies.m;
     const std::size_t nc = cells.n, nb = bodies.n;
@@ -33,9 +33,10 @@ void tree_group_forces(const CellListF32& cells, const SourcesF32& bodies, const
             float fx = 0.f, fy = 0.f, fz = 0.f;
 #pragma omp simd reduction(+ : fx, fy, fz)
             for (std::size_t j = j0; j < j1; ++j) {
-                const tree::CellMoments q{cx[j],  cy[j],  cz[j],  0.f,    cm[j],  qxx[j],
-                                          qyy[j], qzz[j], qxy[j], qxz[j], qyz[j], 0.f};
-                const tree::F3 a = tree::body_cell(cx[j] - x, cy[j] - y, cz[j] - z, q, soft2);
+                tree::CellMoments q{};
+                q.m = cm[j], q.qxx = qxx[j], q.qyy = qyy[j], q.qzz = qzz[j], q.qxy = qxy[j], q.qxz = qxz[j];
+                q.qyz = qyz[j];
+                const tree::F3 a = tree::body_cell(cx[j] - x, cy[j] - y, cz[j] - z, q, t[j], soft2);
                 fx += a.x;
                 fy += a.y;
                 fz += a.z;

@@ -7,9 +7,10 @@
 
 namespace nbody {
 
-// A group's accepted cells, structure of arrays (see tree::CellMoments; r_open2 is not needed here).
+// A group's accepted cells, structure of arrays (see tree::CellMoments; r_open2 is not needed here), with
+// t = tree::softened_trace(tr, soft2) in place of the trace.
 struct CellListF32 {
-    const float *x, *y, *z, *m, *qxx, *qyy, *qzz, *qxy, *qxz, *qyz;
+    const float *x, *y, *z, *m, *qxx, *qyy, *qzz, *qxy, *qxz, *qyz, *t;
     std::size_t n;
 };
 

@@ -5,7 +5,7 @@
 
 namespace nbody {
 
-void CpuTree::compute_moments(double inv_theta) {
+void CpuTree::compute_moments(double inv_theta, double alpha) {
     m_moments_d.resize(m_cells.size());
     m_moments.resize(m_cells.size());
     for (std::size_t level = m_level_start.size() - 1; level-- > 0;) {
@@ -23,7 +23,7 @@ void CpuTree::compute_moments(double inv_theta) {
                                                  cell.body_count, box)
                             : tree::parent_moments(&m_moments_d[cell.first_child], cell.n_children, box);
                     m_moments_d[c] = q;
-                    m_moments[c] = tree::walk_moments(q, box, inv_theta);
+                    m_moments[c] = tree::walk_moments(q, cell, inv_theta, alpha);
                 }
             },
             256);

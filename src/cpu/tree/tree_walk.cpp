@@ -21,7 +21,7 @@ namespace {
 // list), so the walk writes through raw indices without a capacity check per element.
 struct WalkScratch {
     std::vector<uint32_t> queue, accepted, leaves;
-    std::vector<float> c[10];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz
+    std::vector<float> c[11];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz, softened trace term
     std::vector<float> b[4];   // body list: x, y, z, m
     float ax[128], ay[128], az[128];
     uint64_t body_body = 0, body_cell = 0;
@@ -45,7 +45,7 @@ tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_
 
 }  // namespace
 
-void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st) {
+void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st, bool use_last) {
     const uint32_t gsize = uint32_t(p.group);
     m_groups.clear();
     for (uint32_t c = 0; c < m_cells.size(); ++c)
@@ -63,6 +63,15 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
     auto one_group = [&](WalkScratch& s, uint32_t g) {
         const uint32_t gb = m_groups[g].begin, ge = gb + m_groups[g].count;
         const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
+        float factor = tree::kNoAcceleration;
+        if (use_last) {  // this group's bodies' last accelerations: only this group writes them, at its end
+            float amin2 = HUGE_VALF;
+            for (uint32_t k = gb; k < ge; ++k) {
+                const Float4& a = acc[m_order[k]];
+                amin2 = std::min(amin2, tree::accel2(a.x, a.y, a.z));
+            }
+            factor = tree::group_accel_factor(amin2);
+        }
         // breadth first: cells in queue order; accepted ones and opened leaves recorded by index
         uint32_t* queue = s.queue.data();
         uint32_t tail = 1, n_acc = 0, n_leaf = 0;
@@ -70,7 +79,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
         for (uint32_t head = 0; head < tail; ++head) {
             const uint32_t ci = queue[head];
             const tree::TreeCell& cell = m_cells[ci];
-            if (tree::accept_cell(box, gb, ge, cell, m_moments[ci])) {
+            if (tree::accept_cell(box, gb, ge, cell, m_moments[ci], factor)) {
                 s.accepted[n_acc++] = ci;
             } else if (cell.n_children == 0) {
                 s.leaves[n_leaf++] = ci;
@@ -82,6 +91,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
             const tree::CellMoments& q = m_moments[s.accepted[k]];
             s.c[0][k] = q.x, s.c[1][k] = q.y, s.c[2][k] = q.z, s.c[3][k] = q.m, s.c[4][k] = q.qxx;
             s.c[5][k] = q.qyy, s.c[6][k] = q.qzz, s.c[7][k] = q.qxy, s.c[8][k] = q.qxz, s.c[9][k] = q.qyz;
+            s.c[10][k] = tree::softened_trace(q.tr, soft2);
         }
         std::size_t nb = 0;
         for (uint32_t k = 0; k < n_leaf; ++k) {
@@ -95,7 +105,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
         }
         const CellListF32 cl{s.c[0].data(), s.c[1].data(), s.c[2].data(), s.c[3].data(),
                              s.c[4].data(), s.c[5].data(), s.c[6].data(), s.c[7].data(),
-                             s.c[8].data(), s.c[9].data(), n_acc};
+                             s.c[8].data(), s.c[9].data(), s.c[10].data(), n_acc};
         const SourcesF32 bl{s.b[0].data(), s.b[1].data(), s.b[2].data(), s.b[3].data(), nb};
         tree_group_forces(cl, bl, &m_x[gb], &m_y[gb], &m_z[gb], ge - gb, soft2, s.ax, s.ay, s.az);
         for (uint32_t k = gb; k < ge; ++k) acc[m_order[k]] = {s.ax[k - gb], s.ay[k - gb], s.az[k - gb], 0.f};
@@ -112,6 +122,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st)
     for (std::size_t t = 1; t < scratch.size(); ++t) pool.emplace_back(worker, std::ref(scratch[t]));
     worker(scratch[0]);
     for (auto& th : pool) th.join();
+    st.body_body = st.body_cell = 0;  // this walk's lists (a first walk's are not the forces')
     for (const auto& s : scratch) st.body_body += s.body_body, st.body_cell += s.body_cell;
 }
 
