@@ -15,7 +15,7 @@
 namespace nbody {
 
 float default_point_size(std::size_t n) {
-    return float(std::clamp(3.0 * std::pow(1e5 / double(std::max<std::size_t>(n, 1)), 0.25), 2.0, 8.0));
+    return float(std::clamp(3.0 * std::pow(1e5 / double(std::max<std::size_t>(n, 1)), 0.25), 1.0, 8.0));
 }
 
 ParticleRenderer::ParticleRenderer(const std::string& dir) {
@@ -163,8 +163,11 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     if (m_n > 0) {
         // Light per body falls as 1/sqrt(N): 7,500 and 10^6 bodies both land in the tone map's useful range
         // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
+        // A sprite under 2 px carries the light of a 2-px one (its area is what sums up on screen): at 10^7
+        // bodies the default 1-px points draw the 2-px picture with a quarter of the blended fragments.
+        const float small = s.point_size < 2.0f ? 4.0f / std::max(s.point_size * s.point_size, 0.25f) : 1.0f;
         const float intensity =
-            s.brightness * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
+            s.brightness * small * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
         if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it
         draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
         const GLuint p = m_points->id();

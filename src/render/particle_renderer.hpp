@@ -22,7 +22,8 @@ namespace nbody {
 
 class ShaderProgram;
 
-// A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 2 px at 10^6.
+// A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 1.7 px at 10^6, 1 px
+// from 6 x 10^6 (the draw of 10^7 sprites is bound by blending the fragments into the HDR target).
 float default_point_size(std::size_t n);
 
 struct RenderSettings {
