@@ -10,6 +10,7 @@
 #include "cuda_check.cuh"
 #include "device_set.cuh"
 #include "device_snapshots.cuh"
+#include "finite_check.cuh"
 #include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
 #include "tree/tree_engine.cuh"
@@ -30,6 +31,7 @@ struct CudaBackend::Impl {
     TuningTable tuning;  // the engines' kernel_auto reads it (by reference: it lives as long as they do)
     cudaEvent_t ev_start = nullptr, ev_stop = nullptr;  // on the first part's GPU
     kernels::DeviceSnapshots snaps;  // rewind slots (leap-frog engines)
+    kernels::DeviceBuffer check_pos, check_first;  // the NaN check's copy of the positions and its answer
 
     ~Impl() {
         snaps.clear();
@@ -203,6 +205,19 @@ void CudaBackend::read_accelerations(std::vector<Double4>& out) {
 
 void CudaBackend::copy_positions_to_host(Float4* dst) {
     if (m->engine) m->engine->positions_to_host(dst);
+}
+
+std::optional<std::size_t> CudaBackend::first_nonfinite_position() {
+    if (!m->engine || m->n == 0) return std::nullopt;
+    const kernels::DevicePart& first = m->devices->parts().front();
+    NBODY_CUDA_CHECK(cudaSetDevice(first.device));
+    if (m->check_pos.bytes() < m->n * sizeof(float4))
+        m->check_pos = kernels::DeviceBuffer::alloc(first.device, m->n * sizeof(float4), "NaN check positions");
+    if (m->check_first.bytes() == 0)
+        m->check_first = kernels::DeviceBuffer::alloc(first.device, sizeof(unsigned long long), "NaN check answer");
+    m->engine->positions_to_device(m->check_pos.get());  // every part's bodies, in order; synchronised
+    return kernels::first_nonfinite(m->check_pos.as<const float4>(), m->n, m->check_first.as<unsigned long long>(),
+                                    first.stream);
 }
 
 void CudaBackend::write_positions_to_device(void* device_dst) {

@@ -45,6 +45,7 @@ public:
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
+    std::optional<std::size_t> first_nonfinite_position() override;
     void write_positions_to_device(void* device_dst) override;
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;

@@ -69,6 +69,10 @@ public:
     // GPU backend whose buffer could not be registered with GL).
     virtual void copy_positions_to_host(Float4* dst) = 0;
 
+    // The first body whose position is NaN or infinite, if any. The default looks at a host copy of the
+    // positions; a GPU backend looks on the device, so the check costs no copy of N bodies.
+    virtual std::optional<std::size_t> first_nonfinite_position();
+
     // GPU backends with caps().external_positions: writes the current positions and masses (N float4) into
     // a device pointer, such as a mapped CUDA-GL interop buffer, without a host round trip. Others throw.
     virtual void write_positions_to_device(void* device_dst);

@@ -122,21 +122,16 @@ int Simulation::steps_for_frame(double budget_s) const {
 void Simulation::check_finite(double wall_now) {
     if (wall_now < m_next_finite_check) return;
     m_next_finite_check = wall_now + kFiniteCheckInterval;
-    m_check.resize(m_backend->size());
-    m_backend->copy_positions_to_host(m_check.data());
-    for (std::size_t i = 0; i < m_check.size(); ++i) {
-        const Float4& p = m_check[i];
-        if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) continue;
-        m_blew_up = true;
-        m_paused = true;
-        char msg[320];
-        std::snprintf(msg, sizeof msg,
-                      "the state became NaN or infinite at step %lld (body %zu): dt %g is too large for eps %g. "
-                      "Paused: reset, or lower dt / raise eps, then reset.",
-                      m_backend->steps_taken(), i, m_current.dt, m_current.eps);
-        m_error = msg;
-        return;
-    }
+    const std::optional<std::size_t> bad = m_backend->first_nonfinite_position();
+    if (!bad) return;
+    m_blew_up = true;
+    m_paused = true;
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "the state became NaN or infinite at step %lld (body %zu): dt %g is too large for eps %g. "
+                  "Paused: reset, or lower dt / raise eps, then reset.",
+                  m_backend->steps_taken(), *bad, m_current.dt, m_current.eps);
+    m_error = msg;
 }
 
 void Simulation::mark_what_runs(double wall_now) {

@@ -165,7 +165,6 @@ class Simulation {
     double m_step_seconds_last_frame = 0;
     double m_sec_per_step = 0;  // smoothed, for auto steps
     double m_next_finite_check = 0;
-    std::vector<Float4> m_check;  // positions copied for the NaN check
     BackendFacts m_facts;
     bool m_background_allowed = false;
     std::future<void> m_inflight;  // the step running on the worker thread (valid while it runs)

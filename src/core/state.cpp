@@ -46,6 +46,14 @@ WorkCount Backend::work() const {
     return w;
 }
 
+std::optional<std::size_t> Backend::first_nonfinite_position() {
+    std::vector<Float4> pos(size());
+    copy_positions_to_host(pos.data());
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        if (!(std::isfinite(pos[i].x) && std::isfinite(pos[i].y) && std::isfinite(pos[i].z))) return i;
+    return std::nullopt;
+}
+
 void Backend::write_positions_to_device(void*) {
     throw BackendError(name() + ": cannot write positions to device memory (no GPU backend)");
 }

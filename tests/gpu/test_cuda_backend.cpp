@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <cuda_runtime.h>
 
@@ -250,4 +251,29 @@ TEST(CudaBackend, PotentialEnergyMatchesFloat64) {
         const double ref = compute_diagnostics(s, eps, 1.5).potential;
         EXPECT_NEAR(*w / ref, 1.0, 1e-5) << "eps " << eps;
     }
+}
+
+// The NaN check looks on the device (no copy of N bodies) and names the body the host check names: none in a
+// sound state, the first overflowed one after a step that overflows float (masses past float32's range with
+// the largest G and time step allowed, as the CPU test does).
+TEST(CudaBackend, FindsTheFirstNonFiniteBodyOnTheDevice) {
+    REQUIRE_GPU(gpu);
+    SimParams p;
+    gpu->reset(test::plummer_state(5000, 4), p);
+    gpu->step(2);
+    EXPECT_FALSE(gpu->first_nonfinite_position().has_value());
+    p.method = ForceMethod::Tree;
+    gpu->reset(test::plummer_state(5000, 4), p);
+    gpu->step(2);
+    EXPECT_FALSE(gpu->first_nonfinite_position().has_value());
+    p = SimParams{};
+    p.dt = 1e6;
+    p.G = 1e12;
+    State heavy = test::plummer_state(3001, 5);
+    for (auto& pm : heavy.pos_mass) pm.w *= 1e30;
+    gpu->reset(heavy, p);
+    gpu->step(3);
+    const std::optional<std::size_t> device = gpu->first_nonfinite_position();
+    ASSERT_TRUE(device.has_value());
+    EXPECT_EQ(device, gpu->Backend::first_nonfinite_position());  // the host copy's answer
 }
