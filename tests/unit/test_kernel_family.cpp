@@ -180,18 +180,25 @@ TEST(ForceMethod, CommandLineFlags) {
     auto bad_bench = parse_bench({"--methods", "direct,barnes"});
     auto bad_theta = nbody::test::parse({"--method", "tree", "--theta", "2"});
     auto bad_thetas = parse_bench({"--methods", "tree", "--thetas", "0.5,0"});
+    auto bad_alpha = nbody::test::parse({"--method", "tree", "--alpha", "-0.1"});
+    auto bad_alphas = parse_bench({"--methods", "tree", "--alphas", "0.001,2"});
     const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(std::holds_alternative<int>(bad_alpha));
+    EXPECT_TRUE(std::holds_alternative<int>(bad_alphas));
+    EXPECT_NE(err.find("--alpha"), std::string::npos) << err;
     EXPECT_TRUE(std::holds_alternative<int>(bad));
     EXPECT_TRUE(std::holds_alternative<int>(bad_bench));
     EXPECT_TRUE(std::holds_alternative<int>(bad_theta));
     EXPECT_TRUE(std::holds_alternative<int>(bad_thetas));
     EXPECT_NE(err.find("barnes"), std::string::npos) << err;
     EXPECT_NE(err.find("--theta"), std::string::npos) << err;
-    auto tree = nbody::test::parse({"--method", "tree", "--theta", "0.7", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    auto tree = nbody::test::parse(
+        {"--method", "tree", "--theta", "0.7", "--alpha", "0", NBODY_SOURCE_DIR "/scenes/plummer.toml"});
     ASSERT_TRUE(std::holds_alternative<AppOptions>(tree));
     const SimParams tp = prepare_run(std::get<AppOptions>(tree)).params;
     EXPECT_EQ(tp.method, ForceMethod::Tree);
     EXPECT_FLOAT_EQ(tp.tree.theta, 0.7f);
+    EXPECT_EQ(tp.tree.alpha, 0.0f);  // off: theta alone
     auto b = parse_bench({"--method", "direct"});
     ASSERT_TRUE(std::holds_alternative<BenchOptions>(b));
     EXPECT_EQ(std::get<BenchOptions>(b).methods, std::vector<std::string>{"direct"});

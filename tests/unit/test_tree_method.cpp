@@ -162,10 +162,20 @@ TEST(TreeMethod, ADistributedRunRefusesTheTree) {
 
 TEST(TreeMethod, SceneFilesNameTheTreeAndItsAngle) {
     const std::string base = "name = \"t\"\nbodies = 100\n[[component]]\ntype = \"plummer\"\nfraction = 1\n";
-    const SceneSpec s = parse_scene("method = \"tree\"\ntheta = 0.7\n" + base, "s.toml");
+    const SceneSpec s = parse_scene("method = \"tree\"\ntheta = 0.7\nalpha = 0.002\n" + base, "s.toml");
     const SimParams p = s.apply_to(SimParams{});
     EXPECT_EQ(p.method, ForceMethod::Tree);
     EXPECT_FLOAT_EQ(p.tree.theta, 0.7f);
+    EXPECT_FLOAT_EQ(p.tree.alpha, 0.002f);
+    EXPECT_FLOAT_EQ(parse_scene("method = \"tree\"\n" + base, "s.toml").apply_to(SimParams{}).tree.alpha,
+                    TreeParams{}.alpha);  // not named: the default
+    try {
+        parse_scene("method = \"tree\"\nalpha = -1\n" + base, "s.toml");
+        FAIL() << "alpha = -1 accepted";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(e.line, 2);
+        EXPECT_NE(std::string(e.what()).find("alpha"), std::string::npos) << e.what();
+    }
     try {
         parse_scene("method = \"tree\"\ntheta = 2\n" + base, "s.toml");
         FAIL() << "theta = 2 accepted";
