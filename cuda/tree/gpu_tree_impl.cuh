@@ -45,11 +45,15 @@ struct GpuTree::Impl {
         }
     } stage_events;
 
+    // Records the stages' events and returns without waiting; read_stage_times fills s once the stream has
+    // passed them (after a walk it has: the walk waits for its counters).
     void build_from_input(const TreeParams& p, TreeStats& s);
+    void read_stage_times(TreeStats& s);
     void make_groups(uint32_t group);
     // out = exclusive prefix sums of in (CUB, on the stream; grows scan_temp as needed)
     void exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t count);
-    // use_last: each group's smallest acceleration from acc (as it holds on entry) for the acceleration criterion
+    // Over the groups make_groups made. use_last: each group's smallest acceleration from acc (as it holds on
+    // entry) for the acceleration criterion.
     void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last);
 
     void start(std::size_t count, const TreeParams& p);

@@ -4,6 +4,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 
 #include "core/tree/morton.hpp"
@@ -131,9 +132,8 @@ void GpuTree::Impl::sort() {
     NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
 }
 
-// Stage times from events recorded between the stages, read once the multipoles are done: besides the
-// octree's one synchronisation (build_levels) the host waits only there, and the walk's groups synchronise
-// next anyway.
+// Stage times from events recorded between the stages, read after the walk (read_stage_times): besides the
+// octree's one synchronisation (build_levels) the build keeps the host waiting nowhere.
 void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.bodies = n;
     stage_events.create();
@@ -147,6 +147,12 @@ void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     NBODY_CUDA_CHECK(cudaEventRecord(at[3], stream));
     compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta), p.alpha);
     NBODY_CUDA_CHECK(cudaEventRecord(at[4], stream));
+    s.cells = cells;
+    s.depth = static_cast<int>(level_start.size()) - 2;
+}
+
+void GpuTree::Impl::read_stage_times(TreeStats& s) {
+    const cudaEvent_t* at = stage_events.at;
     NBODY_CUDA_CHECK(cudaEventSynchronize(at[4]));
     double* stage[] = {&s.t_keys, &s.t_sort, &s.t_build, &s.t_multipoles};
     for (int k = 0; k < 4; ++k) {
@@ -154,8 +160,6 @@ void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
         NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, at[k], at[k + 1]));
         *stage[k] = 1e-3 * double(ms);
     }
-    s.cells = cells;
-    s.depth = static_cast<int>(level_start.size()) - 2;
 }
 
 // Forgets the last tree and makes room for n bodies.
@@ -176,6 +180,7 @@ void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, 
         NBODY_CUDA_CHECK(
             cudaMemcpyAsync(m->input.get(), pos_mass, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
         m->build_from_input(p, s);
+        m->read_stage_times(s);
     }
     if (st) *st = s;
 }
@@ -191,9 +196,13 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
         m->build_from_input(p, s);
         const float soft2 = float(eps * eps) + tree::kSelfFloor;  // as CpuTree::run
         float4* acc = static_cast<float4*>(d_acc);
-        const bool criterion = p.alpha > 0 && !p.open_all;
+        const auto t0 = std::chrono::steady_clock::now();  // host clock: the walk ends on the host's wait
+        m->make_groups(uint32_t(p.group));
+        const bool criterion = p.reads_last_accelerations();
         if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false);  // the accelerations it needs
         m->walk(p, soft2, acc, s, criterion);
+        s.t_walk = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();  // groups included
+        m->read_stage_times(s);  // the walk has waited for the stream: no wait here
     }
     if (st) *st = s;
 }

@@ -13,13 +13,12 @@
 // that would overflow it is counted, and the walk runs again with the bound.
 //
 // Work per interaction (tree/interactions.hpp): body-body 20 flops, body-cell 54 flops, each from shared
-// memory by broadcast (one LDS.128 a body, three a cell). A visited cell costs a 16-byte and a 4-byte load of
+// memory by broadcast (one LDS.128 a body, three a cell). A visited cell costs a 16-byte and an 8-byte load of
 // its moments (centre of mass and the three opening radii, one 64-byte segment); only an accepted one loads the
 // other 32 bytes. With the acceleration criterion each group first reads its bodies' last accelerations.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "core/errors.hpp"
@@ -111,7 +110,7 @@ __device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, int l
     for (int r = 0; r < kPerLane; ++r) {
         const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
         const float4 l = a.acc[a.order[k < ge ? k : gb]];
-        amin2 = fminf(amin2, tree::accel2(l.x, l.y, l.z));
+        amin2 = fminf(amin2, tree::norm2_rn(l.x, l.y, l.z));
     }
     return tree::group_accel_factor(warp_min(amin2));
 }
@@ -181,7 +180,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                 const uint32_t ci = stack[base + uint32_t(lane)];
                 cell = a.cells[ci];
                 row = reinterpret_cast<const float4*>(a.moments + ci);
-                head = __ldg(row);  // the opening test reads row 0 and r_acc2; the quadrupole only when accepted
+                head = __ldg(row);  // the opening test reads row 0 and row 3's radii; the quadrupole only when accepted
                 tree::CellMoments q{};
                 q.x = head.x, q.y = head.y, q.z = head.z, q.r_open2 = head.w;
                 const float2 radii = __ldg(reinterpret_cast<const float2*>(row + 3));  // r_acc2, r_far2
@@ -281,9 +280,7 @@ void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
 // One persistent launch: as many warps as fit at once, each taking groups
 // from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
 void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last) {
-    const auto t0 = std::chrono::steady_clock::now();
     const uint32_t group = uint32_t(p.group);
-    make_groups(group);
     // bodies a lane holds: 1, 2 or 4 (a three-body instance spilled registers; 65..96 take four with lanes idle)
     const int per_lane = group <= 32 ? 1 : group <= 64 ? 2 : 4;
     if (group > 32u * kMaxPerLane) throw BackendError("tree walk: group " + std::to_string(group) + " above 128");
@@ -340,7 +337,6 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
-    s.t_walk += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();  // a first walk too
 }
 
 std::vector<uint32_t> GpuTree::group_cell_counts() const {

@@ -169,19 +169,17 @@ TEST(TreeMethod, SceneFilesNameTheTreeAndItsAngle) {
     EXPECT_FLOAT_EQ(p.tree.alpha, 0.002f);
     EXPECT_FLOAT_EQ(parse_scene("method = \"tree\"\n" + base, "s.toml").apply_to(SimParams{}).tree.alpha,
                     TreeParams{}.alpha);  // not named: the default
-    try {
-        parse_scene("method = \"tree\"\nalpha = -1\n" + base, "s.toml");
-        FAIL() << "alpha = -1 accepted";
-    } catch (const SceneError& e) {
-        EXPECT_EQ(e.line, 2);
-        EXPECT_NE(std::string(e.what()).find("alpha"), std::string::npos) << e.what();
-    }
-    try {
-        parse_scene("method = \"tree\"\ntheta = 2\n" + base, "s.toml");
-        FAIL() << "theta = 2 accepted";
-    } catch (const SceneError& e) {
-        EXPECT_EQ(e.line, 2);
-        EXPECT_NE(std::string(e.what()).find("theta"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("1.5"), std::string::npos) << e.what();
-    }
+    // A bad value is refused at its line (2), naming the key and its range.
+    auto expect_refused = [&](const std::string& line, const std::string& key, const std::string& bound) {
+        try {
+            parse_scene("method = \"tree\"\n" + line + "\n" + base, "s.toml");
+            FAIL() << line << " accepted";
+        } catch (const SceneError& e) {
+            EXPECT_EQ(e.line, 2);
+            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(bound), std::string::npos) << e.what();
+        }
+    };
+    expect_refused("alpha = -1", "alpha", "from 0 to 1");
+    expect_refused("theta = 2", "theta", "1.5");
 }

@@ -109,18 +109,20 @@ NBODY_TREE_HD CellMoments walk_moments(const MomentsD& q, const TreeCell& cell, 
                           fmax(double(q.hi[1]) - double(q.lo[1]), double(q.hi[2]) - double(q.lo[2])));
     const double dx = q.x - bx, dy = q.y - by, dz = q.z - bz;
     const double delta = ::sqrt(dx * dx + dy * dy + dz * dz);
-    // l * inf with l = 0 (coincident bodies) would be NaN: open_all opens every cell whatever its size
-    const double r_open = inv_theta == HUGE_VAL ? HUGE_VAL : l * inv_theta + delta;
+    // (l / theta + delta)^2; l * inf with l = 0 (coincident bodies) would be NaN: open_all opens every cell
+    const auto radius2 = [&](double inv) {
+        const double r = inv_theta == HUGE_VAL ? HUGE_VAL : l * inv + delta;
+        return tiny_leaf ? HUGE_VALF : static_cast<float>(r * r);
+    };
     CellMoments out{};
     out.x = static_cast<float>(q.x), out.y = static_cast<float>(q.y), out.z = static_cast<float>(q.z);
-    out.r_open2 = tiny_leaf ? HUGE_VALF : static_cast<float>(r_open * r_open);
+    out.r_open2 = radius2(inv_theta);
     out.m = static_cast<float>(q.m);
     out.qxx = static_cast<float>(q.qxx), out.qyy = static_cast<float>(q.qyy), out.qzz = static_cast<float>(q.qzz);
     out.qxy = static_cast<float>(q.qxy), out.qxz = static_cast<float>(q.qxz), out.qyz = static_cast<float>(q.qyz);
     out.tr = static_cast<float>(q.tr);
     out.r_acc2 = alpha > 0 ? static_cast<float>(::pow(q.m * l * l * l / alpha, 0.4)) : 0.0f;
-    const double r_far = inv_theta == HUGE_VAL ? HUGE_VAL : l / kFarTheta + delta;
-    out.r_far2 = tiny_leaf ? HUGE_VALF : static_cast<float>(r_far * r_far);
+    out.r_far2 = radius2(1.0 / kFarTheta);
     return out;
 }
 

@@ -30,6 +30,9 @@ struct TreeParams {
 
     // Throws ParamError naming the field and its allowed range.
     void validate() const;
+    // The acceleration criterion is in force (open_all opens every cell whatever alpha says): an evaluation
+    // then reads the last accelerations, or walks once under theta alone to find them.
+    bool reads_last_accelerations() const { return alpha > 0 && !open_all; }
     // Every field (written out: the header also compiles as C++17 under nvcc).
     bool operator==(const TreeParams& o) const {
         return theta == o.theta && alpha == o.alpha && leaf == o.leaf && group == o.group && open_all == o.open_all;

@@ -128,9 +128,10 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta), p.alpha);
     st.t_multipoles = seconds_since(t);
     const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
-    const bool criterion = p.alpha > 0 && !p.open_all;
-    if (criterion && !acc_holds_last) walk(p, soft2, acc, st, false);  // the accelerations it needs, under Barnes alone
-    walk(p, soft2, acc, st, criterion);
+    make_groups(p.group);
+    const bool criterion = p.reads_last_accelerations();
+    if (criterion && !acc_holds_last) walk(soft2, acc, st, false);  // the accelerations it needs, under theta alone
+    walk(soft2, acc, st, criterion);
     st.t_walk = seconds_since(t);
     // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
     st.t_keys = m_key_seconds;

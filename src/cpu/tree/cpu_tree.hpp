@@ -61,8 +61,9 @@ class CpuTree {
     void sort_by_key();
     void build(int leaf);
     void compute_moments(double inv_theta, double alpha);
-    // use_last: take each group's smallest acceleration from acc (read before the group's own write)
-    void walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st, bool use_last);
+    void make_groups(int group);  // m_groups, tree::emit_groups' rule
+    // Over m_groups. use_last: take each group's smallest acceleration from acc (read before the group's own write)
+    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last);
 
     int m_threads;
     std::size_t m_n = 0;

@@ -45,11 +45,14 @@ tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_
 
 }  // namespace
 
-void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st, bool use_last) {
-    const uint32_t gsize = uint32_t(p.group);
+void CpuTree::make_groups(int group) {
     m_groups.clear();
     for (uint32_t c = 0; c < m_cells.size(); ++c)
-        tree::emit_groups(m_cells.data(), c, gsize, [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
+        tree::emit_groups(m_cells.data(), c, uint32_t(group),
+                          [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
+}
+
+void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last) {
     const uint32_t groups = uint32_t(m_groups.size());
     st.groups = groups;
     m_group_cells.assign(groups, 0);
@@ -68,7 +71,7 @@ void CpuTree::walk(const TreeParams& p, float soft2, Float4* acc, TreeStats& st,
             float amin2 = HUGE_VALF;
             for (uint32_t k = gb; k < ge; ++k) {
                 const Float4& a = acc[m_order[k]];
-                amin2 = std::min(amin2, tree::accel2(a.x, a.y, a.z));
+                amin2 = std::min(amin2, tree::norm2_rn(a.x, a.y, a.z));
             }
             factor = tree::group_accel_factor(amin2);
         }
