@@ -24,7 +24,7 @@ const FamilyKernels& family_kernels(KernelVariant v) {
         {step_kernels, nullptr, nullptr},
         {step_kernels, nullptr, nullptr},
         {tensor_kernels, make_tensor_scratch, prepare_tensor},
-        {pairs_kernels, nullptr, prepare_pairs},
+        {pairs_kernels, make_pairs_scratch, prepare_pairs},
     }};
     static_assert(std::tuple_size_v<decltype(table)> == std::tuple_size_v<std::decay_t<decltype(variant_table())>>);
     return table[static_cast<int>(v)];

@@ -18,8 +18,9 @@
 
 namespace nbody::kernels {
 
-// What a family keeps on the device beside the partial sums of a plan, made once by configure (the tensor family:
-// its Morton-sort buffers). A launcher gets it back with every launch.
+// What a family keeps on the device beside the partial sums of a plan, made once a part by configure (the tensor
+// family: its Morton-sort buffers; the pairs family: a second stream). A launcher gets its part's back with every
+// launch.
 struct FamilyScratch {
     virtual ~FamilyScratch() = default;
 };
@@ -75,6 +76,8 @@ KernelList fp64_kernels();
 // the finish kernel (each body's partial sums and the leap-frog update), on the plan's grid, shared memory and scratch.
 KernelList pairs_kernels(Precision p);  // empty but for fp32
 void prepare_pairs(const KernelEntry& e);  // its shared memory past 48 KiB
+// Each part's second stream and events, on which the bands of the second buffer run (launch_pairs).
+std::unique_ptr<FamilyScratch> make_pairs_scratch(int device, std::size_t n);
 // Several parts: after a part's launch (its groups, sums in a.group_out) and the other parts' group sums have
 // arrived in `received` ([groups][own bodies]), each own body's groups in order and the leap-frog update.
 void launch_pairs_combine(const StepArgs& a, const float4* received, cudaStream_t stream);

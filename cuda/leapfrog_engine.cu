@@ -128,7 +128,8 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
         }
     }
     if (v == KernelVariant::Pairs) c.group_ends = pairs_group_ends(c.plans.front().chunk);
-    if (fk.make_scratch) c.scratch = fk.make_scratch(m_dev.parts().front().device, m_n);  // one part: all n
+    if (fk.make_scratch)
+        for (const DevicePart& part : m_dev.parts()) c.scratch.push_back(fk.make_scratch(part.device, m_n));
     return c;
 }
 

@@ -95,7 +95,7 @@ private:
         std::vector<DeviceBuffer> partial, counters;  // per part, for the j-split over blocks
         std::vector<DeviceBuffer> groups;             // per part, pairs on several parts (PartBuffers::groups)
         std::vector<long long> group_ends;            // pairs: pairs_group_ends of the plan's strips
-        std::unique_ptr<FamilyScratch> scratch;       // the family's own (tensor: the Morton sort; one part only)
+        std::vector<std::unique_ptr<FamilyScratch>> scratch;  // per part, the family's own (tensor: the Morton sort)
     };
     // The kernel instance, launch plans and scratch for `p` on m_n bodies, without touching the running
     // configuration (throws ParamError or BackendError; commit() installs it).
@@ -131,7 +131,7 @@ private:
     Precision m_prec = Precision::Fp32;  // what the buffers hold
     SimParams m_params, m_running;      // as asked; with the kernel choice resolved
     const KernelEntry* m_kernel = nullptr;
-    std::unique_ptr<FamilyScratch> m_scratch;  // the running family's own scratch, or null
+    std::vector<std::unique_ptr<FamilyScratch>> m_scratch;  // per part, the running family's own; empty if none
     std::vector<LaunchPlan> m_plans;    // one per part
     std::vector<long long> m_group_ends;  // pairs: the diagonal groups (Config::group_ends)
     int m_cur = 0;

@@ -154,7 +154,7 @@ void LeapfrogEngine::launch(bool prime) {
             // Tiled or not; pairs: the tiles, then each body's sums and the update (on several parts: this part's
             // groups' sums, below); tensor: the sort, then its step.
             m_kernel->launcher_for(pl)(grid, block, static_cast<size_t>(pl.shared_bytes), part.stream, args(k, prime),
-                                       m_scratch.get());
+                                       m_scratch.empty() ? nullptr : m_scratch[k].get());
             NBODY_CUDA_CHECK_LAUNCH(prime ? "step_kernel (prime)" : "step_kernel");
         }
         if (reduce) {

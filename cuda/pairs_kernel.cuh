@@ -16,13 +16,15 @@
 // those j-bodies in its i-set's rows of shared memory (the q warps of a set fill disjoint columns); at the end the
 // block adds the sets' rows, and each set's q i-sums, in a fixed order. A diagonal tile is swept one way only
 // (every pair of it both ways, from the i side). The tiles run in bands of diagonals d = c - r, one launch a
-// band (LaunchPlan::band, core/kernel_config.hpp) of S = min(2 D, T + 1) slots: tile (r, r + d) writes strip r's
-// sums into slot d - d0 (counting up) and strip c's into slot S - 1 - (d - d0) (counting down). A body in strip x
-// is the row's of tiles (x, x + d), d < T - x, and the column's of (x - d, x), 1 <= d <= x: two runs from the band's
-// start, T + 1 - 2 d0 and 2 D long together at most, so the two ends never meet. The diagonals also fall in groups
-// of equal tile counts (pairs_group_ends, core/kernel_config.hpp); bands start on multiples of D and a band may end
-// early at a part's last group. pairs_finish_kernel adds a body's slots group by group in a fixed order (four
-// lanes a body over the group's row slots then its column slots, and a butterfly), each group onto its sum from the
+// band (LaunchPlan::band, core/kernel_config.hpp) into a buffer of S = min(2 D, T + 1) slots (two buffers, band b
+// in b mod 2, where bands of 8 diagonals or more need more than one, so a band's tiles can run beside the last one's
+// finish and tail): tile (r, r + d) writes strip r's sums into slot d - d0 (counting up) and strip c's into slot
+// S - 1 - (d - d0) (counting down). A body in strip x is the row's of tiles (x, x + d), d < T - x, and the column's
+// of (x - d, x), 1 <= d <= x: two runs from the band's start, T + 1 - 2 d0 and 2 D long together at most, so the
+// two ends never meet. The diagonals also fall in groups of equal tile counts (pairs_group_ends,
+// core/kernel_config.hpp); bands start on multiples of D and a band may end early at a part's last group.
+// pairs_finish_kernel adds a body's slots group by group in a fixed order (four lanes a body over the group's row
+// slots then its column slots, and a butterfly; one lane where the bands are narrow), each group onto its sum from the
 // bands before, finished groups onto the running total (one part) or out to the body's owner (several parts,
 // pairs_combine_kernel adds them there in group order), and after the last group does the leap-frog update.
 // Scratch O(N); the result does not depend on the order the blocks ran in, nor on the number of parts.
@@ -38,18 +40,20 @@ namespace nbody::kernels {
 // The StepArgs fields the pairs kernels read besides in.pos (float4 bodies, w = mass, N plus the zeroed padding),
 // soft2 and the leap-frog ones.
 struct PairsView {
-    float4* partial;  // StepArgs::partial: [slots][strips x strip] partial sums, slot-major (w unused), then the
-                      // running sum of the group in progress and the running total over groups [strips x strip]
+    float4* partial;  // StepArgs::partial: this band's buffer, [slots][strips x strip] partial sums, slot-major
+                      // (w unused)
+    float4* running;  // StepArgs::running: the running sum of the group in progress, then the running total over
+                      // groups, [strips x strip] each
     int strips;       // StepArgs::chunk: T = ceil(N / strip)
     int strip;        // StepArgs::tile: bodies per strip, block x k
     int band, band_begin, band_end;  // diagonals a launch may take, and this launch's [begin, end)
     int slots;                       // partial sums a body may get in a band: min(2 band, strips + 1)
     __device__ explicit PairsView(const StepArgs& a)
-        : partial(static_cast<float4*>(a.partial)), strips(a.chunk), strip(a.tile), band(a.band),
+        : partial(static_cast<float4*>(a.partial)), running(a.running), strips(a.chunk), strip(a.tile), band(a.band),
           band_begin(a.band_begin), band_end(a.band_end), slots(min(2 * a.band, a.chunk + 1)) {}
     __device__ long long slot_elems() const { return static_cast<long long>(strips) * strip; }
-    __device__ float4* group_running() const { return partial + static_cast<long long>(slots) * slot_elems(); }
-    __device__ float4* total_running() const { return group_running() + slot_elems(); }
+    __device__ float4* group_running() const { return running; }
+    __device__ float4* total_running() const { return running + slot_elems(); }
 };
 
 namespace pairs {
@@ -222,9 +226,12 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
 // Each body's slots of the band, group by group (the groups of core/kernel_config.hpp the band meets), added in a
 // fixed order: a group's slots in the band, then onto the group's running sum from the bands before; a finished
 // group onto the running total (one part) or out to group_out (several parts); after the last group, the
-// leap-frog update of step_kernel.cuh (kPairsFinishLanes threads a body, neighbours in a warp).
+// leap-frog update of step_kernel.cuh (LANES threads a body, neighbours in a warp: kPairsFinishLanes, or 1 where
+// the bands are narrow, launch_pairs in kernel_table_pairs.cu).
 inline constexpr int kPairsFinishLanes = 4;
+inline constexpr long long kPairsOneLaneBand = 16;  // bands of this many diagonals or fewer: one lane a body
 inline constexpr int kPairsFinishBlock = 256;
+template <int LANES>
 __global__ void pairs_finish_kernel(StepArgs a);
 // Several parts: each of this part's bodies' group sums (its own groups' from group_out, the others' as their
 // parts sent them, [group][own bodies]) added in group order as pairs_finish_kernel adds them on one part, then

@@ -50,6 +50,8 @@ struct StepArgs {
     double soft2_d;
     double G, half_dt, dt;  // h = dt / 2
     bool prime;
+    float4* running;    // pairs: the running sums of the group in progress and of the groups done, [2][T x strip]
+                        // (set by the launcher, beside `partial` = the band's buffer of slots)
 };
 
 template <class P>

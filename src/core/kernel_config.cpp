@@ -127,16 +127,22 @@ long long pairs_strips(std::size_t n, const KernelShape& s) {
     return (static_cast<long long>(n) + strip - 1) / strip;
 }
 
-long long pairs_band(std::size_t n, const KernelShape& s) {
-    const long long t = pairs_strips(n, s), padded = std::max<long long>(1, t * pairs_strip(s));
-    return std::clamp<long long>(kPairsBandBytes / (32 * padded), 1, std::max<long long>(1, t));
+PairsBands pairs_bands(long long strips, long long strip) {
+    const long long t = std::max<long long>(1, strips), padded = std::max<long long>(1, t * strip);
+    const long long fits = kPairsBandBytes / (32 * padded);  // diagonals one buffer of kPairsBandBytes holds
+    if (fits >= t) return {t, 1};                              // one band
+    if (fits >= 2 * kPairsOverlapMinBand) return {fits / 2, 2};  // two buffers in the same bytes
+    return {std::max<long long>(1, fits), 1};
 }
+
+long long pairs_band(std::size_t n, const KernelShape& s) { return pairs_bands(pairs_strips(n, s), pairs_strip(s)).band; }
 
 long long pairs_band_slots(long long band, long long strips) { return std::min(2 * band, strips + 1); }
 
 long long pairs_scratch_bytes(std::size_t n, const KernelShape& s) {
     const long long t = pairs_strips(n, s);
-    return (pairs_band_slots(pairs_band(n, s), t) + 2) * t * pairs_strip(s) * 16;  // + the two running sums
+    const PairsBands b = pairs_bands(t, pairs_strip(s));
+    return (b.buffers * pairs_band_slots(b.band, t) + 2) * t * pairs_strip(s) * 16;  // + the two running sums
 }
 
 int pairs_groups(long long strips) {

@@ -60,17 +60,29 @@ inline constexpr int kTensorMaxBlock = 256;
 // The triangle's tiles run in bands of D diagonals (tiles (r, r + d), d0 <= d < d0 + D), one launch a band: in a
 // band every body gets at most S = min(2 D, T + 1) partial sums (float4: two a diagonal, as the row's strip and as
 // the column's; T in all), and a finish kernel adds them in diagonal order to the running sum of their group
-// (kPairsGroups below) and finished groups to the running total, so the scratch is (S + 2) x T x strip x 16 bytes,
-// O(N), and the sum's order is fixed whatever order the blocks ran in. D is as many
-// diagonals as kPairsBandBytes hold: all T of them (one launch) up to N = 131,072 with strips of 1,024 (131 arrays
-// of 2 MB); at 1,048,576 D = 16 and 64 launches (34 of 16.8 MB: 570 MB); at 4,194,304 D = 4 (10 of 67 MB:
-// 671 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's memory.
+// (pairs_groups below) and finished groups to the running total, so the sum's order is fixed whatever order the
+// blocks ran in. One band holds all T diagonals up to N = 131,072 with strips of 1,024 (131 arrays of 2 MB). Past
+// kPairsBandBytes of slots the bands alternate between two buffers of S slots in those bytes where each still holds
+// kPairsOverlapMinBand diagonals: band b + 1's tiles (on a second stream) fill the SMs that band b's last, partly
+// empty wave and its finish leave idle, the finishes still in band order (with narrow bands' finishes on one lane a
+// body, 1,048,576 bodies step 2.6% faster than in one buffer: docs/performance.md, 2026-11-26). Narrower bands
+// stay in one buffer: every finish passes over all N bodies whatever the band's width (about 75 us at 1,048,576),
+// and halving D = 4 at 4,194,304 made the step 3.7% slower. The scratch is (buffers x S + 2) x T x strip x 16
+// bytes, O(N): at 1,048,576 D = 8 in two buffers, 128 bands (2 x 16 + 2 arrays of 16.8 MB: 570 MB); at 4,194,304
+// D = 4 in one (8 + 2 of 67 MB: 671 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's
+// memory.
 inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
 inline constexpr long long kPairsScratchShare = 4;
 inline constexpr long long kPairsBandBytes = 512LL << 20;
-long long pairs_band(std::size_t n, const KernelShape& s);  // D: diagonals a launch takes, 1 to T
+inline constexpr long long kPairsOverlapMinBand = 8;
+struct PairsBands {
+    long long band;     // D: diagonals a launch takes, 1 to T
+    long long buffers;  // of S slots each, band b in buffer b mod buffers (launch_pairs, cuda/kernel_table_pairs.cu)
+};
+PairsBands pairs_bands(long long strips, long long strip);  // T strips of `strip` bodies
+long long pairs_band(std::size_t n, const KernelShape& s);  // pairs_bands(...).band for n bodies
 // Partial sums a body may get in one band: two a diagonal, and never more than T + 1 (each body has T in all).
 long long pairs_band_slots(long long band, long long strips);
 long long pairs_strip(const KernelShape& s);  // bodies per strip: block / q x k

@@ -102,16 +102,38 @@ TEST(PairsConfig, LaunchPlanIsTheUpperTriangle) {
     EXPECT_EQ(pairs_shared_bytes(split), 12 * 256 * 3);
     EXPECT_EQ(pairs_shared_bytes(d), 12 * 1024 * 4);  // q 1: 4 sets, no extra i-sums
     // 131,072 bodies: 128 strips in one band, 129 slots and the two running sums (group, total), 2 MB each (one slot
-    // a strip before: 128); 1,048,576: 1,024 strips in bands of 16 diagonals (64 launches), 32 slots + 2 of 16 MB:
-    // 570 MB, O(N) (it was one slot a strip, 17 GB); 4,194,304: bands of 4, 8 + 2 of 64 MB. Under 1 GiB at both,
-    // so a 24 GB GPU's quarter allows them.
+    // a strip before: 128); 1,048,576: 1,024 strips in bands of 8 diagonals (128 launches) over two buffers of 16
+    // slots, + 2 of 16 MB: 570 MB, O(N) (it was one slot a strip, 17 GB); 4,194,304: bands of 4 in one buffer (two
+    // would hold 2 diagonals each, under kPairsOverlapMinBand), 8 + 2 of 64 MB. Under 1 GiB at both, so a 24 GB GPU's
+    // quarter allows them.
     EXPECT_EQ(pairs_scratch_bytes(131072, d), 131LL * 131072 * 16);
-    EXPECT_EQ(pairs_band(1048576, d), 16);
+    EXPECT_EQ(pairs_bands(128, 1024).band, 128);
+    EXPECT_EQ(pairs_bands(128, 1024).buffers, 1);
+    EXPECT_EQ(pairs_band(1048576, d), 8);
+    EXPECT_EQ(pairs_bands(1024, 1024).buffers, 2);
     EXPECT_EQ(pairs_scratch_bytes(1048576, d), 34LL * 1048576 * 16);
     EXPECT_EQ(pairs_band(4194304, d), 4);
+    EXPECT_EQ(pairs_bands(4096, 1024).buffers, 1);
     EXPECT_EQ(pairs_scratch_bytes(4194304, d), 10LL * 4194304 * 16);
     EXPECT_LE(pairs_scratch_bytes(4194304, d), 1LL << 30);
     EXPECT_LE(pairs_scratch_bytes(1048576, d), 24LL * 1000 * 1000 * 1000 / kPairsScratchShare);
+    // Just past one buffer (T = 129 strips of 1,024 hold 127 diagonals in 512 MiB): two buffers of 63, in the same
+    // bytes or fewer.
+    EXPECT_EQ(pairs_band(129 * 1024, d), 63);
+    EXPECT_EQ(pairs_bands(129, 1024).buffers, 2);
+    EXPECT_LE(pairs_scratch_bytes(129 * 1024, d), kPairsBandBytes + 2 * 129 * 1024 * 16);
+    // Every strip count from 1 to 5,000 (strips of 256 and 1,024): a band of 1 to T diagonals, two buffers only where
+    // each holds kPairsOverlapMinBand or more, and never more slot bytes than one buffer of kPairsBandBytes allows
+    // (or one band of one diagonal).
+    for (long long strip : {256LL, 1024LL})
+        for (long long t = 1; t <= 5000; ++t) {
+            const PairsBands b = pairs_bands(t, strip);
+            ASSERT_GE(b.band, 1) << t;
+            ASSERT_LE(b.band, t) << t;
+            ASSERT_TRUE(b.buffers == 1 || (b.buffers == 2 && b.band >= kPairsOverlapMinBand && b.band < t)) << t;
+            ASSERT_LE(b.buffers * pairs_band_slots(b.band, t) * t * strip * 16, std::max(kPairsBandBytes, 2 * t * strip * 16))
+                << t;
+        }
     // Past what one band of one diagonal holds (2^24 bodies) a launch still takes one diagonal.
     EXPECT_EQ(pairs_band(std::size_t(1) << 25, d), 1);
     EXPECT_EQ(pairs_band_slots(1, 1), 2);  // one strip: the diagonal tile's row sums, and a slot to spare
