@@ -48,8 +48,9 @@ TEST(PairsKernel, AutoTakesPairsOnSeveralParts) {
 // Two, three and five parts on one GPU run the whole several-part path (each part's groups of tiles, their sums sent
 // to the bodies' owners, the owners' sums in group order, the position exchange) and must be bit-identical to one
 // part: awkward N (fewer bodies than parts, partial strips, one group up to 7,499; 20,011 has 4 groups in strips of
-// 256, so three parts take 1, 1 and 2 and five parts leave one idle; 100,003 has 12 in bands of 167 diagonals, so
-// groups run over two bands), shapes with strips of 256 (q 1 and 2) and 1,024, through the priming and 5 steps.
+// 256, so three parts take 1, 1 and 2 and five parts leave one idle; 100,003 in strips of 256 has 12 in 5 bands of
+// 83 diagonals over two buffers, so groups run over two bands and each part's bands over both streams), shapes with
+// strips of 256 (q 1 and 2) and 1,024, through the priming and 5 steps.
 TEST(PairsKernel, SeveralPartsAreBitIdenticalToOne) {
     REQUIRE_GPU_PARTS(one, 0);
     REQUIRE_GPU_PARTS(two, 0, 0);
