@@ -130,12 +130,14 @@ struct PairsStreams final : FamilyScratch {
     }
     PairsStreams(const PairsStreams&) = delete;
     PairsStreams& operator=(const PairsStreams&) = delete;
-    std::array<cudaEvent_t*, 7> events() {
-        return {&forked, &tiles_done[0], &tiles_done[1], &finish_done[0], &finish_done[1], &side_joined, &finishes_joined};
+    std::array<cudaEvent_t*, 6> events() {
+        return {&forked, &tiles_done, &finish_done[0], &finish_done[1], &side_joined, &finishes_joined};
     }
     cudaStream_t side = nullptr, finishes = nullptr;
     int priority = 0;  // the finishes' (graph capture keeps it per kernel node through the launch attribute)
-    cudaEvent_t forked = nullptr, tiles_done[2] = {}, finish_done[2] = {}, side_joined = nullptr,
+    // tiles_done is waited for as soon as it is recorded; finish_done is one a buffer, as band b + 2's tiles wait
+    // for band b's finish and not for b + 1's.
+    cudaEvent_t forked = nullptr, tiles_done = nullptr, finish_done[2] = {}, side_joined = nullptr,
                 finishes_joined = nullptr;
 };
 
@@ -174,6 +176,8 @@ void launch_pairs(dim3, dim3 block, size_t smem, cudaStream_t stream, const Step
     // Narrow bands (2 D <= 32 slots a body) are finished by one thread a body: a finish beside the next band's tiles
     // costs them the SM slots it holds, and four lanes held four times the threads for the same loads.
     const bool one_lane = band < t && band <= kPairsOneLaneBand;
+    const cudaStream_t finish_on = two ? two->finishes : stream;
+    const int priority = two ? two->priority : 0;
     if (two) {
         NBODY_CUDA_CHECK(cudaEventRecord(two->forked, stream));
         for (cudaStream_t s : {two->side, two->finishes}) NBODY_CUDA_CHECK(cudaStreamWaitEvent(s, two->forked, 0));
@@ -191,15 +195,14 @@ void launch_pairs(dim3, dim3 block, size_t smem, cudaStream_t stream, const Step
         if (two && launched >= 2) NBODY_CUDA_CHECK(cudaStreamWaitEvent(on, two->finish_done[buffer], 0));
         pairs_kernel<K, U, SPLIT><<<static_cast<unsigned>(tiles), block, smem, on>>>(b);
         NBODY_CUDA_CHECK_LAUNCH("pairs_kernel");
-        const cudaStream_t finish_on = two ? two->finishes : stream;
         if (two) {
-            NBODY_CUDA_CHECK(cudaEventRecord(two->tiles_done[buffer], on));
-            NBODY_CUDA_CHECK(cudaStreamWaitEvent(two->finishes, two->tiles_done[buffer], 0));
+            NBODY_CUDA_CHECK(cudaEventRecord(two->tiles_done, on));
+            NBODY_CUDA_CHECK(cudaStreamWaitEvent(finish_on, two->tiles_done, 0));
         }
         if (one_lane)
-            launch_finish<1>(b, finish_on, two ? two->priority : 0);
+            launch_finish<1>(b, finish_on, priority);
         else
-            launch_finish<kPairsFinishLanes>(b, finish_on, two ? two->priority : 0);
+            launch_finish<kPairsFinishLanes>(b, finish_on, priority);
         if (two) NBODY_CUDA_CHECK(cudaEventRecord(two->finish_done[buffer], two->finishes));
         d0 = d1;
     }

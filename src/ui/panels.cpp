@@ -149,9 +149,7 @@ void force_error_line(const Simulation& sim) {
             "sample spread over all bodies (fewer at large N, to keep it cheap), in the background, "
             "and measured again when theta, alpha or the scene changes.");
 }
-}  // namespace
 
-namespace {
 // The tree's two opening tests. Switching alpha on or off also moves theta to where it serves: the guard (1)
 // beside alpha, Barnes's classic 0.5 alone, so either way the force error stays near 1e-4.
 void tree_opening_controls(TreeParams& t) {

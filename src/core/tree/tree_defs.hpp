@@ -39,10 +39,10 @@ struct TreeCell {
 // A cell's multipoles as the walk reads them (float32, 64 bytes, four 16-byte rows; tree/multipoles.hpp's
 // walk_moments makes them). Row 0: the centre of mass (length units) and the Barnes opening radius squared
 // r_open2, what every visited cell's test reads; row 3 holds the acceleration criterion's r_acc2 (length^2 x
-// acceleration^(-2/5)) and its far radius r_far2 (length^2), read with it. Rows 1 and 2, read only for a cell the test accepts: the mass and the
-// traceless quadrupole about the centre of mass Q_ab = sum m (3 x_a x_b - r^2 delta_ab) (x relative to the
-// centre of mass, so float32 keeps its digits whatever the cell's distance from the origin) and its dropped
-// trace tr = sum m r^2 (tree/interactions.hpp's softened term). A cell is one 64-byte segment: both reads
+// acceleration^(-2/5)) and its far radius r_far2 (length^2), read with it. Rows 1 and 2, read only for a cell
+// the test accepts: the mass and the traceless quadrupole about the centre of mass Q_ab = sum m (3 x_a x_b -
+// r^2 delta_ab) (x relative to the centre of mass, so float32 keeps its digits whatever the cell's distance
+// from the origin) and its dropped trace tr = sum m r^2 (tree/interactions.hpp's softened term). A cell is one 64-byte segment: both reads
 // touch the same lines.
 struct alignas(16) CellMoments {
     float x, y, z, r_open2;
