@@ -226,9 +226,14 @@ KernelEntry pairs_entry() {
 std::unique_ptr<FamilyScratch> make_pairs_scratch(int device, std::size_t) { return std::make_unique<PairsStreams>(device); }
 
 void prepare_pairs(const KernelEntry& e) {
-    // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in, for both instances.
+    // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in, for both instances, up to what
+    // this GPU allows a block (64 KiB on Turing; core/gpu_limits.cpp refuses the shapes that need more).
+    int device = 0, optin = 0;
+    NBODY_CUDA_CHECK(cudaGetDevice(&device));
+    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     for (const void* f : {e.function, e.alt_function})
-        NBODY_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, kPairsMaxShared));
+        NBODY_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              std::min(kPairsMaxShared, optin)));
 }
 
 KernelList pairs_kernels(Precision p) {

@@ -5,20 +5,21 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "gpu_query.hpp"
 
 namespace nbody::kernels {
 
 using namespace leapfrog;
 
 LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning)
-    : m_dev(devices), m_sm(sm_count), m_tuning(tuning) {}
+    : m_dev(devices), m_sm(sm_count), m_tuning(tuning), m_limits(query_gpu_limits(devices.parts().front().device)) {}
 
 LeapfrogEngine::~LeapfrogEngine() { drop_graph(); }
 
 std::size_t LeapfrogEngine::body_bytes() const { return wide(m_prec) ? sizeof(Dbl4) : sizeof(float4); }
 
-SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why,
-                                  long long scratch_limit) {
+SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const TuningTable& t, const GpuLimits& limits,
+                                  KernelChoice* why, long long scratch_limit) {
     SimParams r = p;
     if (!p.kernel_auto) return r;
     // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
@@ -29,6 +30,7 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
         cudaFuncAttributes attr{};
         if (!e) return false;
         const FamilyInfo& f = variant_info(v);
+        if (!gpu_refusal(f, s, limits).empty()) return false;
         if (f.capped_scratch && f.capped_scratch(n, s) > scratch_limit) return false;
         if (cudaFuncGetAttributes(&attr, e->function) != cudaSuccess) return cudaGetLastError(), false;
         return s.block <= attr.maxThreadsPerBlock;
@@ -44,6 +46,7 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
     const FamilyInfo& f = variant_info(v);
     const std::string prec(precision_name(r.precision));
     validate_variant_precision(v, r.precision);
+    if (const std::string why = gpu_refusal(f, r.shape, m_limits); !why.empty()) throw ParamError("variant", why);
     if (m_dev.size() > 1 && !f.several_parts)
         throw ParamError("gpus", "the " + std::string(f.name) + " kernel runs on one GPU in one process (got " +
                                      std::to_string(m_dev.size()) + " GPU parts" +
@@ -74,7 +77,7 @@ LeapfrogEngine::Config LeapfrogEngine::configure(const SimParams& p) const {
     Config c;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
     // Families with a capped scratch (pairs) need every body on every part: not over ranks.
-    c.running = resolve(p, m_n, m_tuning, &c.choice, m_partition.gather ? 0 : scratch_cap(m_dev.parts().front().device));
+    c.running = resolve(p, m_n, m_tuning, m_limits, &c.choice, m_partition.gather ? 0 : scratch_cap(m_dev.parts().front().device));
     const KernelVariant v = c.running.variant;
     const FamilyInfo& f = variant_info(v);
     const FamilyKernels& fk = family_kernels(v);

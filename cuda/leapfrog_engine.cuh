@@ -10,6 +10,7 @@
 
 #include "core/float4.hpp"
 #include "core/index_range.hpp"
+#include "core/gpu_limits.hpp"
 #include "core/kernel_tuning.hpp"
 #include "gpu_engine.cuh"
 #include "kernel_table.cuh"
@@ -69,10 +70,11 @@ public:
     }
 
     // The variant and shape that run for `p` on n bodies: the user's, or the automatic choice from the
-    // tuning table among the kernels compiled here whose block fits (why: where it came from). `scratch_limit`:
-    // what a family's capped scratch may take (scratch_cap; 0 where it cannot run: several GPU parts or ranks).
-    static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, KernelChoice* why = nullptr,
-                             long long scratch_limit = 0);
+    // tuning table among the kernels compiled here whose block fits and that `limits`' GPU can launch (why: where
+    // it came from). `scratch_limit`: what a family's capped scratch may take (scratch_cap; 0 where it cannot
+    // run: several GPU parts or ranks).
+    static SimParams resolve(const SimParams& p, std::size_t n, const TuningTable& t, const GpuLimits& limits,
+                             KernelChoice* why = nullptr, long long scratch_limit = 0);
 
 private:
     struct PartBuffers {
@@ -124,6 +126,7 @@ private:
     DeviceSet& m_dev;
     int m_sm = 0;
     const TuningTable& m_tuning;
+    GpuLimits m_limits;  // the first part's GPU: what a family and shape may ask of it
     KernelChoice m_choice;
     std::vector<PartBuffers> m_buf;
     std::vector<IndexRange> m_ranges;   // per part

@@ -68,11 +68,18 @@ __host__ __device__ constexpr int tile_floats(int bodies) {
 // D = A B + C, m16n8k8, TF32 operands (their bit patterns), fp32 accumulate.
 __device__ __forceinline__ void mma(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1,
                                     const float (&c)[4]) {
+#if __CUDA_ARCH__ >= 800
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
         "{%10, %11, %12, %13};\n"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]), "f"(c[2]),
           "f"(c[3]));
+#else
+    // No TF32 tensor cores before sm_80: the family is refused there (FamilyInfo::min_cc) and never launched.
+    (void)a, (void)b0, (void)b1;
+    for (int r = 0; r < 4; ++r) d[r] = c[r];
+    __trap();
+#endif
 }
 
 // Shared memory besides the tiles: the block's raw i-bodies (for the near pairs) and the per-warp minima of

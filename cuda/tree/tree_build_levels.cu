@@ -17,6 +17,7 @@
 
 #include "core/tree/tree_shape.hpp"
 #include "tree/gpu_tree_impl.cuh"
+#include "warp_reduce.cuh"
 
 namespace nbody {
 
@@ -61,8 +62,8 @@ __global__ void __launch_bounds__(kBlockBodies)
     // Ballots only over the levels where this warp's bodies start cells (a few of the 22); lane l keeps
     // level l's.
     const bool some = lv.count() > 0;
-    const int first = __reduce_min_sync(0xffffffffu, some ? lv.lo : kLevels);
-    const int last = __reduce_max_sync(0xffffffffu, some ? lv.hi : -1);
+    const int first = kernels::warp_min(some ? lv.lo : kLevels);
+    const int last = kernels::warp_max(some ? lv.hi : -1);
     uint32_t lanes = 0;
     for (int l = first; l <= last; ++l) {
         const uint32_t m = __ballot_sync(0xffffffffu, lv.lo <= l && l <= lv.hi);

@@ -67,6 +67,12 @@ struct FamilyInfo {
     std::vector<KernelShape> (*tune_shapes)(Precision p, const std::vector<int>& ks, const std::vector<int>& us,
                                             const std::vector<int>& blocks);
     StepWork (*work)(std::size_t n);  // interactions a force evaluation of n bodies takes
+    // The oldest GPU generation its kernels run on (compute capability x 10: 75 = Turing) and, above 75, the
+    // instructions that need it, for the refusal (core/gpu_limits.hpp).
+    int min_cc;
+    std::string_view min_cc_needs;
+    // Dynamic shared memory one block of shape s asks for past the 48 KiB every GPU gives, bytes; null: none.
+    long long (*shared_bytes)(const KernelShape& s);
 };
 using VariantInfo = FamilyInfo;
 
