@@ -24,9 +24,13 @@ DeviceBuffer DeviceBuffer::alloc(int device, std::size_t bytes, const char* what
     if (err != cudaSuccess) {
         cudaGetLastError();  // clear it, or the next launch check would report it
         b.m_ptr = nullptr;
-        throw BackendError(std::string("cudaMalloc of ") + std::to_string((bytes + (1u << 20) - 1) >> 20) +
-                           " MiB (" + what + ") on GPU " + std::to_string(device) + " failed: " +
-                           cudaGetErrorString(err) + "; keeping the previous state");
+        std::size_t free = 0, total = 0;
+        cudaMemGetInfo(&free, &total);
+        cudaGetLastError();
+        throw BackendError("GPU " + std::to_string(device) + " has too little free memory: " + what + " needs " +
+                           std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB, " + std::to_string(free >> 20) +
+                           " MiB of its " + std::to_string(total >> 20) + " MiB are free (" + cudaGetErrorName(err) +
+                           "); keeping the previous state");
     }
     b.m_bytes = bytes;
     return b;

@@ -30,9 +30,9 @@ int run_summary(const nbody::AppOptions& o) {
     // constructor keeps Exchange's default 60 s.
     if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
         d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
-    if (!backend) backend = make_backend(setup.params, &note);
+    if (!backend) backend = make_backend_or_cpu(setup.params, &note);
+    reset_or_cpu(backend, initial_state(setup), setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
-    backend->reset(initial_state(setup), setup.params);
     if (setup.resume) resume_backend(*backend, *setup.resume);
     AppOptions mine = o;
     if (rank != 0) mine.quiet = true, mine.save_path.clear(), mine.checkpoint_path.clear();

@@ -42,7 +42,7 @@ ColorMode parse_color(const std::string& s) {
 }  // namespace
 
 Viewer::Viewer(const AppOptions& o, GlContext& ctx)
-    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend(p, note); }) {
+    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend_or_cpu(p, note); }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;

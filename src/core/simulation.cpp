@@ -32,7 +32,19 @@ void Simulation::load(const State& initial, const SimParams& p) {
     std::string note = m_backend_note;
     if (new_backend) {
         fresh = m_factory(p, &note);
-        fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
+        try {
+            fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
+        } catch (const BackendError& e) {
+            // A GPU that cannot hold or run this scene: the CPU takes it, and the note (the window's banner) says why.
+            if (p.backend == BackendKind::Cpu || !fresh->caps().gpu) throw;
+            SimParams cpu = p;
+            cpu.backend = BackendKind::Cpu;
+            fresh = m_factory(cpu, nullptr);
+            fresh->reset(initial, p);
+            std::string why = e.what();
+            if (const auto k = why.find("; keeping the previous state"); k != std::string::npos) why.erase(k);
+            note = "no usable CUDA device (" + why + "); falling back to the CPU backend";
+        }
         m_backend = std::move(fresh);
     } else {
         // Same backend: keep a copy of the running state so a failed reset (a GPU out of memory for the

@@ -53,6 +53,39 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
     return std::make_unique<CpuBackend>(p.cpu_threads);
 }
 
+namespace {
+std::string cpu_note(const std::string& why) {
+    std::string w = why;
+    for (const char* drop : {"--backend cuda: "})
+        if (w.rfind(drop, 0) == 0) w.erase(0, std::string(drop).size());
+    if (const auto k = w.find("; keeping the previous state"); k != std::string::npos) w.erase(k);
+    return "no usable CUDA device (" + w + "); falling back to the CPU backend";
+}
+}  // namespace
+
+std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, std::string* note) {
+    try {
+        return make_backend(p, note);
+    } catch (const BackendError& e) {
+        if (p.backend != BackendKind::Cuda) throw;
+        if (note)
+            *note = cuda_built() ? cpu_note(e.what()) : std::string("this build has no CUDA backend; using the CPU backend");
+        return std::make_unique<CpuBackend>(p.cpu_threads);
+    }
+}
+
+void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& p, std::string* note) {
+    try {
+        b->reset(s, p);
+    } catch (const BackendError& e) {
+        if (!b->caps().gpu) throw;
+        auto cpu = std::make_unique<CpuBackend>(p.cpu_threads);
+        cpu->reset(s, p);
+        b = std::move(cpu);
+        if (note) *note = cpu_note(e.what());
+    }
+}
+
 std::unique_ptr<Backend> make_rank_backend(const SimParams& p, std::string* note, int* rank) {
     *rank = 0;
     if (launched_ranks() <= 1) return nullptr;

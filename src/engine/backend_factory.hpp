@@ -13,6 +13,14 @@ namespace nbody {
 // no device can be used (not built with CUDA, no device, driver too old).
 std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note = nullptr);
 
+// For the sandbox, which goes on whatever the GPU does: make_backend, and where a CUDA backend was asked for and
+// cannot start, the CPU backend with *note saying why in words (the window's banner reads it).
+std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, std::string* note = nullptr);
+
+// b->reset(s, p), and where a GPU backend cannot hold or run the state (out of memory, no code for this GPU), the
+// CPU backend in its place with *note saying why. Errors of the state itself (NaN, bad parameters) still throw.
+void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& p, std::string* note);
+
 // Under mpirun with more than one rank (multi/mpi_exchange): this rank's share of one simulation, a
 // DistributedBackend over the backend make_backend picks, one GPU per rank (the local rank). nullptr when not
 // started by mpirun. Throws BackendError when mpirun started several ranks and this build has no MPI, or the

@@ -23,7 +23,7 @@ std::string in_words(const std::string& message) {
         std::string why = m.substr(16);
         if (why.find("no CUDA backend") != std::string::npos)
             return "This program was built without CUDA, so only the CPU backend can run" + keep;
-        return "The CUDA backend could not start: no usable NVIDIA GPU (" + why + ")" + keep;
+        return "The CUDA backend could not start: " + why + keep;
     }
     if (starts_with(m, "--")) {  // "--dt 0: ..." from a shared check: the flag's name is the field
         const std::size_t colon = m.find(": ");
@@ -40,7 +40,7 @@ std::string cpu_fallback_reason(const std::string& backend_note) {
         const std::size_t end = backend_note.rfind(");");
         const std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
                                                                                           : end - cuda.size());
-        return "no usable NVIDIA GPU was found (" + why + ")";
+        return why;  // already words (core/gpu_words.hpp): what is wrong with which GPU, and the fix
     }
     if (starts_with(backend_note, "this build has no CUDA backend"))
         return "this program was built without CUDA";

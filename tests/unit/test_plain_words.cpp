@@ -30,8 +30,9 @@ TEST(PlainWords, OtherMessagesPassUnchanged) {
 TEST(PlainWords, TheFallbackReasonComesFromTheBackendNote) {
     EXPECT_EQ(cpu_fallback_reason("CPU backend (asked for)"), "");
     EXPECT_EQ(cpu_fallback_reason("CUDA backend: H200"), "");
-    EXPECT_EQ(cpu_fallback_reason("no usable CUDA device (cudaGetDeviceCount: no device); falling back to the CPU"),
-              "no usable NVIDIA GPU was found (cudaGetDeviceCount: no device)");
+    EXPECT_EQ(cpu_fallback_reason("no usable CUDA device (no NVIDIA GPU was found (cudaErrorNoDevice)); falling "
+                                  "back to the CPU"),
+              "no NVIDIA GPU was found (cudaErrorNoDevice)");
     EXPECT_EQ(cpu_fallback_reason("this build has no CUDA backend; using the CPU backend"),
               "this program was built without CUDA");
 }

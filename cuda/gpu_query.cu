@@ -1,0 +1,54 @@
+#include "gpu_query.hpp"
+
+#include <cuda_runtime.h>
+
+#include "cuda_check.cuh"
+
+#ifndef NBODY_CUDA_ARCHITECTURES
+#define NBODY_CUDA_ARCHITECTURES "unknown"
+#endif
+
+namespace nbody {
+
+namespace {
+__global__ void probe_kernel(int* out) {
+    if (out) *out = 1;
+}
+}  // namespace
+
+GpuLimits query_gpu_limits(int device) {
+    cudaDeviceProp p{};
+    NBODY_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    int clock_khz = 0, fp32_per_fp64 = 0;
+    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
+    cudaDeviceGetAttribute(&fp32_per_fp64, cudaDevAttrSingleToDoublePrecisionPerfRatio, device);
+    GpuLimits g;
+    g.name = p.name;
+    g.cc_major = p.major;
+    g.cc_minor = p.minor;
+    g.sms = p.multiProcessorCount;
+    g.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    g.regs_per_sm = p.regsPerMultiprocessor;
+    g.shared_per_sm = static_cast<int>(p.sharedMemPerMultiprocessor);
+    g.shared_per_block_optin = static_cast<int>(p.sharedMemPerBlockOptin);
+    g.clock_ghz = clock_khz * 1e-6;
+    g.fp32_per_fp64 = fp32_per_fp64 > 0 ? fp32_per_fp64 : 2;
+    g.memory_bytes = p.totalGlobalMem;
+    return g;
+}
+
+std::string built_cuda_architectures() { return NBODY_CUDA_ARCHITECTURES; }
+
+std::string probe_kernel_image(int device) {
+    int current = 0;
+    cudaGetDevice(&current);
+    if (cudaSetDevice(device) != cudaSuccess) return cudaGetErrorName(cudaGetLastError());
+    // cudaFuncGetAttributes loads the module for this device: it fails the same way every kernel launch would.
+    cudaFuncAttributes attr{};
+    const cudaError_t err = cudaFuncGetAttributes(&attr, probe_kernel);
+    cudaGetLastError();  // the load error is not sticky, but leave none behind
+    cudaSetDevice(current);
+    return err == cudaSuccess ? std::string() : std::string(cudaGetErrorName(err));
+}
+
+}  // namespace nbody
