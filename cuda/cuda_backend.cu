@@ -7,10 +7,13 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
+#include "core/gpu_words.hpp"
+#include "core/shape_model.hpp"
 #include "cuda_check.cuh"
 #include "device_set.cuh"
 #include "device_snapshots.cuh"
 #include "finite_check.cuh"
+#include "gpu_query.hpp"
 #include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
 #include "tree/tree_engine.cuh"
@@ -19,6 +22,25 @@ namespace nbody {
 
 using kernels::DeviceSet;
 using kernels::GpuEngine;
+
+namespace {
+// The facts cuda_start_words needs: the error, this build's architectures and CUDA, the driver's, and the GPU
+// where one can be asked (device < 0: none).
+CudaStartProblem start_problem(const std::string& error, int device) {
+    CudaStartProblem p;
+    p.error = error;
+    p.built_archs = built_cuda_architectures();
+    cudaDriverGetVersion(&p.driver_cuda);
+    cudaRuntimeGetVersion(&p.runtime_cuda);
+    cudaDeviceProp prop{};
+    if (device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+        p.gpu = prop.name;
+        p.cc = prop.major * 10 + prop.minor;
+    }
+    cudaGetLastError();
+    return p;
+}
+}  // namespace
 
 struct CudaBackend::Impl {
     CudaDeviceInfo info;
@@ -61,21 +83,22 @@ struct CudaBackend::Impl {
 
 CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>()) {
     int count = 0;
-    NBODY_CUDA_CHECK(cudaGetDeviceCount(&count));
-    if (count == 0) throw BackendError("no CUDA device found");
+    if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
+        cudaGetLastError();
+        throw BackendError(cuda_start_words(start_problem(cudaGetErrorName(err), -1)));
+    }
+    if (count == 0) throw BackendError(cuda_start_words(start_problem("cudaErrorNoDevice", -1)));
     if (devices.empty()) devices.push_back(0);
     for (int d : devices)
         if (d < 0 || d >= count)
             throw BackendError("CUDA device " + std::to_string(d) + " does not exist (this machine has " +
                                std::to_string(count) + ")");
+    // Every GPU must load this build's code (SASS for its architecture, or PTX the driver can compile), or the
+    // first kernel would fail with a CUDA error instead of these words and the CPU taking over.
     for (int d : devices) {
-        cudaDeviceProp prop{};
-        NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
-        if (prop.major < 9)
-            throw BackendError(std::string(prop.name) + " (GPU " + std::to_string(d) + ") has compute capability " +
-                               std::to_string(prop.major) + "." + std::to_string(prop.minor) +
-                               "; this build has kernels for sm_90 and newer (reconfigure with "
-                               "-DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) + std::to_string(prop.minor) + ")");
+        const GpuLimits g = query_gpu_limits(d);
+        std::string error = g.cc() < 75 ? "cudaErrorInvalidDevice" : probe_kernel_image(d);
+        if (!error.empty()) throw BackendError(cuda_start_words(start_problem(error, d)));
     }
     cudaDeviceProp prop{};
     NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, devices.front()));
@@ -85,7 +108,7 @@ CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>())
     m->info = {prop.name, prop.multiProcessorCount, prop.major, prop.minor, clock_khz * 1e-6, prop.totalGlobalMem,
                driver, count};
     m->tuning_key = device_tuning_key(m->info.name, m->info.sm_count, driver);
-    LoadedTuning tuning = load_tuning_table(m->tuning_key, tuning_cache_dir());
+    LoadedTuning tuning = load_tuning_for(m->tuning_key, tuning_cache_dir(), query_gpu_limits(devices.front()));
     if (!tuning.note.empty()) std::fprintf(stderr, "nbody: %s\n", tuning.note.c_str());
     m->tuning = std::move(tuning.table);
     m->devices = std::make_unique<DeviceSet>(devices);
@@ -285,9 +308,9 @@ std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::stri
         const cudaError_t err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess) {
             cudaGetLastError();
-            throw BackendError(std::string("cudaGetDeviceCount: ") + cudaGetErrorString(err));
+            throw BackendError(cuda_start_words(start_problem(cudaGetErrorName(err), -1)));
         }
-        if (count == 0) throw BackendError("no CUDA device found");
+        if (count == 0) throw BackendError(cuda_start_words(start_problem("cudaErrorNoDevice", -1)));
         std::string n;
         std::vector<int> devices;
         for (int d : devices_for(p.gpus, count, &n))

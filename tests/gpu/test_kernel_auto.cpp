@@ -11,7 +11,10 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
+#include "core/gpu_limits.hpp"
+#include "core/kernel_family.hpp"
 #include "core/kernel_tuning.hpp"
+#include "core/shape_model.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
@@ -108,7 +111,40 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     t.key.driver = "0.0.0-another";
     save_tuning_table(t, file);
     CudaBackend other;
-    EXPECT_NE(other.tuning_table().source.find("built-in"), std::string::npos) << other.tuning_table().source;
+    // Without its own file a GPU uses the built-in table where that was measured on its model, else the model.
+    const std::string fallback = t.key.gpu == builtin_tuning_table().key.gpu ? "built-in" : "model of";
+    EXPECT_NE(other.tuning_table().source.find(fallback), std::string::npos) << other.tuning_table().source;
     other.reset(s, p);
-    EXPECT_NE(other.kernel_choice().find("built-in"), std::string::npos) << other.kernel_choice();
+    EXPECT_NE(other.kernel_choice().find(fallback), std::string::npos) << other.kernel_choice();
+}
+
+// Every published GPU class's modelled plan (core/shape_model.hpp: shapes within that class's limits) launched on
+// this GPU, in each precision at the awkward N, against float64: a plan the model makes for a GPU we do not have
+// runs and is correct.
+TEST(CudaKernelAuto, EveryGpuClassesModelledPlanMatchesFloat64) {
+    REQUIRE_GPU(gpu);
+    test::for_each_awkward_n([&](std::size_t n, const State& s, const std::vector<Double3>& ref) {
+        if (n < 2) return;
+        for (const GpuLimits& g : gpu_classes()) {
+            const TuningTable t = model_tuning_table(g);
+            for (const auto& prec : precision_table()) {
+                const KernelChoice c = choose_kernel(t, prec.value, n);
+                ASSERT_EQ(gpu_refusal(variant_info(c.variant), c.shape, g), "");
+                SimParams p;
+                p.precision = prec.value;
+                p.eps = 0.01;
+                p.kernel_auto = false;
+                p.variant = c.variant;
+                p.shape = c.shape;
+                gpu->reset(s, p);
+                std::vector<Double4> acc;
+                gpu->read_accelerations(acc);
+                const std::string what = g.name + " " + std::string(prec.name) + " N " + std::to_string(n) + ": " +
+                                         gpu->kernel_label();
+                const ForceError e = compare_forces(acc, ref);
+                EXPECT_LT(e.max_rel, 1e-4) << what;
+                EXPECT_LT(e.median_rel, 1e-5) << what;
+            }
+        }
+    });
 }
