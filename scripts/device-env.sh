@@ -25,12 +25,15 @@ if ! command -v mpicxx >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libmpi.so.40
              -DMPI_CXX_LIB_NAMES=mpi -DMPI_mpi_LIBRARY=/usr/lib/x86_64-linux-gnu/libmpi.so.40 -DMPI_CXX_SKIP_MPICXX=ON)
 fi
 
-# device_build SRC BUILD JOBS LOGNAME: configures (every dependency found again: a warm machine keeps the build
-# tree) and builds the release configuration for sm_90; prints the errors and returns non-zero on failure.
+# device_build SRC BUILD JOBS LOGNAME [ARCHS] [TARGET...]: configures (every dependency found again: a warm machine
+# keeps the build tree) and builds the release configuration for ARCHS (default 90: sm_90; 75-virtual builds PTX
+# only, which the driver JIT-compiles, so the older architectures' code paths run on this GPU), all targets or the
+# ones named; prints the errors and returns non-zero on failure.
 device_build() {
-  local src=$1 b=$2 jobs=$3 log=$4
+  local src=$1 b=$2 jobs=$3 log=$4 archs=${5:-90}
+  local targets=("${@:6}")
   rm -f "$b/CMakeCache.txt"
-  cmake -S "$src" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$P/usr \
+  cmake -S "$src" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" -DCMAKE_PREFIX_PATH=$P/usr \
     -DNBODY_PTXAS_VERBOSE=ON "${MPI_FLAGS[@]}" > "$OUT/configure-$log.log" 2>&1 || { tail -40 "$OUT/configure-$log.log"; return 1; }
-  cmake --build "$b" -j"$jobs" > "$OUT/build-$log.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build-$log.log" | head -60; return 1; }
+  cmake --build "$b" -j"$jobs" ${targets[@]:+--target "${targets[@]}"} > "$OUT/build-$log.log" 2>&1 || { grep -E "error|FAILED" -A5 "$OUT/build-$log.log" | head -60; return 1; }
 }
