@@ -297,6 +297,18 @@ double CudaBackend::timed_steps(int k) {
 }
 
 const CudaDeviceInfo& CudaBackend::device() const { return m->info; }
+
+std::string CudaBackend::family_refusal(KernelVariant v) const {
+    const FamilyInfo& f = variant_info(v);
+    if (std::string why = gpu_refusal(f, f.default_shape, query_gpu_limits(m->devices->parts().front().device));
+        !why.empty())
+        return why;
+    for (const auto& pr : precision_table())
+        if (runs_in(f, pr.value))
+            if (const kernels::KernelEntry* e = kernels::find_kernel(pr.value, v, f.default_shape.k, f.default_shape.u))
+                return kernels::built_refusal(f, *e);
+    return {};
+}
 std::size_t CudaBackend::parts() const { return m->devices->size(); }
 LaunchPlan CudaBackend::plan() const { return m->engine ? m->engine->plan() : LaunchPlan{}; }
 KernelResources CudaBackend::kernel_resources() const { return m->engine ? m->engine->resources() : KernelResources{}; }

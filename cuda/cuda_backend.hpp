@@ -73,6 +73,8 @@ public:
     // nbody-bench times. With several parts the events bracket all of them.
     double timed_steps(int k);
     const CudaDeviceInfo& device() const;  // the first part's GPU (the one that renders)
+    // Why family v cannot run here (the GPU's generation, or a build without its instructions); empty when it can.
+    std::string family_refusal(KernelVariant v) const;
     std::size_t parts() const;
     LaunchPlan plan() const;
     KernelResources kernel_resources() const;

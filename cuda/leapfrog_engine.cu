@@ -41,6 +41,18 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
     return r;
 }
 
+std::string built_refusal(const FamilyInfo& f, const KernelEntry& e) {
+    if (f.min_cc <= 75) return {};
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, e.function) != cudaSuccess) return cudaGetLastError(), std::string();
+    // A PTX-only build for an older generation (75-virtual) has this family's kernel without its instructions.
+    if (attr.ptxVersion >= f.min_cc) return {};
+    return "the " + std::string(f.name) + " kernel needs " + std::string(f.min_cc_needs) + ", which this build lacks: it "
+           "was compiled from compute capability " + std::to_string(attr.ptxVersion / 10) + "." +
+           std::to_string(attr.ptxVersion % 10) + " code (built for " + built_cuda_architectures() +
+           "); rebuild with -DNBODY_CUDA_ARCHS=" + std::to_string(f.min_cc) + " or newer";
+}
+
 const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
     const KernelVariant v = r.variant;
     const FamilyInfo& f = variant_info(v);
@@ -66,6 +78,8 @@ const KernelEntry* LeapfrogEngine::kernel_for(const SimParams& r) const {
                                             "larger block x k");
     }
     const KernelEntry* e = find_kernel(r.precision, v, r.shape.k, r.shape.u);
+    if (e)
+        if (const std::string why = built_refusal(f, *e); !why.empty()) throw ParamError("variant", why);
     if (!e)
         throw ParamError("k", "no " + prec + " kernel compiled for " + std::string(f.name) + " k " +
                                   std::to_string(r.shape.k) + " u " + std::to_string(r.shape.u) +

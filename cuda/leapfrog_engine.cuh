@@ -17,6 +17,10 @@
 
 namespace nbody::kernels {
 
+// Why this build cannot run family f's instance e on the current GPU although the GPU could (a PTX-only build for an
+// older generation lacks the family's instructions); empty when it can.
+std::string built_refusal(const FamilyInfo& f, const KernelEntry& e);
+
 // Shared by the engine's files (leapfrog_engine.cu: the kernel choice; leapfrog_step.cu: stepping and graphs;
 // leapfrog_readout.cu: read-out; leapfrog_gather.cu: the gather over ranks; leapfrog_snapshot.cu: snapshots).
 namespace leapfrog {

@@ -28,15 +28,16 @@ declare -A archs=([90]=90 [75]=75-virtual [80]=80-virtual)
 case "$stage" in
   build)
     SECONDS=0
-    for a in 90 75 80; do
+    for a in ${ARCHS:-90 75 80}; do
       device_build . build/arch-$a 16 arch-$a "${archs[$a]}" || rc=1
       echo "== arch $a (${archs[$a]}) built at ${SECONDS} s"
     done
     cat "$OUT"/configure-arch-*.log | grep -E "nbody-sandbox:" ;;
   tests)
-    for a in 90 75 80; do
+    for a in ${ARCHS:-90 75 80}; do
       SECONDS=0
-      (cd build/arch-$a && ctest -L gpu --output-on-failure -j 2) > "$OUT/gpu-tests-$a.log" 2>&1 || rc=1
+      # One test at a time: two test processes on one GPU made j-split and checkpoint tests fail (not understood yet).
+      (cd build/arch-$a && ctest -L gpu --output-on-failure) > "$OUT/gpu-tests-$a.log" 2>&1 || rc=1
       echo "== arch $a: $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests-$a.log") (${SECONDS} s)"
       grep -E "^\s+[0-9]+ - .*(Failed|Not Run)" "$OUT/gpu-tests-$a.log" | head -10
     done ;;
@@ -45,7 +46,7 @@ case "$stage" in
     # The measured table for this GPU: the built-in rows under this GPU's key, as main uses them here today.
     export XDG_CACHE_HOME=/tmp/nbody-cache
     for round in 1 2; do
-      for a in 90 75 80; do
+      for a in ${ARCHS:-90 75 80}; do
         for mode in model tuned; do
           [ $a != 90 ] && [ $mode = tuned ] && continue
           rm -rf "$XDG_CACHE_HOME"; mkdir -p "$XDG_CACHE_HOME/nbody-sandbox"
@@ -66,7 +67,8 @@ case "$stage" in
                 "build/arch-75/nbody-sandbox --headless --backend cuda --bodies 2048 --steps 5 scenes/plummer.toml"; do
       echo "== CUDA_DISABLE_PTX_JIT=1 $prog" | tee -a "$OUT/fallback.txt"
       # shellcheck disable=SC2086
-      CUDA_DISABLE_PTX_JIT=1 $prog >> "$OUT/fallback.txt" 2>&1; echo "exit $?" | tee -a "$OUT/fallback.txt"
+      # No JIT and no JIT cache: the PTX-only build then has nothing this GPU can run.
+      CUDA_CACHE_DISABLE=1 CUDA_DISABLE_PTX_JIT=1 $prog >> "$OUT/fallback.txt" 2>&1; echo "exit $?" | tee -a "$OUT/fallback.txt"
     done
     grep -E "no GPU code|falling back|interactions/s|error" "$OUT/fallback.txt" ;;
   *) echo "device-portability.sh: unknown stage $stage" >&2; exit 2 ;;

@@ -75,7 +75,8 @@ std::string cuda_start_words(const CudaStartProblem& p) {
         return "the " + gpu + " is older than Turing (compute capability 7.5), the oldest GPU this program and " +
                runtime + " support" + code;
     if (is_one_of(p.error, {"cudaErrorNoKernelImageForDevice", "cudaErrorInvalidKernelImage",
-                            "cudaErrorInvalidDeviceFunction", "cudaErrorSharedObjectInitFailed"})) {
+                            "cudaErrorInvalidDeviceFunction", "cudaErrorSharedObjectInitFailed",
+                            "cudaErrorJitCompilationDisabled"})) {
         const std::string target = p.cc > 0 ? std::to_string(p.cc) : std::string("<your GPU's, e.g. 86>");
         return "the " + gpu + " has no GPU code in this program, which was built for " +
                built_architectures_text(p.built_archs) +

@@ -65,6 +65,7 @@ std::string shape_label(const KernelShape& s) {
 // a force) or a broken scatter fails it. Each shape prints its errors so the device run records them.
 TEST(TensorKernel, FirstEvaluationMatchesFloat64AtAwkwardN) {
     REQUIRE_GPU(gpu);
+    if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;
     test::for_each_awkward_n([&](std::size_t n, const State& s, const std::vector<Double3>& ref) {
         std::vector<KernelShape> shapes = {variant_info(KernelVariant::Tensor).default_shape};
         if (n < 10000) shapes.insert(shapes.end(), {{1, 1, 64, 0, 1}, {1, 1, 256, 1, 0}, {1, 1, 128, 0, 3}});
@@ -95,6 +96,7 @@ TEST(TensorKernel, FirstEvaluationMatchesFloat64AtAwkwardN) {
 // kick (dt/2 |a| = 2.5e-3) or a body scattered to the wrong index fails it by orders.
 TEST(TensorKernel, FiftyStepsAgreeWithTheFp32Kernel) {
     REQUIRE_GPU(gpu);
+    if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;
     const State s0 = test::plummer_state(4096, 17);
     SimParams ij = ij_params(0.05), tc = tensor_params(0.05);
     ij.dt = tc.dt = 0.005;
@@ -123,6 +125,7 @@ TEST(TensorKernel, FiftyStepsAgreeWithTheFp32Kernel) {
 // other variants: here eps changes, so they are the tensor kernel's).
 TEST(TensorKernel, SwitchingLiveKeepsTheState) {
     REQUIRE_GPU(gpu);
+    if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;
     const State s0 = test::plummer_state(3000, 3);
     SimParams p = ij_params(0.05);
     gpu->reset(s0, p);
@@ -155,6 +158,7 @@ TEST(TensorKernel, SwitchingLiveKeepsTheState) {
 // 300, tests/unit/test_tensor_kernel_model.cpp); a NaN, a self term or a missing body fails them.
 TEST(TensorKernel, ZeroSofteningGivesFiniteForces) {
     REQUIRE_GPU(gpu);
+    if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;
     for (std::size_t n : {2u, 1000u, 7499u}) {
         const State s = rounded_to_float32(test::plummer_state(n, 99 + n));
         const auto acc = first_accelerations(*gpu, s, tensor_params(0.0));
@@ -169,6 +173,7 @@ TEST(TensorKernel, ZeroSofteningGivesFiniteForces) {
 // What the family does not run is refused with the reason, and the running configuration is kept.
 TEST(TensorKernel, RefusesOtherPrecisionsAndSeveralParts) {
     REQUIRE_GPU(gpu);
+    if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;
     const State s0 = test::plummer_state(500, 5);
     gpu->reset(s0, ij_params(0.05));
     for (Precision pr : {Precision::DS, Precision::Fp64}) {
