@@ -67,8 +67,8 @@ LoadedTuning load_tuning_for(const TuningKey& key, const std::filesystem::path& 
     if (got.table.key == key) return got;  // this GPU's own measurements
     const TuningKey& builtin = got.table.key;
     if (builtin.gpu == key.gpu && builtin.sms == key.sms) return got;  // measured on this model (any note stays)
-    std::string why = got.note;  // a cache file that was ignored, and why
-    if (const auto k = why.find("; auto uses"); k != std::string::npos) why.erase(k);
+    std::string why;  // a cache file that was ignored, and why
+    if (got.note.rfind("ignoring tuning table", 0) == 0) why = got.note.substr(0, got.note.find("; auto uses"));
     got.table = model_tuning_table(gpu);
     got.note = (why.empty() ? std::string() : why + "; ") + model_note(gpu);
     return got;

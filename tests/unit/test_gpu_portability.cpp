@@ -102,6 +102,7 @@ TEST(ShapeModel, AnUntunedGpuGetsTheModelAndANoteTheReferenceGetsItsTable) {
     EXPECT_TRUE(contains(a.table.source, "model of NVIDIA H100")) << a.table.source;
     EXPECT_TRUE(contains(a.note, "nbody-bench --tune")) << a.note;
     EXPECT_TRUE(contains(a.note, "132 SMs")) << a.note;
+    EXPECT_EQ(a.note.rfind("no tuning table for NVIDIA H100 80GB HBM3 yet", 0), 0u) << "one note, not two: " << a.note;
     const GpuLimits& h200 = model_reference();
     const LoadedTuning b = load_tuning_for(builtin_tuning_table().key, {}, h200);
     EXPECT_EQ(b.note, "");
