@@ -30,8 +30,8 @@ struct Path {
                 0.2 - 0.6 * t};
     }
     static D3 a(double t) {
-        return {-0.245 * std::sin(0.7 * t) + std::cos(t), -0.484 * std::cos(1.1 * t) + 1.69 * std::sin(1.3 * t),
-                -0.6};
+        return {-0.245 * std::sin(0.7 * t) + std::cos(t),
+                -0.484 * std::cos(1.1 * t) + 1.69 * std::sin(1.3 * t), -0.6};
     }
 };
 
