@@ -24,9 +24,13 @@ namespace nbody::sapporo6 {
 
 namespace {
 
+// The shortest of 15 to 17 digits that reads back as v (0.05, not 0.050000000000000003).
 std::string num(double v) {
     char b[32];
-    std::snprintf(b, sizeof b, "%.17g", v);
+    for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(b, sizeof b, "%.*g", digits, v);
+        if (std::strtod(b, nullptr) == v) break;
+    }
     return b;
 }
 

@@ -138,7 +138,7 @@ TEST_F(Sapporo6, BadInputIsRefusedWithTheCallAndArgumentAndTheJMemoryKept) {
         {"infinite time", [&](auto& c, auto&, auto&) { c.time[0] = inf, set(c, 0, 0); }, "set_j_particle",
          "time"},
         {"prediction before a particle's time", [](auto&, auto&, auto&) { predict_all(0.05, 12); },
-         "predict_all", "time 0.050000000000000003 is before"},
+         "predict_all", "time 0.05 is before the time"},
         {"prediction to NaN", [](auto&, auto&, auto&) { predict_all(nan, 12); }, "predict_all", "time"},
         {"nj above the addresses set", [](auto&, auto&, auto&) { predict_all(0.3, 13); }, "predict_all",
          "nj 13"},
