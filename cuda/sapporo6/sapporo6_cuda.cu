@@ -1,8 +1,9 @@
 // The sixth-order library's GPU engine in fp64 (sapporo6_cuda.hpp). A force block is 128 i-particles (one a
 // thread) against one slice of the j range, staged through shared memory 128 j at a time; the slices'
 // partial sums are added per i in slice order by a second kernel, so the result does not depend on timing.
-// Per pair: core/hermite6.hpp's add_pair6 (about 60 flops, a double divide and sqrt), the same code the CPU
-// reference runs.
+// Per pair: core/hermite6.hpp's add_pair6 (about 60 flops and a double rsqrt), the code the CPU reference
+// runs. The j-memory's records live on the device too: those set since the last call are copied and scattered,
+// and the prediction runs there (core/hermite6.hpp's predictor, through sapporo6::predicted).
 #include <algorithm>
 #include <vector>
 
@@ -86,6 +87,29 @@ __global__ void s6_reduce(const Quad* pa, const Quad* pj, const Quad* ps, int sl
     for (int k = 0; k < 12; ++k) out[std::size_t(i) * 12 + k] = v[k];
 }
 
+__device__ inline void store_predicted(const sapporo6::JRecord& r, double t, S6Particles p, int k) {
+    D3 x, v, a;
+    sapporo6::predicted(r, t, x, v, a);
+    p.pm[k] = Quad{x.x, x.y, x.z, r.mass};
+    p.vid[k] = Quad{v.x, v.y, v.z, double(r.id)};
+    p.acc[k] = Quad{a.x, a.y, a.z, 0};
+}
+
+// The records set since the last call: into the j-memory at their addresses, and predicted "as stored".
+__global__ void s6_scatter(const int* address, const sapporo6::JRecord* rec, int n, sapporo6::JRecord* memory,
+                           S6Particles pred) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    memory[address[k]] = rec[k];
+    store_predicted(rec[k], nan(""), pred, address[k]);
+}
+
+// Addresses 0..nj-1 predicted to t (NaN: as stored).
+__global__ void s6_predict(const sapporo6::JRecord* memory, int nj, double t, S6Particles pred) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < nj) store_predicted(memory[k], t, pred, k);
+}
+
 class Sapporo6CudaImpl final : public Sapporo6Cuda {
   public:
     Sapporo6CudaImpl(int device, int npipes) : m_dev(device), m_npipes(npipes) {
@@ -105,34 +129,29 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         m_host_out.resize(ni_pad * 12);
     }
 
-    void set_j(const sapporo6::PredictedJ& j, int nj, std::uint64_t version) override {
-        if (nj == m_nj && version == m_version) return;
+    void set_j(int address, const sapporo6::JRecord& r) override {
+        if (std::size_t(address) >= m_slot.size()) m_slot.resize(std::size_t(address) + 1, -1);
+        int& slot = m_slot[std::size_t(address)];
+        if (slot < 0) {  // a second set of the same address before the copy replaces the first
+            slot = int(m_dirty.size());
+            m_dirty.push_back(address);
+            m_dirty_rec.emplace_back();
+        }
+        m_dirty_rec[std::size_t(slot)] = r;
+    }
+
+    void predict(double t, int nj) override {
         NBODY_CUDA_CHECK(cudaSetDevice(m_dev));
-        if (std::size_t(nj) > m_jcap) {
-            m_jcap = std::max<std::size_t>(std::size_t(nj), 2 * m_jcap);
-            m_jbuf = DeviceBuffer::alloc(m_dev, m_jcap * 3 * sizeof(Quad), "sapporo6 j-particles");
-        }
-        m_host_j.resize(std::size_t(nj) * 12);
-        for (std::size_t k = 0; k < std::size_t(nj); ++k) {
-            double* p = &m_host_j[k * 4];
-            p[0] = j.pos[k].x, p[1] = j.pos[k].y, p[2] = j.pos[k].z, p[3] = j.mass[k];
-            double* v = &m_host_j[(std::size_t(nj) + k) * 4];
-            v[0] = j.vel[k].x, v[1] = j.vel[k].y, v[2] = j.vel[k].z, v[3] = double(j.id[k]);
-            double* a = &m_host_j[(2 * std::size_t(nj) + k) * 4];
-            a[0] = j.acc[k].x, a[1] = j.acc[k].y, a[2] = j.acc[k].z, a[3] = 0;
-        }
-        const S6Particles d = particles(m_jbuf, m_jcap);
-        const std::size_t bytes = std::size_t(nj) * sizeof(Quad);
-        NBODY_CUDA_CHECK(cudaMemcpy(d.pm, m_host_j.data(), bytes, cudaMemcpyHostToDevice));
-        NBODY_CUDA_CHECK(
-            cudaMemcpy(d.vid, m_host_j.data() + 4 * std::size_t(nj), bytes, cudaMemcpyHostToDevice));
-        NBODY_CUDA_CHECK(
-            cudaMemcpy(d.acc, m_host_j.data() + 8 * std::size_t(nj), bytes, cudaMemcpyHostToDevice));
-        m_nj = nj, m_version = version;
+        flush();
+        if (nj <= 0) return;
+        s6_predict<<<unsigned((nj + 255) / 256), 256>>>(m_rec.as<sapporo6::JRecord>(), nj, t,
+                                                        particles(m_jbuf, m_jcap));
+        NBODY_CUDA_CHECK_LAUNCH("s6_predict");
     }
 
     void forces(int nj, const sapporo6::IBatch& in, int i0, int n, const sapporo6::IResult& out) override {
         NBODY_CUDA_CHECK(cudaSetDevice(m_dev));
+        flush();
         const std::size_t ni_pad = m_host_i.size() / 12;
         for (int q = 0; q < n; ++q) {
             const int i = i0 + q;
@@ -176,12 +195,53 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         Quad* base = b.as<Quad>();
         return {base, base + stride, base + 2 * stride};
     }
+
+    // Room for addresses 0..need-1 on the device (doubling), the old contents kept.
+    void reserve(std::size_t need) {
+        if (need <= m_jcap) return;
+        const std::size_t cap = std::max(need, 2 * m_jcap);
+        DeviceBuffer rec = DeviceBuffer::alloc(m_dev, cap * sizeof(sapporo6::JRecord), "sapporo6 j-memory");
+        DeviceBuffer pred =
+            DeviceBuffer::alloc(m_dev, cap * 3 * sizeof(Quad), "sapporo6 predicted j-particles");
+        if (m_jcap > 0) {
+            NBODY_CUDA_CHECK(cudaMemcpy(rec.get(), m_rec.get(), m_jcap * sizeof(sapporo6::JRecord),
+                                        cudaMemcpyDeviceToDevice));
+            for (int part = 0; part < 3; ++part)
+                NBODY_CUDA_CHECK(cudaMemcpy(pred.as<Quad>() + part * cap, m_jbuf.as<Quad>() + part * m_jcap,
+                                            m_jcap * sizeof(Quad), cudaMemcpyDeviceToDevice));
+        }
+        m_rec = std::move(rec), m_jbuf = std::move(pred), m_jcap = cap;
+    }
+
+    // Copies the records set since the last call (only those) and scatters them on the device.
+    void flush() {
+        if (m_dirty.empty()) return;
+        const std::size_t n = m_dirty.size();
+        reserve(std::size_t(*std::max_element(m_dirty.begin(), m_dirty.end())) + 1);
+        if (n > m_upcap) {
+            m_upcap = std::max(n, 2 * m_upcap);
+            m_up_addr = DeviceBuffer::alloc(m_dev, m_upcap * sizeof(int), "sapporo6 addresses set");
+            m_up_rec =
+                DeviceBuffer::alloc(m_dev, m_upcap * sizeof(sapporo6::JRecord), "sapporo6 records set");
+        }
+        NBODY_CUDA_CHECK(
+            cudaMemcpy(m_up_addr.get(), m_dirty.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        NBODY_CUDA_CHECK(cudaMemcpy(m_up_rec.get(), m_dirty_rec.data(), n * sizeof(sapporo6::JRecord),
+                                    cudaMemcpyHostToDevice));
+        s6_scatter<<<unsigned((n + 255) / 256), 256>>>(m_up_addr.as<int>(), m_up_rec.as<sapporo6::JRecord>(),
+                                                       int(n), m_rec.as<sapporo6::JRecord>(),
+                                                       particles(m_jbuf, m_jcap));
+        NBODY_CUDA_CHECK_LAUNCH("s6_scatter");
+        for (int a : m_dirty) m_slot[std::size_t(a)] = -1;
+        m_dirty.clear(), m_dirty_rec.clear();
+    }
+
     int m_dev, m_npipes, m_wave = 1;
-    int m_nj = -1;
-    std::uint64_t m_version = 0;
-    std::size_t m_jcap = 0, m_parts = 0;
-    DeviceBuffer m_jbuf, m_ibuf, m_part, m_out;
-    std::vector<double> m_host_j, m_host_i, m_host_out;
+    std::size_t m_jcap = 0, m_upcap = 0, m_parts = 0;
+    DeviceBuffer m_rec, m_jbuf, m_up_addr, m_up_rec, m_ibuf, m_part, m_out;
+    std::vector<int> m_slot, m_dirty;  // per address: its place in m_dirty, or -1
+    std::vector<sapporo6::JRecord> m_dirty_rec;
+    std::vector<double> m_host_i, m_host_out;
 };
 
 }  // namespace

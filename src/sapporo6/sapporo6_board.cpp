@@ -8,13 +8,15 @@
 
 #include "core/env_int.hpp"
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #ifdef NBODY_SAPPORO6_CUDA
 #include "sapporo6/sapporo6_cuda.hpp"
 #else
 namespace nbody {
 class Sapporo6Cuda {  // the library was built without CUDA: never made
   public:
-    void set_j(const sapporo6::PredictedJ&, int, std::uint64_t) {}
+    void set_j(int, const sapporo6::JRecord&) {}
+    void predict(double, int) {}
     void forces(int, const sapporo6::IBatch&, int, int, const sapporo6::IResult&) {}
 };
 }  // namespace nbody
@@ -101,25 +103,21 @@ std::string Board::set_j_particle(int address, const JParticle& p) {
 
     const std::size_t a = std::size_t(address);
     if (a >= m_set.size()) {
-        const std::size_t n = a + 1;
-        m_unset += int(n - m_set.size());
-        for (auto* v : {&m_x, &m_v, &m_a, &m_j, &m_s, &m_c, &m_pred.pos, &m_pred.vel, &m_pred.acc})
-            v->resize(n, hermite6::D3{0, 0, 0});
-        m_time.resize(n, 0.0);
-        m_pred.mass.resize(n, 0.0);
-        m_pred.eps2.resize(n, 0.0);
-        m_pred.id.resize(n, -1);
-        m_set.resize(n, 0);
+        m_unset += int(a + 1 - m_set.size());
+        m_rec.resize(a + 1, JRecord{});
+        m_pt.resize(a + 1, std::nan(""));
+        m_set.resize(a + 1, 0);
     }
     if (!m_set[a]) --m_unset;
     m_set[a] = 1;
-    m_x[a] = d3(p.pos), m_v[a] = d3(p.vel), m_a[a] = d3(p.acc);
-    m_j[a] = d3(p.jrk), m_s[a] = d3(p.snp), m_c[a] = d3(p.crk);
-    m_time[a] = p.time;
-    // Used as stored until the next prediction (Sapporo2 copies a new particle into its predicted buffers).
-    m_pred.pos[a] = m_x[a], m_pred.vel[a] = m_v[a], m_pred.acc[a] = m_a[a];
-    m_pred.mass[a] = p.mass, m_pred.eps2[a] = p.eps2, m_pred.id[a] = p.id;
-    ++m_version;
+    JRecord& r = m_rec[a];
+    for (int k = 0; k < 3; ++k)
+        r.x[k] = p.pos[k], r.v[k] = p.vel[k], r.a[k] = p.acc[k], r.j[k] = p.jrk[k], r.s[k] = p.snp[k],
+        r.c[k] = p.crk[k];
+    r.mass = p.mass, r.time = p.time, r.eps2 = p.eps2, r.id = p.id, r.pad = 0;
+    m_pt[a] = std::nan("");  // used as stored until the next prediction (as Sapporo2 does)
+    m_pred_stale = true;
+    if (m_gpu) m_gpu->set_j(address, r);
     return {};
 }
 
@@ -141,18 +139,13 @@ std::string Board::predict(const char* call, double time, int nj, bool do_predic
     if (do_predict) {
         if (!std::isfinite(time)) return std::string(call) + ": time is " + num(time);
         for (int k = 0; k < nj; ++k)
-            if (time < m_time[std::size_t(k)])
+            if (time < m_rec[std::size_t(k)].time)
                 return std::string(call) + ": time " + num(time) + " is before the time " +
-                       num(m_time[std::size_t(k)]) + " of the particle at address " + std::to_string(k);
+                       num(m_rec[std::size_t(k)].time) + " of the particle at address " + std::to_string(k);
     }
-    for (std::size_t k = 0; k < std::size_t(nj); ++k) {
-        if (do_predict)
-            hermite6::predict6(m_x[k], m_v[k], m_a[k], m_j[k], m_s[k], m_c[k], time - m_time[k],
-                               m_pred.pos[k], m_pred.vel[k], m_pred.acc[k]);
-        else
-            m_pred.pos[k] = m_x[k], m_pred.vel[k] = m_v[k], m_pred.acc[k] = m_a[k];
-    }
-    ++m_version;
+    std::fill(m_pt.begin(), m_pt.begin() + nj, do_predict ? time : std::nan(""));
+    m_pred_stale = true;
+    if (m_gpu) m_gpu->predict(do_predict ? time : std::nan(""), nj);
     return {};
 }
 
@@ -164,13 +157,11 @@ std::string Board::pick_up(int address, int& id, double& mass, double& eps2, dou
                " was never set (addresses set: " + std::to_string(m_set.size() - std::size_t(m_unset)) +
                " in [0, " + std::to_string(m_set.size()) + "))";
     if (!pos || !vel || !acc) return std::string(call) + ": pos, vel and acc must not be null";
-    const std::size_t a = std::size_t(address);
-    id = m_pred.id[a];
-    mass = m_pred.mass[a];
-    eps2 = m_pred.eps2[a];
-    put(pos, m_pred.pos[a]);
-    put(vel, m_pred.vel[a]);
-    put(acc, m_pred.acc[a]);
+    const JRecord& r = m_rec[std::size_t(address)];
+    hermite6::D3 x, v, a;
+    predicted(r, m_pt[std::size_t(address)], x, v, a);
+    id = r.id, mass = r.mass, eps2 = r.eps2;
+    put(pos, x), put(vel, v), put(acc, a);
     return {};
 }
 
@@ -197,19 +188,33 @@ std::string Board::calc(int nj, const IBatch& in, const IResult& out) {
     if (std::string e = check_nj(call, nj); !e.empty()) return e;
     if (in.ni > 0 && (!out.acc || !out.jrk || !out.snp || !out.phi || !out.nnb || !out.nnb_r2))
         return std::string(call) + ": accNew, jrkNew, snpNew, phi, nnb and nnb_r2 must not be null";
-    batch(nj, in, out);
+    for (int i0 = 0; i0 < in.ni; i0 += m_cfg.npipes) {
+        const int n = std::min(m_cfg.npipes, in.ni - i0);
+        if (m_gpu && nj > 0) {
+            m_gpu->forces(nj, in, i0, n, out);
+        } else {
+            refresh_predicted();
+            cpu_forces(m_pred, nj, in, i0, n, out);
+        }
+    }
     return {};
 }
 
-void Board::batch(int nj, const IBatch& in, const IResult& out) {
-    if (m_gpu && nj > 0) {
-        m_gpu->set_j(m_pred, nj, m_version);  // copies only when they changed since the last copy
-        for (int i0 = 0; i0 < in.ni; i0 += m_cfg.npipes)
-            m_gpu->forces(nj, in, i0, std::min(m_cfg.npipes, in.ni - i0), out);
-        return;
-    }
-    for (int i0 = 0; i0 < in.ni; i0 += m_cfg.npipes)
-        cpu_forces(m_pred, nj, in, i0, std::min(m_cfg.npipes, in.ni - i0), out);
+void Board::refresh_predicted() {
+    if (!m_pred_stale) return;
+    const std::size_t n = m_rec.size();
+    for (auto* v : {&m_pred.pos, &m_pred.vel, &m_pred.acc}) v->resize(n);
+    m_pred.mass.resize(n), m_pred.eps2.resize(n), m_pred.id.resize(n);
+    parallel_for(
+        n, resolve_threads(0),
+        [&](std::size_t b, std::size_t e) {
+            for (std::size_t k = b; k < e; ++k) {
+                predicted(m_rec[k], m_pt[k], m_pred.pos[k], m_pred.vel[k], m_pred.acc[k]);
+                m_pred.mass[k] = m_rec[k].mass, m_pred.eps2[k] = m_rec[k].eps2, m_pred.id[k] = m_rec[k].id;
+            }
+        },
+        4096);
+    m_pred_stale = false;
 }
 
 }  // namespace nbody::sapporo6

@@ -2,7 +2,6 @@
 // The sixth-order "board" behind sapporo6thlib.h: the j-memory (each particle at its own time), the predicted
 // j-particles the forces are summed from, and the force engine (CUDA where one works, else the CPU
 // reference). Every call is checked first; a call that fails changes nothing and returns its message.
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,15 +50,17 @@ class Board {
   private:
     std::string check_nj(const char* call, int nj) const;
     std::string check_i(const IBatch& in) const;
-    void batch(int nj, const IBatch& in, const IResult& out);
+    void refresh_predicted();
     Config m_cfg;
-    // The j-memory at the particles' own times, one entry per address set so far (0..size-1).
-    std::vector<hermite6::D3> m_x, m_v, m_a, m_j, m_s, m_c;
-    std::vector<double> m_time;
+    // The j-memory, one record per address set so far (0..size-1), and the time each address is predicted to
+    // (NaN: as stored, since it was set after the last prediction or by no_predict_all).
+    std::vector<JRecord> m_rec;
+    std::vector<double> m_pt;
     std::vector<char> m_set;
     int m_unset = 0;  // addresses below size never set
+    // The CPU engine's copy of every address predicted (made when a force call needs it after a change).
     PredictedJ m_pred;
-    std::uint64_t m_version = 0;  // bumped whenever m_pred changes: the GPU copy is refreshed from it
+    bool m_pred_stale = true;
     std::unique_ptr<Sapporo6Cuda> m_gpu;
 };
 

@@ -2,16 +2,16 @@
  * it (a drop-in: a code written against Sapporo2's sapporo6thlib links this library instead). Forces without
  * G (G = 1), in double precision; the CUDA engine where a GPU works, else the CPU (float64 reference).
  *
- * The j-memory holds, per address, a particle's position, velocity, acceleration, jerk, snap and crackle at its
- * own time, its mass, id and softening. The client integrates (predictor and corrector are its own); the
+ * The j-memory holds, per address, a particle's position, velocity, acceleration, jerk, snap and crackle at
+ * its own time, its mass, id and softening. The client integrates (predictor and corrector are its own); the
  * library predicts the j-particles and sums the forces:
  *   predict_all(t, nj)      predicts addresses 0..nj-1 to t (dt = t - t_j):
  *                             x to crackle (dt^5/120), v to crackle (dt^4/24), a to crackle (dt^3/6);
  *   no_predict_all(t, nj)   copies them unpredicted instead (t is ignored, as in Sapporo2);
  *   set_j_particle(...)     stores a particle; until the next prediction it is used as stored;
- *   pick_up_predictor_2     returns a j-particle's predicted id, mass, eps2, position, velocity, acceleration;
- *   calc_force_on_predictors(ni, nj, ...)  the acceleration, jerk, snap and potential (sum -m_j/r) on ni
- *     i-particles (their predicted pos, vel, acc) from the predicted j-particles 0..nj-1, softened
+ *   pick_up_predictor_2     returns a j-particle's predicted id, mass, eps2, position, velocity,
+ * acceleration; calc_force_on_predictors(ni, nj, ...)  the acceleration, jerk, snap and potential (sum
+ * -m_j/r) on ni i-particles (their predicted pos, vel, acc) from the predicted j-particles 0..nj-1, softened
  *     r^2 = |dr|^2 + eps2[i]; a j-particle whose id equals ids[i] is skipped (the self term). Any ni >= 0:
  *     batches of the pipe count are handled inside. nnb[i] is the id of the nearest j-particle and nnb_r2[i]
  *     its squared distance |dr|^2 (unsoftened, as Sapporo2's kernels compute it; its header's comment says
@@ -58,7 +58,8 @@ void pick_up_predictor_2(int addr, SAPPORO6_OUT(int) id, SAPPORO6_OUT(double) ma
 
 void calc_force_on_predictors(int ni, int nj, int ids[], double pos[][3], double vel[][3], double acc[][3],
                               double mass[], double eps2[], double accNew[][3], double jrkNew[][3],
-                              double snpNew[][3], double crkNew[][3], double phi[], int nnb[], double nnb_r2[]);
+                              double snpNew[][3], double crkNew[][3], double phi[], int nnb[],
+                              double nnb_r2[]);
 
 const char* sapporo6_last_error(void);
 const char* sapporo6_device(void);
