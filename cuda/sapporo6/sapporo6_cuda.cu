@@ -1,91 +1,18 @@
-// The sixth-order library's GPU engine in fp64 (sapporo6_cuda.hpp). A force block is 128 i-particles (one a
-// thread) against one slice of the j range, staged through shared memory 128 j at a time; the slices'
-// partial sums are added per i in slice order by a second kernel, so the result does not depend on timing.
-// Per pair: core/hermite6.hpp's add_pair6 (about 60 flops and a double rsqrt), the code the CPU reference
-// runs. The j-memory's records live on the device too: those set since the last call are copied and scattered,
-// and the prediction runs there (core/hermite6.hpp's predictor, through sapporo6::predicted).
+// The sixth-order library's GPU engine (sapporo6_cuda.hpp): the j-memory's records live on the device, those
+// set since the last call copied and scattered, the prediction run there (core/hermite6.hpp's predictor,
+// through sapporo6::predicted); the force kernels (sapporo6_force.cuh) sum each batch of i-particles over
+// slices of the j range, and a second kernel adds the slices in a fixed order.
 #include <algorithm>
 #include <vector>
 
 #include "cuda_check.cuh"
 #include "device_set.cuh"
 #include "sapporo6/sapporo6_cuda.hpp"
+#include "sapporo6/sapporo6_force.cuh"
 
 namespace nbody::kernels {
 
 namespace {
-
-using hermite6::D3;
-
-constexpr int kS6Block = 128;  // i-particles a block and j-particles a shared-memory tile
-
-// Four doubles, 32-byte aligned (two 128-bit loads); CUDA 13 deprecates double4 for want of the alignment.
-struct alignas(32) Quad {
-    double x, y, z, w;
-};
-
-// A particle as the kernels read it: (x, y, z, mass or eps2), (vx, vy, vz, id), (ax, ay, az, 0).
-struct S6Particles {
-    Quad* pm;
-    Quad* vid;
-    Quad* acc;
-};
-
-__device__ inline D3 d3(Quad v) {
-    return {v.x, v.y, v.z};
-}
-
-// Partial sums of i-particle i over j in [j0, j1): part[slice * ni + i] = (acc, pot), (jerk, r2min),
-// (snap, id of the nearest). A j with the i's id is skipped; ties of distance keep the lower address.
-__global__ void __launch_bounds__(kS6Block)
-    s6_force(S6Particles j, int nj, int chunk, S6Particles in, int ni, Quad* pa, Quad* pj, Quad* ps) {
-    __shared__ Quad s_pm[kS6Block], s_vid[kS6Block], s_acc[kS6Block];
-    const int i = blockIdx.x * kS6Block + threadIdx.x;
-    const int j0 = blockIdx.y * chunk, j1 = min(nj, j0 + chunk);
-    const Quad xe = i < ni ? in.pm[i] : Quad{0, 0, 0, 1};
-    const Quad vid = i < ni ? in.vid[i] : Quad{0, 0, 0, 0};
-    const D3 xi = d3(xe), vi = d3(vid), ai = i < ni ? d3(in.acc[i]) : D3{0, 0, 0};
-    hermite6::Force6 f = hermite6::zero_force6();
-    double r2min = HUGE_VAL, nearest = -1;
-    for (int base = j0; base < j1; base += kS6Block) {
-        const int load = base + int(threadIdx.x);
-        if (load < j1)
-            s_pm[threadIdx.x] = j.pm[load], s_vid[threadIdx.x] = j.vid[load],
-            s_acc[threadIdx.x] = j.acc[load];
-        __syncthreads();
-        const int count = min(kS6Block, j1 - base);
-        for (int k = 0; k < count; ++k) {
-            const Quad pm = s_pm[k], jv = s_vid[k];
-            if (jv.w == vid.w) continue;  // the self term, by id
-            const D3 dr = d3(pm) - xi;
-            hermite6::add_pair6(dr, d3(jv) - vi, d3(s_acc[k]) - ai, pm.w, xe.w, f);
-            const double d2 = hermite6::dot(dr, dr);
-            if (d2 < r2min) r2min = d2, nearest = jv.w;
-        }
-        __syncthreads();
-    }
-    if (i >= ni) return;
-    const std::size_t o = std::size_t(blockIdx.y) * ni + i;
-    pa[o] = Quad{f.acc.x, f.acc.y, f.acc.z, f.pot};
-    pj[o] = Quad{f.jerk.x, f.jerk.y, f.jerk.z, r2min};
-    ps[o] = Quad{f.snap.x, f.snap.y, f.snap.z, nearest};
-}
-
-// out[i] = acc (3), jerk (3), snap (3), pot, r2min, nearest id: the slices added in order.
-__global__ void s6_reduce(const Quad* pa, const Quad* pj, const Quad* ps, int slices, int ni, double* out) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= ni) return;
-    double v[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, HUGE_VAL, -1};
-    for (int s = 0; s < slices; ++s) {
-        const std::size_t o = std::size_t(s) * ni + i;
-        const Quad a = pa[o], j = pj[o], n = ps[o];
-        v[0] += a.x, v[1] += a.y, v[2] += a.z, v[9] += a.w;
-        v[3] += j.x, v[4] += j.y, v[5] += j.z;
-        v[6] += n.x, v[7] += n.y, v[8] += n.z;
-        if (j.w < v[10]) v[10] = j.w, v[11] = n.w;
-    }
-    for (int k = 0; k < 12; ++k) out[std::size_t(i) * 12 + k] = v[k];
-}
 
 __device__ inline void store_predicted(const sapporo6::JRecord& r, double t, S6Particles p, int k) {
     D3 x, v, a;
@@ -112,11 +39,12 @@ __global__ void s6_predict(const sapporo6::JRecord* memory, int nj, double t, S6
 
 class Sapporo6CudaImpl final : public Sapporo6Cuda {
   public:
-    Sapporo6CudaImpl(int device, int npipes) : m_dev(device), m_npipes(npipes) {
+    Sapporo6CudaImpl(int device, int npipes, bool ds) : m_dev(device), m_npipes(npipes), m_ds(ds) {
         NBODY_CUDA_CHECK(cudaSetDevice(device));
         int sms = 1, resident = 1;
         NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, s6_force, kS6Block, 0));
+        NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &resident, ds ? s6_force<DsTile> : s6_force<Fp64Tile>, kS6Block, 0));
         m_wave = std::max(1, sms) * std::max(1, resident);
         const std::size_t ni_pad = std::size_t((npipes + kS6Block - 1) / kS6Block) * kS6Block;
         m_ibuf = DeviceBuffer::alloc(device, ni_pad * 3 * sizeof(Quad), "sapporo6 i-batch");
@@ -172,8 +100,12 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         slices = std::max(1, (nj + chunk - 1) / chunk);
         Quad* pa = m_part.as<Quad>();
         Quad *pj = pa + m_parts, *ps = pj + m_parts;
-        s6_force<<<dim3(unsigned(iblocks), unsigned(slices)), kS6Block>>>(
-            particles(m_jbuf, m_jcap), nj, chunk, particles(m_ibuf, ni_pad), n, pa, pj, ps);
+        const dim3 grid{unsigned(iblocks), unsigned(slices)};
+        const S6Particles j = particles(m_jbuf, m_jcap), i = particles(m_ibuf, ni_pad);
+        if (m_ds)
+            s6_force<DsTile><<<grid, kS6Block>>>(j, nj, chunk, i, n, pa, pj, ps);
+        else
+            s6_force<Fp64Tile><<<grid, kS6Block>>>(j, nj, chunk, i, n, pa, pj, ps);
         NBODY_CUDA_CHECK_LAUNCH("s6_force");
         s6_reduce<<<unsigned(iblocks), kS6Block>>>(pa, pj, ps, slices, n, m_out.as<double>());
         NBODY_CUDA_CHECK_LAUNCH("s6_reduce");
@@ -236,7 +168,9 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         m_dirty.clear(), m_dirty_rec.clear();
     }
 
-    int m_dev, m_npipes, m_wave = 1;
+    int m_dev, m_npipes;
+    bool m_ds;
+    int m_wave = 1;
     std::size_t m_jcap = 0, m_upcap = 0, m_parts = 0;
     DeviceBuffer m_rec, m_jbuf, m_up_addr, m_up_rec, m_ibuf, m_part, m_out;
     std::vector<int> m_slot, m_dirty;  // per address: its place in m_dirty, or -1
@@ -250,7 +184,7 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
 
 namespace nbody {
 
-std::unique_ptr<Sapporo6Cuda> Sapporo6Cuda::create(int ordinal, int npipes, std::string* why) {
+std::unique_ptr<Sapporo6Cuda> Sapporo6Cuda::create(int ordinal, int npipes, bool ds, std::string* why) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         cudaGetLastError();
@@ -264,7 +198,7 @@ std::unique_ptr<Sapporo6Cuda> Sapporo6Cuda::create(int ordinal, int npipes, std:
         return nullptr;
     }
     try {
-        return std::make_unique<kernels::Sapporo6CudaImpl>(ordinal, npipes);
+        return std::make_unique<kernels::Sapporo6CudaImpl>(ordinal, npipes, ds);
     } catch (const std::exception& e) {
         if (why) *why = e.what();
         return nullptr;

@@ -1,5 +1,6 @@
 #pragma once
-// The sixth-order library's force engine on the GPU (plain C++: libnbody_sapporo6 sees only this), in fp64.
+// The sixth-order library's force engine on the GPU (plain C++: libnbody_sapporo6 sees only this), in fp64
+// or double-single.
 // The j-memory is mirrored on the device: records set since the last call are copied (only those) and
 // scattered, the j-particles are predicted on the device, and each batch of i-particles is summed against
 // them with the j range split over blocks, the partial sums added in a fixed order (results do not depend on
@@ -14,8 +15,9 @@ namespace nbody {
 
 class Sapporo6Cuda {
   public:
-    // Null with the reason in *why where CUDA device `ordinal` cannot be used.
-    static std::unique_ptr<Sapporo6Cuda> create(int ordinal, int npipes, std::string* why);
+    // Null with the reason in *why where CUDA device `ordinal` cannot be used. ds: the double-single force
+    // kernel (sapporo6_force.cuh), else fp64.
+    static std::unique_ptr<Sapporo6Cuda> create(int ordinal, int npipes, bool ds, std::string* why);
     virtual ~Sapporo6Cuda() = default;
     // Queues record r for address `address` (copied at the next predict or forces call); until the next
     // predict it is used as stored.

@@ -10,13 +10,20 @@ namespace nbody::hermite6 {
 using hermite::D3;
 using hermite::dot;
 
-// 1 / sqrt(x): the device's double rsqrt (one rounding of about 1 ulp, a fraction of the cost of a divide
-// and a square root), the host's correctly rounded divide and sqrt. The two differ by about 1e-16 relative.
+// 1 / sqrt(x): the device's rsqrt (double: about 1 ulp, a fraction of the cost of a divide and a square root;
+// float: the MUFU approximation), the host's correctly rounded divide and sqrt. They differ by about an ulp.
 NBODY_HD inline double rsqrt_hd(double x) {
 #if defined(__CUDA_ARCH__)
     return rsqrt(x);
 #else
     return 1.0 / sqrt(x);
+#endif
+}
+NBODY_HD inline float rsqrt_hd(float x) {
+#if defined(__CUDA_ARCH__)
+    return rsqrtf(x);
+#else
+    return 1.0f / sqrtf(x);
 #endif
 }
 
@@ -30,26 +37,40 @@ NBODY_HD inline Force6 zero_force6() {
     return {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0};
 }
 
-// Adds body j's pull on body i, Plummer-softened (r^2 = |dr|^2 + eps2), with dr = x_j - x_i, dv = v_j - v_i,
-// da = a_j - a_i:
+// One pair's terms in scalar type T over a 3-vector type V (D3 in double; the GPU's double-single engine
+// uses float), with dr = x_j - x_i, dv = v_j - v_i, da = a_j - a_i, Plummer-softened (r^2 = |dr|^2 + eps2):
 //     alpha = (dr.dv) / r^2,   beta = (|dv|^2 + dr.da) / r^2 + alpha^2
-//     A = m dr / r^3,   J = m dv / r^3 - 3 alpha A,   S = m da / r^3 - 6 alpha J - 3 beta A
+//     A = m dr / r^3,   J = m dv / r^3 - 3 alpha A,   S = m da / r^3 - 6 alpha J - 3 beta A,   pot = -m / r
 // (the time derivatives of A, since d(r^2)/dt = 2 dr.dv). No pair is skipped here: the caller leaves out
 // the self term (by identity, as Sapporo2 does). About 60 flops and one reciprocal square root a pair
 // (Sapporo2's convention counts 60 for 6th order too).
+template <class T, class V>
+struct PairTerms6 {
+    V a, j, s;
+    T pot;
+};
+template <class T, class V>
+NBODY_HD inline PairTerms6<T, V> pair6(V dr, V dv, V da, T mj, T eps2) {
+    const T rinv = rsqrt_hd(dot(dr, dr) + eps2);
+    const T rinv2 = rinv * rinv;
+    const T mr3 = mj * rinv * rinv2;  // m / r^3
+    const T alpha = dot(dr, dv) * rinv2;
+    const T beta = (dot(dv, dv) + dot(dr, da)) * rinv2 + alpha * alpha;
+    PairTerms6<T, V> p;
+    p.a = mr3 * dr;
+    p.j = mr3 * dv - (T(3) * alpha) * p.a;
+    p.s = mr3 * da - (T(6) * alpha) * p.j - (T(3) * beta) * p.a;
+    p.pot = -mj * rinv;
+    return p;
+}
+
+// Adds body j's pull on body i (pair6 in double) to f.
 NBODY_HD inline void add_pair6(D3 dr, D3 dv, D3 da, double mj, double eps2, Force6& f) {
-    const double rinv = rsqrt_hd(dot(dr, dr) + eps2);
-    const double rinv2 = rinv * rinv;
-    const double mr3 = mj * rinv * rinv2;  // m / r^3
-    const double alpha = dot(dr, dv) * rinv2;
-    const double beta = (dot(dv, dv) + dot(dr, da)) * rinv2 + alpha * alpha;
-    const D3 a = mr3 * dr;
-    const D3 j = mr3 * dv - (3.0 * alpha) * a;
-    const D3 s = mr3 * da - (6.0 * alpha) * j - (3.0 * beta) * a;
-    f.acc = f.acc + a;
-    f.jerk = f.jerk + j;
-    f.snap = f.snap + s;
-    f.pot -= mj * rinv;
+    const PairTerms6<double, D3> p = pair6(dr, dv, da, mj, eps2);
+    f.acc = f.acc + p.a;
+    f.jerk = f.jerk + p.j;
+    f.snap = f.snap + p.s;
+    f.pot += p.pot;
 }
 
 // Taylor predictor to t0 + dt from x, v, a, j (jerk), s (snap), c (crackle) at t0, as Sapporo2's 6th order

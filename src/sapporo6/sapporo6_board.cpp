@@ -63,6 +63,14 @@ Config config_from_environment(std::string& error) {
             return c;
         }
     }
+    if (const char* p = std::getenv("NBODY_SAPPORO6_PRECISION"); p && *p) {
+        const std::string v = p;
+        if (v != "fp64" && v != "ds") {
+            error = "NBODY_SAPPORO6_PRECISION=" + v + ": expected fp64 or ds";
+            return c;
+        }
+        c.ds = v == "ds";
+    }
     if (!env_int("NBODY_SAPPORO6_NPIPES", 1, 1 << 20, c.npipes, error)) return c;
     env_int("NBODY_SAPPORO6_JMEMORY", 1, 1 << 26, c.jmemory, error);
     return c;
@@ -72,7 +80,7 @@ Board::Board(const Config& c) : m_cfg(c) {
     if (c.device == "cpu") return;
 #ifdef NBODY_SAPPORO6_CUDA
     std::string why;
-    m_gpu = Sapporo6Cuda::create(c.gpu, c.npipes, &why);
+    m_gpu = Sapporo6Cuda::create(c.gpu, c.npipes, c.ds, &why);
     if (!m_gpu && c.device == "cuda") throw Error("NBODY_SAPPORO6_DEVICE=cuda: " + why);
 #else
     if (c.device == "cuda") throw Error("NBODY_SAPPORO6_DEVICE=cuda: this library was built without CUDA");

@@ -18,12 +18,13 @@ namespace nbody::sapporo6 {
 struct Config {
     std::string device = "auto";  // auto (CUDA where built and a device works, else cpu), cpu, cuda
     int gpu = 0;                  // CUDA ordinal (initialize_special's first listed device)
+    bool ds = false;              // the GPU's double-single kernel (the CPU computes in float64 always)
     int npipes = 16384;           // i-particles a batch (Sapporo2's NPIPES)
     int jmemory = 1 << 20;        // addresses 0..jmemory-1
 };
 
-// From NBODY_SAPPORO6_DEVICE, NBODY_SAPPORO6_NPIPES, NBODY_SAPPORO6_JMEMORY; a bad value is an error naming
-// the variable and the allowed values.
+// From NBODY_SAPPORO6_DEVICE, NBODY_SAPPORO6_PRECISION, NBODY_SAPPORO6_NPIPES, NBODY_SAPPORO6_JMEMORY; a bad
+// value is an error naming the variable and the allowed values.
 Config config_from_environment(std::string& error);
 
 // One j-particle as set_j_particle gives it.

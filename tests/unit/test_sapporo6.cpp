@@ -227,6 +227,11 @@ TEST(Sapporo6Config, ABadEnvironmentValueNamesTheVariable) {
         std::string::npos);
     EXPECT_STREQ(sapporo6_device(), "none");
     setenv("NBODY_SAPPORO6_DEVICE", "cpu", 1);
+    setenv("NBODY_SAPPORO6_PRECISION", "fp16", 1);
+    initialize();
+    EXPECT_NE(std::string(sapporo6_last_error()).find("NBODY_SAPPORO6_PRECISION=fp16: expected fp64 or ds"),
+              std::string::npos);
+    unsetenv("NBODY_SAPPORO6_PRECISION");
     setenv("NBODY_SAPPORO6_NPIPES", "0", 1);
     initialize();
     EXPECT_NE(std::string(sapporo6_last_error()).find("NBODY_SAPPORO6_NPIPES=0"), std::string::npos);
