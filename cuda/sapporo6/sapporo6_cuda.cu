@@ -94,8 +94,10 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
                                     cudaMemcpyHostToDevice));
         const int iblocks = (n + kS6Block - 1) / kS6Block;
         const int tiles = (nj + kS6Block - 1) / kS6Block;
-        // Enough j-slices to fill one wave of blocks; each a whole number of tiles.
-        int slices = std::clamp((m_wave + iblocks - 1) / iblocks, 1, std::max(1, tiles));
+        // As many j-slices as fit one wave of blocks beside the others, never more: at ni = 16,384 (128 i-blocks)
+        // and a wave of 660 that is 5 slices (640 blocks, 97% of the wave), where 6 would spill 108 blocks into
+        // a second wave and leave it 84% idle. Each slice a whole number of tiles.
+        int slices = std::clamp(m_wave / iblocks, 1, std::max(1, tiles));
         const int chunk = ((tiles + slices - 1) / slices) * kS6Block;
         slices = std::max(1, (nj + chunk - 1) / chunk);
         Quad* pa = m_part.as<Quad>();
