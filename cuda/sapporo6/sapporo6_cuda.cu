@@ -90,13 +90,15 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
             double* a = &m_host_i[(2 * ni_pad + std::size_t(q)) * 4];
             a[0] = in.acc[i][0], a[1] = in.acc[i][1], a[2] = in.acc[i][2], a[3] = 0;
         }
-        NBODY_CUDA_CHECK(cudaMemcpy(m_ibuf.get(), m_host_i.data(), m_host_i.size() * sizeof(double),
-                                    cudaMemcpyHostToDevice));
+        for (int part = 0; part < 3; ++part)  // the n rows of each of the three arrays, not the whole batch
+            NBODY_CUDA_CHECK(cudaMemcpy(m_ibuf.as<Quad>() + part * ni_pad,
+                                        m_host_i.data() + part * ni_pad * 4, std::size_t(n) * sizeof(Quad),
+                                        cudaMemcpyHostToDevice));
         const int iblocks = (n + kS6Block - 1) / kS6Block;
         const int tiles = (nj + kS6Block - 1) / kS6Block;
-        // As many j-slices as fit one wave of blocks beside the others, never more: at ni = 16,384 (128 i-blocks)
-        // and a wave of 660 that is 5 slices (640 blocks, 97% of the wave), where 6 would spill 108 blocks into
-        // a second wave and leave it 84% idle. Each slice a whole number of tiles.
+        // As many j-slices as fit one wave of blocks beside the others, never more: at ni = 16,384 (128
+        // i-blocks) and a wave of 660 that is 5 slices (640 blocks, 97% of the wave), where 6 would spill 108
+        // blocks into a second wave and leave it 84% idle. Each slice a whole number of tiles.
         int slices = std::clamp(m_wave / iblocks, 1, std::max(1, tiles));
         const int chunk = ((tiles + slices - 1) / slices) * kS6Block;
         slices = std::max(1, (nj + chunk - 1) / chunk);
