@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
-#   scripts/device-run.sh [tests] [gtest FILTER] [sanitize] [sass] [g6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
+#   scripts/device-run.sh [tests] [gtest FILTER] [sanitize] [sass] [g6] [sapporo6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
 #                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
@@ -76,6 +76,22 @@ while [ $# -gt 0 ]; do
         done
       done
       $B/nbody-bench --sizes 131072 --integrators hermite --precisions ds,fp64,fp32 2>&1 | tee -a "$OUT/g6-rate.txt" ;;
+    sapporo6)
+      # Sapporo2's sixth-order interface: its GPU tests (CUDA against the CPU reference) and its rate
+      # (tools/sapporo6_rate.c, nj = 131,072, ni = 16,384) in both precisions and three batch sizes, beside the
+      # fourth-order engine's fp64 and ds.
+      $B/tests/gpu/nbody_sapporo6_gpu_tests > "$OUT/sapporo6-gpu-tests.log" 2>&1 || rc=1
+      grep -E "worst|PASSED|FAILED|SKIPPED" "$OUT/sapporo6-gpu-tests.log"
+      compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/gpu/nbody_sapporo6_gpu_tests \
+        > "$OUT/sapporo6-memcheck.log" 2>&1 || rc=1
+      grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/sapporo6-memcheck.log"
+      for prec in fp64 ds; do
+        for pipes in 4096 16384 65536; do
+          NBODY_SAPPORO6_DEVICE=cuda NBODY_SAPPORO6_PRECISION=$prec NBODY_SAPPORO6_NPIPES=$pipes \
+            $B/sapporo6_rate 131072 16384 5 2>&1 | sed "s/^/$prec npipes $pipes: /" | tee -a "$OUT/sapporo6-rate.txt"
+        done
+      done
+      $B/nbody-bench --sizes 131072 --integrators hermite --precisions fp64,ds 2>&1 | tee -a "$OUT/sapporo6-rate.txt" ;;
     ncu)
       # Nsight Compute on nbody-bench: `ncu NAME "NCU-ARGS" "BENCH-ARGS"`, the report as text in ncu-NAME.txt
       # (clocks left as they are: --clock-control none).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/ with Debian's clang under ASan and UBSan and runs each for a bounded
 # time. Fails on any crash, hang (-timeout), out-of-memory or sanitizer report, and says where the input is.
-# Usage: scripts/fuzz.sh [seconds per target, default 55]   (CI: scripts/test.sh runs it, 3 targets x 55 s)
+# Usage: scripts/fuzz.sh [seconds per target, default 55]   (CI: scripts/test.sh runs it, 4 targets x 55 s)
 # Every input that ever failed goes into fuzz/regressions/<target>/ (the unit tests replay them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefine
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DNBODY_CUDA=OFF -DNBODY_BUILD_TESTS=OFF -DNBODY_FUZZ=ON \
   >/dev/null
-targets=(fuzz_scene fuzz_snapshot)
+targets=(fuzz_scene fuzz_snapshot fuzz_sapporo6)
 # fuzz_hdf5 exists where CMake found HDF5 (libhdf5-dev; scripts/install-deps.sh installs it)
 grep -q '^NBODY_WITH_HDF5:BOOL=ON' "$build/CMakeCache.txt" && targets+=(fuzz_hdf5)
 cmake --build "$build" --target "${targets[@]}" -j "${FUZZ_JOBS:-$(nproc)}"
@@ -26,6 +26,7 @@ declare -A seeds=(
   [fuzz_scene]="scenes tests/data/bad tests/data/two_clusters.toml fuzz/regressions/fuzz_scene"
   [fuzz_snapshot]="fuzz/seeds/snapshot tests/data/models assets/colormaps fuzz/regressions/fuzz_snapshot"
   [fuzz_hdf5]="fuzz/seeds/hdf5 fuzz/regressions/fuzz_hdf5"
+  [fuzz_sapporo6]="fuzz/regressions/fuzz_sapporo6"
 )
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
 export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp"

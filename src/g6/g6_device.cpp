@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/env_int.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
 #ifdef NBODY_G6_CUDA
@@ -23,22 +24,6 @@ class G6Cuda {  // the library was built without CUDA: never made
 #include "g6/g6lib.h"
 
 namespace nbody::g6 {
-
-namespace {
-bool env_int(const char* name, int lo, int hi, int& out, std::string& error) {
-    const char* s = std::getenv(name);
-    if (!s || !*s) return true;
-    char* end = nullptr;
-    const long v = std::strtol(s, &end, 10);
-    if (*end || v < lo || v > hi) {
-        error = std::string(name) + "=" + s + ": expected a whole number from " + std::to_string(lo) + " to " +
-                std::to_string(hi);
-        return false;
-    }
-    out = int(v);
-    return true;
-}
-}  // namespace
 
 Config config_from_environment(std::string& error) {
     Config c;
