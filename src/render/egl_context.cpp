@@ -46,6 +46,9 @@ class EglContext final : public GlContext {
     // work.
     void present() override { glFinish(); }
     bool headless() const override { return true; }
+    void make_current() override {
+        if (eglGetCurrentContext() != m_context) eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context);
+    }
     std::string description() const override {
         return gl_renderer_string() + " via EGL (" + m_platform + ")";
     }
