@@ -73,7 +73,8 @@ class Simulation:
     eta: float
     """Aarseth's accuracy parameter of hermite-block, in (0, 1]."""
     backend: str
-    """'auto', 'cpu' or 'cuda'."""
+    """'auto', 'cpu', 'cuda' or 'gl' (OpenGL 4.3 compute through a headless EGL context: fp32, leapfrog,
+    direct)."""
     precision: str
     """'fp32', 'ds' (double-single) or 'fp64'."""
     integrator: str

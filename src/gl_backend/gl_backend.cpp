@@ -306,9 +306,11 @@ std::string GlBackend::kernel_label() const {
 
 std::string GlBackend::kernel_choice() const {
     if (!m_shape.automatic) return {};
-    return "the gl backend's default, ij-unrolled 4 x 4 in work groups of 256, q for " +
-           (m_limits.units > 0 ? std::to_string(m_limits.units) + " SMs x 1,024 invocations"
-                               : std::string("unknown compute units: 1"));
+    const std::string q = "q " + std::to_string(m_shape.q);
+    return "ij-unrolled 4 x 4 in work groups of 256 (the gl backend's default); " +
+           (m_limits.units > 0 ? q + ": the fewest slices that fill " + std::to_string(m_limits.units) +
+                                     " SMs with 1,024 invocations each"
+                               : q + ": this GL does not say how many compute units it has");
 }
 
 std::vector<DeviceTiming> GlBackend::device_timings() {
