@@ -63,6 +63,8 @@ void leapfrog_update(int i, vec3 sum) {
     if (draw) drawn[i] = p;
 }
 
+vec4 load_j(int j) { return j < j_end ? pos_in[j] : vec4(0.0); }
+
 // The sum over this dispatch's j-bodies added to the earlier chunks' (in chunk order), then kept or used.
 void finish(int i, vec3 sum) {
     if (!first_chunk) sum = partial[i].xyz + sum;
@@ -83,12 +85,14 @@ void main() {
         xi[k] = pos_in[min(i, n - 1)].xyz;
         ai[k] = vec3(0.0);
     }
+    // The next tile's bodies are read into registers while this one is summed (the loads' latency hides
+    // behind a tile of arithmetic; zero-mass bodies pad the last tile).
+    vec4 next[TL];
+    for (int l = 0; l < TL; ++l) next[l] = load_j(j_begin + l * WG + t);
     for (int base = j_begin; base < j_end; base += TILE) {
-        for (int l = 0; l < TL; ++l) {
-            int e = l * WG + t, j = base + e;
-            tile[e] = j < j_end ? pos_in[j] : vec4(0.0);
-        }
+        for (int l = 0; l < TL; ++l) tile[l * WG + t] = next[l];
         barrier();
+        for (int l = 0; l < TL; ++l) next[l] = load_j(base + TILE + l * WG + t);
 #if ROLLED
         for (int jj = 0; jj < PER_SLICE; ++jj) {
             vec4 bj = tile[jj * Q + slice];
