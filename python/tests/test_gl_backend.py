@@ -30,3 +30,17 @@ def test_gl_follows_the_cpu_backend_and_switches_back():
     assert gl.backend_name.startswith("cpu")
     assert np.array_equal(gl.positions, before)
     assert gl.steps == 20
+
+
+def test_bench_gl_rows_are_gl_compute():
+    try:
+        rows = nbody.bench(sizes=[300], variants=["auto", "ij"], backend="gl", seconds=0.01, repeats=1)
+    except RuntimeError as e:
+        if "backend 'gl'" in str(e):
+            pytest.skip(str(e))
+        raise
+    assert [r["variant"] for r in rows] == ["auto", "ij-unrolled"]
+    for r in rows:
+        assert r["backend"] == "gl" and r["kernel"].startswith("gl ")
+        assert r["interactions_per_s"] > 0 and r["max_rel_force_error"] < 1e-4
+        assert r["block"] == 256 and r["k"] == 4

@@ -13,7 +13,7 @@
 #include "bench/bench_table.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
-#include "gl_backend/gl_backend.hpp"
+#include "bench/bench_gl_rows.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
@@ -101,15 +101,7 @@ void run_table(const BenchOptions& o, const std::string& command) {
         }
         if (!gl) std::fprintf(stderr, "nbody-bench: no gl rows: %s\n", why.c_str());
     }
-    if (gl) {
-        GlBackend* g = gl.get();
-        h.gl = g;
-        h.gl_timer = [g](Backend&, int k) { return g->timed_steps(k); };  // GL_TIME_ELAPSED queries
-        h.gl_shape = [g](BenchRow& r) {
-            const GlShape& s = g->shape();
-            r.k = s.k, r.u = s.u, r.block = s.block, r.q = s.q, r.s = 1;
-        };
-    }
+    if (gl) use_gl_rows(h, *gl);
     const std::vector<BenchRow> rows = run_bench_table(t, h);
     if (!o.json.empty() && (!ranks || ranks->exchange().rank() == 0)) write_bench_json(o.json, meta, rows);
 }
