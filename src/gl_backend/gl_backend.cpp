@@ -100,8 +100,6 @@ BackendCaps GlBackend::caps() const {
 }
 
 void GlBackend::allocate(std::size_t n) {
-    if (std::string why = buffers_refusal(m_limits, n); !why.empty())
-        throw BackendError("gl backend: " + why);
     if (n <= m_capacity) return;
     release_buffers();
     const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(Float4);
@@ -121,10 +119,13 @@ void GlBackend::reset(const State& s, const SimParams& p) {
     make_current();
     const GlShape shape = resolve_gl_shape(p, s.size(), m_limits);
     m_programs.get(shape);
+    // Refused before anything is allocated or freed: the running bodies stay.
+    if (std::string why = buffers_refusal(m_limits, s.size()); !why.empty())
+        throw BackendError("gl backend: " + why);
     try {
         allocate(s.size());
     } catch (...) {
-        m_n = 0;  // the old bodies' buffers may be gone: an empty backend until the next reset
+        m_n = 0;  // the driver ran out of memory with the old buffers freed: empty until the next reset
         throw;
     }
     std::vector<Float4> pos(s.size()), vel(s.size());
