@@ -44,3 +44,19 @@ def test_bench_gl_rows_are_gl_compute():
         assert r["backend"] == "gl" and r["kernel"].startswith("gl ")
         assert r["interactions_per_s"] > 0 and r["max_rel_force_error"] < 1e-4
         assert r["block"] == 256 and r["k"] == 4
+
+
+def test_rendering_between_gl_steps_keeps_the_gl_state():
+    # The renderer's EGL context and the backend's share the EGL display: drawing must not end the other.
+    gl = nbody.Simulation("plummer", bodies=256, seed=5, backend="gl", dt=1e-3)
+    cpu = nbody.Simulation("plummer", bodies=256, seed=5, backend="cpu", dt=1e-3)
+    gl_or_skip(gl)
+    try:
+        gl.render(32, 24)
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    gl.step(2)
+    gl.render(32, 24)
+    cpu.step(3)
+    assert gl.steps == 3
+    assert np.abs(gl.positions - cpu.positions).max() < 1e-5
