@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "bench/bench_table.hpp"
 #include "core/errors.hpp"
 #include "py_simulation.hpp"
+#ifdef NBODY_PYTHON_GL
+#include "bench/bench_gl_rows.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
+#endif
 
 namespace nbody::python {
 
@@ -27,16 +32,31 @@ py::list bench(const std::vector<long long>& sizes, const std::vector<std::strin
     if (repeats < 1 || repeats > 1000) throw ParamError("repeats", "must be from 1 to 1000");
     t.timing.seconds_per_repeat = seconds;
     t.timing.repeats = repeats;
-    if (backend == "cpu")
+    BenchTableHooks h;
+    std::unique_ptr<Backend> gl;
+    if (backend == "cpu") {
         t.cpu = true, t.gpu = false;
-    else if (backend == "both")
+    } else if (backend == "both") {
         t.cpu = true, t.gpu = true;
-    else if (backend != "auto")
-        throw ParamError("backend", "must be 'auto' (the GPU where usable, else the CPU), 'cpu' or 'both'");
+    } else if (backend == "gl") {
+#ifdef NBODY_PYTHON_GL
+        std::string why;
+        auto made = try_make_gl_backend({GlContextSource::OwnHeadless, {}}, &why);
+        if (!made) throw BackendError("backend 'gl': " + why);
+        use_gl_rows(h, *made);
+        gl = std::move(made);
+        t.gpu = false, t.gl = true;
+#else
+        throw ParamError("backend", "'gl': this module was built without the GL compute backend (NBODY_PYTHON_GL)");
+#endif
+    } else if (backend != "auto") {
+        throw ParamError("backend",
+                         "must be 'auto' (the GPU where usable, else the CPU), 'cpu', 'both' or 'gl' (OpenGL compute)");
+    }
     std::vector<BenchRow> rows;
     {
         py::gil_scoped_release release;  // seconds of timing: other Python threads run meanwhile
-        rows = run_bench_table(t);
+        rows = run_bench_table(t, h);
     }
     py::list out;
     for (const BenchRow& r : rows) {
@@ -69,7 +89,8 @@ gflops_integrator, flops_per_interaction_integrator, steps_per_s, ms_per_step, r
 steps_per_repeat, repeats, k, u, block, q, s, registers, and with `accuracy` max_rel_force_error,
 p99_rel_force_error and median_rel_force_error (against float64 direct summation).
 
-backend: 'auto' (the CUDA backend where a device is usable, else the CPU), 'cpu' or 'both'. A configuration
+backend: 'auto' (the CUDA backend where a device is usable, else the CPU), 'cpu', 'both' or 'gl' (the GL
+compute backend through a headless EGL context, timed by GL timer queries). A configuration
 the backend does not run is left out. Raises ValueError for an unknown name or a bad number.
 
     rows = nbody.bench(sizes=[512], backend="cpu", seconds=0.05)

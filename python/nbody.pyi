@@ -35,7 +35,7 @@ def bench(
     precision, interactions_per_s, steps_per_s, ms_per_step, ..., max_rel_force_error,
     p99_rel_force_error and median_rel_force_error with accuracy). Every size x method x precision x theta x alpha (tree) x variant (CUDA)
     is timed `repeats` times for about `seconds` each. backend: 'auto' (the GPU where usable, else the
-    CPU), 'cpu' or 'both'. sizes default to [512], variants to ['auto'], methods to ['direct'], thetas to
+    CPU), 'cpu', 'both' or 'gl' (the GL compute backend through a headless EGL context). sizes default to [512], variants to ['auto'], methods to ['direct'], thetas to
     [1.0] and alphas to [0.001] (the tree's default opening tests; alpha 0 is Barnes's theta alone),
     precisions to ['fp32'].
     """
@@ -73,7 +73,8 @@ class Simulation:
     eta: float
     """Aarseth's accuracy parameter of hermite-block, in (0, 1]."""
     backend: str
-    """'auto', 'cpu' or 'cuda'."""
+    """'auto', 'cpu', 'cuda' or 'gl' (OpenGL 4.3 compute through a headless EGL context: fp32, leapfrog,
+    direct)."""
     precision: str
     """'fp32', 'ds' (double-single) or 'fp64'."""
     integrator: str

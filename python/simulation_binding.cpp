@@ -11,6 +11,11 @@
 #include "params.hpp"
 #include "py_simulation.hpp"
 
+#ifdef NBODY_PYTHON_GL
+#include "api/simulation_access.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
+#endif
+
 namespace nbody::python {
 
 namespace {
@@ -29,6 +34,16 @@ std::string resolve_scene(const std::string& path) {
     return path;
 }
 
+// backend="gl" (and auto's second choice) through the GL compute row, in a headless EGL context of its own.
+api::Simulation with_gl_row(api::Simulation s) {
+#ifdef NBODY_PYTHON_GL
+    api::SimulationAccess::set_backend_factory(s, [](const SimParams& p, std::string* note) {
+        return make_backend_with_gl(p, note, {GlContextSource::OwnHeadless, {}});
+    });
+#endif
+    return s;
+}
+
 std::unique_ptr<PySimulation> from_arrays(const py::handle& positions, const py::handle& velocities,
                                           const py::handle& masses, const py::kwargs& kwargs) {
     const Array m = as_float64(masses, "masses", 0, 0);
@@ -36,12 +51,12 @@ std::unique_ptr<PySimulation> from_arrays(const py::handle& positions, const py:
     const Array x = as_float64(positions, "positions", n, 3);
     const Array v = as_float64(velocities, "velocities", n, 3);
     const api::Params p = with_kwargs({}, kwargs);
-    return std::make_unique<PySimulation>(api::Simulation::from_arrays(n, x.data(), v.data(), m.data(), p));
+    return std::make_unique<PySimulation>(with_gl_row(api::Simulation::from_arrays(n, x.data(), v.data(), m.data(), p)));
 }
 
 std::unique_ptr<PySimulation> from_scene(const std::string& scene, std::size_t bodies,
                                          std::optional<std::uint64_t> seed, const py::kwargs& kwargs) {
-    auto sim = api::Simulation::from_scene(resolve_scene(scene), bodies, seed);
+    auto sim = with_gl_row(api::Simulation::from_scene(resolve_scene(scene), bodies, seed));
     if (kwargs.size() > 0) sim.set_params(with_kwargs(sim.params(), kwargs));
     return std::make_unique<PySimulation>(std::move(sim));
 }
@@ -88,7 +103,7 @@ py::dict diagnostics_dict(const api::Diagnostics& d) {
 }
 
 std::unique_ptr<PySimulation> load(const std::string& path, const py::kwargs& kwargs) {
-    auto sim = api::Simulation::from_snapshot(path);
+    auto sim = with_gl_row(api::Simulation::from_snapshot(path));
     if (kwargs.size() > 0) sim.set_params(with_kwargs(sim.params(), kwargs));
     return std::make_unique<PySimulation>(std::move(sim));
 }

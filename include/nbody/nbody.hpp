@@ -43,7 +43,8 @@ struct Params {
     double dt = 0.01;   // time step: from 1e-12 to 1e6; hermite-block: the largest block step
     double eps = 0.01;  // Plummer softening length: 0, or from 1e-9 to 1e4
     double G = 1.0;     // gravitational constant: from 1e-12 to 1e12
-    // "auto" (CUDA where a usable device exists, else the CPU), "cpu", "cuda"
+    // "auto" (CUDA where a usable device exists, else the CPU), "cpu", "cuda"; "gl" (OpenGL compute) in the
+    // Python module and the project's programs, which link the GL backend (libnbody alone refuses it)
     std::string backend = "auto";
     std::string precision = "fp32";       // "fp32", "ds" (double-single, as Sapporo2), "fp64"
     std::string integrator = "leapfrog";  // "leapfrog", "hermite", "hermite-block" (individual block steps)
@@ -57,7 +58,7 @@ struct Params {
 };
 
 // Throws ParamError naming the first field out of range and what it allows, e.g.
-// "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be auto, cpu or cuda (got 'gpu')".
+// "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be auto, cpu, cuda or gl (got 'gpu')".
 void validate(const Params& p);
 
 // Conserved quantities in float64 (O(N^2) on the CPU's threads, whatever the backend).
@@ -136,6 +137,7 @@ class Simulation {
 
   private:
     struct Impl;
+    friend struct SimulationAccess;  // the project's own front ends (src/api/simulation_access.hpp)
     explicit Simulation(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m;
 };

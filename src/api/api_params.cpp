@@ -23,7 +23,7 @@ SimParams to_sim_params(const Params& p) {
     s.dt = p.dt, s.eps = p.eps, s.G = p.G, s.eta = p.eta;
     s.gpus = p.gpus, s.cpu_threads = p.cpu_threads;
     const auto backend = parse_backend_kind(p.backend);
-    if (!backend) throw ParamError("backend", "must be auto, cpu or cuda " + quoted(p.backend));
+    if (!backend) throw ParamError("backend", "must be auto, cpu, cuda or gl " + quoted(p.backend));
     s.backend = *backend;
     const auto precision = parse_precision(p.precision);
     if (!precision)

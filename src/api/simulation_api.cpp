@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api/api_params.hpp"
+#include "api/simulation_access.hpp"
 #include "core/backend.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
@@ -29,6 +30,7 @@ struct Simulation::Impl {
     State state;
     bool state_fresh = true;
     std::unique_ptr<Backend> backend;
+    BackendFactory factory = [](const SimParams& p, std::string* n) { return make_backend(p, n); };
     std::string note;
     // The energy baseline: the state it is measured at (kept from the first step until measured), and the
     // measurement. Neither: the baseline is the current state.
@@ -40,7 +42,7 @@ struct Simulation::Impl {
 
     Backend& ensure_backend() {
         if (!backend) {
-            auto b = make_backend(sim, &note);
+            auto b = factory(sim, &note);
             b->reset(state, sim);
             backend = std::move(b);
         }
@@ -150,7 +152,7 @@ void Simulation::set_params(const Params& p) {
     const SimParams now = m->sim;
     if (m->backend && needs_new_backend(next, now)) {
         std::string note;
-        auto fresh = make_backend(next, &note);
+        auto fresh = m->factory(next, &note);
         fresh->reset(m->current(), next);  // the bodies carry over; on a throw the running backend stays
         fresh->set_steps_taken(m->backend->steps_taken());
         m->backend = std::move(fresh);
@@ -257,6 +259,10 @@ std::string Simulation::backend_note() const {
 }
 std::string Simulation::kernel() const {
     return m->ensure_backend().kernel_label();
+}
+
+void SimulationAccess::set_backend_factory(Simulation& s, BackendFactory f) {
+    s.m->factory = std::move(f);
 }
 
 }  // namespace nbody::api

@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "engine/backend_factory.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "app/checkpoint.hpp"
 #include "app/checkpoint_options.hpp"
 #include "app/headless_run.hpp"
@@ -30,7 +31,7 @@ int run_summary(const nbody::AppOptions& o) {
     // constructor keeps Exchange's default 60 s.
     if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
         d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
-    if (!backend) backend = make_backend_or_cpu(setup.params, &note);
+    if (!backend) backend = make_backend_with_gl(setup.params, &note);  // gl: its own headless EGL context
     reset_or_cpu(backend, initial_state(setup), setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
     if (setup.resume) resume_backend(*backend, *setup.resume);

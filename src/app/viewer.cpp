@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/backend_factory.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "app/checkpoint.hpp"
 #include "core/errors.hpp"
 #include "render/shader.hpp"
@@ -42,7 +43,9 @@ ColorMode parse_color(const std::string& s) {
 }  // namespace
 
 Viewer::Viewer(const AppOptions& o, GlContext& ctx)
-    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) { return make_backend_or_cpu(p, note); }) {
+    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) {
+          return make_backend_with_gl(p, note, {GlContextSource::Current, {}});
+      }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;

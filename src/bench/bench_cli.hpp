@@ -14,6 +14,7 @@ namespace nbody {
 // The table's axes and timing (bench_table.hpp), and what the other modes take.
 struct BenchOptions : BenchTable {
     std::vector<int> active;  // hermite evaluations on fixed active sets of these sizes (--active)
+    bool backends_given = false;  // --backend named the backends (gpu, gl and cpu say which)
     bool paper = false;
     std::string json;
     // --tune: sizes default to default_tune_sizes(), precisions to all three, timing to TunePlan's;
@@ -21,7 +22,8 @@ struct BenchOptions : BenchTable {
     bool tune = false;
     std::string tune_out;  // a copy of the table written here as well as into the cache
     // --race scene.toml: every kernel variant in every precision on the scene's state (race_mode.cpp);
-    // --seconds is then per entry (default 1), --bodies rescales the scene, --cpu races the CPU backend.
+    // --seconds is then per entry (default 1), --bodies rescales the scene, --cpu races the CPU backend;
+    // --backend cuda,gl,cpu races each named backend in turn, their entries in one table.
     std::string race, csv;
     long long bodies = 0;  // 0: the scene's own count
     double race_seconds = 1.0;

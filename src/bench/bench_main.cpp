@@ -13,6 +13,8 @@
 #include "bench/bench_table.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "bench/bench_gl_rows.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
 #include "scene/scene.hpp"
@@ -88,7 +90,18 @@ void run_table(const BenchOptions& o, const std::string& command) {
         };
 #endif
     BenchTable t = o;
-    t.gpu = !ranks;  // under mpirun every rank's backend is the distributed one
+    t.gpu = o.gpu && !ranks;  // under mpirun every rank's backend is the distributed one
+    std::unique_ptr<GlBackend> gl;
+    if (o.gl && !ranks) {
+        std::string why;
+        try {
+            gl = try_make_gl_backend({GlContextSource::OwnHeadless, {}}, &why);
+        } catch (const Error& e) {
+            why = e.what();
+        }
+        if (!gl) std::fprintf(stderr, "nbody-bench: no gl rows: %s\n", why.c_str());
+    }
+    if (gl) use_gl_rows(h, *gl);
     const std::vector<BenchRow> rows = run_bench_table(t, h);
     if (!o.json.empty() && (!ranks || ranks->exchange().rank() == 0)) write_bench_json(o.json, meta, rows);
 }

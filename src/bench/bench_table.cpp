@@ -82,7 +82,7 @@ std::string tree_variant(const TreeParams& t) {
 
 // The shapes to run for one variant: the cartesian product of the k, u, block and q lists, keeping
 // those valid for the variant.
-[[maybe_unused]] std::vector<KernelShape> shapes_for(KernelVariant v, const BenchTable& t) {
+std::vector<KernelShape> shapes_for(KernelVariant v, const BenchTable& t) {
     const VariantInfo& info = variant_info(v);
     std::vector<int> all_k, all_u;
     for (int k : info.rules.allowed_k)
@@ -144,12 +144,14 @@ class TableRun {
 #ifdef NBODY_HAVE_CUDA
         GpuBackends gpus(m_h, m_t.parts_per_gpu);
         CudaBackend* gpu = m_t.gpu ? gpus.get(m_t.gpus.front()) : nullptr;
-        if (m_t.gpu && !gpu) say("CPU rows only");
+        if (m_t.gpu && !gpu) say(m_t.gl ? "no CUDA rows" : "CPU rows only");
         if (gpu) device = gpu->name();
 #else
-        if (m_t.gpu) say("built without CUDA; CPU rows only");
+        if (m_t.gpu) say(m_t.gl ? "built without CUDA: no CUDA rows" : "built without CUDA; CPU rows only");
 #endif
         if (device.empty()) device = cpu.name();
+        if (m_t.gl && !m_h.gl) say("no GL compute backend: no gl rows");
+        if (m_t.gl && m_h.gl) device += "; " + m_h.gl->name();
         if (m_h.start) m_h.start(device);
         for (long long n : m_t.sizes) {
             const State state = bench_state(static_cast<std::size_t>(n), m_t.scene);
@@ -160,10 +162,12 @@ class TableRun {
             SimParams p;
             p.eps = eps;
             p.dt = 1e-4;  // small: the state barely moves while being timed, so every repeat does the same work
+            // CPU rows where asked for, or where no GPU rows (CUDA or GL compute) are measured
+            const bool gl_rows = m_t.gl && m_h.gl;
 #ifdef NBODY_HAVE_CUDA
-            const bool want_cpu = m_t.cpu || !gpu;
+            const bool want_cpu = m_t.cpu || (!gpu && !gl_rows);
 #else
-            const bool want_cpu = true;
+            const bool want_cpu = m_t.cpu || !gl_rows;
 #endif
             if (want_cpu)
                 for (const SimParams& c : axes(m_t, p, false))
@@ -172,6 +176,8 @@ class TableRun {
 #ifdef NBODY_HAVE_CUDA
             if (gpu) gpu_rows(gpus, state, p, ref);
 #endif
+            if (gl_rows)
+                for (const SimParams& a : axes(m_t, p, false)) variant_rows(*m_h.gl, m_h.gl_timer, "gl", a, state, ref);
             if (m_h.after_size) m_h.after_size(n, state, p);
         }
         return std::move(m_rows);
@@ -189,6 +195,7 @@ class TableRun {
         try {
             BenchRow r = measure(b, timer, state, p, ref, m_t.timing);
             r.backend = backend, r.variant = variant;
+            if (&b == m_h.gl && m_h.gl_shape) m_h.gl_shape(r);
 #ifdef NBODY_HAVE_CUDA
             if (auto* gpu = dynamic_cast<CudaBackend*>(&b)) {
                 const LaunchPlan plan = gpu->plan();
@@ -205,30 +212,33 @@ class TableRun {
         }
     }
 
-#ifdef NBODY_HAVE_CUDA
-    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p, const std::vector<Double3>& ref) {
-        for (SimParams a : axes(m_t, p, true)) {
-            CudaBackend* g = gpus.get(a.gpus);
-            if (!g) continue;
-            if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
-                try_row(*g, cuda_event_ms, state, a, ref, "cuda", tree_variant(a.tree));
+    // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
+    void variant_rows(Backend& b, const StepTimer& timer, const std::string& label, SimParams a, const State& state,
+                      const std::vector<Double3>& ref) {
+        if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
+            try_row(b, timer, state, a, ref, label, tree_variant(a.tree));
+            return;
+        }
+        for (const std::string& vname : m_t.variants) {
+            if (vname == "auto") {
+                a.kernel_auto = true;
+                try_row(b, timer, state, a, ref, label, "auto");
                 continue;
             }
-            for (const std::string& vname : m_t.variants) {
-                if (vname == "auto") {
-                    a.kernel_auto = true;
-                    try_row(*g, cuda_event_ms, state, a, ref, "cuda", "auto");
-                    continue;
-                }
-                a.kernel_auto = false;
-                a.variant = parsed("variants", vname, parse_variant);
-                if (variant_info(a.variant).method != a.method) continue;  // another method's family
-                for (const KernelShape& s : shapes_for(a.variant, m_t)) {
-                    a.shape = s;
-                    try_row(*g, cuda_event_ms, state, a, ref, "cuda", std::string(variant_name(a.variant)));
-                }
+            a.kernel_auto = false;
+            a.variant = parsed("variants", vname, parse_variant);
+            if (variant_info(a.variant).method != a.method) continue;  // another method's family
+            for (const KernelShape& s : shapes_for(a.variant, m_t)) {
+                a.shape = s;
+                try_row(b, timer, state, a, ref, label, std::string(variant_name(a.variant)));
             }
         }
+    }
+
+#ifdef NBODY_HAVE_CUDA
+    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p, const std::vector<Double3>& ref) {
+        for (const SimParams& a : axes(m_t, p, true))
+            if (CudaBackend* g = gpus.get(a.gpus)) variant_rows(*g, cuda_event_ms, "cuda", a, state, ref);
     }
 #endif
 

@@ -37,6 +37,7 @@ struct BenchTable {
     bool sweep = false;
     bool cpu = false;  // rows of the CPU backend as well (always where no CUDA device is usable)
     bool gpu = true;   // rows of the CUDA backend where a device is usable
+    bool gl = false;   // rows of the GL compute backend (BenchTableHooks::gl): the same variants and shapes
     bool accuracy = true;
     std::string scene;
     double eps = 0.01;
@@ -49,6 +50,11 @@ struct BenchTableHooks {
     StepTimer cpu_timer = host_clock_ms;
     std::string cpu_label = "cpu";      // the CPU rows' backend column
     std::string cpu_variant = "cpu";    // and their variant column (direct summation)
+    // The GL compute rows' backend (src/gl_backend: made by the caller, which has GL), timed by GL timer
+    // queries, and what fills a row's shape columns from it. Null: no gl rows, with a note.
+    Backend* gl = nullptr;
+    StepTimer gl_timer;
+    std::function<void(BenchRow&)> gl_shape;
     std::function<void(const std::string& device)> start;  // once, before any row: what the rows run on
     std::function<void(const BenchRow&)> row;               // each row as it is measured
     std::function<void(const std::string&)> note;           // progress, skipped configurations

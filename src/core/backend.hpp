@@ -1,6 +1,7 @@
 #pragma once
 // The one interface every simulation backend implements: the CPU backend (the numerical reference and the
-// fallback) and the CUDA backend (the fast path). A backend owns the particle state between steps.
+// fallback), the CUDA backend (the fast path) and the GL compute backend (src/gl_backend). A backend owns
+// the particle state between steps.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -20,6 +21,7 @@ struct BackendCaps {
     bool gpu = false;              // runs on a GPU
     bool kernel_variants = false;  // honours SimParams::variant and shape
     bool external_positions = false;  // can write positions into a caller's device buffer (GL interop)
+    bool gl_positions = false;        // writes positions into the renderer's GL buffer itself (GL compute)
 };
 
 
@@ -50,6 +52,11 @@ public:
     // evaluation), so the first step can start with a kick. Throws ParamError or BackendError.
     virtual void reset(const State& s, const SimParams& p) = 0;
 
+    // Empty, or why this backend does not run `p` at all (a precision, integrator, method or kernel family it
+    // has no code for), without touching the state: the kernel race leaves such entries out. The default runs
+    // everything reset validates; reset and set_params still refuse what this does not foresee.
+    virtual std::string refusal(const SimParams& /*p*/) const { return {}; }
+
     // Applies new parameters at a step boundary, keeping the particles; re-evaluates the accelerations
     // when eps or G changed, since the stored ones would be stale.
     virtual void set_params(const SimParams& p) = 0;
@@ -77,6 +84,11 @@ public:
     // a device pointer, such as a mapped CUDA-GL interop buffer, without a host round trip. Others throw.
     virtual void write_positions_to_device(void* device_dst);
 
+    // Backends with caps().gl_positions: makes the renderer's vertex buffer (a GL buffer name in the current
+    // context, N float4 of position and mass) hold the current positions without leaving the GPU, and keeps
+    // the name so later steps write it as they go. Others throw.
+    virtual void write_positions_to_gl_buffer(unsigned gl_buffer);
+
     // The softened potential energy W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2) of the current state,
     // evaluated where the state lives (GPU backends: float32 pair sums per body, float64 total), or nullopt
     // where the backend has no faster way than compute_diagnostics.
@@ -97,6 +109,10 @@ public:
 
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;
+
+    // Seconds the steps since the last reset took on the device, measured there (the GL compute backend's
+    // timer queries), or < 0 where the caller's clock around step() is the measure (the default).
+    virtual double device_seconds() const { return -1; }
 
     // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (the Performance
     // panel shows them). Empty where there is one device or none.

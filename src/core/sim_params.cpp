@@ -17,10 +17,11 @@ std::string got(double v) {
     return os.str();
 }
 
-const std::array<NamedValue<BackendKind>, 3> kBackends = {{
-    {BackendKind::Auto, "auto", "CUDA where a usable device exists, else the CPU"},
+const std::array<NamedValue<BackendKind>, 4> kBackends = {{
+    {BackendKind::Auto, "auto", "CUDA where a usable device exists, else GL compute on a GPU, else the CPU"},
     {BackendKind::Cpu, "cpu", "every core, vectorised; the numerical reference"},
     {BackendKind::Cuda, "cuda", "the GPU kernels"},
+    {BackendKind::Gl, "gl", "OpenGL 4.3 compute shaders: any GPU's GL driver (fp32, leapfrog, direct)"},
 }};
 }  // namespace
 

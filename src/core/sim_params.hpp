@@ -15,9 +15,9 @@
 
 namespace nbody {
 
-enum class BackendKind { Auto, Cpu, Cuda };
+enum class BackendKind { Auto, Cpu, Cuda, Gl };
 
-std::optional<BackendKind> parse_backend_kind(std::string_view s);  // "auto", "cpu", "cuda"
+std::optional<BackendKind> parse_backend_kind(std::string_view s);  // "auto", "cpu", "cuda", "gl"
 std::string_view backend_kind_name(BackendKind k);
 
 // The arithmetic of the force evaluation, an axis beside the kernel variant.

@@ -91,6 +91,7 @@ void Simulation::switch_backend(const SimParams& p) {
     std::string note;
     auto fresh = m_factory(p, &note);
     fresh->reset(s, p);
+    fresh->set_steps_taken(m_backend->steps_taken());  // the run goes on: its step count too
     m_backend = std::move(fresh);
     m_backend_note = note;
     ++m_generation;
@@ -182,6 +183,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
     const WorkCount before = m_backend->work();
     if (steps > 0) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double device0 = m_backend->device_seconds();
         try {
             step_recording(steps);
         } catch (const Error& e) {
@@ -190,6 +192,7 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
             steps = 0;
         }
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (device0 >= 0 && steps > 0) seconds = m_backend->device_seconds() - device0;  // timed on the device
     }
     m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
     after_steps(steps, seconds, wall_now);

@@ -58,4 +58,8 @@ void Backend::write_positions_to_device(void*) {
     throw BackendError(name() + ": cannot write positions to device memory (no GPU backend)");
 }
 
+void Backend::write_positions_to_gl_buffer(unsigned) {
+    throw BackendError(name() + ": cannot write positions into a GL buffer (not a GL compute backend)");
+}
+
 }  // namespace nbody

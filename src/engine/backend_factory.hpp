@@ -10,7 +10,8 @@ namespace nbody {
 
 // The backend SimParams::backend asks for. Auto picks CUDA when this build has it and a usable device
 // exists, else the CPU, and puts the reason for the choice in *note. Cuda throws BackendError naming why
-// no device can be used (not built with CUDA, no device, driver too old).
+// no device can be used (not built with CUDA, no device, driver too old). Gl throws BackendError: the GL
+// compute row lives above libnbody (gl_backend/gl_backend_factory.hpp's make_backend_with_gl).
 std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note = nullptr);
 
 // For the sandbox, which goes on whatever the GPU does: make_backend, and where a CUDA backend was asked for and

@@ -4,12 +4,42 @@
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include <map>
+#include <mutex>
+
 #include "render/gl_check.hpp"
 #include "render/gl_context.hpp"
 
 namespace nbody {
 
 namespace {
+
+// EGL displays are process-wide: eglTerminate ends every context made on the display, and the GL compute
+// backend's context and a renderer's (the Python module's render) share one. So the contexts alive on each
+// display are counted, and a display is terminated only when none is left.
+class LiveDisplays {
+  public:
+    void hold(EGLDisplay d) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        ++m_count[d];
+    }
+    // Terminates `d` unless a context made on it is still alive; `held`: the caller held it.
+    void release(EGLDisplay d, bool held) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto it = m_count.find(d);
+        if (held && it != m_count.end() && --it->second <= 0) m_count.erase(it), it = m_count.end();
+        if (it == m_count.end()) eglTerminate(d);
+    }
+
+  private:
+    std::mutex m_mutex;
+    std::map<EGLDisplay, int> m_count;
+};
+
+LiveDisplays& live_displays() {
+    static LiveDisplays displays;
+    return displays;
+}
 
 std::string egl_error_text() {
     return "EGL error 0x" + [] {
@@ -22,13 +52,16 @@ std::string egl_error_text() {
 class EglContext final : public GlContext {
   public:
     EglContext(EGLDisplay d, EGLContext c, int w, int h, std::string platform)
-        : m_display(d), m_context(c), m_width(w), m_height(h), m_platform(std::move(platform)) {}
+        : m_display(d), m_context(c), m_width(w), m_height(h), m_platform(std::move(platform)) {
+        live_displays().hold(d);
+    }
     ~EglContext() override {
+        make_current();  // another context (the GL compute backend's) may be current: delete in this one
         if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
         if (m_rbo) glDeleteRenderbuffers(1, &m_rbo);
         eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(m_display, m_context);
-        eglTerminate(m_display);
+        live_displays().release(m_display, true);
     }
     void make_target() {
         NBODY_GL(glGenRenderbuffers(1, &m_rbo));
@@ -46,6 +79,9 @@ class EglContext final : public GlContext {
     // work.
     void present() override { glFinish(); }
     bool headless() const override { return true; }
+    void make_current() override {
+        if (eglGetCurrentContext() != m_context) eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context);
+    }
     std::string description() const override {
         return gl_renderer_string() + " via EGL (" + m_platform + ")";
     }
@@ -89,13 +125,13 @@ std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform
         const EGLint any[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
         if (!eglChooseConfig(d, any, &config, 1, &count) || count < 1) {
             why += platform + ": no OpenGL config; ";
-            eglTerminate(d);
+            live_displays().release(d, false);
             return nullptr;
         }
     }
     if (!eglBindAPI(EGL_OPENGL_API)) {
         why += platform + ": eglBindAPI(EGL_OPENGL_API) failed; ";
-        eglTerminate(d);
+        live_displays().release(d, false);
         return nullptr;
     }
     const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
@@ -108,13 +144,13 @@ std::unique_ptr<GlContext> try_display(EGLDisplay d, const std::string& platform
     EGLContext c = eglCreateContext(d, config, EGL_NO_CONTEXT, ctx_attribs);
     if (c == EGL_NO_CONTEXT) {
         why += platform + ": no 4.5 core context (" + egl_error_text() + "); ";
-        eglTerminate(d);
+        live_displays().release(d, false);
         return nullptr;
     }
     if (!eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
         why += platform + ": eglMakeCurrent without a surface failed (" + egl_error_text() + "); ";
         eglDestroyContext(d, c);
-        eglTerminate(d);
+        live_displays().release(d, false);
         return nullptr;
     }
     auto ctx = std::make_unique<EglContext>(d, c, w, h, platform);

@@ -17,6 +17,9 @@ class GlContext {
     virtual bool headless() const = 0;
     // "llvmpipe (LLVM 15.0.6, 256 bits), 4.5 (Core Profile) Mesa 22.3.6 via GLX" and the like.
     virtual std::string description() const = 0;
+    // Makes this context current on the calling thread (a headless one kept by the GL compute backend beside
+    // another context). Windows are made current once, where they are created.
+    virtual void make_current() {}
 };
 
 // Loads GL through glad with `get_proc` and checks for 4.5 core; returns "" or why not.

@@ -5,6 +5,7 @@
 namespace nbody {
 
 const char* upload_path_name(UploadPath p) {
+    if (p == UploadPath::GlCompute) return "GL compute (the backend writes the vertex buffer)";
     return p == UploadPath::Interop ? "CUDA-GL interop (map / write / unmap)" : "host copy (glBufferSubData)";
 }
 
@@ -20,7 +21,10 @@ void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool all
     renderer.set_particle_count(backend.size());
     m_path = UploadPath::HostCopy;
     m_host.clear();
-    if (!allow_interop) {
+    if (backend.caps().gl_positions) {
+        m_path = UploadPath::GlCompute;  // the same context: nothing to register, nothing to turn off
+        m_note.clear();
+    } else if (!allow_interop) {
         m_note = "interop turned off";
     } else if (!backend.caps().external_positions) {
         m_note = "the " + backend.name() + " backend has no device positions";
@@ -43,6 +47,10 @@ void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool all
 }
 
 void PositionFeed::update(Backend& backend, ParticleRenderer& renderer) {
+    if (m_path == UploadPath::GlCompute) {
+        backend.write_positions_to_gl_buffer(renderer.position_buffer());
+        return;
+    }
     if (m_path == UploadPath::Interop && m_interop) {
         void* dst = m_interop->map();
         try {

@@ -52,9 +52,18 @@ std::string info_log(GLuint id, bool program) {
 }
 
 GLuint compile(GLenum stage, const fs::path& path) {
-    const std::string src = read_text(path);
+    return compile_shader(stage, read_shader_file(path.string()), path.string());
+}
+
+}  // namespace
+
+std::string read_shader_file(const std::string& path) {
+    return read_text(path);
+}
+
+unsigned compile_shader(unsigned stage, const std::string& source, const std::string& file) {
     const GLuint s = glCreateShader(stage);
-    const char* text = src.c_str();
+    const char* text = source.c_str();
     glShaderSource(s, 1, &text, nullptr);
     glCompileShader(s);
     GLint ok = 0;
@@ -62,12 +71,25 @@ GLuint compile(GLenum stage, const fs::path& path) {
     if (!ok) {
         const std::string log = info_log(s, false);
         glDeleteShader(s);
-        throw GlError("shader compile failed:\n" + with_file_lines(log, path.string()));
+        throw GlError("shader compile failed:\n" + with_file_lines(log, file));
     }
     return s;
 }
 
-}  // namespace
+unsigned link_program(std::initializer_list<unsigned> shaders, const std::string& what) {
+    const GLuint program = glCreateProgram();
+    for (unsigned s : shaders) glAttachShader(program, s);
+    glLinkProgram(program);
+    for (unsigned s : shaders) glDeleteShader(s);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        const std::string log = info_log(program, true);
+        glDeleteProgram(program);
+        throw GlError("linking " + what + " failed: " + log);
+    }
+    return program;
+}
 
 ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_file,
                              const std::string& frag_file) {
@@ -79,19 +101,7 @@ ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_fil
         glDeleteShader(vs);
         throw;
     }
-    m_program = glCreateProgram();
-    glAttachShader(m_program, vs);
-    glAttachShader(m_program, fs_);
-    glLinkProgram(m_program);
-    glDeleteShader(vs);
-    glDeleteShader(fs_);
-    GLint ok = 0;
-    glGetProgramiv(m_program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        const std::string log = info_log(m_program, true);
-        glDeleteProgram(m_program);
-        throw GlError("linking " + vert_file + " + " + frag_file + " failed: " + log);
-    }
+    m_program = link_program({vs, fs_}, vert_file + " + " + frag_file);
     gl_check("ShaderProgram", __FILE__, __LINE__);
 }
 

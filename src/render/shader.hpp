@@ -1,6 +1,7 @@
 #pragma once
 // GLSL programs loaded at run time from shaders/ (next to the binary when installed, else the source
 // tree). A compile error names the file and line: "shaders/particles.frag:12: error: ...".
+#include <initializer_list>
 #include <string>
 
 namespace nbody {
@@ -8,6 +9,13 @@ namespace nbody {
 // The folder the shaders load from: $NBODY_SHADER_DIR, <exe>/shaders, <exe>/../share/nbody-sandbox/shaders,
 // or the source tree's shaders/.
 std::string shader_dir();
+
+// The pieces ShaderProgram is made of, for programs built from generated source (the GL compute backend
+// prepends its defines): the file's text; one stage from `source`, whose errors name `file` and the driver's
+// line; a program of compiled stages (deleted once linked), its errors naming `what`. Throw GlError.
+std::string read_shader_file(const std::string& path);
+unsigned compile_shader(unsigned stage, const std::string& source, const std::string& file);
+unsigned link_program(std::initializer_list<unsigned> shaders, const std::string& what);
 
 class ShaderProgram {
   public:

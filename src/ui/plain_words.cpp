@@ -25,6 +25,7 @@ std::string in_words(const std::string& message) {
             return "This program was built without CUDA, so only the CPU backend can run" + keep;
         return "The CUDA backend could not start: " + why + keep;
     }
+    if (starts_with(m, "--backend gl: ")) return "The GL compute backend could not start: " + m.substr(14) + keep;
     if (starts_with(m, "--")) {  // "--dt 0: ..." from a shared check: the flag's name is the field
         const std::size_t colon = m.find(": ");
         const std::string field = m.substr(2, colon == std::string::npos ? std::string::npos : colon - 2);
@@ -35,15 +36,18 @@ std::string in_words(const std::string& message) {
 }
 
 std::string cpu_fallback_reason(const std::string& backend_note) {
+    // make_backend_with_gl: GL compute passed over on a software rasterizer
+    const std::string gl = backend_note.find("software rasterizer") != std::string::npos
+                               ? "; GL compute would run on the CPU too (a software rasterizer)"
+                               : "";
     const std::string cuda = "no usable CUDA device (";
     if (starts_with(backend_note, cuda)) {
         const std::size_t end = backend_note.rfind(");");
         const std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
                                                                                           : end - cuda.size());
-        return why;  // already words (core/gpu_words.hpp): what is wrong with which GPU, and the fix
+        return why + gl;  // already words (core/gpu_words.hpp): what is wrong with which GPU, and the fix
     }
-    if (starts_with(backend_note, "this build has no CUDA backend"))
-        return "this program was built without CUDA";
+    if (starts_with(backend_note, "this build has no CUDA backend")) return "this program was built without CUDA" + gl;
     return "";
 }
 

@@ -134,7 +134,7 @@ TEST(Api, ParamErrorsNameTheFieldAndWhatItAllows) {
     EXPECT_NE(param_error(p, &field).find("eps: must be 0 or from 1e-9"), std::string::npos);
     p = {};
     p.backend = "gpu";
-    EXPECT_EQ(param_error(p, &field), "backend: must be auto, cpu or cuda (got 'gpu')");
+    EXPECT_EQ(param_error(p, &field), "backend: must be auto, cpu, cuda or gl (got 'gpu')");
     p = {};
     p.precision = "fp16";
     EXPECT_EQ(param_error(p, &field), "precision: must be one of fp32, ds, fp64 (got 'fp16')");
