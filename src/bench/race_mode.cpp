@@ -1,12 +1,14 @@
 // nbody-bench --race scene.toml: the kernel race (race.hpp) on the scene's state, on the CUDA backend (every
 // variant in every precision) or the CPU one (--cpu, or no GPU: its precisions), as a table, a text bar chart
 // and optional CSV / JSON files.
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
 #include "bench/bench_cli.hpp"
 #include "bench/bench_output.hpp"
 #include "bench/race_output.hpp"
+#include "core/perf_history.hpp"  // format_si
 #include "cpu/cpu_backend.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
@@ -53,10 +55,23 @@ void run_race_mode(const BenchOptions& o, const std::string& command) {
     ro.seconds = o.race_seconds;
     ro.timer = timer;
     RaceReport report{backend->name(), utc_now(), command, "", state.size(), ro.seconds, {}};
+    const std::vector<RaceEntry> entries = race_entries(backend->caps(), params.tree);
+    // How long: each entry races for --seconds after a warm-up step and a force-error measurement; the
+    // float64 reference comes first. Said up front, then as the measured time per slice so far predicts.
+    std::fprintf(stderr,
+                 "nbody-bench: racing %zu entries at N = %zu, %.2g s each plus set-up: at least %.2g s\n",
+                 entries.size(), state.size(), ro.seconds, double(entries.size()) * ro.seconds);
+    const auto t0 = std::chrono::steady_clock::now();
     report.results = run_race(
-        *backend, race_entries(backend->caps(), params.tree), ro,
-        [](const RaceProgress& p) {
-            std::fprintf(stderr, "[%zu/%zu] %s\n", p.done + 1, p.total, p.doing.c_str());
+        *backend, entries, ro,
+        [t0](const RaceProgress& p) {
+            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            // After the first slice: the time so far and what the slices done predict for the rest.
+            std::string when;
+            if (p.done > 0)
+                when = " (" + format_si(spent, "s") + " so far, about " +
+                       format_si(spent / double(p.done) * double(p.total - p.done), "s") + " left)";
+            std::fprintf(stderr, "[%zu/%zu] %s%s\n", p.done + 1, p.total, p.doing.c_str(), when.c_str());
             return true;
         },
         &report.note);
