@@ -1,0 +1,79 @@
+#include "app/load_plan.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/kernel_tuning.hpp"  // with_commas
+
+namespace nbody {
+
+namespace {
+// Steps measured before the estimate is given: about a second of them, and at least a few.
+constexpr double kMeasureSeconds = 1.0;
+constexpr int kMeasureSteps = 3;
+
+// Work a step of n bodies, up to a constant: direct summation every pair; the tree each body's walk,
+// whose length grows with the depth (log N).
+double step_work(double n, ForceMethod method) {
+    return method == ForceMethod::Tree ? n * std::log2(std::max(n, 2.0)) : n * n;
+}
+
+// "4.12 s", "2.5 min", "1.97 h": a duration a person reads at a glance (three significant digits).
+std::string duration_text(double s) {
+    char buf[32];
+    if (s < 60)
+        std::snprintf(buf, sizeof buf, "%.3g s", s);
+    else if (s < 3600)
+        std::snprintf(buf, sizeof buf, "%.3g min", s / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+    return buf;
+}
+}  // namespace
+
+double scaled_step_seconds(double seconds_at, std::size_t n_from, std::size_t n_to, ForceMethod method) {
+    if (n_from == 0) return 0;
+    return seconds_at * step_work(double(n_to), method) / step_work(double(n_from), method);
+}
+
+LoadRequest LoadPlan::plan(const LoadRequest& asked, std::size_t scene_bodies, double smooth_bodies,
+                           const std::string& what) {
+    clear();
+    const double n = double(scene_bodies) * asked.multiplier;
+    if (!(n > smooth_bodies)) return asked;
+    m_full = asked;
+    m_full_bodies = std::size_t(std::llround(n));
+    m_loaded_bodies = std::size_t(std::llround(smooth_bodies));
+    m_what = what;
+    return {asked.path, asked.multiplier * smooth_bodies / n};
+}
+
+void LoadPlan::clear() {
+    m_full.reset();
+    m_full_bodies = m_loaded_bodies = 0;
+    m_seconds = m_estimate_s = 0;
+    m_steps = 0;
+}
+
+void LoadPlan::add_measurement(int steps, double step_seconds, std::size_t n, ForceMethod method) {
+    if (!m_full || steps <= 0 || n == 0) return;
+    if (n != m_loaded_bodies) m_loaded_bodies = n, m_seconds = 0, m_steps = 0;  // the scene's own rounding
+    m_seconds += step_seconds;
+    m_steps += steps;
+    if (m_seconds >= kMeasureSeconds && m_steps >= kMeasureSteps)
+        m_estimate_s = scaled_step_seconds(m_seconds / m_steps, n, m_full_bodies, method);
+}
+
+std::string LoadPlan::note() const {
+    if (!m_full) return "";
+    std::string s = "Loaded with " + with_commas(m_loaded_bodies) + " of " + with_commas(m_full_bodies) +
+                    " bodies so the window stays smooth on " + m_what + "; ";
+    if (m_estimate_s > 0)
+        s += "a step of all of them would take about " + duration_text(m_estimate_s) + " here (measured at " +
+             with_commas(m_loaded_bodies) + " bodies).";
+    else
+        s += "measuring how long a step of all of them would take here...";
+    return s;
+}
+
+}  // namespace nbody
