@@ -65,25 +65,63 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     // Two columns side by side with a margin each side and between them; narrower when that is too wide.
     const float room = vp->WorkSize.x - 3 * margin, total = want_w[0] + want_w[1];
     const float shrink = total > room && total > 0 ? std::max(room, 0.0f) / total : 1.0f;
-    m_scene_left = vp->WorkPos.x, m_scene_right = vp->WorkPos.x + vp->WorkSize.x;
+    m_scene_left = vp->WorkPos.x, m_scene_right = vp->WorkPos.x + vp->WorkSize.x,
+    m_scene_bottom = bottom + margin;
     for (int c = 0; c < 2; ++c) {
         // Each column, margin included, at most 36% of the window: the middle shows the simulation.
         const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
         const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
-        float y = vp->WorkPos.y + margin;
         if (!cols[c].empty()) (c ? m_scene_right : m_scene_left) = c ? x - margin : x + w + margin;
-        for (std::size_t k = 0; k < cols[c].size(); ++k) {
-            Entry& e = entry(specs[cols[c][k]]);
-            const float below = float(cols[c].size() - k - 1) * (title_h + margin);  // title bars under it
-            const float avail = std::max(bottom - y - below, title_h);
-            // The first panel of a column is never folded for want of room (it scrolls instead): the scene
-            // list is the one control every layout must show.
-            if (e.settle > 0) e.collapse = !e.want_open || (k > 0 && avail < min_h);
-            const bool collapsed = e.settle > 0 ? e.collapse : e.last_collapsed;
-            const float expanded = e.expanded_h > 0 ? std::min(e.expanded_h, avail) : avail;
-            e.x = x, e.y = y, e.w = w, e.max_h = avail;
-            y += (collapsed ? title_h : expanded) + margin;
+        place_column(specs, cols[c], x, w, vp->WorkPos.y + margin, bottom, margin, title_h, min_h);
+    }
+}
+
+// The column's height is shared among its unfolded panels: each gets what it needs when all fit, else the
+// short ones what they need and the others equal shares of the rest (they scroll), so a panel unfolded under
+// two long ones still gets room. While settling, a panel after the first whose fair share is under min_h
+// folds.
+void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
+                               float top, float bottom, float margin, float title_h, float min_h) {
+    const std::size_t n = col.size();
+    if (n == 0) return;
+    std::vector<Entry*> es;
+    for (std::size_t i : col) es.push_back(&entry(specs[i]));
+    std::vector<bool> folded(n);
+    std::vector<float> share(n, 0.0f), cap(n, 0.0f);  // cap: what it may grow to (its content grew)
+    for (int pass = 0; pass < 2; ++pass) {
+        std::size_t open_count = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            Entry& e = *es[k];
+            if (pass == 0) folded[k] = e.settle > 0 ? !e.want_open : e.last_collapsed;
+            open_count += !folded[k];
         }
+        float room = bottom - top - float(n - 1) * margin - float(n - open_count) * title_h;
+        // Water-filling: the smallest needs first, each within an equal share of what is left.
+        std::vector<std::size_t> order;
+        for (std::size_t k = 0; k < n; ++k)
+            if (!folded[k]) order.push_back(k);
+        auto need = [&](std::size_t k) { return es[k]->expanded_h > 0 ? es[k]->expanded_h : room; };
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t a, std::size_t b) { return need(a) < need(b); });
+        for (std::size_t j = 0; j < order.size(); ++j) {
+            const float fair = std::max(room, 0.0f) / float(order.size() - j);
+            share[order[j]] = std::max(std::min(need(order[j]), fair), title_h);
+            cap[order[j]] = std::max(fair, title_h);
+            room -= share[order[j]];
+        }
+        bool changed = false;
+        for (std::size_t k = 1; k < n; ++k)
+            if (es[k]->settle > 0 && !folded[k] && cap[k] < min_h) folded[k] = changed = true;
+        if (!changed) break;
+    }
+    float y = top;
+    for (std::size_t k = 0; k < n; ++k) {
+        Entry& e = *es[k];
+        if (e.settle > 0) e.collapse = folded[k];
+        const float below = float(n - k - 1) * (title_h + margin);
+        // A folded panel may be unfolded by a click before the next plan: it gets what lies below.
+        e.x = x, e.y = y, e.w = w, e.max_h = folded[k] ? std::max(bottom - y - below, title_h) : cap[k];
+        y += (folded[k] ? title_h : share[k]) + margin;
     }
 }
 
@@ -117,6 +155,18 @@ void PanelLayout::record(const PanelSpec& spec) {
     e.last_collapsed = collapsed;
 }
 
+namespace {
+// Inside a folded window: its title bar was clicked and let go, not dragged, and not on its arrow or close
+// button (those act on their own).
+bool title_clicked() {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float slop = io.MouseDragThreshold;
+    return ImGui::IsWindowHovered() && !ImGui::IsAnyItemHovered() &&
+           ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+           io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < slop * slop;
+}
+}  // namespace
+
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
     std::vector<PanelSpec> specs;
     const std::unique_ptr<bool[]> open(new bool[count]);
@@ -129,6 +179,8 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         if (!open[i]) continue;
         const int flags = c.layout.place(rows[i].spec);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
+        // A folded panel's title, clicked anywhere (not only its arrow): open from the next frame.
+        if (ImGui::IsWindowCollapsed() && title_clicked()) ImGui::SetWindowCollapsed(false);
         c.layout.record(rows[i].spec);
         if (visible) {
             // Widgets fill the width less 7 em for their labels ("steps/frame", "brightness"), so a label

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace nbody {
 
@@ -36,6 +37,7 @@ class PanelLayout {
     // and the marks and the scene card go.
     float scene_left() const { return m_scene_left; }
     float scene_right() const { return m_scene_right; }
+    float scene_bottom() const { return m_scene_bottom; }  // the legend's top
 
   private:
     struct Entry {
@@ -45,10 +47,12 @@ class PanelLayout {
         int settle = 0;                                        // frames left to decide collapsing
     };
     Entry& entry(const PanelSpec& spec);
+    void place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
+                      float top, float bottom, float margin, float title_h, float min_h);
 
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
-    float m_scene_left = 0, m_scene_right = 0;
+    float m_scene_left = 0, m_scene_right = 0, m_scene_bottom = 0;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
 };
 

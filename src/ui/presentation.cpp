@@ -143,12 +143,13 @@ void readout_panel(PanelContext& c) {
         std::snprintf(text, sizeof text, "%.1e", last->energy_error);
         big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
     }
-    const PerfSample s = c.sim.perf().latest();
+    const PerfSample s = rate_sample(c.sim);
     big_value(c.fonts, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
-    ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("N = %zu   %s", c.sim.facts().size, c.sim.facts().kernel_label.c_str());
+    ImGui::TextWrapped("%s   N = %zu   %s", rates_line(c.sim).c_str(), c.sim.facts().size,
+                       c.sim.facts().kernel_label.c_str());
     ImGui::PopStyleColor();
 }
 
