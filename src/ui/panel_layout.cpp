@@ -17,6 +17,7 @@ namespace {
 // one above it settles, and a column has three panels.
 constexpr int kSettleFrames = 6;
 constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
+constexpr float kKeepLines = 8;          // kept for each open panel below one that would take more
 constexpr float kMaxColumnShare = 0.36f;  // of the window's width, per column: the scene keeps >= 60%
 }  // namespace
 
@@ -54,6 +55,7 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     const float bottom = vp->WorkPos.y + vp->WorkSize.y - (f + 2 * st.WindowPadding.y + 2 * margin);
     const float min_h =
         title_h + kMinBodyLines * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y;
+    const float keep = title_h + kKeepLines * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y;
 
     std::vector<std::size_t> cols[2];
     float want_w[2] = {0, 0};
@@ -72,16 +74,17 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
         const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
         const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
         if (!cols[c].empty()) (c ? m_scene_right : m_scene_left) = c ? x - margin : x + w + margin;
-        place_column(specs, cols[c], x, w, vp->WorkPos.y + margin, bottom, margin, title_h, min_h);
+        place_column(specs, cols[c], x, w, vp->WorkPos.y + margin, bottom, margin, title_h, min_h, keep);
     }
 }
 
-// The column's height is shared among its unfolded panels: each gets what it needs when all fit, else the
-// short ones what they need and the others equal shares of the rest (they scroll), so a panel unfolded under
-// two long ones still gets room. While settling, a panel after the first whose fair share is under min_h
-// folds.
+// The column's height goes to its unfolded panels in order, each taking what it needs but leaving every open
+// panel below it `keep` (or its need, when smaller): the first panels show whole as before, and a panel
+// unfolded under two long ones still gets about eight lines (the ones above it scroll). While settling, a
+// panel after the first with less than min_h to grow into folds.
 void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
-                               float top, float bottom, float margin, float title_h, float min_h) {
+                               float top, float bottom, float margin, float title_h, float min_h,
+                               float keep) {
     const std::size_t n = col.size();
     if (n == 0) return;
     std::vector<Entry*> es;
@@ -96,18 +99,15 @@ void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::si
             open_count += !folded[k];
         }
         float room = bottom - top - float(n - 1) * margin - float(n - open_count) * title_h;
-        // Water-filling: the smallest needs first, each within an equal share of what is left.
-        std::vector<std::size_t> order;
-        for (std::size_t k = 0; k < n; ++k)
-            if (!folded[k]) order.push_back(k);
         auto need = [&](std::size_t k) { return es[k]->expanded_h > 0 ? es[k]->expanded_h : room; };
-        std::sort(order.begin(), order.end(),
-                  [&](std::size_t a, std::size_t b) { return need(a) < need(b); });
-        for (std::size_t j = 0; j < order.size(); ++j) {
-            const float fair = std::max(room, 0.0f) / float(order.size() - j);
-            share[order[j]] = std::max(std::min(need(order[j]), fair), title_h);
-            cap[order[j]] = std::max(fair, title_h);
-            room -= share[order[j]];
+        for (std::size_t k = 0; k < n; ++k) {
+            if (folded[k]) continue;
+            float reserve = 0;
+            for (std::size_t j = k + 1; j < n; ++j)
+                if (!folded[j]) reserve += std::min(need(j), keep);
+            cap[k] = std::max(room - reserve, title_h);
+            share[k] = std::max(std::min(need(k), cap[k]), title_h);
+            room -= share[k];
         }
         bool changed = false;
         for (std::size_t k = 1; k < n; ++k)
@@ -147,7 +147,14 @@ int PanelLayout::place(const PanelSpec& spec) {
 void PanelLayout::record(const PanelSpec& spec) {
     Entry& e = entry(spec);
     const bool collapsed = ImGui::IsWindowCollapsed();
-    if (!collapsed) e.expanded_h = ImGui::GetWindowSize().y;
+    if (!collapsed) {
+        // What its contents need (not its size, which the layout may have capped); 0 (unknown) until a frame
+        // has laid them out.
+        const ImGuiWindow* w = ImGui::GetCurrentWindow();
+        const float need =
+            w->ContentSizeIdeal.y + 2 * ImGui::GetStyle().WindowPadding.y + w->TitleBarHeight();
+        e.expanded_h = w->ContentSizeIdeal.y > 0 ? need : 0;
+    }
     if (e.settle > 0)
         --e.settle;
     else if (collapsed != e.last_collapsed)

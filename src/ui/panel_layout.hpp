@@ -48,7 +48,7 @@ class PanelLayout {
     };
     Entry& entry(const PanelSpec& spec);
     void place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
-                      float top, float bottom, float margin, float title_h, float min_h);
+                      float top, float bottom, float margin, float title_h, float min_h, float keep);
 
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
