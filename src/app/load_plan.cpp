@@ -1,5 +1,6 @@
 #include "app/load_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,7 +11,8 @@ namespace nbody {
 namespace {
 // Steps measured before the estimate is given: about a second of them, and at least a few.
 constexpr double kMeasureSeconds = 1.0;
-constexpr int kMeasureSteps = 3;
+constexpr int kMeasureSteps = 5;
+constexpr int kWarmupFrames = 2;
 
 // Work a step of n bodies, up to a constant: direct summation every pair; the tree each body's walk,
 // whose length grows with the depth (log N).
@@ -52,16 +54,26 @@ void LoadPlan::clear() {
     m_full.reset();
     m_full_bodies = m_loaded_bodies = 0;
     m_seconds = m_estimate_s = 0;
-    m_steps = 0;
+    m_per_step.clear();
+    m_skipped = 0;
 }
 
 void LoadPlan::add_measurement(int steps, double step_seconds, std::size_t n, ForceMethod method) {
     if (!m_full || steps <= 0 || n == 0) return;
-    if (n != m_loaded_bodies) m_loaded_bodies = n, m_seconds = 0, m_steps = 0;  // the scene's own rounding
+    if (n != m_loaded_bodies)
+        m_loaded_bodies = n, m_seconds = 0, m_per_step.clear();  // the scene's own rounding
+    // The first frames' steps build what later ones reuse (threads, tree buffers): not counted.
+    if (m_skipped < kWarmupFrames) {
+        ++m_skipped;
+        return;
+    }
     m_seconds += step_seconds;
-    m_steps += steps;
-    if (m_seconds >= kMeasureSeconds && m_steps >= kMeasureSteps)
-        m_estimate_s = scaled_step_seconds(m_seconds / m_steps, n, m_full_bodies, method);
+    m_per_step.push_back(step_seconds / steps);
+    if (m_seconds < kMeasureSeconds || int(m_per_step.size()) < kMeasureSteps) return;
+    // The median frame's step: a frame whose step was held up by another program does not move it.
+    std::vector<double> sorted = m_per_step;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
+    m_estimate_s = scaled_step_seconds(sorted[sorted.size() / 2], n, m_full_bodies, method);
 }
 
 std::string LoadPlan::note() const {

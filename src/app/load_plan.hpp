@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/force_method.hpp"
 
@@ -33,8 +34,9 @@ class LoadPlan {
     std::size_t full_bodies() const { return m_full ? m_full_bodies : 0; }
     void clear();  // a failed or cancelled load: no reduction to speak of
 
-    // Each frame while the reduced scene runs: `steps` steps of `n` bodies took `step_seconds` in all.
-    // Once about a second of steps is measured, the note carries the estimate.
+    // Each frame while the reduced scene runs: `steps` steps of `n` bodies took `step_seconds` in all. After
+    // two warm-up frames and about a second of steps (at least five frames), the note carries the estimate:
+    // the median frame's step, scaled.
     void add_measurement(int steps, double step_seconds, std::size_t n, ForceMethod method);
     bool measured() const { return m_estimate_s > 0; }
     double estimate_seconds() const { return m_estimate_s; }
@@ -46,7 +48,8 @@ class LoadPlan {
     std::size_t m_full_bodies = 0, m_loaded_bodies = 0;
     std::string m_what;
     double m_seconds = 0, m_estimate_s = 0;
-    int m_steps = 0;
+    std::vector<double> m_per_step;  // seconds a step, one entry a frame that stepped
+    int m_skipped = 0;               // warm-up frames left out
 };
 
 }  // namespace nbody

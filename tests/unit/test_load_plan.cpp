@@ -42,9 +42,11 @@ TEST(LoadPlan, TheEstimateIsTheMeasuredStepScaledByTheMethodsCost) {
     EXPECT_NEAR(scaled_step_seconds(0.01, 4096, 2097152, ForceMethod::Tree), 0.01 * 512 * 21.0 / 12.0, 1e-9);
     LoadPlan p;
     p.plan({"s.toml", 1.0}, 40000, 4000, "the CPU");
-    p.add_measurement(10, 0.5, 4000, ForceMethod::Direct);  // half a second: not yet
-    EXPECT_FALSE(p.measured());
-    p.add_measurement(10, 0.5, 4000, ForceMethod::Direct);
+    p.add_measurement(1, 2.0, 4000, ForceMethod::Direct);  // two warm-up frames: not counted
+    p.add_measurement(1, 2.0, 4000, ForceMethod::Direct);
+    for (int frame = 0; frame < 4; ++frame) p.add_measurement(4, 0.2, 4000, ForceMethod::Direct);
+    EXPECT_FALSE(p.measured()) << "four frames are too few";
+    p.add_measurement(1, 1.0, 4000, ForceMethod::Direct);  // a frame held up by another program
     ASSERT_TRUE(p.measured());
     EXPECT_NEAR(p.estimate_seconds(), 0.05 * 100, 1e-9);  // 50 ms a step at 4,000; 100x the pairs at 40,000
     EXPECT_NE(p.note().find("would take about 5 s here (measured at 4,000 bodies)"), std::string::npos)
@@ -57,7 +59,8 @@ TEST(LoadPlan, TheEstimateIsTheMeasuredStepScaledByTheMethodsCost) {
 TEST(LoadPlan, LongEstimatesReadInMinutesAndHours) {
     LoadPlan p;
     p.plan({"s.toml", 1.0}, 4000000, 4000, "the CPU");
-    p.add_measurement(4, 1.0, 4000, ForceMethod::Direct);  // 0.25 s a step; 1e6 x the pairs
+    for (int frame = 0; frame < 7; ++frame)
+        p.add_measurement(1, 0.25, 4000, ForceMethod::Direct);  // 1e6 x the pairs
     EXPECT_NE(p.note().find("about 69.4 h"), std::string::npos) << p.note();
 }
 
