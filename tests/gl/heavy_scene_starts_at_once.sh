@@ -12,7 +12,7 @@ err="$(mktemp)"
 t0=$(date +%s.%N)
 "$bin" --width 640 --height 400 --backend cpu milky-way-andromeda 2>"$err" >/dev/null &
 pid=$!
-win=$(timeout "$limit" xdotool search --sync --onlyvisible --name "nbody-sandbox" | head -1)
+win=$(timeout "$limit" xdotool search --sync --onlyvisible --pid "$pid" | head -1)
 t1=$(date +%s.%N)
 [ -n "$win" ] || { echo "FAIL: no window within $limit s"; cat "$err"; kill "$pid"; exit 1; }
 grep -q "Loaded with .* of 2,097,152 bodies" "$err" || { echo "FAIL: no reduction note on stderr"; cat "$err"; kill "$pid"; exit 1; }
@@ -23,7 +23,7 @@ xdotool key --delay 150 Escape Escape 2>/dev/null
 # The window goes within a second of the second Esc (sent 0.15 s after the first); the process may finish a
 # step or an energy sample under way after that.
 deadline=$(awk -v t="$t2" 'BEGIN { printf "%.3f", t + 1.15 }')
-while xdotool search --onlyvisible --name "nbody-sandbox" >/dev/null 2>&1; do
+while xdotool search --onlyvisible --pid "$pid" >/dev/null 2>&1; do
   if awk -v now="$(date +%s.%N)" -v d="$deadline" 'BEGIN { exit !(now > d) }'; then
     echo "FAIL: the window was still there 1 s after Esc twice"; kill "$pid"; exit 1
   fi
