@@ -13,6 +13,9 @@ namespace {
 constexpr double kMeasureSeconds = 1.0;
 constexpr int kMeasureSteps = 5;
 constexpr int kWarmupFrames = 2;
+// A scene up to twice the smooth count loads whole: a few percent fewer bodies would change nothing one
+// can see, and its steps take at most four times the budget (direct summation).
+constexpr double kSlack = 2.0;
 
 // Work a step of n bodies, up to a constant: direct summation every pair; the tree each body's walk,
 // whose length grows with the depth (log N).
@@ -42,7 +45,7 @@ LoadRequest LoadPlan::plan(const LoadRequest& asked, std::size_t scene_bodies, d
                            const std::string& what) {
     clear();
     const double n = double(scene_bodies) * asked.multiplier;
-    if (!(n > smooth_bodies)) return asked;
+    if (!(n > kSlack * smooth_bodies)) return asked;
     m_full = asked;
     m_full_bodies = std::size_t(std::llround(n));
     m_loaded_bodies = std::size_t(std::llround(smooth_bodies));

@@ -24,8 +24,9 @@ double scaled_step_seconds(double seconds_at, std::size_t n_from, std::size_t n_
 class LoadPlan {
   public:
     // The request to start for `asked`, whose scene has `scene_bodies` bodies (times the multiplier), given
-    // the most bodies that step smoothly here (`smooth_bodies`, LoadBudget). `what` names the backend in
-    // the note ("the CPU", "this GPU"). A request fitting within it clears any earlier reduction.
+    // the most bodies that step smoothly here (`smooth_bodies`): reduced to that many when it asks for more
+    // than twice as many. `what` names the backend in the note ("the CPU", "this GPU"). A request that loads
+    // whole clears any earlier reduction.
     LoadRequest plan(const LoadRequest& asked, std::size_t scene_bodies, double smooth_bodies,
                      const std::string& what);
     // The full request of the reduced scene (a copy: the plan may change while it loads); none when the

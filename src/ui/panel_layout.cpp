@@ -17,7 +17,7 @@ namespace {
 // one above it settles, and a column has three panels.
 constexpr int kSettleFrames = 6;
 constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
-constexpr float kKeepLines = 8;          // kept for each open panel below one that would take more
+constexpr float kKeepLines = 6;          // kept for each open panel below one that would take more
 constexpr float kMaxColumnShare = 0.36f;  // of the window's width, per column: the scene keeps >= 60%
 }  // namespace
 
@@ -80,7 +80,7 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
 
 // The column's height goes to its unfolded panels in order, each taking what it needs but leaving every open
 // panel below it `keep` (or its need, when smaller): the first panels show whole as before, and a panel
-// unfolded under two long ones still gets about eight lines (the ones above it scroll). While settling, a
+// unfolded under two long ones still gets about six lines (the ones above it scroll). While settling, a
 // panel after the first with less than min_h to grow into folds.
 void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
                                float top, float bottom, float margin, float title_h, float min_h,

@@ -119,6 +119,8 @@ class Ui {
     DescriptionCard m_card;
     std::string m_toast;     // the last status message, shown over the scene for a few seconds
     double m_toast_at = -1;  // ImGui time it changed
+    float m_view[4] = {0, 0, 0, 0};  // the free area the camera frames now (left, top, right, bottom)
+    bool m_view_set = false;
 };
 
 }  // namespace nbody

@@ -49,11 +49,14 @@ const ImGuiWindow* window(const char* name) {
 
 }  // namespace
 
-TEST(FirstMinutes, TheBodiesAreFramedBelowTheBannerAboveTheLegendBesideThePanels) {
+TEST(FirstMinutes, TheBodiesAreFramedBelowTheBannerAboveTheLegendAndCardBesideThePanels) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
     Rig rig(*ctx, 1.0f, "", cpu_fallback_simulation());
     rig.camera.frame_all(glm::vec3(0), 1.0f);  // a sphere of radius 1 fills the window's height
-    rig.frames(6, kW, kH);
+    rig.view.scene_description = "Watch the three galaxies swap places.";  // the scene card shows
+    rig.frames(6, kW, kH, 0.25);  // a quarter of a second a frame: the camera has followed the free area
+    const ImGuiWindow* card = ImGui::FindWindowByName(DescriptionCard::kTitle);
+    ASSERT_TRUE(card && card->Active);
     const UiState& s = rig.state;
     const Rect legend = [] {
         for (const Rect& r : active_windows())
@@ -63,6 +66,7 @@ TEST(FirstMinutes, TheBodiesAreFramedBelowTheBannerAboveTheLegendBesideThePanels
     ASSERT_EQ(legend.name, "Legend");
     EXPECT_GT(s.scene_top, 1.5f * ImGui::GetFontSize()) << "no room kept for the CPU banner";
     EXPECT_LE(s.scene_bottom, legend.y0);
+    EXPECT_LE(s.scene_bottom, card->Pos.y);  // the bodies are framed above the card while it shows
     EXPECT_GE(legend.x0, s.scene_left);  // the legend sits under the free area, not under the panels
     EXPECT_LE(legend.x1, s.scene_right);
     // The banner's text lies above the free area (the background draw list holds only the banner here).

@@ -17,6 +17,11 @@ TEST(LoadPlan, ASceneWithinTheBudgetLoadsWhole) {
     EXPECT_EQ(r.multiplier, 2.0);
     EXPECT_FALSE(p.full());
     EXPECT_EQ(p.note(), "");
+    // Up to twice the smooth count: whole too (7,500 where 7,039 step smoothly is not worth a note).
+    EXPECT_EQ(p.plan({"figure8.toml", 1.0}, 7500, 7039, "the CPU").multiplier, 1.0);
+    EXPECT_FALSE(p.full());
+    EXPECT_NEAR(p.plan({"cartwheel.toml", 1.0}, 18000, 7039, "the CPU").multiplier * 18000, 7039, 1e-6);
+    EXPECT_TRUE(p.full());
 }
 
 TEST(LoadPlan, AHeavySceneLoadsReducedAndKeepsItsFullRequest) {
