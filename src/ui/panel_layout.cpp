@@ -4,6 +4,7 @@
 #include <imgui_internal.h>  // FindWindowByName, FindWindowSettings: is a panel the user's or the layout's
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -125,9 +126,13 @@ void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::si
     }
 }
 
-int PanelLayout::place(const PanelSpec& spec) {
+int PanelLayout::place(const PanelSpec& spec, float min_y) {
     Entry& e = entry(spec);
     if (!e.managed) return 0;
+    if (e.y < min_y) {  // the panel above is taller than planned: below it, with that much less room
+        e.max_h = std::max(e.max_h - (min_y - e.y), ImGui::GetFrameHeight());
+        e.y = min_y;
+    }
     // A drag moves the window in NewFrame, before this: a position other than the one set last frame.
     if (const ImGuiWindow* w = ImGui::FindWindowByName(spec.title);
         w && e.placed && (std::abs(w->Pos.x - e.set_x) > 0.5f || std::abs(w->Pos.y - e.set_y) > 0.5f)) {
@@ -182,10 +187,16 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         open[i] = !rows[i].open || *rows[i].open;
     }
     c.layout.plan(specs.data(), open.get(), count);
+    // Each column's lowest drawn edge so far this frame: a panel that grew since its height was recorded
+    // pushes the ones below it down now, not a frame later (a frame lasts seconds at a heavy scene).
+    float below[2] = {-FLT_MAX, -FLT_MAX};
+    const float margin = std::round(0.6f * ImGui::GetFontSize());
     for (std::size_t i = 0; i < count; ++i) {
         if (!open[i]) continue;
-        const int flags = c.layout.place(rows[i].spec);
+        const bool managed = c.layout.managed(rows[i].spec.title);
+        const int flags = c.layout.place(rows[i].spec, below[rows[i].spec.right]);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
+        if (managed) below[rows[i].spec.right] = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y + margin;
         // A folded panel's title, clicked anywhere (not only its arrow): open from the next frame.
         if (ImGui::IsWindowCollapsed() && title_clicked()) ImGui::SetWindowCollapsed(false);
         c.layout.record(rows[i].spec);

@@ -28,8 +28,9 @@ class PanelLayout {
     // Call after ImGui::NewFrame and before the panels' Begin.
     void plan(const PanelSpec* specs, const bool* open, std::size_t count);
     // Before Begin(spec.title): the next-window position, size and (while settling) collapse of a managed
-    // panel; returns the window flags it needs (NoSavedSettings while the layout places it).
-    int place(const PanelSpec& spec);
+    // panel, no higher than min_y (the bottom of the panel above as drawn this frame, margin included);
+    // returns the window flags it needs (NoSavedSettings while the layout places it).
+    int place(const PanelSpec& spec, float min_y = -1e30f);
     // Inside the window (after Begin, whether or not it returned true): records its size and state.
     void record(const PanelSpec& spec);
     bool managed(const std::string& title) const;

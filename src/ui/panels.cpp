@@ -100,7 +100,7 @@ void scene_panel(PanelContext& c) {
         ImGui::BeginListBox("##scenes", ImVec2(-1, 4.25f * ImGui::GetTextLineHeightWithSpacing()))) {
         for (int i = 0; i < int(v.scenes->size()); ++i) {
             const SceneEntry& e = (*v.scenes)[std::size_t(i)];
-            const std::string label = e.name + " (" + std::to_string(e.bodies) + ")##" + e.path;
+            const std::string label = e.name + " (" + with_commas(e.bodies) + ")##" + e.path;
             if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
             if (ImGui::IsItemHovered() && !e.description.empty())
                 wrapped_tooltip(e.path + "\n" + e.description);
@@ -112,8 +112,11 @@ void scene_panel(PanelContext& c) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
     if (have_sel)
-        ImGui::TextDisabled("loads with N = %.0f",
-                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
+        ImGui::TextDisabled("loads with N = %s",
+                            with_commas(std::size_t(std::llround(
+                                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) *
+                                            c.state.body_multiplier)))
+                                .c_str());
     if (!have_sel) ImGui::BeginDisabled();
     if (ImGui::Button("Load selected") && have_sel) {
         c.req.load_path = (*v.scenes)[std::size_t(c.state.scene_index)].path;
@@ -128,7 +131,7 @@ void scene_panel(PanelContext& c) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.35f, 1));
         ImGui::TextWrapped("%s", v.reduced_note.c_str());
         ImGui::PopStyleColor();
-        const std::string full = "Load full N (" + std::to_string(v.full_bodies) + " bodies)";
+        const std::string full = "Load full N (" + with_commas(v.full_bodies) + " bodies)";
         if (ImGui::Button(full.c_str())) c.req.load_full = true;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every body the scene asks for: each step takes longer");
     }
