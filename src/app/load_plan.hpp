@@ -2,8 +2,9 @@
 // What the window loads when a scene is asked for (the Scene panel, "Load full N" or the command line): all
 // its bodies, or fewer when a step of all of them would stall the window on this backend. A reduced load
 // keeps the full request (by value) for "Load full N", and its note gives how long a step of all the bodies
-// would take here: measured on the reduced scene as it runs, then scaled by the method's cost (N^2 for
-// direct summation, N log N for the tree), never modelled from another machine.
+// would take here: a step of the reduced scene measured here (on the CPU a copy stepped on its own, on a GPU
+// the frames' steps), scaled by the method's cost (N^2 for direct summation, N log^2 N for the tree), never
+// modelled from another machine.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -39,6 +40,8 @@ class LoadPlan {
     // two warm-up frames and about a second of steps (at least five frames), the note carries the estimate:
     // the median frame's step, scaled.
     void add_measurement(int steps, double step_seconds, std::size_t n, ForceMethod method);
+    // A step of the reduced scene (`n` bodies) measured on its own: the estimate at once.
+    void set_measured_step(double seconds, std::size_t n, ForceMethod method);
     bool measured() const { return m_estimate_s > 0; }
     double estimate_seconds() const { return m_estimate_s; }
     // The sentence under the Scene panel's list (empty when the scene loaded whole).

@@ -32,13 +32,9 @@ State probe_ball(std::size_t n) {
 }
 }  // namespace
 
-double measure_cpu_step(std::size_t n, ForceMethod method, int threads) {
-    SimParams p;
-    p.method = method;
-    p.cpu_threads = threads;
-    p.eps = 0.05;
-    CpuBackend backend(threads);
-    backend.reset(probe_ball(n), p);
+double measure_cpu_step(const State& state, const SimParams& params) {
+    CpuBackend backend(params.cpu_threads);
+    backend.reset(state, params);
     backend.step(1);  // the first step builds what later ones reuse (thread pool, tree buffers)
     std::vector<double> t;
     for (int i = 0; i < 3; ++i) {
@@ -48,6 +44,14 @@ double measure_cpu_step(std::size_t n, ForceMethod method, int threads) {
     }
     std::sort(t.begin(), t.end());
     return t[1];
+}
+
+double measure_cpu_step(std::size_t n, ForceMethod method, int threads) {
+    SimParams p;
+    p.method = method;
+    p.cpu_threads = threads;
+    p.eps = 0.05;
+    return measure_cpu_step(probe_ball(n), p);
 }
 
 std::size_t cpu_smooth_bodies(ForceMethod method, int threads, double budget_s) {
