@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "py_simulation.hpp"
+#include "scene/scene_names.hpp"
 
 namespace py = pybind11;
 
@@ -31,13 +32,7 @@ void translate_errors(std::exception_ptr p) {
 
 // The shipped scenes' names (without .toml), sorted.
 std::vector<std::string> scenes() {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(nbody::api::scenes_dir(), ec))
-        if (e.path().extension() == ".toml") out.push_back(e.path().stem().string());
-    std::sort(out.begin(), out.end());
-    return out;
+    return nbody::scene_names(nbody::api::scenes_dir());
 }
 
 }  // namespace
@@ -53,6 +48,15 @@ the sandbox's scene files and snapshots. N-body units (G = 1 by default) through
     sim.evolve(1.0)
     print(sim.diagnostics()["energy_error"])
 )";
+    // numpy at import, not at the first call that hands back an array: without it the module says so now.
+    try {
+        py::module_::import("numpy");
+    } catch (py::error_already_set& e) {
+        throw py::import_error("nbody needs numpy, which this python3 cannot import (" +
+                               std::string(e.what()) +
+                               "); install it: apt-get install python3-numpy (Debian's python3) or python3 "
+                               "-m pip install numpy");
+    }
     m.attr("__version__") = nbody::api::version();
     py::register_exception_translator(&translate_errors);
     m.def("version", &nbody::api::version, "The version of libnbody in use, e.g. '0.1.0'.");

@@ -10,6 +10,7 @@
 #include "arrays.hpp"
 #include "params.hpp"
 #include "py_simulation.hpp"
+#include "scene/scene_names.hpp"
 
 #ifdef NBODY_PYTHON_GL
 #include "api/simulation_access.hpp"
@@ -22,16 +23,11 @@ namespace {
 
 using Array = py::array_t<double, py::array::c_style>;
 
-// A path as given when it exists, else a shipped scene by name ("cartwheel" or "cartwheel.toml"), else the
-// path as given, so libnbody's error names what the user typed.
-std::string resolve_scene(const std::string& path) {
-    namespace fs = std::filesystem;
-    if (fs::exists(path) || path.find('/') != std::string::npos) return path;
-    for (const std::string& name : {path, path + ".toml"}) {
-        const fs::path shipped = fs::path(api::scenes_dir()) / name;
-        if (fs::is_regular_file(shipped)) return shipped.string();
-    }
-    return path;
+// A path as given when it exists, else a shipped scene by name ("cartwheel" or "cartwheel.toml"); a name that
+// matches nothing is a ValueError listing the shipped scenes.
+std::string resolve_scene(const std::string& given) {
+    if (std::optional<std::string> path = find_scene(given, api::scenes_dir())) return *path;
+    throw py::value_error(unknown_scene_message(given, api::scenes_dir()));
 }
 
 // backend="gl" (and auto's second choice) through the GL compute row, in a headless EGL context of its own.

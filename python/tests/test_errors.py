@@ -100,6 +100,22 @@ def test_scene_errors_name_the_file_and_line(tmp_path):
         nbody.Simulation(bad)
 
 
+def test_a_misspelt_scene_name_lists_the_scenes():
+    with pytest.raises(ValueError, match=r"^no scene file or shipped scene 'cartweel' \(did you mean 'cartwheel'\?\); "
+                                         r"the shipped scenes: .*plummer"):
+        nbody.Simulation("cartweel")
+
+
+def test_without_numpy_the_import_fails_and_says_so():
+    import os
+    import subprocess
+    import sys
+    hide = "import sys; sys.modules['numpy'] = None; import nbody"  # numpy unimportable, as where it is missing
+    r = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode != 0
+    assert "ImportError: nbody needs numpy" in r.stderr, r.stderr
+
+
 def test_negative_step_count(pair):
     with pytest.raises(ValueError, match=r"^k: must be >= 0 \(got -1\)$"):
         pair.step(-1)

@@ -12,17 +12,17 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     const double f = double(std::max(frames, 1LL));
     const Throughput s = throughput(work, sum.sim);
     const long long steps = work.evaluations;
-    std::printf("rendered %lld frames of %zu bodies in %.3f s: %.1f frames/s (%s)\n", frames,
-                v.sim().backend().size(), seconds, double(frames) / seconds, ctx.c_str());
+    std::printf("rendered %lld frames of %zu bodies in %.3g s: %s (%s)\n", frames, v.sim().backend().size(),
+                seconds, format_si(double(frames) / seconds, "frames/s").c_str(), ctx.c_str());
     std::printf("positions: %s%s%s\n", upload_path_name(v.feed().path()), v.feed().note().empty() ? "" : "; ",
                 v.feed().note().c_str());
-    std::printf("per frame (ms): sim %.3f  upload %.3f  draw %.3f  panels %.3f  total %.3f   steps/frame %d\n",
-                1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.ui / f, 1e3 * sum.frame / f,
-                v.sim().steps_last_frame());
     std::printf(
-        "simulation: %lld steps, %s, %.4g steps/s (over the time spent stepping), t = "
-        "%.5g\n",
-        steps, format_si(s.interactions_per_s, "interactions/s").c_str(), s.steps_per_s, v.sim().backend().time());
+        "per frame (ms): sim %.3g  upload %.3g  draw %.3g  panels %.3g  total %.3g   steps/frame %d\n",
+        1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.ui / f, 1e3 * sum.frame / f,
+        v.sim().steps_last_frame());
+    std::printf("simulation: %lld steps, %s, %s (over the time spent stepping), t = %.5g\n", steps,
+                format_si(s.interactions_per_s, "interactions/s").c_str(),
+                format_si(s.steps_per_s, "steps/s").c_str(), v.sim().backend().time());
 }
 
 }  // namespace nbody

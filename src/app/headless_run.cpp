@@ -12,6 +12,7 @@
 #include "app/checkpoint.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"  // format_si
 #include "core/run_until.hpp"
 #include "io/snapshot.hpp"
 #include "io/tipsy.hpp"
@@ -37,8 +38,9 @@ public:
         if (!last && since < (m_tty ? 0.25 : 5.0)) return;
         m_last = elapsed;
         const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0;
-        std::fprintf(stderr, "%s%s (%3.0f%%)  t = %-10.5g %.3g interactions/s  ETA %.1f s%s",
-                     m_tty ? "\r" : "", where.c_str(), 100.0 * fraction, t, rate, eta, m_tty ? "   " : "\n");
+        std::fprintf(stderr, "%s%s (%3.0f%%)  t = %-10.5g %s  ETA %.3g s%s", m_tty ? "\r" : "", where.c_str(),
+                     100.0 * fraction, t, format_si(rate, "interactions/s").c_str(), eta,
+                     m_tty ? "   " : "\n");
         if (m_tty && last) std::fprintf(stderr, "\n");
         std::fflush(stderr);
     }

@@ -10,11 +10,12 @@
 
 #include "cli/cli_checks.hpp"
 
+#include "app/checkpoint_options.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "app/checkpoint_options.hpp"
 #include "io/snapshot.hpp"
 #include "scene/scene_file.hpp"
+#include "scene/scene_names.hpp"
 
 namespace nbody {
 
@@ -83,9 +84,18 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     CLI::App app{
         "nbody-sandbox: gravity by direct summation or a Barnes-Hut tree (Plummer softening, G = 1 N-body units)"};
     app.add_option("scene", o.scene_path,
-                   "Scene file (TOML); default: scenes/figure8-3.toml (figure-eight galaxies), else "
-                   "scenes/plummer.toml")
-        ->check(CLI::ExistingFile);
+                   "Scene file (TOML) or a shipped scene's name (cartwheel, plummer, ...); default: "
+                   "scenes/figure8-3.toml (figure-eight galaxies), else scenes/plummer.toml")
+        ->transform(CLI::Validator(
+            [](std::string& given) {
+                const std::optional<std::string> path = find_scene(given, scenes_dir());
+                std::error_code ec;
+                if (!path) return unknown_scene_message(given, scenes_dir());
+                if (!fs::is_regular_file(*path, ec)) return "scene file does not exist: " + given;
+                given = *path;
+                return std::string();
+            },
+            "SCENE"));
     app.add_flag("--headless", o.headless,
                  "No window: with --frames/--screenshot/--record render off-screen (EGL), else simulate and "
                  "print a summary");

@@ -4,22 +4,24 @@
 #include <GLFW/glfw3.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 
-#include "engine/backend_factory.hpp"
 #include "app/checkpoint.hpp"
 #include "app/frame_summary.hpp"
 #include "app/input_router.hpp"
 #include "app/sandbox.hpp"
+#include "app/scene_switch.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
+#include "engine/backend_factory.hpp"
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
-#include "ui/load_budget.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
@@ -63,9 +65,11 @@ class WindowApp {
     WindowApp(const AppOptions& o, GlfwWindow& w)
         : m_opts(o),
           m_window(w),
-          m_viewer(o, w),
+          m_viewer(window_start_options(o, m_start_plan), w),
           m_scenes(find_scenes(scenes_dir())),
-          m_input(w, m_viewer, m_state) {
+          m_input(w, m_viewer, m_state),
+          m_switch(m_viewer, m_scenes) {
+        m_switch.plan() = m_start_plan;
         // A CPU step slower than a frame runs beside the frames: the window never freezes on a heavy scene.
         m_viewer.sim().set_background_steps(true);
         m_state.vsync = o.vsync;
@@ -105,6 +109,7 @@ class WindowApp {
                 m_viewer.draw_only();
             } else {
                 m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
+                m_switch.measure();
                 write_checkpoint_if_due();
             }
             capture_if_asked();
@@ -122,6 +127,8 @@ class WindowApp {
             add_frame_times(sum, m_viewer.times());
             ++frame;
         }
+        // Quitting answers at once: the window goes, then a step or an energy sample under way finishes.
+        m_window.hide();
         stop_video();
         if (m_opts.frames) {
             const double seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
@@ -172,6 +179,8 @@ class WindowApp {
         m_view.trail_bytes = m_viewer.trails().bytes();
         m_view.trail_note = m_viewer.trails().note();
         m_view.tree_cells = m_viewer.cells().boxes();
+        m_view.reduced_note = m_switch.plan().note();
+        m_view.full_bodies = m_switch.plan().full_bodies();
     }
 
     void act(const UiRequests& r) {
@@ -182,46 +191,23 @@ class WindowApp {
         if (r.interop_changed) m_viewer.set_allow_interop(m_state.allow_interop);
         if (r.screenshot) m_want_screenshot = true;
         if (r.toggle_record) m_video ? stop_video() : start_video();
-        if (r.load_path) load(*r.load_path, r.load_multiplier);
-        if (r.load_full && m_full) load(m_full->path, m_full->multiplier, true);
+        if (r.load_path) note_replaced(m_switch.load({*r.load_path, r.load_multiplier}));
+        if (r.load_full) note_replaced(m_switch.load_full());
         if (r.escape) escape();
         m_state.quit_hint = m_escape.hint_visible(m_now);
     }
 
-    // A scene whose steps would stall the window on this backend loads with fewer bodies and says so
-    // (ui/load_budget.hpp); the Scene panel's "load full N" asks again with `full`. A request made while
-    // another scene is generating replaces it (latest wins), and the progress line names the one under way.
-    void load(const std::string& path, double multiplier, bool full = false) {
-        const bool replacing = m_viewer.loading();
-        m_full.reset();
-        m_view.reduced_note.clear();
-        m_loading_name = fs::path(path).stem().string();
-        std::size_t bodies = 0;
-        for (const SceneEntry& e : m_scenes)
-            if (fs::equivalent(e.path, path, m_ec)) bodies = e.bodies, m_loading_name = e.name;
-        const double n = double(bodies) * multiplier;
-        const bool gpu = m_viewer.sim().backend().caps().gpu;
-        const double rate = LoadBudget::usable_rate(m_viewer.sim().perf().latest().rate.interactions_per_s,
-                                                     m_viewer.sim().backend().size());
-        const double smooth = LoadBudget::smooth_bodies(rate, gpu);
-        if (!full && n > smooth) {
-            m_full = FullLoad{path, multiplier, std::size_t(n)};
-            multiplier *= smooth / n;
-            char text[256];
-            std::snprintf(text, sizeof text,
-                          "Loaded with %.0f of %.0f bodies so the window stays smooth on %s (a step of all "
-                          "of them would take about %.1f s here).",
-                          smooth, n, gpu ? "this GPU" : "the CPU", LoadBudget::step_seconds(n, rate));
-            m_view.reduced_note = text;
-        }
-        m_view.full_bodies = m_full ? m_full->bodies : 0;
-        if (replacing) m_state.message = "the scene being generated was dropped for " + m_loading_name;
-        m_viewer.begin_load_scene(path, multiplier);
+    void note_replaced(const std::string& message) {
+        if (!message.empty()) m_state.message = message;
     }
 
-    // Esc stops every job under way and nothing else; with none, the first press arms a quit (a hint shows)
-    // and a second within a second confirms it.
+    // Esc closes Help when it is open; else it stops every job under way and nothing else; with none, the
+    // first press arms a quit (a hint shows) and a second within a second confirms it.
     void escape() {
+        if (m_state.show_help) {  // Help open: Esc closes it, as it closes any dialog, and arms nothing
+            m_state.show_help = false;
+            return;
+        }
         const bool busy = m_viewer.loading() || m_race.running() || m_video.has_value();
         switch (m_escape.press(m_now, busy)) {
             case EscapeKey::Action::Cancel:
@@ -239,16 +225,8 @@ class WindowApp {
 
     // A scene generated off the frame loop: progress while it builds, then the new scene or the message.
     void poll_load() {
-        if (std::optional<std::string> done = m_viewer.poll_load()) {
-            m_view.load_error = *done;
-            if (done->empty()) select_current_scene();
-            if (!done->empty()) m_full.reset(), m_view.reduced_note.clear(), m_view.full_bodies = 0;
-        } else if (m_viewer.loading()) {
-            char text[256];
-            std::snprintf(text, sizeof text, "generating %s: %.0f%% (Esc cancels; this one keeps running)",
-                          m_loading_name.c_str(), 100.0 * m_viewer.load_progress());
-            m_view.load_error = text;
-        }
+        if (m_switch.poll()) select_current_scene();
+        m_view.load_error = m_switch.status();
     }
 
     // Screenshots and video frames are taken after the particles are drawn and before the panels.
@@ -301,23 +279,18 @@ class WindowApp {
 
     const AppOptions& m_opts;
     GlfwWindow& m_window;
+    LoadPlan m_start_plan;  // the command line's scene, reduced (made before the viewer, handed to m_switch)
     Viewer m_viewer;
     std::vector<SceneEntry> m_scenes;
     UiState m_state;
     UiView m_view;
     InputRouter m_input;
+    SceneSwitch m_switch;
     RaceDriver m_race;  // the Kernel panel's race (UiState points at it)
     std::unique_ptr<Ui> m_ui;
     std::optional<VideoRecorder> m_video;
     bool m_want_screenshot = false;
     EscapeKey m_escape;
-    struct FullLoad {
-        std::string path;
-        double multiplier = 1;
-        std::size_t bodies = 0;
-    };
-    std::optional<FullLoad> m_full;  // the scene loaded reduced, for "load full N"
-    std::string m_loading_name;      // the scene being generated, for the progress line
     double m_now = 0;  // seconds since the window opened, this frame
     std::error_code m_ec;
 };

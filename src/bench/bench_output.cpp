@@ -8,14 +8,29 @@
 
 #include "bench/bench_table.hpp"
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"  // format_si
 
 namespace nbody {
 
+// The table's numbers follow the rule of every rate the programs print: three significant digits and an SI
+// prefix ("3.74 G interactions/s"). The GPU's launch shape (gpus, k, u, block, q, s, registers) means nothing
+// on the CPU: its rows show "-" there rather than zeros.
 void print_table_header() {
-    std::printf("%9s %-4s %-13s %-16s %4s %2s %2s %5s %3s %3s %4s %12s %9s %9s %11s %10s %9s %9s %9s\n", "N", "prec",
-                "integrator", "variant", "gpus", "k", "u", "block", "q", "s", "regs", "interact/s", "Gflop20", "Gflop38", "steps/s", "ms/step",
-                "max_err", "p99_err", "med_err");
+    std::printf("%9s %-4s %-13s %-16s %4s %2s %2s %5s %3s %3s %4s %14s %9s %9s %9s %9s %9s %9s %9s\n", "N",
+                "prec", "integrator", "variant", "gpus", "k", "u", "block", "q", "s", "regs",
+                "interactions/s", "flop/s 20", "flop/s 38", "steps/s", "ms/step", "max_err", "p99_err",
+                "med_err");
 }
+
+namespace {
+std::string si(double v) {
+    return format_si(v);
+}
+// A launch-shape number, or "-" on the CPU.
+std::string shape(int v, bool gpu) {
+    return gpu ? std::to_string(v) : "-";
+}
+}  // namespace
 
 void print_row(const BenchRow& r) {
     char err[3][16] = {"-", "-", "-"};
@@ -26,11 +41,16 @@ void print_row(const BenchRow& r) {
     }
     // The GL compute rows say so beside the CUDA rows of the same variant.
     const std::string variant = r.backend == "gl" ? "gl " + r.variant : r.variant;
-    std::printf("%9zu %-4s %-13s %-16s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s %9s\n", r.n,
-                r.precision.c_str(), r.integrator.c_str(), variant.c_str(), r.gpus, r.k, r.u, r.block, r.q, r.s,
-                r.registers,
-                r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38, r.rate.steps_per_s, r.ms_per_step, err[0],
-                err[1], err[2]);
+    const bool gpu = r.backend != "cpu";
+    char ms[16];
+    std::snprintf(ms, sizeof ms, "%.3g", r.ms_per_step);
+    std::printf("%9zu %-4s %-13s %-16s %4s %2s %2s %5s %3s %3s %4s %14s %9s %9s %9s %9s %9s %9s %9s\n", r.n,
+                r.precision.c_str(), r.integrator.c_str(), variant.c_str(), shape(r.gpus, gpu).c_str(),
+                shape(r.k, gpu).c_str(), shape(r.u, gpu).c_str(), shape(r.block, gpu).c_str(),
+                shape(r.q, gpu).c_str(), shape(r.s, gpu).c_str(), shape(r.registers, gpu).c_str(),
+                si(r.rate.interactions_per_s).c_str(), si(r.rate.gflops20 * 1e9).c_str(),
+                si(r.rate.gflops38 * 1e9).c_str(), si(r.rate.steps_per_s).c_str(), ms, err[0], err[1],
+                err[2]);
     std::fflush(stdout);
 }
 

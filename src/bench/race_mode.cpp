@@ -2,6 +2,7 @@
 // variant in every precision) or the CPU one (--cpu, or no GPU: its precisions), or on each backend --backend
 // names (cuda, gl, cpu) in turn, the same variant in CUDA and in GLSL side by side; as a table, a text bar
 // chart and optional CSV / JSON files.
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "bench/bench_output.hpp"
 #include "bench/race_output.hpp"
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"  // format_si
 #include "cpu/cpu_backend.hpp"
 #include "gl_backend/gl_backend.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
@@ -87,11 +89,25 @@ void run_race_mode(const BenchOptions& o, const std::string& command) {
         RaceOptions ro;
         ro.seconds = o.race_seconds;
         ro.timer = lane.timer;
+        const std::vector<RaceEntry> entries = race_entries(lane.backend->caps(), params.tree);
+        // How long: each entry races for --seconds after a warm-up step and a force-error measurement; the
+        // float64 reference comes first. Said up front, then as the measured time per slice so far predicts.
+        std::fprintf(stderr,
+                     "nbody-bench: racing %zu entries on %s at N = %zu, %.2g s each plus set-up: at least %.2g s\n",
+                     entries.size(), lane.label.c_str(), state.size(), ro.seconds,
+                     double(entries.size()) * ro.seconds);
+        const auto t0 = std::chrono::steady_clock::now();
         std::vector<RaceResult> results = run_race(
-            *lane.backend, race_entries(lane.backend->caps(), params.tree), ro,
-            [&](const RaceProgress& p) {
-                std::fprintf(stderr, "[%s %zu/%zu] %s\n", lane.label.c_str(), p.done + 1, p.total,
-                             p.doing.c_str());
+            *lane.backend, entries, ro,
+            [&lane, t0](const RaceProgress& p) {
+                const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                // After the first slice: the time so far and what the slices done predict for the rest.
+                std::string when;
+                if (p.done > 0)
+                    when = " (" + format_si(spent, "s") + " so far, about " +
+                           format_si(spent / double(p.done) * double(p.total - p.done), "s") + " left)";
+                std::fprintf(stderr, "[%s %zu/%zu] %s%s\n", lane.label.c_str(), p.done + 1, p.total,
+                             p.doing.c_str(), when.c_str());
                 return true;
             },
             &report.note);

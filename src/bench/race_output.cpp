@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/perf_history.hpp"  // format_si
 
 namespace nbody {
 
@@ -24,8 +25,14 @@ std::string quoted(const std::string& s) {
 
 double fastest(const RaceReport& r) {
     double best = 0;
-    for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
+    for (const RaceResult& e : r.results)
+        if (e.skipped.empty()) best = std::max(best, e.row.rate.steps_per_s);
     return best;
+}
+
+// The rule of every rate the programs print: three significant digits and an SI prefix ("3.74 G").
+std::string si(double v) {
+    return format_si(v);
 }
 
 std::string sci(double v) {
@@ -50,32 +57,47 @@ std::string text_bar(double value, double max, int width) {
            std::string(static_cast<std::size_t>(width - filled), '.');
 }
 
+std::vector<const RaceResult*> by_steps_per_s(const RaceReport& r) {
+    std::vector<const RaceResult*> out;
+    for (const RaceResult& e : r.results) out.push_back(&e);
+    std::stable_sort(out.begin(), out.end(), [](const RaceResult* a, const RaceResult* b) {
+        if (a->skipped.empty() != b->skipped.empty()) return a->skipped.empty();
+        return a->row.rate.steps_per_s > b->row.rate.steps_per_s;
+    });
+    return out;
+}
+
 void print_race(std::FILE* out, const RaceReport& r) {
     std::fprintf(out, "# race: %s, N = %zu, %.2g s per entry, %s\n# %s\n", r.device.c_str(), r.n, r.seconds,
                  r.date.c_str(), r.note.c_str());
-    std::fprintf(out, "%-20s %12s %9s %9s %11s %9s %9s  %s\n", "entry", "interact/s", "Gflop20", "Gflop38",
-                 "steps/s", "max_err", "med_err", "kernel");
-    for (const RaceResult& e : r.results) {
-        if (!e.skipped.empty()) {
-            std::fprintf(out, "%-20s skipped: %s\n", e.entry.name.c_str(), e.skipped.c_str());
+    int name_w = 5;  // "entry": the column as wide as the longest name, so no row pushes the others
+    for (const RaceResult& e : r.results) name_w = std::max(name_w, int(e.entry.name.size()));
+    std::fprintf(out, "%-*s %9s %14s %9s %9s %9s %9s  %s\n", name_w, "entry", "steps/s", "interactions/s",
+                 "flop/s 20", "flop/s 38", "max_err", "med_err", "kernel");
+    const std::vector<const RaceResult*> order = by_steps_per_s(r);
+    for (const RaceResult* e : order) {
+        if (!e->skipped.empty()) {
+            std::fprintf(out, "%-*s skipped: %s\n", name_w, e->entry.name.c_str(), e->skipped.c_str());
             continue;
         }
-        const BenchRow& b = e.row;
-        std::fprintf(out, "%-20s %12.4e %9.1f %9.1f %11.1f %9.2e %9.2e  %s\n", e.entry.name.c_str(),
-                     b.rate.interactions_per_s, b.rate.gflops20, b.rate.gflops38, b.rate.steps_per_s,
-                     b.error.max_rel, b.error.median_rel, b.kernel.c_str());
+        const BenchRow& b = e->row;
+        std::fprintf(out, "%-*s %9s %14s %9s %9s %9.2e %9.2e  %s\n", name_w, e->entry.name.c_str(),
+                     si(b.rate.steps_per_s).c_str(), si(b.rate.interactions_per_s).c_str(),
+                     si(b.rate.gflops20 * 1e9).c_str(), si(b.rate.gflops38 * 1e9).c_str(), b.error.max_rel,
+                     b.error.median_rel, b.kernel.c_str());
     }
-    std::fprintf(out, "\ninteractions/s (longest bar: the fastest)\n");
+    std::fprintf(out, "\nsteps/s (longest bar: the fastest)\n");
     const double best = fastest(r);
-    for (const RaceResult& e : r.results) {
-        if (!e.skipped.empty()) continue;
-        std::fprintf(out, "%-20s |%s| %.3e", e.entry.name.c_str(),
-                     text_bar(e.row.rate.interactions_per_s, best, kBarWidth).c_str(),
-                     e.row.rate.interactions_per_s);
-        // A tree's bar counts what it evaluated: its accuracy and its direct-summation equivalent beside it.
-        if (e.entry.method == ForceMethod::Tree)
-            std::fprintf(out, "  (evaluated; median force error %.1e, direct-equivalent %.3e/s)",
-                         e.row.error.median_rel, e.row.rate.equivalent_direct_per_s);
+    for (const RaceResult* e : order) {
+        if (!e->skipped.empty()) continue;
+        std::fprintf(out, "%-*s |%s| %s steps/s", name_w, e->entry.name.c_str(),
+                     text_bar(e->row.rate.steps_per_s, best, kBarWidth).c_str(),
+                     si(e->row.rate.steps_per_s).c_str());
+        // A tree evaluates fewer pairs than N^2: its accuracy and its direct-summation equivalent beside it.
+        if (e->entry.method == ForceMethod::Tree)
+            std::fprintf(
+                out, "  (tree: median force error %.1e, as fast as direct summation at %s interactions/s)",
+                e->row.error.median_rel, si(e->row.rate.equivalent_direct_per_s).c_str());
         std::fprintf(out, "\n");
     }
 }

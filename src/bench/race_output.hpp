@@ -19,6 +19,10 @@ struct RaceReport {
     std::vector<RaceResult> results;
 };
 
+// The entries fastest first by steps/s (the time to a result, which compares a tree with direct summation),
+// the skipped ones last: the order of the table, the bars and the window's chart.
+std::vector<const RaceResult*> by_steps_per_s(const RaceReport& r);
+
 // "#######...." of `width` characters, filled in proportion value / max (0 when max <= 0).
 std::string text_bar(double value, double max, int width);
 

@@ -13,9 +13,12 @@ namespace nbody {
 
 // Where one frame's time went, in seconds (wall clock on the host).
 struct FrameTimes {
-    double sim = 0;     // backend steps
+    double sim = 0;  // backend steps (a step beside the frames: its own duration, on its worker)
+    double sim_frame =
+        0;              // what stepping took of the frame itself (a step beside the frames: its collection)
     double upload = 0;  // positions into GL: glBufferSubData, or interop map + write + unmap
-    double draw = 0;    // particles + tone map
+    double draw = 0;    // particles + tone map, on the frame's thread
+    double draw_gpu = 0;  // the GPU's own time for that draw where timer queries have it (asynchronous)
     double ui = 0;      // ImGui build + draw
     double frame = 0;   // whole frame, present included
 };

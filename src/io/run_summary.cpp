@@ -34,15 +34,15 @@ std::string summary_text(const RunSummary& s) {
                   "precision         %s, integrator %s\n"
                   "N                 %zu\n"
                   "steps             %lld (dt %g, eps %g, G %g; t = %.6g)\n"
-                  "wall time         %.3f s\n"
+                  "wall time         %.3g s\n"
                   "interactions/s    %s%s\n"
                   "flop/s            %s at 20 flops/interaction, %s at 38%s\n"
-                  "steps/s           %.4g\n",
-                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.method.c_str(), s.precision.c_str(),
-                  s.integrator.c_str(), s.n, s.steps, s.dt, s.eps, s.G, s.sim_time, s.wall_seconds,
-                  format_si(s.rate.interactions_per_s).c_str(), work_split.c_str(),
+                  "steps/s           %s\n",
+                  s.scene.c_str(), s.backend.c_str(), s.variant.c_str(), s.method.c_str(),
+                  s.precision.c_str(), s.integrator.c_str(), s.n, s.steps, s.dt, s.eps, s.G, s.sim_time,
+                  s.wall_seconds, format_si(s.rate.interactions_per_s).c_str(), work_split.c_str(),
                   format_si(s.rate.gflops20 * 1e9).c_str(), format_si(s.rate.gflops38 * 1e9).c_str(),
-                  integrator_flops.c_str(), s.rate.steps_per_s);
+                  integrator_flops.c_str(), format_si(s.rate.steps_per_s).c_str());
     std::string out = buf;
     if (s.diagnostics) {
         std::snprintf(buf, sizeof buf,

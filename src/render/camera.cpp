@@ -93,8 +93,20 @@ glm::mat4 Camera::view() const {
 glm::mat4 Camera::projection(float aspect) const {
     // Near and far scale with the distance so depth precision follows the zoom.
     // The offset shifts clip x by offset * w, so every point moves by `offset` in NDC (an off-centre frustum).
-    const glm::mat4 shift = glm::translate(glm::mat4(1), glm::vec3(m_view_offset, 0, 0));
+    const glm::mat4 shift = glm::translate(glm::mat4(1), glm::vec3(m_view_offset, m_view_offset_y, 0)) *
+                            glm::scale(glm::mat4(1), glm::vec3(m_view_scale, m_view_scale, 1));
     return shift * glm::perspective(fov_y, std::max(aspect, 1e-3f), m_distance * 1e-3f, m_distance * 1e3f);
+}
+
+void Camera::set_view_rect(float left, float top, float right, float bottom, float width_px,
+                           float height_px) {
+    if (!(width_px > 0 && height_px > 0 && right > left && bottom > top)) {
+        m_view_offset = m_view_offset_y = 0, m_view_scale = 1;
+        return;
+    }
+    m_view_offset = (left + right) / width_px - 1.0f;
+    m_view_offset_y = 1.0f - (top + bottom) / height_px;  // NDC y points up, pixels down
+    m_view_scale = std::clamp(std::min(right - left, bottom - top) / height_px, 0.05f, 1.0f);
 }
 
 glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {

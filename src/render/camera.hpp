@@ -49,6 +49,11 @@ class Camera {
     // bodies are framed in the free area beside the panels. The field of view and the fit are unchanged.
     void set_view_offset(float ndc_x) { m_view_offset = ndc_x; }
     float view_offset() const { return m_view_offset; }
+    // The free area as a rectangle of the window (pixels, origin top left): the picture's centre moves to its
+    // centre and the picture shrinks by `min(its width, its height) / window height`, so what fits the whole
+    // window's height (frame_all) fits the free area. The camera's distance and field of view are unchanged.
+    void set_view_rect(float left, float top, float right, float bottom, float width_px, float height_px);
+    float view_scale() const { return m_view_scale; }
 
     float fov_y = glm::radians(45.0f);
 
@@ -57,7 +62,7 @@ class Camera {
     // shape, tilted enough to read as 3D.
     static constexpr float kHomeYaw = -1.5707964f, kHomePitch = 1.22f;
 
-    float m_view_offset = 0;
+    float m_view_offset = 0, m_view_offset_y = 0, m_view_scale = 1;
     glm::vec3 m_target{0};
     float m_distance = 5, m_yaw = kHomeYaw, m_pitch = kHomePitch;
     glm::vec2 m_orbit_vel{0};  // radians per second, for inertia

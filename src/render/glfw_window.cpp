@@ -82,6 +82,11 @@ std::string GlfwWindow::description() const {
 bool GlfwWindow::should_close() const {
     return glfwWindowShouldClose(m_window);
 }
+void GlfwWindow::hide() {
+    glfwHideWindow(m_window);
+    glfwPollEvents();  // the window system acts on it now, not at the next event
+}
+
 void GlfwWindow::request_close() {
     glfwSetWindowShouldClose(m_window, GLFW_TRUE);
 }

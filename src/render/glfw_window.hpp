@@ -38,6 +38,8 @@ class GlfwWindow final : public GlContext {
     GLFWwindow* handle() const { return m_window; }
     bool should_close() const;
     void request_close();
+    // Off the screen at once (the program then finishes its background work and exits).
+    void hide();
     // Polls the window system and returns the events since the last call.
     std::vector<InputEvent> poll_events();
     void set_vsync(bool on);

@@ -27,7 +27,8 @@ void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool all
     } else if (!allow_interop) {
         m_note = "interop turned off";
     } else if (!backend.caps().external_positions) {
-        m_note = "the " + backend.name() + " backend has no device positions";
+        m_note = "the " + backend.name() +
+                 " backend keeps the bodies in main memory: they are copied to the graphics card each frame";
     } else {
 #ifdef NBODY_HAVE_CUDA
         std::string why;

@@ -21,6 +21,12 @@ const char* type_name(ComponentType t) {
     return "component";
 }
 
+// A scene file's identifier ("milky_way") in words for the legend ("milky way").
+std::string in_words(std::string id) {
+    std::replace(id.begin(), id.end(), '_', ' ');
+    return id;
+}
+
 void add(std::vector<std::vector<std::string>>& names, uint32_t group, const std::string& name) {
     if (names.size() <= group) names.resize(group + 1);
     if (std::find(names[group].begin(), names[group].end(), name) == names[group].end())
@@ -33,7 +39,7 @@ std::vector<std::string> group_labels(const SceneSpec& scene) {
     for (std::size_t i = 0; i < scene.components.size(); ++i) {
         const ComponentSpec& c = scene.components[i];
         const std::string name =
-            c.name.empty() ? std::string(type_name(c.type)) + " " + std::to_string(i) : c.name;
+            c.name.empty() ? std::string(type_name(c.type)) + " " + std::to_string(i) : in_words(c.name);
         if (c.type == ComponentType::DiskGalaxy && c.disk.group != c.halo.group) {
             add(names, c.disk.group, name + " disk");
             add(names, c.halo.group, name + " halo");

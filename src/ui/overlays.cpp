@@ -28,7 +28,7 @@ float boxed_text(ImDrawList* dl, ImFont* font, float size, float x, float y, con
 
 }  // namespace
 
-void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast) {
+float scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImDrawList* bg = ImGui::GetBackgroundDrawList();
     ImFont* font = ImGui::GetFont();
@@ -39,6 +39,7 @@ void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts,
     const std::string fallback = cpu_fallback_reason(sim.backend_note());
     if (!fallback.empty())
         y = boxed_text(bg, font, f, cx, y, "CPU only: " + fallback, IM_COL32(255, 200, 90, 255), wrap) + 0.4f * f;
+    const float top = fallback.empty() ? vp->WorkPos.y : y;  // the free area starts under the banner
     const bool racing = state.race && state.race->running();
     if (sim.paused() && !racing) {
         ImFont* big = fonts.huge ? fonts.huge : font;
@@ -54,6 +55,7 @@ void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts,
         boxed_text(ImGui::GetForegroundDrawList(), font, size, cx, vp->WorkPos.y + vp->WorkSize.y * 0.45f,
                    "Press Esc again to quit (Ctrl+Q quits at once)", IM_COL32(255, 255, 255, 255));
     }
+    return top;
 }
 
 }  // namespace nbody

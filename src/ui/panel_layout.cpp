@@ -4,6 +4,7 @@
 #include <imgui_internal.h>  // FindWindowByName, FindWindowSettings: is a panel the user's or the layout's
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -17,6 +18,7 @@ namespace {
 // one above it settles, and a column has three panels.
 constexpr int kSettleFrames = 6;
 constexpr float kMinBodyLines = 5;       // fewer lines than this left for a panel: it starts collapsed
+constexpr float kKeepLines = 6;          // kept for each open panel below one that would take more
 constexpr float kMaxColumnShare = 0.36f;  // of the window's width, per column: the scene keeps >= 60%
 }  // namespace
 
@@ -54,6 +56,7 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     const float bottom = vp->WorkPos.y + vp->WorkSize.y - (f + 2 * st.WindowPadding.y + 2 * margin);
     const float min_h =
         title_h + kMinBodyLines * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y;
+    const float keep = title_h + kKeepLines * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y;
 
     std::vector<std::size_t> cols[2];
     float want_w[2] = {0, 0};
@@ -65,31 +68,71 @@ void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t cou
     // Two columns side by side with a margin each side and between them; narrower when that is too wide.
     const float room = vp->WorkSize.x - 3 * margin, total = want_w[0] + want_w[1];
     const float shrink = total > room && total > 0 ? std::max(room, 0.0f) / total : 1.0f;
-    m_scene_left = vp->WorkPos.x, m_scene_right = vp->WorkPos.x + vp->WorkSize.x;
+    m_scene_left = vp->WorkPos.x, m_scene_right = vp->WorkPos.x + vp->WorkSize.x,
+    m_scene_bottom = bottom + margin;
     for (int c = 0; c < 2; ++c) {
         // Each column, margin included, at most 36% of the window: the middle shows the simulation.
         const float w = std::floor(std::min(want_w[c] * shrink, kMaxColumnShare * vp->WorkSize.x - margin));
         const float x = c ? vp->WorkPos.x + vp->WorkSize.x - margin - w : vp->WorkPos.x + margin;
-        float y = vp->WorkPos.y + margin;
         if (!cols[c].empty()) (c ? m_scene_right : m_scene_left) = c ? x - margin : x + w + margin;
-        for (std::size_t k = 0; k < cols[c].size(); ++k) {
-            Entry& e = entry(specs[cols[c][k]]);
-            const float below = float(cols[c].size() - k - 1) * (title_h + margin);  // title bars under it
-            const float avail = std::max(bottom - y - below, title_h);
-            // The first panel of a column is never folded for want of room (it scrolls instead): the scene
-            // list is the one control every layout must show.
-            if (e.settle > 0) e.collapse = !e.want_open || (k > 0 && avail < min_h);
-            const bool collapsed = e.settle > 0 ? e.collapse : e.last_collapsed;
-            const float expanded = e.expanded_h > 0 ? std::min(e.expanded_h, avail) : avail;
-            e.x = x, e.y = y, e.w = w, e.max_h = avail;
-            y += (collapsed ? title_h : expanded) + margin;
-        }
+        place_column(specs, cols[c], x, w, vp->WorkPos.y + margin, bottom, margin, title_h, min_h, keep);
     }
 }
 
-int PanelLayout::place(const PanelSpec& spec) {
+// The column's height goes to its unfolded panels in order, each taking what it needs but leaving every open
+// panel below it `keep` (or its need, when smaller): the first panels show whole as before, and a panel
+// unfolded under two long ones still gets about six lines (the ones above it scroll). While settling, a
+// panel after the first with less than min_h to grow into folds.
+void PanelLayout::place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
+                               float top, float bottom, float margin, float title_h, float min_h,
+                               float keep) {
+    const std::size_t n = col.size();
+    if (n == 0) return;
+    std::vector<Entry*> es;
+    for (std::size_t i : col) es.push_back(&entry(specs[i]));
+    std::vector<bool> folded(n);
+    std::vector<float> share(n, 0.0f), cap(n, 0.0f);  // cap: what it may grow to (its content grew)
+    for (int pass = 0; pass < 2; ++pass) {
+        std::size_t open_count = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            Entry& e = *es[k];
+            if (pass == 0) folded[k] = e.settle > 0 ? !e.want_open : e.last_collapsed;
+            open_count += !folded[k];
+        }
+        float room = bottom - top - float(n - 1) * margin - float(n - open_count) * title_h;
+        auto need = [&](std::size_t k) { return es[k]->expanded_h > 0 ? es[k]->expanded_h : room; };
+        for (std::size_t k = 0; k < n; ++k) {
+            if (folded[k]) continue;
+            float reserve = 0;
+            for (std::size_t j = k + 1; j < n; ++j)
+                if (!folded[j]) reserve += std::min(need(j), keep);
+            cap[k] = std::max(room - reserve, title_h);
+            share[k] = std::max(std::min(need(k), cap[k]), title_h);
+            room -= share[k];
+        }
+        bool changed = false;
+        for (std::size_t k = 1; k < n; ++k)
+            if (es[k]->settle > 0 && !folded[k] && cap[k] < min_h) folded[k] = changed = true;
+        if (!changed) break;
+    }
+    float y = top;
+    for (std::size_t k = 0; k < n; ++k) {
+        Entry& e = *es[k];
+        if (e.settle > 0) e.collapse = folded[k];
+        const float below = float(n - k - 1) * (title_h + margin);
+        // A folded panel may be unfolded by a click before the next plan: it gets what lies below.
+        e.x = x, e.y = y, e.w = w, e.max_h = folded[k] ? std::max(bottom - y - below, title_h) : cap[k];
+        y += (folded[k] ? title_h : share[k]) + margin;
+    }
+}
+
+int PanelLayout::place(const PanelSpec& spec, float min_y) {
     Entry& e = entry(spec);
     if (!e.managed) return 0;
+    if (e.y < min_y) {  // the panel above is taller than planned: below it, with that much less room
+        e.max_h = std::max(e.max_h - (min_y - e.y), ImGui::GetFrameHeight());
+        e.y = min_y;
+    }
     // A drag moves the window in NewFrame, before this: a position other than the one set last frame.
     if (const ImGuiWindow* w = ImGui::FindWindowByName(spec.title);
         w && e.placed && (std::abs(w->Pos.x - e.set_x) > 0.5f || std::abs(w->Pos.y - e.set_y) > 0.5f)) {
@@ -109,13 +152,32 @@ int PanelLayout::place(const PanelSpec& spec) {
 void PanelLayout::record(const PanelSpec& spec) {
     Entry& e = entry(spec);
     const bool collapsed = ImGui::IsWindowCollapsed();
-    if (!collapsed) e.expanded_h = ImGui::GetWindowSize().y;
+    if (!collapsed) {
+        // What its contents need (not its size, which the layout may have capped); 0 (unknown) until a frame
+        // has laid them out.
+        const ImGuiWindow* w = ImGui::GetCurrentWindow();
+        const float need =
+            w->ContentSizeIdeal.y + 2 * ImGui::GetStyle().WindowPadding.y + w->TitleBarHeight();
+        e.expanded_h = w->ContentSizeIdeal.y > 0 ? need : 0;
+    }
     if (e.settle > 0)
         --e.settle;
     else if (collapsed != e.last_collapsed)
         e.want_open = !collapsed;  // the user folded or unfolded it: kept through later re-layouts
     e.last_collapsed = collapsed;
 }
+
+namespace {
+// Inside a folded window: its title bar was clicked and let go, not dragged, and not on its arrow or close
+// button (those act on their own).
+bool title_clicked() {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float slop = io.MouseDragThreshold;
+    return ImGui::IsWindowHovered() && !ImGui::IsAnyItemHovered() &&
+           ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+           io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < slop * slop;
+}
+}  // namespace
 
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
     std::vector<PanelSpec> specs;
@@ -125,10 +187,18 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         open[i] = !rows[i].open || *rows[i].open;
     }
     c.layout.plan(specs.data(), open.get(), count);
+    // Each column's lowest drawn edge so far this frame: a panel that grew since its height was recorded
+    // pushes the ones below it down now, not a frame later (a frame lasts seconds at a heavy scene).
+    float below[2] = {-FLT_MAX, -FLT_MAX};
+    const float margin = std::round(0.6f * ImGui::GetFontSize());
     for (std::size_t i = 0; i < count; ++i) {
         if (!open[i]) continue;
-        const int flags = c.layout.place(rows[i].spec);
+        const bool managed = c.layout.managed(rows[i].spec.title);
+        const int flags = c.layout.place(rows[i].spec, below[rows[i].spec.right]);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
+        if (managed) below[rows[i].spec.right] = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y + margin;
+        // A folded panel's title, clicked anywhere (not only its arrow): open from the next frame.
+        if (ImGui::IsWindowCollapsed() && title_clicked()) ImGui::SetWindowCollapsed(false);
         c.layout.record(rows[i].spec);
         if (visible) {
             // Widgets fill the width less 7 em for their labels ("steps/frame", "brightness"), so a label

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace nbody {
 
@@ -27,8 +28,9 @@ class PanelLayout {
     // Call after ImGui::NewFrame and before the panels' Begin.
     void plan(const PanelSpec* specs, const bool* open, std::size_t count);
     // Before Begin(spec.title): the next-window position, size and (while settling) collapse of a managed
-    // panel; returns the window flags it needs (NoSavedSettings while the layout places it).
-    int place(const PanelSpec& spec);
+    // panel, no higher than min_y (the bottom of the panel above as drawn this frame, margin included);
+    // returns the window flags it needs (NoSavedSettings while the layout places it).
+    int place(const PanelSpec& spec, float min_y = -1e30f);
     // Inside the window (after Begin, whether or not it returned true): records its size and state.
     void record(const PanelSpec& spec);
     bool managed(const std::string& title) const;
@@ -36,6 +38,7 @@ class PanelLayout {
     // and the marks and the scene card go.
     float scene_left() const { return m_scene_left; }
     float scene_right() const { return m_scene_right; }
+    float scene_bottom() const { return m_scene_bottom; }  // the legend's top
 
   private:
     struct Entry {
@@ -45,10 +48,12 @@ class PanelLayout {
         int settle = 0;                                        // frames left to decide collapsing
     };
     Entry& entry(const PanelSpec& spec);
+    void place_column(const PanelSpec* specs, const std::vector<std::size_t>& col, float x, float w,
+                      float top, float bottom, float margin, float title_h, float min_h, float keep);
 
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
-    float m_scene_left = 0, m_scene_right = 0;
+    float m_scene_left = 0, m_scene_right = 0, m_scene_bottom = 0;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
 };
 

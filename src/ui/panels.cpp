@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/kernel_tuning.hpp"  // with_commas
 #include "render/colormap.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_panel.hpp"
@@ -34,6 +35,17 @@ bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>
 }
 
 }  // namespace
+
+void wrapped_tooltip(const std::string& text) {
+    // 32 em wide at most, and never wider than the window less the tooltip's own padding (a 1280-pixel
+    // window at scale 1 keeps it whole).
+    const float wrap = std::min(32.0f * ImGui::GetFontSize(), 0.45f * ImGui::GetMainViewport()->WorkSize.x);
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
 
 void same_line_if_fits(const char* next_label) {
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -80,15 +92,18 @@ void draw_panels(PanelContext& c) {
 void scene_panel(PanelContext& c) {
     const UiView& v = c.view;
     ImGui::TextWrapped("%s", v.scene_name.c_str());
-    ImGui::Text("N = %zu bodies", c.sim.facts().size);
+    ImGui::Text("N = %s bodies", with_commas(c.sim.facts().size).c_str());
+    ImGui::TextUnformatted(rates_line(c.sim).c_str());  // the frame rate, in the panel every layout opens
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Pictures drawn per second, and simulation steps per second (more in Performance)");
     if (v.scenes && !v.scenes->empty() &&
         ImGui::BeginListBox("##scenes", ImVec2(-1, 4.25f * ImGui::GetTextLineHeightWithSpacing()))) {
         for (int i = 0; i < int(v.scenes->size()); ++i) {
             const SceneEntry& e = (*v.scenes)[std::size_t(i)];
-            const std::string label = e.name + " (" + std::to_string(e.bodies) + ")##" + e.path;
+            const std::string label = e.name + " (" + with_commas(e.bodies) + ")##" + e.path;
             if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
             if (ImGui::IsItemHovered() && !e.description.empty())
-                ImGui::SetTooltip("%s\n%s", e.path.c_str(), e.description.c_str());
+                wrapped_tooltip(e.path + "\n" + e.description);
         }
         ImGui::EndListBox();
     }
@@ -97,8 +112,11 @@ void scene_panel(PanelContext& c) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
     if (have_sel)
-        ImGui::TextDisabled("loads with N = %.0f",
-                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) * c.state.body_multiplier);
+        ImGui::TextDisabled("loads with N = %s",
+                            with_commas(std::size_t(std::llround(
+                                            double((*v.scenes)[std::size_t(c.state.scene_index)].bodies) *
+                                            c.state.body_multiplier)))
+                                .c_str());
     if (!have_sel) ImGui::BeginDisabled();
     if (ImGui::Button("Load selected") && have_sel) {
         c.req.load_path = (*v.scenes)[std::size_t(c.state.scene_index)].path;
@@ -113,7 +131,7 @@ void scene_panel(PanelContext& c) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.35f, 1));
         ImGui::TextWrapped("%s", v.reduced_note.c_str());
         ImGui::PopStyleColor();
-        const std::string full = "Load full N (" + std::to_string(v.full_bodies) + " bodies)";
+        const std::string full = "Load full N (" + with_commas(v.full_bodies) + " bodies)";
         if (ImGui::Button(full.c_str())) c.req.load_full = true;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every body the scene asks for: each step takes longer");
     }
@@ -365,104 +383,6 @@ void view_panel(PanelContext& c) {
     same_line_if_fits("Record video (V)");
     if (ImGui::Button(c.view.recording ? "Stop video (V)" : "Record video (V)")) c.req.toggle_record = true;
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
-}
-
-void legend_overlay(PanelContext& c) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    // Its room is kept free by PanelLayout: one line high, a margin of 0.6 em under it.
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f,
-                                   vp->WorkPos.y + vp->WorkSize.y - std::round(0.6f * ImGui::GetFontSize())),
-                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-    ImGui::SetNextWindowBgAlpha(0.5f);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-    if (!ImGui::Begin("Legend", nullptr, flags)) {
-        ImGui::End();
-        return;
-    }
-    auto swatch = [](glm::vec3 col, float w) {
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled(
-            p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
-        ImGui::Dummy(ImVec2(w, h));
-    };
-    if (c.render.color_mode == ColorMode::Group) {
-        for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
-            if (g) ImGui::SameLine();
-            swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
-            ImGui::SameLine();
-            if (g < c.view.group_names.size())
-                ImGui::TextUnformatted(c.view.group_names[g].c_str());
-            else
-                ImGui::Text("group %zu", g);
-        }
-    } else {
-        const bool speed = c.render.color_mode == ColorMode::Speed;
-        ImGui::Text(speed ? "speed 0" : "far %.3g", double(c.view.depth_far));
-        const float w = 15 * ImGui::GetFontSize();
-        const ColormapTable table = c.view.colormap ? c.view.colormap->table : colormap_table();
-        for (int i = 0; i < 50; ++i) {
-            ImGui::SameLine(0, 0);
-            swatch(table[std::size_t(i * (kColormapSize - 1) / 49)], w / 50);  // depth: near is bright, right
-        }
-        ImGui::SameLine();
-        if (speed)
-            ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
-        else
-            ImGui::Text("near %.3g", double(c.view.depth_near));
-    }
-    ImGui::End();
-}
-
-void draw_help(UiState& state) {
-    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (!ImGui::Begin("Help (F1)", &state.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::End();
-        return;
-    }
-    static constexpr const char* kKeys[][2] = {{"left drag", "orbit (let go while moving: it keeps turning)"},
-                                               {"right / middle drag", "pan"},
-                                               {"wheel", "zoom"},
-                                               {"Space", "pause / run"},
-                                               {"Right arrow", "one step"},
-                                               {"R", "reset the scene"},
-                                               {"C", "reset the camera"},
-                                               {"F", "frame all particles"},
-                                               {"G", "follow the centre of mass"},
-                                               {"F12", "PNG screenshot (working directory)"},
-                                               {"V", "start / stop video (needs ffmpeg)"},
-                                               {"Tab", "hide / show the panels"},
-                                               {"P", "presentation layout (big numbers for a room)"},
-                                               {"F1", "this help"},
-                                               {"Esc", "cancel: scene generation, race, recording"},
-                                               {"Esc twice, Ctrl+Q", "quit"}};
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
-        for (const auto& k : kKeys) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(k[0]);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(k[1]);
-        }
-        ImGui::EndTable();
-    }
-    ImGui::End();
-}
-
-void draw_alerts(Simulation& sim, UiState& state, UiRequests& req) {
-    if (sim.error().empty()) return;
-    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(480 * state.ui_scale, 0), ImGuiCond_Always);
-    if (ImGui::Begin(sim.blew_up() ? "Simulation stopped" : "Problem", nullptr,
-                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextWrapped("%s", in_words(sim.error()).c_str());
-        if (sim.blew_up() && ImGui::Button("Reset the scene")) req.reset = true;
-        if (sim.blew_up()) ImGui::SameLine();
-        if (ImGui::Button("Dismiss")) sim.clear_error();
-    }
-    ImGui::End();
 }
 
 }  // namespace nbody

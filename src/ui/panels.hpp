@@ -20,8 +20,8 @@ void draw_panels(PanelContext& c);
 void draw_help(UiState& state);
 void draw_alerts(Simulation& sim, UiState& state, UiRequests& req);
 // PAUSED, the CPU-fallback banner, the quit hint and a status message (`toast`, empty: none), over the scene
-// and under the panels (overlays.cpp).
-void scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast);
+// and under the panels (overlays.cpp). Returns the y under the banner (the top of the free area).
+float scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts, const std::string& toast);
 
 // Panels, one function each (panels.cpp, panels_perf.cpp).
 void scene_panel(PanelContext& c);
@@ -33,6 +33,11 @@ void diagnostics_panel(PanelContext& c);
 void legend_overlay(PanelContext& c);
 void readout_panel(PanelContext& c);      // presentation.cpp: big energy error and Gflop/s
 void ui_scale_controls(PanelContext& c);  // presentation.cpp: the View panel's scale slider, layout, font
+
+// The newest performance sample that saw a step finish (one step beside the frames for seconds leaves most
+// samples empty); paused, the newest. And "60 frames/s   12.3 steps/s" from it, for every layout's read-out.
+PerfSample rate_sample(Simulation& sim);
+std::string rates_line(Simulation& sim);
 
 // One panel of the column layout: where it goes, its close flag (null: none), and what it draws.
 struct PanelRow {
@@ -49,6 +54,8 @@ void tree_cells_controls(PanelContext& c);
 // ImGui::SameLine() when a button labelled `next_label` still fits on this line, else the next line: button
 // rows wrap at large UI scales instead of being cut at the panel's edge.
 void same_line_if_fits(const char* next_label);
+// A tooltip whose text wraps, so it never runs past the window's edge.
+void wrapped_tooltip(const std::string& text);
 // A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
 bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);

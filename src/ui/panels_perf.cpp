@@ -76,40 +76,81 @@ void tree_work_per_body(const Throughput& r, std::size_t n) {
 
 }  // namespace
 
+// The newest sample that saw a step finish: with one step running beside the frames for seconds, most
+// half-second samples hold none, and "0 steps/s" would say the simulation stopped. Paused: the newest one.
+PerfSample rate_sample(Simulation& sim) {
+    const std::deque<PerfSample>& all = sim.perf().samples();
+    if (!sim.paused())
+        for (auto it = all.rbegin(); it != all.rend(); ++it)
+            if (it->rate.steps_per_s > 0) return *it;
+    return sim.perf().latest();
+}
+
+std::string rates_line(Simulation& sim) {
+    return format_si(sim.perf().latest().frames_per_s, "frames/s") + "   " +
+           format_si(rate_sample(sim).rate.steps_per_s, "steps/s");
+}
+
+namespace {
+
+// Where the frame's time went, on the frame's own thread (the parts add up to the whole); the GPU's drawing
+// and a step running beside the frames are on other clocks and said apart.
+void frame_time_lines(PanelContext& c) {
+    const FrameTimes& t = c.view.times;
+    const double rest = std::max(0.0, t.frame - t.sim_frame - t.upload - t.draw - t.ui);
+    ImGui::TextWrapped(
+        "frame %.3g ms = stepping %.3g + copying %.3g + drawing %.3g + panels %.3g + other %.3g",
+        t.frame * 1e3, t.sim_frame * 1e3, t.upload * 1e3, t.draw * 1e3, t.ui * 1e3, rest * 1e3);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Milliseconds of one frame on the program's own thread. \"other\" is mostly waiting for "
+            "the screen's next refresh (vsync) and handling input.");
+    if (t.draw_gpu > 0) ImGui::TextDisabled("the graphics card drew for %.3g ms", t.draw_gpu * 1e3);
+}
+}  // namespace
+
 void performance_panel(PanelContext& c) {
     PerfHistory& h = c.sim.perf();
-    const PerfSample s = h.latest();
+    const PerfSample s = rate_sample(c.sim);
     ImGui::TextUnformatted(interactions_text(s.rate.interactions_per_s).c_str());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Pairs of bodies whose pull was computed, per second: N x N per step for direct "
                           "summation");
     // A method that skips pairs (a tree) shows what it evaluated beside what direct summation would have taken.
-    if (s.rate.body_cell_per_s > 0)
-        ImGui::Text("body-body %s   body-cell %s   direct-equivalent %s", si(s.rate.body_body_per_s, "/s").c_str(),
-                    si(s.rate.body_cell_per_s, "/s").c_str(), si(s.rate.equivalent_direct_per_s, "/s").c_str());
+    if (s.rate.body_cell_per_s > 0) {
+        ImGui::TextWrapped("body-body %s, body-cell %s; direct summation would need %s",
+                           si(s.rate.body_body_per_s, "/s").c_str(), si(s.rate.body_cell_per_s, "/s").c_str(),
+                           si(s.rate.equivalent_direct_per_s, "/s").c_str());
+    }
     tree_work_per_body(s.rate, c.sim.facts().size);
-    ImGui::Text("%s  (20 flops each)   %s  (38 flops each)", flops_text(s.rate.gflops20).c_str(),
-                flops_text(s.rate.gflops38).c_str());
+    ImGui::TextWrapped("%s (20 flops each), %s (38 flops each)", flops_text(s.rate.gflops20).c_str(),
+                       flops_text(s.rate.gflops38).c_str());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The same speed as floating-point operations per second. Papers count one "
                           "interaction as 20 flops (NVIDIA's convention) or 38 (the GRAPE convention, with the "
                           "division and square root counted in full), so both are shown.");
     if (s.rate.flops_per_pair != kFlopsPerInteractionNvidia)
-        ImGui::Text("%s at %g flops per interaction (%s)", flops_text(s.rate.gflops).c_str(),
-                    s.rate.flops_per_pair, std::string(integrator_name(c.sim.params().integrator)).c_str());
-    ImGui::Text("steps/s  %.4g    frames/s  %.1f    steps/frame %d", s.rate.steps_per_s, s.frames_per_s,
-                c.sim.steps_last_frame());
+        ImGui::TextWrapped("%s at %g flops per interaction (%s)", flops_text(s.rate.gflops).c_str(),
+                           s.rate.flops_per_pair,
+                           std::string(integrator_name(c.sim.params().integrator)).c_str());
+    ImGui::Text("%s   %s", format_si(s.rate.steps_per_s, "steps/s").c_str(),
+                format_si(h.latest().frames_per_s, "frames/s").c_str());
+    if (c.sim.stepping_in_background() ||
+        (c.sim.steps_last_frame() == 0 && c.sim.seconds_per_step() > 0.05 && !c.sim.paused()))
+        ImGui::TextWrapped("one step at a time beside the frames, %.3g s each", c.sim.seconds_per_step());
+    else
+        ImGui::Text("steps/frame %d", c.sim.steps_last_frame());
     // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active
     // count.
     if (c.sim.params().integrator == Integrator::HermiteBlock && s.rate.steps_per_s > 0 &&
         c.sim.facts().size > 0)
-        ImGui::Text("block steps/s  %.4g    mean active  %.1f of %zu", s.rate.steps_per_s,
+        ImGui::Text("block steps/s  %.3g    mean active  %.3g of %zu", s.rate.steps_per_s,
                     s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.facts().size),
                     c.sim.facts().size);
     ImGui::TextWrapped("kernel: %s", c.sim.facts().kernel_label.c_str());
     // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
     for (const DeviceTiming& d : c.sim.facts().device_timings)
-        ImGui::Text("%s  kernel %.3f ms   exchange %.3f ms", d.device.c_str(), d.kernel_ms, d.exchange_ms);
+        ImGui::Text("%s  kernel %.3g ms   exchange %.3g ms", d.device.c_str(), d.kernel_ms, d.exchange_ms);
     ImGui::Separator();
     ImGui::TextWrapped("positions: %s", c.view.upload_path.c_str());
     if (!c.view.upload_note.empty()) {
@@ -117,10 +158,7 @@ void performance_panel(PanelContext& c) {
         ImGui::TextWrapped("%s", c.view.upload_note.c_str());
         ImGui::PopStyleColor();
     }
-    const FrameTimes& t = c.view.times;
-    ImGui::Text("frame %.2f ms = sim %.2f + %s %.2f", t.frame * 1e3, t.sim * 1e3,
-                c.view.upload_path.rfind("CUDA", 0) == 0 ? "map/unmap" : "upload", t.upload * 1e3);
-    ImGui::Text("                 + draw %.2f (GPU) + UI %.2f + rest", t.draw * 1e3, t.ui * 1e3);
+    frame_time_lines(c);
     std::vector<double> rate, gflops, fps, times;
     for (const PerfSample& p : h.samples()) {
         rate.push_back(p.rate.interactions_per_s);
@@ -128,11 +166,12 @@ void performance_panel(PanelContext& c) {
         fps.push_back(p.frames_per_s);
         times.push_back(p.wall);
     }
+    history_plot("##fps", "frames/s", fps, times, h.markers(), [](double v) { return si(v, "Hz"); });
     history_plot("##rate", "interactions/s", rate, times, h.markers(), [](double v) { return si(v, "/s"); });
     char flops[64];
     std::snprintf(flops, sizeof flops, "Gflop/s (%g flops per interaction)", s.rate.flops_per_pair);
-    history_plot("##gflops", flops, gflops, times, h.markers(), [](double v) { return si(v * 1e9, "flop/s"); });
-    history_plot("##fps", "frames/s", fps, times, h.markers(), [](double v) { return si(v, "Hz"); });
+    history_plot("##gflops", flops, gflops, times, h.markers(),
+                 [](double v) { return si(v * 1e9, "flop/s"); });
     if (!h.markers().empty()) ImGui::TextDisabled("yellow lines: the kernel, precision, integrator or backend changed");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", c.view.gl_renderer.c_str());

@@ -53,7 +53,8 @@ CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation
 
 }  // namespace
 
-void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right) {
+float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation, float left,
+                            float right) {
     const std::string key = view.scene_name + '\n' + card_text(view);
     const double now = ImGui::GetTime();
     if (key != m_key) {  // a scene (re)loaded: show its card afresh
@@ -62,7 +63,7 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
         m_dismissed = false;
     }
     const double age = now - m_start;
-    if (!showing() || age > kCardSeconds) return;
+    if (!showing() || age > kCardSeconds) return FLT_MAX;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const ImGuiStyle& st = ImGui::GetStyle();
     // About 55 characters to the line (at the body size), within 80% of the window.
@@ -82,7 +83,9 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
                                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoNav;
+    float top = FLT_MAX;
     if (ImGui::Begin(kTitle, nullptr, flags)) {
+        top = ImGui::GetWindowPos().y;
         ImGui::PushFont(f.title);
         ImGui::TextWrapped("%s", view.scene_name.c_str());
         ImGui::PopFont();
@@ -100,6 +103,7 @@ void DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presen
     }
     ImGui::End();
     ImGui::PopStyleVar();
+    return top;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -143,12 +147,13 @@ void readout_panel(PanelContext& c) {
         std::snprintf(text, sizeof text, "%.1e", last->energy_error);
         big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
     }
-    const PerfSample s = c.sim.perf().latest();
+    const PerfSample s = rate_sample(c.sim);
     big_value(c.fonts, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
-    ImGui::TextDisabled("at %g flops per interaction", s.rate.flops_per_pair);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("N = %zu   %s", c.sim.facts().size, c.sim.facts().kernel_label.c_str());
+    ImGui::TextWrapped("%s   N = %zu   %s", rates_line(c.sim).c_str(), c.sim.facts().size,
+                       c.sim.facts().kernel_label.c_str());
     ImGui::PopStyleColor();
 }
 

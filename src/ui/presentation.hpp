@@ -19,7 +19,9 @@ class DescriptionCard {
 
     // Call each frame inside the ImGui frame; `now` in seconds (ImGui's clock).
     // In the free area between x = left and right (display pixels), at its bottom above the legend.
-    void draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right);
+    // Returns the card's top (display pixels) while it shows, else a huge value: the bodies are framed above
+    // it.
+    float draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right);
     bool showing() const { return m_start >= 0 && !m_dismissed; }
 
   private:

@@ -29,8 +29,8 @@ ImU32 precision_colour(Precision p) {
     return IM_COL32(50, 145, 60, 255);
 }
 
-// One entry: its name and force error on a line, then a bar in proportion to the fastest entry with
-// interactions/s and Gflop/s written over it (the kernel that ran in the tooltip).
+// One entry: its name and force error on a line, then a bar in proportion to the fastest entry's steps/s with
+// steps/s and interactions/s written over it (the kernel that ran and Gflop/s in the tooltip).
 void race_bar(const RaceResult& r, double best, float w) {
     ImGui::TextUnformatted(r.entry.name.c_str());
     ImGui::SameLine();
@@ -51,28 +51,28 @@ void race_bar(const RaceResult& r, double best, float w) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight() + 2;
-    const float f = best > 0 ? std::clamp(float(t.interactions_per_s / best), 0.0f, 1.0f) : 0.0f;
+    const float f = best > 0 ? std::clamp(float(t.steps_per_s / best), 0.0f, 1.0f) : 0.0f;
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 25));
     dl->AddRectFilled(p, ImVec2(p.x + w * f, p.y + h), precision_colour(r.entry.precision));
     char text[160];
     // A tree's interactions are the ones it evaluated (body-body + body-cell), not N^2: said on its bar.
-    std::snprintf(text, sizeof text, "%s%s   %s (20 flops each)",
-                  interactions_text(t.interactions_per_s).c_str(), tree ? " evaluated" : "",
-                  flops_text(t.gflops20).c_str());
+    std::snprintf(text, sizeof text, "%s   %s%s", steps.c_str(),
+                  interactions_text(t.interactions_per_s).c_str(), tree ? " evaluated" : "");
     dl->AddText(ImVec2(p.x + 4, p.y + 1), IM_COL32_WHITE, text);
     ImGui::Dummy(ImVec2(w, h));
     if (ImGui::IsItemHovered()) {
         if (tree)
             ImGui::SetTooltip(
-                "%s\n%.1f steps/s, %.4f ms per step\nThe tree skips most pairs: it evaluated %s, "
+                "%s\n%s steps/s, %.3g ms per step\nThe tree skips most pairs: it evaluated %s, "
                 "as fast as direct summation at %s.\nIts forces are off by %.1e (median) against "
                 "the exact sum: compare steps/s, at that accuracy.",
-                r.row.kernel.c_str(), t.steps_per_s, r.row.ms_per_step,
+                r.row.kernel.c_str(), format_si(t.steps_per_s).c_str(), r.row.ms_per_step,
                 interactions_text(t.interactions_per_s).c_str(),
                 interactions_text(t.equivalent_direct_per_s).c_str(), r.row.error.median_rel);
         else
-            ImGui::SetTooltip("%s\n%.1f steps/s, %.4f ms per step", r.row.kernel.c_str(), t.steps_per_s,
-                              r.row.ms_per_step);
+            ImGui::SetTooltip("%s\n%s steps/s, %.3g ms per step, %s (20 flops each)", r.row.kernel.c_str(),
+                              format_si(t.steps_per_s).c_str(), r.row.ms_per_step,
+                              flops_text(t.gflops20).c_str());
     }
 }
 
@@ -89,9 +89,10 @@ void race_results(PanelContext& c, RaceDriver& race) {
             ImGui::TextDisabled("%s", r.note.c_str());
             ImGui::PopTextWrapPos();
         }
+        // Fastest first, bars by steps/s: the time to a result, which compares a tree with direct summation.
         double best = 0;
-        for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.interactions_per_s);
-        for (const RaceResult& e : r.results) race_bar(e, best, kBarWidth * scale);
+        for (const RaceResult& e : r.results) best = std::max(best, e.row.rate.steps_per_s);
+        for (const RaceResult* e : by_steps_per_s(r)) race_bar(*e, best, kBarWidth * scale);
         ImGui::SetNextItemWidth(kBarWidth * scale);
         ImGui::InputTextWithHint("##race_export", "file (empty: race-<time> in the working directory)",
                                  &race.export_path);

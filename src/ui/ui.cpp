@@ -5,6 +5,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -91,20 +92,30 @@ UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, Ui
     UiRequests req;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     state.scene_left = vp->WorkPos.x, state.scene_right = vp->WorkPos.x + vp->WorkSize.x;
+    state.scene_bottom = vp->WorkPos.y + vp->WorkSize.y;
     if (state.show_ui) {
         PanelContext ctx{sim, render, camera, state, view, req, m_fonts, m_layout};
         draw_panels(ctx);
         state.scene_left = m_layout.scene_left(), state.scene_right = m_layout.scene_right();
-        m_card.draw(view, m_fonts, state.presentation, state.scene_left, state.scene_right);
+        state.scene_bottom = m_layout.scene_bottom();
+        // While the scene card shows, the bodies are framed above it too.
+        const float card_top =
+            m_card.draw(view, m_fonts, state.presentation, state.scene_left, state.scene_right);
+        state.scene_bottom = std::min(state.scene_bottom, card_top - 0.6f * ImGui::GetFontSize());
     }
-    // The camera centres the bodies in the free area, not behind the panels (ndc x of its middle).
-    camera.set_view_offset(vp->WorkSize.x > 0 ? (state.scene_left + state.scene_right) / vp->WorkSize.x - 1.0f
-                                              : 0.0f);
     // A status message ("saved ...", "the scene being generated was dropped ...") also shows over the scene
     // for a few seconds: the View panel that keeps it may be folded.
     if (state.message != m_toast) m_toast = state.message, m_toast_at = ImGui::GetTime();
     const bool toast = !m_toast.empty() && ImGui::GetTime() - m_toast_at < 6.0;
-    scene_overlays(sim, state, m_fonts, toast ? m_toast : std::string());
+    state.scene_top = scene_overlays(sim, state, m_fonts, toast ? m_toast : std::string());
+    // The camera frames the bodies in the free area: not behind the panels, the banner or the legend.
+    // It moves there smoothly (a quarter of a second) when the area changes: the card goes, a panel folds.
+    const float target[4] = {state.scene_left - vp->WorkPos.x, state.scene_top - vp->WorkPos.y,
+                             state.scene_right - vp->WorkPos.x, state.scene_bottom - vp->WorkPos.y};
+    const float follow = m_view_set ? std::min(1.0f, ImGui::GetIO().DeltaTime / 0.25f) : 1.0f;
+    for (int i = 0; i < 4; ++i) m_view[i] += (target[i] - m_view[i]) * follow;
+    m_view_set = true;
+    camera.set_view_rect(m_view[0], m_view[1], m_view[2], m_view[3], vp->WorkSize.x, vp->WorkSize.y);
     if (state.show_help) draw_help(state);
     draw_alerts(sim, state, req);
     return req;

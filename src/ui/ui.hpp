@@ -45,7 +45,8 @@ struct UiState {
     std::string open_path;  // "open another file"
     std::string message;    // status line: "saved screenshot-...png", load errors
     RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
-    float scene_left = 0, scene_right = 0;  // the free area beside the panels (display pixels; 0, 0: all)
+    // The free area beside the panels, under the banner and above the legend (display pixels; 0, 0: all).
+    float scene_left = 0, scene_right = 0, scene_top = 0, scene_bottom = 0;
     bool quit_hint = false;      // Esc was pressed once with nothing to cancel: "Esc again quits" shows
 };
 
@@ -118,6 +119,8 @@ class Ui {
     DescriptionCard m_card;
     std::string m_toast;     // the last status message, shown over the scene for a few seconds
     double m_toast_at = -1;  // ImGui time it changed
+    float m_view[4] = {0, 0, 0, 0};  // the free area the camera frames now (left, top, right, bottom)
+    bool m_view_set = false;
 };
 
 }  // namespace nbody

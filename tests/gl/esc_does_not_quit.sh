@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The window's Esc rule, end to end through X (xdotool): one Esc leaves the program running, also while a
-# scene is being generated; two within a second close it with exit code 0; Ctrl+Q closes it at once.
+# scene is being generated; two within a second close it with exit code 0; with Help open the first closes
+# Help; Ctrl+Q closes it at once.
 # Usage: esc_does_not_quit.sh <nbody-sandbox> <source dir>. Exit 77 (skipped) without a display or xdotool.
 set -u
 bin="$1"; src="$2"
@@ -26,7 +27,16 @@ if alive_after 4; then echo "FAIL: Esc twice within a second did not quit"; kill
 wait "$pid"; rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: exit code $rc after Esc Esc"; exit 1; }
 
+# With Help open, Esc closes it first: Esc twice then only arms the quit, and two more quit.
+start "$src/scenes/two-body.toml"
+key F1
+sleep 0.5
+key --delay 150 Escape Escape
+alive_after 3 || { echo "FAIL: Esc twice with Help open quit instead of closing Help"; exit 1; }
+key --delay 150 Escape Escape
+if alive_after 4; then echo "FAIL: Esc twice after Help closed did not quit"; kill "$pid"; exit 1; fi
+
 start "$src/scenes/two-body.toml"
 key ctrl+q
 if alive_after 4; then echo "FAIL: Ctrl+Q did not quit"; kill "$pid"; exit 1; fi
-echo "ok: Esc once keeps running, Esc twice and Ctrl+Q quit"
+echo "ok: Esc once keeps running, Esc closes Help first, Esc twice and Ctrl+Q quit"

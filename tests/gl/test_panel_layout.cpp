@@ -14,79 +14,13 @@
 
 #include "gl_test_util.hpp"
 #include "ui/ui.hpp"
+#include "panel_rig.hpp"
 #include "ui_test_util.hpp"
 
 using namespace nbody;
 using namespace nbody::test;
 
 namespace {
-
-struct Rect {
-    std::string name;
-    float x0, y0, x1, y1;
-};
-
-// A headless context, a CPU simulation and the panels, driven one frame at a time.
-struct Rig {
-    Rig(GlContext& context, float scale, const std::string& ini = "")
-        : ctx(context), ui(nullptr, ini, scale) {
-        state.ui_scale = scale;
-        view.scene_name = "ring";
-        view.upload_path = "host copy";
-        view.group_count = 3;
-    }
-    void frames(int n, int w, int h, double dt = 1.0 / 60) {
-        for (int i = 0; i < n; ++i) {
-            sim.advance_frame(1.0, 0.0);
-            ui.new_frame(w, h, dt);
-            ui.build(sim, render, camera, state, view);
-            glBindFramebuffer(GL_FRAMEBUFFER, ctx.target_framebuffer());
-            ui.render();
-        }
-    }
-    GlContext& ctx;
-    std::unique_ptr<Simulation> owner = cpu_simulation();
-    Simulation& sim = *owner;
-    Ui ui;
-    RenderSettings render;
-    Camera camera;
-    UiState state;
-    UiView view;
-};
-
-// The windows built in the last frame (ImGui's implicit "Debug##Default" aside), with their rectangles.
-std::vector<Rect> active_windows() {
-    std::vector<Rect> out;
-    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (!w->Active || std::string(w->Name).rfind("Debug##", 0) == 0) continue;
-        out.push_back({w->Name, w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
-    }
-    return out;
-}
-
-// The windows whose items reach past their inner right edge (a button cut to "Re"), with by how much: ImGui
-// keeps each window's content extent (ContentSize, from the cursor's furthest reach in the last frame).
-std::string clipped_items() {
-    std::string out;
-    const ImGuiStyle& st = ImGui::GetStyle();
-    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (!w->Active || w->Collapsed || std::string(w->Name).rfind("Debug##", 0) == 0) continue;
-        if (w->ParentWindow) continue;  // child windows (list boxes, combos) are checked through their host
-        const float inner = w->Size.x - 2 * st.WindowPadding.x - w->ScrollbarSizes.x;
-        if (w->ContentSize.x > inner + 1)
-            out += std::string(w->Name) + " by " + std::to_string(w->ContentSize.x - inner) + " px; ";
-    }
-    return out;
-}
-
-bool overlap(const Rect& a, const Rect& b) {
-    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-}
-
-bool collapsed(const char* name) {
-    const ImGuiWindow* w = ImGui::FindWindowByName(name);
-    return w && w->Collapsed;
-}
 
 bool dejavu_installed() {
     return !find_ui_font().path.empty();

@@ -28,3 +28,11 @@ TEST(GroupLabels, UnnamedSharedAndUnusedGroups) {
     EXPECT_EQ(labels[1], "group 1");
     EXPECT_EQ(labels[3], "milky way");  // halo and disk share the group: the galaxy's own name
 }
+
+TEST(GroupLabels, IdentifiersReadAsWords) {
+    const SceneSpec s = load_scene_file(NBODY_SOURCE_DIR "/scenes/milky-way-andromeda.toml");
+    const std::vector<std::string> labels = group_labels(s);
+    ASSERT_GE(labels.size(), 1u);
+    for (const std::string& l : labels) EXPECT_EQ(l.find('_'), std::string::npos) << l;
+    EXPECT_EQ(labels[0], "milky way disk");
+}

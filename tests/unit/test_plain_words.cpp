@@ -2,6 +2,9 @@
 // the Esc key's rule (cancel first, quit only on a second press within a second).
 #include <gtest/gtest.h>
 
+#include "bench/bench_output.hpp"
+#include "bench/bench_runner.hpp"
+
 #include <cmath>
 
 #include "io/run_summary.hpp"
@@ -57,6 +60,28 @@ TEST(PlainWords, TheSummaryPrintsEachFlopCountOnce) {
     EXPECT_NE(t.find("50.4 G at 20 flops/interaction, 95.8 G at 38\n"), std::string::npos) << t;
     s.rate.flops_per_pair = 60, s.rate.gflops = 151.3, s.integrator = "hermite";
     EXPECT_NE(summary_text(s).find(", 151 G at 60 (hermite)"), std::string::npos) << summary_text(s);
+    s.rate.steps_per_s = 9.3021, s.wall_seconds = 12.34567;  // three significant digits, as every rate
+    EXPECT_NE(summary_text(s).find("steps/s           9.3\n"), std::string::npos) << summary_text(s);
+    EXPECT_NE(summary_text(s).find("wall time         12.3 s\n"), std::string::npos) << summary_text(s);
+}
+
+// nbody-bench's table: rates with an SI prefix, and "-" where a CPU row has no GPU launch shape.
+TEST(PlainWords, TheBenchTableFollowsTheRuleAndLeavesGpuColumnsEmptyOnTheCpu) {
+    BenchRow r;
+    r.n = 4096, r.backend = "cpu", r.variant = "cpu";
+    r.rate.interactions_per_s = 3.7402e9, r.rate.gflops20 = 74.8, r.rate.gflops38 = 142.1;
+    r.rate.steps_per_s = 222.9, r.ms_per_step = 4.4866;
+    r.error.max_rel = 1.5e-6, r.error.p99_rel = 1e-6, r.error.median_rel = 2e-7;  // relative errors stay "1.50e-06"
+    testing::internal::CaptureStdout();
+    print_table_header();
+    print_row(r);
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_EQ(out.find("e+0"), std::string::npos) << out;
+    EXPECT_NE(out.find("3.74 G"), std::string::npos) << out;
+    EXPECT_NE(out.find("223"), std::string::npos) << out;
+    EXPECT_NE(out.find("4.49"), std::string::npos) << out;
+    const std::string row = out.substr(out.find('\n') + 1);
+    EXPECT_NE(row.find("   -  -  -     -   -   -    - "), std::string::npos) << out;
 }
 
 TEST(EscapeKey, CancelsFirstAndQuitsOnlyOnASecondPressWithinASecond) {

@@ -72,7 +72,44 @@ TEST(RaceOutput, TheTreeRowSaysItsMethodErrorAndDirectEquivalent) {
     ASSERT_NE(f, nullptr);
     print_race(f, rep);
     std::fclose(f);
-    EXPECT_NE(std::string(buf).find("(evaluated; median force error"), std::string::npos) << buf;
+    EXPECT_NE(std::string(buf).find("(tree: median force error"), std::string::npos) << buf;
+}
+
+// The text table and bars: fastest first by steps/s (what the heading says), every bar starting at one column
+// however long an entry's name, numbers with three significant digits and an SI prefix (no "3.7402e+09").
+TEST(RaceOutput, TheTextRaceIsSortedByStepsPerSecondAndItsBarsLineUp) {
+    RaceReport rep = sample_report();
+    rep.results.at(3).entry.name = "tree theta 1 alpha 0.001 (a long name)";
+    char buf[8192] = {};
+    std::FILE* f = fmemopen(buf, sizeof buf - 1, "w");
+    ASSERT_NE(f, nullptr);
+    print_race(f, rep);
+    std::fclose(f);
+    const std::string text(buf);
+    EXPECT_NE(text.find("steps/s (longest bar: the fastest)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("e+0"), std::string::npos) << text;
+    std::istringstream in(text.substr(text.find("longest bar")));
+    std::string line;
+    std::getline(in, line);
+    std::size_t bar_column = std::string::npos;
+    double previous = INFINITY;
+    int bars = 0;
+    while (std::getline(in, line)) {
+        const std::size_t bar = line.find('|');
+        if (bar == std::string::npos) continue;
+        ++bars;
+        if (bar_column == std::string::npos) bar_column = bar;
+        EXPECT_EQ(bar, bar_column) << line;
+        const std::string name = line.substr(0, line.find_last_not_of(' ', bar - 1) + 1);
+        const auto it = std::find_if(rep.results.begin(), rep.results.end(),
+                                     [&](const RaceResult& e) { return e.entry.name == name; });
+        ASSERT_NE(it, rep.results.end()) << line;
+        EXPECT_LE(it->row.rate.steps_per_s, previous) << line;
+        previous = it->row.rate.steps_per_s;
+    }
+    EXPECT_EQ(bars, 4);
+    const std::vector<const RaceResult*> order = by_steps_per_s(rep);
+    EXPECT_FALSE(order.back()->skipped.empty());  // skipped last
 }
 
 TEST(RaceOutput, AnUnwritablePathIsAnErrorNamingIt) {

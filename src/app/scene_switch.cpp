@@ -1,0 +1,116 @@
+#include "app/scene_switch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "app/step_probe.hpp"
+#include "engine/backend_factory.hpp"
+#include "scene/scene_file.hpp"
+#include "ui/load_budget.hpp"
+
+namespace nbody {
+
+namespace fs = std::filesystem;
+
+namespace {
+// The force method a scene file asks for (direct where it cannot be read: the load then says why).
+ForceMethod scene_method(const std::string& path) {
+    try {
+        return load_scene_file(path).apply_to({}).method;
+    } catch (const std::exception&) {
+        return ForceMethod::Direct;
+    }
+}
+}  // namespace
+
+std::size_t SceneSwitch::smooth_bodies(ForceMethod method, int threads) {
+    std::size_t& cached = m_smooth[method == ForceMethod::Tree];
+    if (cached == 0) cached = cpu_smooth_bodies(method, threads, LoadBudget::kStepSeconds);
+    return cached;
+}
+
+std::string SceneSwitch::load(LoadRequest asked, bool full) {
+    const bool replacing = m_viewer.loading();
+    m_loading_name = fs::path(asked.path).stem().string();
+    std::size_t bodies = 0;
+    std::error_code ec;
+    for (const SceneEntry& e : m_scenes)
+        if (fs::equivalent(e.path, asked.path, ec)) bodies = e.bodies, m_loading_name = e.name;
+    Simulation& sim = m_viewer.sim();
+    const bool gpu = sim.backend().caps().gpu;
+    double smooth = std::numeric_limits<double>::infinity();
+    if (!full && gpu) {
+        const double rate =
+            LoadBudget::usable_rate(sim.perf().latest().rate.interactions_per_s, sim.backend().size());
+        smooth = LoadBudget::smooth_bodies(rate, gpu);
+    } else if (!full && double(bodies) * asked.multiplier > LoadBudget::kFloor) {
+        // The CPU: measured here, with the scene's own force method.
+        smooth = double(smooth_bodies(scene_method(asked.path), sim.params().cpu_threads));
+    }
+    const LoadRequest start = m_plan.plan(asked, bodies, smooth, gpu ? "this GPU" : "the CPU");
+    m_viewer.begin_load_scene(start.path, start.multiplier);
+    return replacing ? "the scene being generated was dropped for " + m_loading_name : "";
+}
+
+std::string SceneSwitch::load_full() {
+    const std::optional<LoadRequest> f = m_plan.full();
+    return f ? load(*f, true) : "";
+}
+
+bool SceneSwitch::poll() {
+    if (std::optional<std::string> done = m_viewer.poll_load()) {
+        m_status = *done;
+        if (!done->empty()) m_plan.clear();
+        return done->empty();
+    }
+    if (m_viewer.loading()) {
+        char text[256];
+        std::snprintf(text, sizeof text, "generating %s: %.0f%% (Esc cancels; this one keeps running)",
+                      m_loading_name.c_str(), 100.0 * m_viewer.load_progress());
+        m_status = text;
+    }
+    return false;
+}
+
+void SceneSwitch::measure() {
+    if (m_viewer.loading() || !m_plan.full() || m_plan.measured()) return;
+    Simulation& sim = m_viewer.sim();
+    if (!sim.facts().caps.gpu) {
+        // On the CPU the frames' own drawing (a software renderer, often) slows the steps beside them, far
+        // more at the reduced scene's frame rate than at the full one's: a copy of the reduced scene is
+        // stepped here once, with the frame held (a few tens of ms: its steps take about the budget).
+        State now;
+        sim.backend().read_state(now);
+        const double step = measure_cpu_step(now, sim.params());
+        m_plan.set_measured_step(step, now.size(), sim.params().method);
+    } else {
+        m_plan.add_measurement(sim.steps_last_frame(), sim.step_seconds_last_frame(), sim.facts().size,
+                               sim.params().method);
+    }
+    if (m_plan.measured()) std::fprintf(stderr, "nbody-sandbox: %s\n", m_plan.note().c_str());
+}
+
+AppOptions window_start_options(const AppOptions& o, LoadPlan& plan) {
+    if (!o.snapshot_path.empty() || !o.resume_path.empty()) return o;
+    const std::string path = o.scene_path.empty() ? default_scene_path() : o.scene_path;
+    const SceneSpec spec = load_scene_file(path);  // a bad file: the same error the viewer would give
+    const double scene_n = double(std::max<std::size_t>(spec.total_bodies(), 1));
+    const double asked_n = o.bodies ? double(*o.bodies) : scene_n;
+    const bool gpu = o.backend != "cpu" && cuda_device_count() > 0;
+    const ForceMethod method = o.method.empty() ? spec.apply_to({}).method : *parse_method(o.method);
+    const double smooth = gpu || asked_n <= LoadBudget::kFloor
+                              ? LoadBudget::smooth_bodies(0, gpu)
+                              : double(cpu_smooth_bodies(method, o.threads, LoadBudget::kStepSeconds));
+    const LoadRequest start =
+        plan.plan({path, asked_n / scene_n}, std::size_t(scene_n), smooth, gpu ? "this GPU" : "the CPU");
+    if (!plan.full()) return o;
+    AppOptions r = o;
+    r.bodies = std::llround(scene_n * start.multiplier);
+    std::fprintf(stderr, "nbody-sandbox: %s\n", plan.note().c_str());
+    return r;
+}
+
+}  // namespace nbody

@@ -1,0 +1,42 @@
+#include "scene/scene_names.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "scene/toml_reader.hpp"  // did_you_mean
+
+namespace nbody {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> scene_names(const std::string& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".toml") out.push_back(e.path().stem().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::optional<std::string> find_scene(const std::string& given, const std::string& dir) {
+    std::error_code ec;
+    if (given.empty()) return std::nullopt;
+    if (fs::exists(given, ec) || given.find('/') != std::string::npos) return given;
+    for (const std::string& name : {given, given + ".toml"}) {
+        const fs::path shipped = fs::path(dir) / name;
+        if (fs::is_regular_file(shipped, ec)) return shipped.string();
+    }
+    return std::nullopt;
+}
+
+std::string unknown_scene_message(const std::string& given, const std::string& dir) {
+    const std::vector<std::string> names = scene_names(dir);
+    std::string text = "no scene file or shipped scene '" + given + "'";
+    const std::string close = did_you_mean(fs::path(given).stem().string(), {names.begin(), names.end()});
+    if (!close.empty()) text += " (did you mean '" + close + "'?)";
+    text += "; the shipped scenes: ";
+    for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+    return names.empty() ? text + "none (" + dir + " has no .toml files)" : text;
+}
+
+}  // namespace nbody

@@ -1,0 +1,122 @@
+// The windows over the scene that are not panels of the column: the legend of colours at the bottom of the
+// free area, Help (F1) beside the panels, and the alert when the simulation stops or a request fails.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "render/colormap.hpp"
+#include "ui/panels.hpp"
+#include "ui/plain_words.hpp"
+
+namespace nbody {
+
+void legend_overlay(PanelContext& c) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    // Its room is kept free by PanelLayout: one line high, a margin of 0.6 em under it, in the middle of the
+    // free area (the bodies are framed above it).
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (c.layout.scene_left() + c.layout.scene_right()),
+                                   vp->WorkPos.y + vp->WorkSize.y - std::round(0.6f * ImGui::GetFontSize())),
+                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.5f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (!ImGui::Begin("Legend", nullptr, flags)) {
+        ImGui::End();
+        return;
+    }
+    auto swatch = [](glm::vec3 col, float w) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float h = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
+        ImGui::Dummy(ImVec2(w, h));
+    };
+    if (c.render.color_mode == ColorMode::Group) {
+        for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
+            if (g) ImGui::SameLine();
+            swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
+            ImGui::SameLine();
+            if (g < c.view.group_names.size())
+                ImGui::TextUnformatted(c.view.group_names[g].c_str());
+            else
+                ImGui::Text("group %zu", g);
+        }
+    } else {
+        const bool speed = c.render.color_mode == ColorMode::Speed;
+        ImGui::Text(speed ? "speed 0" : "far %.3g", double(c.view.depth_far));
+        const float w = 15 * ImGui::GetFontSize();
+        const ColormapTable table = c.view.colormap ? c.view.colormap->table : colormap_table();
+        for (int i = 0; i < 50; ++i) {
+            ImGui::SameLine(0, 0);
+            swatch(table[std::size_t(i * (kColormapSize - 1) / 49)], w / 50);  // depth: near is bright, right
+        }
+        ImGui::SameLine();
+        if (speed)
+            ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
+        else
+            ImGui::Text("near %.3g", double(c.view.depth_near));
+    }
+    ImGui::End();
+}
+
+void draw_help(UiState& state) {
+    // In the middle of the free area, beside the panels rather than over them (Esc or F1 closes it).
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float left = state.scene_right > state.scene_left ? state.scene_left : vp->WorkPos.x;
+    const float right =
+        state.scene_right > state.scene_left ? state.scene_right : vp->WorkPos.x + vp->WorkSize.x;
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), vp->GetCenter().y), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                        ImVec2(right - left - ImGui::GetFontSize(), vp->WorkSize.y));
+    if (!ImGui::Begin("Help (F1)", &state.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::End();
+        return;
+    }
+    static constexpr const char* kKeys[][2] = {{"left drag", "orbit (let go while moving: it keeps turning)"},
+                                               {"right / middle drag", "pan"},
+                                               {"wheel", "zoom"},
+                                               {"Space", "pause / run"},
+                                               {"Right arrow", "one step"},
+                                               {"R", "reset the scene"},
+                                               {"C", "reset the camera"},
+                                               {"F", "frame all particles"},
+                                               {"G", "follow the centre of mass"},
+                                               {"F12", "PNG screenshot (working directory)"},
+                                               {"V", "start / stop video (needs ffmpeg)"},
+                                               {"Tab", "hide / show the panels"},
+                                               {"P", "presentation layout (big numbers for a room)"},
+                                               {"F1, Esc", "close this help"},
+                                               {"Esc", "cancel: scene generation, race, recording"},
+                                               {"Esc twice, Ctrl+Q", "quit"}};
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+        for (const auto& k : kKeys) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k[0]);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k[1]);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
+void draw_alerts(Simulation& sim, UiState& state, UiRequests& req) {
+    if (sim.error().empty()) return;
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(480 * state.ui_scale, 0), ImGuiCond_Always);
+    if (ImGui::Begin(sim.blew_up() ? "Simulation stopped" : "Problem", nullptr,
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextWrapped("%s", in_words(sim.error()).c_str());
+        if (sim.blew_up() && ImGui::Button("Reset the scene")) req.reset = true;
+        if (sim.blew_up()) ImGui::SameLine();
+        if (ImGui::Button("Dismiss")) sim.clear_error();
+    }
+    ImGui::End();
+}
+
+}  // namespace nbody

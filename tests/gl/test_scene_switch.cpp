@@ -1,0 +1,88 @@
+// The window's scene changes (app/scene_switch.hpp) on a headless context: a scene too heavy for smooth
+// steps here loads reduced with a note, "Load full N" then loads every body of the same file (the request
+// outlives the plan it came from: run under AddressSanitizer by scripts/test.sh), and the command line's
+// scene is reduced the same way with a measured estimate.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "app/scene_switch.hpp"
+#include "gl_test_util.hpp"
+#include "ui/load_budget.hpp"
+
+using namespace nbody;
+
+namespace {
+
+const std::string kScene = NBODY_TEST_DATA "/two_clusters.toml";  // 6,000 bodies
+
+AppOptions small_cpu_run() {
+    AppOptions o;
+    o.scene_path = kScene;
+    o.bodies = 200;
+    o.backend = "cpu";
+    o.threads = 1;
+    return o;
+}
+
+// Polls as the window does each frame, until the load under way finishes (or 60 s pass).
+bool wait_for_load(SceneSwitch& s, Viewer& v) {
+    for (int i = 0; i < 60000; ++i) {
+        if (s.poll()) return true;
+        if (!v.loading()) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST(SceneSwitch, LoadFullLoadsEveryBodyOfTheSceneThatLoadedReduced) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    Viewer v(small_cpu_run(), *ctx);
+    const std::vector<SceneEntry> scenes = {{kScene, "Two clusters (test)", "", 6000}};
+    SceneSwitch s(v, scenes);
+    // Four times the file's bodies: 24,000, far more than one CPU thread steps in 20 ms (576 M pairs).
+    EXPECT_EQ(s.load({kScene, 4.0}), "");
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    EXPECT_EQ(s.status(), "");
+    EXPECT_LT(v.sim().backend().size(), 12000u);
+    EXPECT_GE(double(v.sim().backend().size()), LoadBudget::kFloor - 2);
+    EXPECT_EQ(s.plan().full_bodies(), 24000u);
+    EXPECT_NE(s.plan().note().find("of 24,000 bodies"), std::string::npos) << s.plan().note();
+
+    EXPECT_EQ(s.load_full(), "");
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    EXPECT_EQ(s.status(), "") << "the full load failed: its path was lost";
+    EXPECT_EQ(v.sim().backend().size(), 24000u);
+    EXPECT_EQ(v.scene().name, "Two clusters (test)");
+    EXPECT_EQ(s.plan().full_bodies(), 0u);
+    EXPECT_EQ(s.plan().note(), "");
+}
+
+TEST(SceneSwitch, AHeavySceneFromTheCommandLineStartsReducedAndMeasuresItsEstimate) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    AppOptions o = small_cpu_run();
+    o.bodies = 40000;  // asked for on the command line; far more than steps smoothly on one CPU thread
+    LoadPlan plan;
+    const auto t0 = std::chrono::steady_clock::now();
+    Viewer v(window_start_options(o, plan), *ctx);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    ASSERT_TRUE(plan.full());
+    EXPECT_EQ(plan.full()->path, kScene);
+    EXPECT_EQ(plan.full_bodies(), 40000u);
+    EXPECT_LT(v.sim().backend().size(), 20000u);
+    SceneSwitch s(v, {});
+    s.plan() = plan;
+    EXPECT_NE(s.plan().note().find("measuring"), std::string::npos) << s.plan().note();
+    v.sim().set_auto_steps(false);
+    for (int frame = 0; frame < 400 && !s.plan().measured(); ++frame) {
+        v.simulate_and_draw(0.1 * frame, 1.0);
+        s.measure();
+    }
+    ASSERT_TRUE(s.plan().measured());
+    EXPECT_NE(s.plan().note().find("would take about"), std::string::npos) << s.plan().note();
+    // Direct summation: the estimate is the measured step scaled by (40,000 / n)^2.
+    EXPECT_GT(s.plan().estimate_seconds(), 0.01);
+}
