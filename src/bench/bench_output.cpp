@@ -26,11 +26,11 @@ void print_row(const BenchRow& r) {
     }
     // The GL compute rows say so beside the CUDA rows of the same variant.
     const std::string variant = r.backend == "gl" ? "gl " + r.variant : r.variant;
-    std::printf("%9zu %-4s %-13s %-16s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s %9s\n", r.n,
-                r.precision.c_str(), r.integrator.c_str(), variant.c_str(), r.gpus, r.k, r.u, r.block, r.q, r.s,
-                r.registers,
-                r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38, r.rate.steps_per_s, r.ms_per_step, err[0],
-                err[1], err[2]);
+    std::printf(
+        "%9zu %-4s %-13s %-16s %4d %2d %2d %5d %3d %3d %4d %12.4e %9.1f %9.1f %11.1f %10.4f %9s %9s %9s\n",
+        r.n, r.precision.c_str(), r.integrator.c_str(), variant.c_str(), r.gpus, r.k, r.u, r.block, r.q, r.s,
+        r.registers, r.rate.interactions_per_s, r.rate.gflops20, r.rate.gflops38, r.rate.steps_per_s,
+        r.ms_per_step, err[0], err[1], err[2]);
     std::fflush(stdout);
 }
 
