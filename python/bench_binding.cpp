@@ -47,11 +47,13 @@ py::list bench(const std::vector<long long>& sizes, const std::vector<std::strin
         gl = std::move(made);
         t.gpu = false, t.gl = true;
 #else
-        throw ParamError("backend", "'gl': this module was built without the GL compute backend (NBODY_PYTHON_GL)");
+        throw ParamError("backend",
+                         "'gl': this module was built without the GL compute backend (NBODY_PYTHON_GL)");
 #endif
     } else if (backend != "auto") {
-        throw ParamError("backend",
-                         "must be 'auto' (the GPU where usable, else the CPU), 'cpu', 'both' or 'gl' (OpenGL compute)");
+        throw ParamError(
+            "backend",
+            "must be 'auto' (the GPU where usable, else the CPU), 'cpu', 'both' or 'gl' (OpenGL compute)");
     }
     std::vector<BenchRow> rows;
     {
@@ -74,9 +76,10 @@ void bind_bench(py::module_& m) {
     m.def("bench", &bench, py::arg("sizes") = std::vector<long long>{512},
           py::arg("variants") = std::vector<std::string>{"auto"},
           py::arg("methods") = std::vector<std::string>{"direct"}, py::arg("seconds") = 0.25,
-          py::arg("thetas") = std::vector<double>{TreeParams{}.theta}, py::arg("precisions") = std::vector<std::string>{"fp32"},
-          py::arg("repeats") = 5, py::arg("accuracy") = true, py::arg("backend") = "auto",
-          py::arg("scene") = "", py::arg("eps") = 0.01, py::arg("alphas") = std::vector<double>{TreeParams{}.alpha},
+          py::arg("thetas") = std::vector<double>{TreeParams{}.theta},
+          py::arg("precisions") = std::vector<std::string>{"fp32"}, py::arg("repeats") = 5,
+          py::arg("accuracy") = true, py::arg("backend") = "auto", py::arg("scene") = "",
+          py::arg("eps") = 0.01, py::arg("alphas") = std::vector<double>{TreeParams{}.alpha},
           R"(Measures what nbody-bench measures and returns its rows, one dict per configuration.
 
 Every size x method x precision x theta x alpha (method tree; alpha 0 is Barnes's theta alone) x kernel

@@ -47,7 +47,8 @@ std::unique_ptr<PySimulation> from_arrays(const py::handle& positions, const py:
     const Array x = as_float64(positions, "positions", n, 3);
     const Array v = as_float64(velocities, "velocities", n, 3);
     const api::Params p = with_kwargs({}, kwargs);
-    return std::make_unique<PySimulation>(with_gl_row(api::Simulation::from_arrays(n, x.data(), v.data(), m.data(), p)));
+    return std::make_unique<PySimulation>(
+        with_gl_row(api::Simulation::from_arrays(n, x.data(), v.data(), m.data(), p)));
 }
 
 std::unique_ptr<PySimulation> from_scene(const std::string& scene, std::size_t bodies,

@@ -63,6 +63,13 @@ void leapfrog_update(int i, vec3 sum) {
     if (draw) drawn[i] = p;
 }
 
+// Shared-memory writes visible to the whole work group, then everyone waits (older GLSL specs and drivers
+// need the memory barrier beside barrier()).
+void sync_tile() {
+    memoryBarrierShared();
+    barrier();
+}
+
 vec4 load_j(int j) { return j < j_end ? pos_in[j] : vec4(0.0); }
 
 // The sum over this dispatch's j-bodies added to the earlier chunks' (in chunk order), then kept or used.
@@ -91,7 +98,7 @@ void main() {
     for (int l = 0; l < TL; ++l) next[l] = load_j(j_begin + l * WG + t);
     for (int base = j_begin; base < j_end; base += TILE) {
         for (int l = 0; l < TL; ++l) tile[l * WG + t] = next[l];
-        barrier();
+        sync_tile();
         for (int l = 0; l < TL; ++l) next[l] = load_j(base + TILE + l * WG + t);
 #if ROLLED
         for (int jj = 0; jj < PER_SLICE; ++jj) {
@@ -106,7 +113,7 @@ void main() {
                 for (int k = 0; k < K; ++k) interact(xi[k], bj[u], ai[k]);
         }
 #endif
-        barrier();
+        sync_tile();
     }
 #if Q == 1
     for (int k = 0; k < K; ++k) {
@@ -118,14 +125,14 @@ void main() {
     // invocation adds them); slice k % Q updates body k, spreading the writes.
     for (int k = 0; k < K; ++k) {
         tile[t] = vec4(ai[k], 0.0);
-        barrier();
+        sync_tile();
         int i = first + k * LANES + lane;
         if (slice == k % Q && i < n) {
             vec3 sum = vec3(0.0);
             for (int s = 0; s < Q; ++s) sum += tile[lane * Q + s].xyz;
             finish(i, sum);
         }
-        barrier();
+        sync_tile();
     }
 #endif
 }

@@ -7,14 +7,14 @@
 #include <cstdio>
 #include <exception>
 
-#include "engine/backend_factory.hpp"
-#include "gl_backend/gl_backend_factory.hpp"
 #include "app/checkpoint.hpp"
 #include "app/checkpoint_options.hpp"
 #include "app/headless_run.hpp"
 #include "app/options.hpp"
 #include "app/sandbox.hpp"
 #include "core/errors.hpp"
+#include "engine/backend_factory.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "io/output_path.hpp"
 #include "multi/distributed_backend.hpp"
 #include "scene/scene.hpp"

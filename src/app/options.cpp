@@ -115,9 +115,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--G", o.G, "Gravitational constant (1e-12 to 1e12)")->check(real_in(kMinG, kMaxG));
     app.add_option("--seed", o.seed, "Override the scene's random seed (0 to 2^62)")
         ->transform(integer_in(0, 1LL << 62));
-    app.add_option("--backend", o.backend,
-                   "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on "
-                   "a hardware GPU, else the CPU)")
+    app.add_option(
+           "--backend", o.backend,
+           "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on "
+           "a hardware GPU, else the CPU)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "gl"}));
     app.add_option(
            "--variant", o.variant,

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <thread>
 
-#include "engine/backend_factory.hpp"
-#include "gl_backend/gl_backend_factory.hpp"
 #include "app/checkpoint.hpp"
 #include "core/errors.hpp"
+#include "engine/backend_factory.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "render/shader.hpp"
 #include "scene/group_labels.hpp"
 #include "scene/scene_file.hpp"

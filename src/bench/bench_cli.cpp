@@ -73,11 +73,12 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     auto* sweep = app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
     auto* cpu = app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
     std::vector<std::string> backends;
-    auto* backend = app.add_option("--backend,--backends", backends,
-                                   "Backends to measure, list: cuda, gl (OpenGL compute through a headless EGL "
-                                   "context), cpu; default cuda where a device is usable, else cpu")
-                        ->delimiter(',')
-                        ->check(CLI::IsMember({"cuda", "gl", "cpu"}));
+    auto* backend =
+        app.add_option("--backend,--backends", backends,
+                       "Backends to measure, list: cuda, gl (OpenGL compute through a headless EGL "
+                       "context), cpu; default cuda where a device is usable, else cpu")
+            ->delimiter(',')
+            ->check(CLI::IsMember({"cuda", "gl", "cpu"}));
     auto* paper =
         app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
     app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");
@@ -116,7 +117,9 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     }
     if (!o.race.empty() && seconds->count()) o.race_seconds = o.timing.seconds_per_repeat;
     if (backend->count()) {
-        auto has = [&](const char* b) { return std::find(backends.begin(), backends.end(), b) != backends.end(); };
+        auto has = [&](const char* b) {
+            return std::find(backends.begin(), backends.end(), b) != backends.end();
+        };
         o.gpu = has("cuda"), o.gl = has("gl"), o.cpu = o.cpu || has("cpu");
         o.backends_given = true;
     }

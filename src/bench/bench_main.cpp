@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "bench/bench_cli.hpp"
+#include "bench/bench_gl_rows.hpp"
 #include "bench/bench_output.hpp"
-#include "bench/paper_mode.hpp"
 #include "bench/bench_table.hpp"
+#include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
-#include "bench/bench_gl_rows.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"

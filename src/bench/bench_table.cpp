@@ -177,7 +177,8 @@ class TableRun {
             if (gpu) gpu_rows(gpus, state, p, ref);
 #endif
             if (gl_rows)
-                for (const SimParams& a : axes(m_t, p, false)) variant_rows(*m_h.gl, m_h.gl_timer, "gl", a, state, ref);
+                for (const SimParams& a : axes(m_t, p, false))
+                    variant_rows(*m_h.gl, m_h.gl_timer, "gl", a, state, ref);
             if (m_h.after_size) m_h.after_size(n, state, p);
         }
         return std::move(m_rows);
@@ -213,8 +214,8 @@ class TableRun {
     }
 
     // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
-    void variant_rows(Backend& b, const StepTimer& timer, const std::string& label, SimParams a, const State& state,
-                      const std::vector<Double3>& ref) {
+    void variant_rows(Backend& b, const StepTimer& timer, const std::string& label, SimParams a,
+                      const State& state, const std::vector<Double3>& ref) {
         if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
             try_row(b, timer, state, a, ref, label, tree_variant(a.tree));
             return;
@@ -236,7 +237,8 @@ class TableRun {
     }
 
 #ifdef NBODY_HAVE_CUDA
-    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p, const std::vector<Double3>& ref) {
+    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p,
+                  const std::vector<Double3>& ref) {
         for (const SimParams& a : axes(m_t, p, true))
             if (CudaBackend* g = gpus.get(a.gpus)) variant_rows(*g, cuda_event_ms, "cuda", a, state, ref);
     }

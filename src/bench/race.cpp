@@ -65,7 +65,8 @@ Race::Race(Backend& backend, std::vector<RaceEntry> entries, RaceOptions options
     m_params = m_backend.params();
     // What the backend has no code for is left out, not listed as skipped (the GL backend: fp32 direct only).
     for (RaceEntry& e : entries)
-        if (m_backend.refusal(entry_params(m_params, e, m_backend.caps())).empty()) m_entries.push_back(std::move(e));
+        if (m_backend.refusal(entry_params(m_params, e, m_backend.caps())).empty())
+            m_entries.push_back(std::move(e));
     m_steps = m_backend.steps_taken();
     if (m_params.integrator != Integrator::LeapFrog)
         m_note = "the simulation runs " + std::string(integrator_name(m_params.integrator)) +

@@ -192,7 +192,8 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
             steps = 0;
         }
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (device0 >= 0 && steps > 0) seconds = m_backend->device_seconds() - device0;  // timed on the device
+        if (device0 >= 0 && steps > 0)
+            seconds = m_backend->device_seconds() - device0;  // timed on the device
     }
     m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
     after_steps(steps, seconds, wall_now);

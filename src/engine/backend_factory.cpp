@@ -38,8 +38,9 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
         return std::make_unique<CpuBackend>(p.cpu_threads);
     }
     if (p.backend == BackendKind::Gl)
-        throw BackendError("--backend gl: the GL compute backend needs a front end with GL (nbody-sandbox, "
-                           "nbody-bench, the Python module: gl_backend/gl_backend_factory.hpp); libnbody alone has none");
+        throw BackendError(
+            "--backend gl: the GL compute backend needs a front end with GL (nbody-sandbox, "
+            "nbody-bench, the Python module: gl_backend/gl_backend_factory.hpp); libnbody alone has none");
 #ifdef NBODY_HAVE_CUDA
     std::string why, fewer;
     if (auto b = try_make_cuda_backend(p, &why, &fewer)) {

@@ -41,8 +41,8 @@ class GlBackend final : public Backend {
     // The last step batch's GPU time a step, from its GL timer query.
     std::vector<DeviceTiming> device_timings() override;
     // Every step batch is timed by a GL_TIME_ELAPSED query, waited for at its end (so a step is done when
-    // step() returns, as the CUDA backend's are by the next check): the Simulation's counters read these. On a
-    // software rasterizer the host clock (llvmpipe's query leaves out a dispatch).
+    // step() returns, as the CUDA backend's are by the next check): the Simulation's counters read these. On
+    // a software rasterizer the host clock (llvmpipe's query leaves out a dispatch).
     double device_seconds() const override { return m_device_seconds; }
     std::size_t size() const override { return m_n; }
     double time() const override { return m_time; }

@@ -80,7 +80,8 @@ class EglContext final : public GlContext {
     void present() override { glFinish(); }
     bool headless() const override { return true; }
     void make_current() override {
-        if (eglGetCurrentContext() != m_context) eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context);
+        if (eglGetCurrentContext() != m_context)
+            eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context);
     }
     std::string description() const override {
         return gl_renderer_string() + " via EGL (" + m_platform + ")";

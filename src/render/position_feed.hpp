@@ -4,8 +4,8 @@
 //             -> unmap -> draw. No host round trip. Used when the backend has caps().external_positions and
 //             GlInteropBuffer::try_register succeeds (CUDA builds only).
 //   HostCopy: backend.copy_positions_to_host into a staging array, then glBufferSubData. Always works.
-//   GlCompute: the GL compute backend (caps().gl_positions) writes the buffer itself on the GPU, in its step's
-//             last dispatch or by a buffer-to-buffer copy (write_positions_to_gl_buffer).
+//   GlCompute: the GL compute backend (caps().gl_positions) writes the buffer itself on the GPU, in its
+//             step's last dispatch or by a buffer-to-buffer copy (write_positions_to_gl_buffer).
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +38,8 @@ class PositionFeed {
     UploadPath path() const { return m_path; }
     // Why the interop path is not in use ("CPU backend", the registration error), empty when it is.
     const std::string& note() const { return m_note; }
-    // The host staging copy (HostCopy path only; empty under interop and GL compute): lets the app reuse this frame's
-    // positions (frame-all, centre of mass) without a second copy.
+    // The host staging copy (HostCopy path only; empty under interop and GL compute): lets the app reuse this
+    // frame's positions (frame-all, centre of mass) without a second copy.
     const std::vector<Float4>& host_positions() const { return m_host; }
 
   private:

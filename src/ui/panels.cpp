@@ -272,7 +272,9 @@ void kernel_panel(PanelContext& c) {
     if (ImGui::IsItemHovered() && !c.sim.backend_note().empty())  // why this backend: the factory's words
         ImGui::SetTooltip("%s", c.sim.backend_note().c_str());
     // Auto shows what it picked; choosing one makes the choice explicit.
-    const BackendKind running = b.caps.gl_positions ? BackendKind::Gl : b.caps.gpu ? BackendKind::Cuda : BackendKind::Cpu;
+    const BackendKind running = b.caps.gl_positions ? BackendKind::Gl
+                                : b.caps.gpu        ? BackendKind::Cuda
+                                                    : BackendKind::Cpu;
     const BackendKind kind = p.backend == BackendKind::Auto ? running : p.backend;
     if (ImGui::RadioButton("CPU", kind == BackendKind::Cpu)) p.backend = BackendKind::Cpu;
     ImGui::SameLine();
@@ -282,14 +284,16 @@ void kernel_panel(PanelContext& c) {
     ImGui::SameLine();
     if (ImGui::RadioButton("GL compute", kind == BackendKind::Gl)) p.backend = BackendKind::Gl;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, "
-                          "leapfrog, direct; variants none, i and ij)");
+        ImGui::SetTooltip(
+            "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, "
+            "leapfrog, direct; variants none, i and ij)");
     if (!c.view.cuda_built) ImGui::TextDisabled("(no CUDA in this build)");
     ImGui::TextWrapped("running: %s", b.kernel_label.c_str());
     if (const std::string& why = b.kernel_choice; !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
     race_section(c);
     if (!b.caps.kernel_variants) {
-        ImGui::TextDisabled("this backend has one force loop: the kernel choice below applies to CUDA and GL");
+        ImGui::TextDisabled(
+            "this backend has one force loop: the kernel choice below applies to CUDA and GL");
     }
     if (p.method == ForceMethod::Tree) {
         ImGui::TextDisabled("the tree has no kernel variants: theta and alpha (Physics) set its accuracy and speed");

@@ -25,7 +25,8 @@ std::string in_words(const std::string& message) {
             return "This program was built without CUDA, so only the CPU backend can run" + keep;
         return "The CUDA backend could not start: " + why + keep;
     }
-    if (starts_with(m, "--backend gl: ")) return "The GL compute backend could not start: " + m.substr(14) + keep;
+    if (starts_with(m, "--backend gl: "))
+        return "The GL compute backend could not start: " + m.substr(14) + keep;
     if (starts_with(m, "--")) {  // "--dt 0: ..." from a shared check: the flag's name is the field
         const std::size_t colon = m.find(": ");
         const std::string field = m.substr(2, colon == std::string::npos ? std::string::npos : colon - 2);
@@ -47,7 +48,8 @@ std::string cpu_fallback_reason(const std::string& backend_note) {
                                                                                           : end - cuda.size());
         return why + gl;  // already words (core/gpu_words.hpp): what is wrong with which GPU, and the fix
     }
-    if (starts_with(backend_note, "this build has no CUDA backend")) return "this program was built without CUDA" + gl;
+    if (starts_with(backend_note, "this build has no CUDA backend"))
+        return "this program was built without CUDA" + gl;
     return "";
 }
 

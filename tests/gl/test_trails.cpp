@@ -123,7 +123,8 @@ TEST(Trails, ABrokenTrailShaderNamesFileAndLine) {
     const fs::path dir = fs::temp_directory_path() / ("nbody-trail-shaders-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     for (const auto& f : fs::directory_iterator(shader_dir()))  // the drawing shaders (compute/ is a folder)
-        if (f.is_regular_file()) fs::copy_file(f.path(), dir / f.path().filename(), fs::copy_options::overwrite_existing);
+        if (f.is_regular_file())
+            fs::copy_file(f.path(), dir / f.path().filename(), fs::copy_options::overwrite_existing);
     std::ofstream(dir / "trails.frag")
         << "#version 450 core\nin vec3 v_colour;\nout vec4 frag;\nvoid main() {\n"
            "  frag = vec4(v_colour, nope);\n}\n";
