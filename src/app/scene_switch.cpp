@@ -78,6 +78,7 @@ bool SceneSwitch::poll() {
 void SceneSwitch::measure() {
     if (m_viewer.loading() || !m_plan.full() || m_plan.measured()) return;
     Simulation& sim = m_viewer.sim();
+    if (sim.stepping_in_background()) return;  // at a frame with no step under way: nothing waits for one
     if (!sim.facts().caps.gpu) {
         // On the CPU the frames' own drawing (a software renderer, often) slows the steps beside them, far
         // more at the reduced scene's frame rate than at the full one's: a copy of the reduced scene is

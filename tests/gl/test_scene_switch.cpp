@@ -86,3 +86,29 @@ TEST(SceneSwitch, AHeavySceneFromTheCommandLineStartsReducedAndMeasuresItsEstima
     // Direct summation: the estimate is the measured step scaled by (40,000 / n)^2.
     EXPECT_GT(s.plan().estimate_seconds(), 0.01);
 }
+
+// The estimate's measurement reads the reduced scene's state between frames: it must not do so while a step
+// runs beside the frames (collecting it there left the window waiting on its own steps, frame after frame,
+// and the panels read steps of 80 microseconds: "12.5 ksteps/s").
+TEST(SceneSwitch, MeasuringTheEstimateLeavesTheStepsBesideTheFrames) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    AppOptions o = small_cpu_run();
+    o.bodies = 40000;
+    LoadPlan plan;
+    Viewer v(window_start_options(o, plan), *ctx);
+    ASSERT_TRUE(plan.full());
+    SceneSwitch s(v, {});
+    s.plan() = plan;
+    v.sim().set_background_steps(true);
+    double wall = 0;
+    for (int frame = 0; frame < 200 && v.sim().perf().samples().size() < 8; ++frame) {
+        v.simulate_and_draw(wall += 0.05,
+                            0.0005);  // a budget no step meets: every step runs beside the frames
+        s.measure();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ASSERT_TRUE(s.plan().measured());
+    const double n = double(v.sim().facts().size);
+    for (const PerfSample& p : v.sim().perf().samples())  // one thread does at most a few G pairs/s
+        EXPECT_LT(p.rate.steps_per_s, 2e10 / (n * n)) << "a step of " << n << " bodies timed too short";
+}
