@@ -13,7 +13,7 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     const Throughput s = throughput(work, sum.sim);
     const long long steps = work.evaluations;
     std::printf("rendered %lld frames of %zu bodies in %.3g s: %s (%s)\n", frames, v.sim().backend().size(),
-                seconds, format_si(double(frames) / seconds, "frames/s").c_str(), ctx.c_str());
+                seconds, (format_si(double(frames) / seconds) + " frames/s").c_str(), ctx.c_str());
     std::printf("positions: %s%s%s\n", upload_path_name(v.feed().path()), v.feed().note().empty() ? "" : "; ",
                 v.feed().note().c_str());
     std::printf(
@@ -21,8 +21,8 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
         1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.ui / f, 1e3 * sum.frame / f,
         v.sim().steps_last_frame());
     std::printf("simulation: %lld steps, %s, %s (over the time spent stepping), t = %.5g\n", steps,
-                format_si(s.interactions_per_s, "interactions/s").c_str(),
-                format_si(s.steps_per_s, "steps/s").c_str(), v.sim().backend().time());
+                (format_si(s.interactions_per_s) + " interactions/s").c_str(),
+                (format_si(s.steps_per_s) + " steps/s").c_str(), v.sim().backend().time());
 }
 
 }  // namespace nbody

@@ -39,7 +39,7 @@ public:
         m_last = elapsed;
         const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0;
         std::fprintf(stderr, "%s%s (%3.0f%%)  t = %-10.5g %s  ETA %.3g s%s", m_tty ? "\r" : "", where.c_str(),
-                     100.0 * fraction, t, format_si(rate, "interactions/s").c_str(), eta,
+                     100.0 * fraction, t, (format_si(rate) + " interactions/s").c_str(), eta,
                      m_tty ? "   " : "\n");
         if (m_tty && last) std::fprintf(stderr, "\n");
         std::fflush(stderr);

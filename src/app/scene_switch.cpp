@@ -9,6 +9,7 @@
 #include "app/step_probe.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/scene_file.hpp"
+#include "scene/scene_names.hpp"
 #include "ui/load_budget.hpp"
 
 namespace nbody {
@@ -16,12 +17,19 @@ namespace nbody {
 namespace fs = std::filesystem;
 
 namespace {
-// The force method a scene file asks for (direct where it cannot be read: the load then says why).
-ForceMethod scene_method(const std::string& path) {
+// What a scene file asks for: its bodies and force method (none and direct where it cannot be read: the
+// load then says why).
+struct SceneAsk {
+    std::size_t bodies = 0;
+    ForceMethod method = ForceMethod::Direct;
+    std::string name;
+};
+SceneAsk scene_ask(const std::string& path) {
     try {
-        return load_scene_file(path).apply_to({}).method;
+        const SceneSpec spec = load_scene_file(path);
+        return {spec.total_bodies(), spec.apply_to({}).method, spec.name};
     } catch (const std::exception&) {
-        return ForceMethod::Direct;
+        return {0, ForceMethod::Direct, fs::path(path).stem().string()};
     }
 }
 }  // namespace
@@ -33,12 +41,12 @@ std::size_t SceneSwitch::smooth_bodies(ForceMethod method, int threads) {
 }
 
 std::string SceneSwitch::load(LoadRequest asked, bool full) {
+    // "cartwheel" typed into Open is the shipped scene, as on the command line.
+    if (std::optional<std::string> shipped = find_scene(asked.path, scenes_dir())) asked.path = *shipped;
     const bool replacing = m_viewer.loading();
-    m_loading_name = fs::path(asked.path).stem().string();
-    std::size_t bodies = 0;
-    std::error_code ec;
-    for (const SceneEntry& e : m_scenes)
-        if (fs::equivalent(e.path, asked.path, ec)) bodies = e.bodies, m_loading_name = e.name;
+    const SceneAsk ask = scene_ask(asked.path);  // a file opened by path is planned as a listed one
+    const std::size_t bodies = ask.bodies;
+    m_loading_name = ask.name;
     Simulation& sim = m_viewer.sim();
     const bool gpu = sim.backend().caps().gpu;
     double smooth = std::numeric_limits<double>::infinity();
@@ -48,7 +56,7 @@ std::string SceneSwitch::load(LoadRequest asked, bool full) {
         smooth = LoadBudget::smooth_bodies(rate, gpu);
     } else if (!full && double(bodies) * asked.multiplier > LoadBudget::kFloor) {
         // The CPU: measured here, with the scene's own force method.
-        smooth = double(smooth_bodies(scene_method(asked.path), sim.params().cpu_threads));
+        smooth = double(smooth_bodies(ask.method, sim.params().cpu_threads));
     }
     const LoadRequest start = m_plan.plan(asked, bodies, smooth, gpu ? "this GPU" : "the CPU");
     m_viewer.begin_load_scene(start.path, start.multiplier);

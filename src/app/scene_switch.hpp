@@ -5,17 +5,15 @@
 // for the note's estimate.
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "app/load_plan.hpp"
 #include "app/viewer.hpp"
-#include "ui/ui.hpp"
 
 namespace nbody {
 
 class SceneSwitch {
   public:
-    SceneSwitch(Viewer& v, const std::vector<SceneEntry>& scenes) : m_viewer(v), m_scenes(scenes) {}
+    explicit SceneSwitch(Viewer& v) : m_viewer(v) {}
 
     // The plan the window started with (window_start_options), kept for "Load full N".
     LoadPlan& plan() { return m_plan; }
@@ -34,7 +32,6 @@ class SceneSwitch {
     std::size_t smooth_bodies(ForceMethod method, int threads);  // measured once per method (step_probe.hpp)
 
     Viewer& m_viewer;
-    const std::vector<SceneEntry>& m_scenes;
     LoadPlan m_plan;
     std::string m_loading_name;  // the scene being generated, for the progress line
     std::string m_status;

@@ -68,7 +68,7 @@ class WindowApp {
           m_viewer(window_start_options(o, m_start_plan), w),
           m_scenes(find_scenes(scenes_dir())),
           m_input(w, m_viewer, m_state),
-          m_switch(m_viewer, m_scenes) {
+          m_switch(m_viewer) {
         m_switch.plan() = m_start_plan;
         // A CPU step slower than a frame runs beside the frames: the window never freezes on a heavy scene.
         m_viewer.sim().set_background_steps(true);

@@ -87,8 +87,9 @@ PerfSample rate_sample(Simulation& sim) {
 }
 
 std::string rates_line(Simulation& sim) {
-    return format_si(sim.perf().latest().frames_per_s, "frames/s") + "   " +
-           format_si(rate_sample(sim).rate.steps_per_s, "steps/s");
+    // "12.5 k steps/s": the prefix apart from a word unit, as "2.52 G interactions/s".
+    return format_si(sim.perf().latest().frames_per_s) + " frames/s   " +
+           format_si(rate_sample(sim).rate.steps_per_s) + " steps/s";
 }
 
 namespace {
@@ -133,8 +134,8 @@ void performance_panel(PanelContext& c) {
         ImGui::TextWrapped("%s at %g flops per interaction (%s)", flops_text(s.rate.gflops).c_str(),
                            s.rate.flops_per_pair,
                            std::string(integrator_name(c.sim.params().integrator)).c_str());
-    ImGui::Text("%s   %s", format_si(s.rate.steps_per_s, "steps/s").c_str(),
-                format_si(h.latest().frames_per_s, "frames/s").c_str());
+    ImGui::Text("%s   %s", (format_si(s.rate.steps_per_s) + " steps/s").c_str(),
+                (format_si(h.latest().frames_per_s) + " frames/s").c_str());
     if (c.sim.stepping_in_background() ||
         (c.sim.steps_last_frame() == 0 && c.sim.seconds_per_step() > 0.05 && !c.sim.paused()))
         ImGui::TextWrapped("one step at a time beside the frames, %.3g s each", c.sim.seconds_per_step());

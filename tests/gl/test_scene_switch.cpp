@@ -41,8 +41,7 @@ bool wait_for_load(SceneSwitch& s, Viewer& v) {
 TEST(SceneSwitch, LoadFullLoadsEveryBodyOfTheSceneThatLoadedReduced) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
     Viewer v(small_cpu_run(), *ctx);
-    const std::vector<SceneEntry> scenes = {{kScene, "Two clusters (test)", "", 6000}};
-    SceneSwitch s(v, scenes);
+    SceneSwitch s(v);
     // Four times the file's bodies: 24,000, far more than one CPU thread steps in 20 ms (576 M pairs).
     EXPECT_EQ(s.load({kScene, 4.0}), "");
     ASSERT_TRUE(wait_for_load(s, v)) << s.status();
@@ -61,6 +60,17 @@ TEST(SceneSwitch, LoadFullLoadsEveryBodyOfTheSceneThatLoadedReduced) {
     EXPECT_EQ(s.plan().note(), "");
 }
 
+// "Open a scene file" takes a shipped scene's name too, as the command line does.
+TEST(SceneSwitch, ASceneNameOpensTheShippedScene) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    Viewer v(small_cpu_run(), *ctx);
+    SceneSwitch s(v);
+    EXPECT_EQ(s.load({"two-body", 1.0}), "");
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    EXPECT_EQ(s.status(), "");
+    EXPECT_EQ(v.sim().backend().size(), 2u);
+}
+
 TEST(SceneSwitch, AHeavySceneFromTheCommandLineStartsReducedAndMeasuresItsEstimate) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
     AppOptions o = small_cpu_run();
@@ -73,7 +83,7 @@ TEST(SceneSwitch, AHeavySceneFromTheCommandLineStartsReducedAndMeasuresItsEstima
     EXPECT_EQ(plan.full()->path, kScene);
     EXPECT_EQ(plan.full_bodies(), 40000u);
     EXPECT_LT(v.sim().backend().size(), 20000u);
-    SceneSwitch s(v, {});
+    SceneSwitch s(v);
     s.plan() = plan;
     EXPECT_NE(s.plan().note().find("measuring"), std::string::npos) << s.plan().note();
     v.sim().set_auto_steps(false);
@@ -97,7 +107,7 @@ TEST(SceneSwitch, MeasuringTheEstimateLeavesTheStepsBesideTheFrames) {
     LoadPlan plan;
     Viewer v(window_start_options(o, plan), *ctx);
     ASSERT_TRUE(plan.full());
-    SceneSwitch s(v, {});
+    SceneSwitch s(v);
     s.plan() = plan;
     v.sim().set_background_steps(true);
     double wall = 0;
