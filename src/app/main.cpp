@@ -31,7 +31,7 @@ int run_summary(const nbody::AppOptions& o) {
     // constructor keeps Exchange's default 60 s.
     if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
         d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
-    if (!backend) backend = make_backend_with_gl(setup.params, &note);  // gl: its own headless EGL context
+    if (!backend) backend = make_sandbox_backend(setup.params, &note);  // gl: its own headless EGL context
     reset_or_cpu(backend, initial_state(setup), setup.params, &note);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
     if (setup.resume) resume_backend(*backend, *setup.resume);

@@ -44,7 +44,7 @@ ColorMode parse_color(const std::string& s) {
 
 Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) {
-          return make_backend_with_gl(p, note, {GlContextSource::Current, {}});
+          return make_sandbox_backend(p, note, {GlContextSource::Current, {}});
       }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);

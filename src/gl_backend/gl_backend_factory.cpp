@@ -53,7 +53,7 @@ std::unique_ptr<Backend> cpu_backend(const SimParams& p, std::string* note, cons
 
 std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, std::string* note,
                                               const GlFactoryOptions& o) {
-    if (p.backend == BackendKind::Cpu || p.backend == BackendKind::Cuda) return make_backend_or_cpu(p, note);
+    if (p.backend == BackendKind::Cpu || p.backend == BackendKind::Cuda) return make_backend(p, note);
     std::string cuda_why = "this build has no CUDA backend";
     if (p.backend == BackendKind::Auto && cuda_built()) {
         SimParams c = p;
@@ -96,6 +96,11 @@ std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, std::string* n
     }
     if (note) *note = "GL compute backend: " + gl->limits().renderer + " (" + cuda_why + ")";
     return gl;
+}
+
+std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, std::string* note, const GlFactoryOptions& o) {
+    if (p.backend == BackendKind::Cuda) return make_backend_or_cpu(p, note);
+    return make_backend_with_gl(p, note, o);
 }
 
 }  // namespace nbody

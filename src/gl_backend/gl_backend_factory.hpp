@@ -27,6 +27,10 @@ struct GlFactoryOptions {
 std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, std::string* note,
                                               const GlFactoryOptions& o = {});
 
+// The sandbox's choice, which goes on whatever the GPU does: make_backend_with_gl, and where a CUDA backend was asked
+// for and cannot start, the CPU backend with the words in *note (the library and Python throw instead).
+std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, std::string* note, const GlFactoryOptions& o = {});
+
 // The GL compute backend alone, or null with the reason in *why (nbody-bench's gl rows). Throws GlError
 // with the driver's log where the shader fails to compile.
 std::unique_ptr<GlBackend> try_make_gl_backend(const GlFactoryOptions& o, std::string* why);
