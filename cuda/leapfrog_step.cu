@@ -27,7 +27,10 @@ void LeapfrogEngine::allocate(std::size_t n, Precision prec) {
             // kPairsMaxStrip zeroed (massless) bodies past the last one: the pairs kernel reads whole strips.
             b.pos[c] = DeviceBuffer::alloc(d, (n + kPairsMaxStrip) * bb, "positions");
             NBODY_CUDA_CHECK(cudaSetDevice(d));
-            NBODY_CUDA_CHECK(cudaMemset(b.pos[c].get(), 0, b.pos[c].bytes()));
+            // On the part's stream, the one the upload that follows uses: a plain cudaMemset runs on the legacy
+            // stream, which the non-blocking part streams do not wait for, and could land after the upload (it did
+            // when another process kept the GPU busy: zeroed positions, wrong forces).
+            NBODY_CUDA_CHECK(cudaMemsetAsync(b.pos[c].get(), 0, b.pos[c].bytes(), m_dev.parts()[k].stream));
             if (prec == Precision::DS) {
                 b.hi[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");
                 b.lo[c] = DeviceBuffer::alloc(d, n * sizeof(float4), "double-single positions");

@@ -71,8 +71,11 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     m_acc = DeviceBuffer::alloc(part.device, bytes, "tree accelerations");
     std::vector<Float4> pos(m_n), vel(m_n);
     for (std::size_t i = 0; i < m_n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
-    NBODY_CUDA_CHECK(cudaMemcpy(m_pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
-    NBODY_CUDA_CHECK(cudaMemcpy(m_vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice));
+    // On the part's stream and waited for: a plain cudaMemcpy from pageable memory may return before its DMA lands,
+    // and the non-blocking streams the tree works on do not wait for the legacy stream it runs on.
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
 }
