@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
-#include "core/gpu_words.hpp"
 #include "core/shape_model.hpp"
 #include "cuda_check.cuh"
 #include "device_set.cuh"
@@ -23,27 +22,10 @@ namespace nbody {
 using kernels::DeviceSet;
 using kernels::GpuEngine;
 
-namespace {
-// The facts cuda_start_words needs: the error, this build's architectures and CUDA, the driver's, and the GPU
-// where one can be asked (device < 0: none).
-CudaStartProblem start_problem(const std::string& error, int device) {
-    CudaStartProblem p;
-    p.error = error;
-    p.built_archs = built_cuda_architectures();
-    cudaDriverGetVersion(&p.driver_cuda);
-    cudaRuntimeGetVersion(&p.runtime_cuda);
-    cudaDeviceProp prop{};
-    if (device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
-        p.gpu = prop.name;
-        p.cc = prop.major * 10 + prop.minor;
-    }
-    cudaGetLastError();
-    return p;
-}
-}  // namespace
 
 struct CudaBackend::Impl {
     CudaDeviceInfo info;
+    GpuLimits limits;  // the first part's GPU (core/gpu_limits.hpp)
     std::unique_ptr<DeviceSet> devices;
     std::unique_ptr<GpuEngine> engine;
     long long steps_before = 0;  // steps of the engines this run had before the current one
@@ -69,7 +51,7 @@ struct CudaBackend::Impl {
         std::unique_ptr<GpuEngine> e;
         if (p.method == ForceMethod::Tree) e = std::make_unique<kernels::TreeEngine>(*devices);
         else if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
-        else e = std::make_unique<kernels::LeapfrogEngine>(*devices, info.sm_count, tuning);
+        else e = std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
         if (partition.gather && p.method == ForceMethod::Tree)
             throw ParamError("method", "the tree does not run over MPI ranks (it needs every body on every rank); "
                                        "choose method direct, or one rank");
@@ -82,12 +64,9 @@ struct CudaBackend::Impl {
 };
 
 CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>()) {
-    int count = 0;
-    if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
-        cudaGetLastError();
-        throw BackendError(cuda_start_words(start_problem(cudaGetErrorName(err), -1)));
-    }
-    if (count == 0) throw BackendError(cuda_start_words(start_problem("cudaErrorNoDevice", -1)));
+    std::string why;
+    const int count = usable_cuda_devices(&why);
+    if (count == 0) throw BackendError(why);
     if (devices.empty()) devices.push_back(0);
     for (int d : devices)
         if (d < 0 || d >= count)
@@ -95,20 +74,15 @@ CudaBackend::CudaBackend(std::vector<int> devices) : m(std::make_unique<Impl>())
                                std::to_string(count) + ")");
     // Every GPU must load this build's code (SASS for its architecture, or PTX the driver can compile), or the
     // first kernel would fail with a CUDA error instead of these words and the CPU taking over.
-    for (int d : devices) {
-        const GpuLimits g = query_gpu_limits(d);
-        std::string error = g.cc() < 75 ? "cudaErrorInvalidDevice" : probe_kernel_image(d);
-        if (!error.empty()) throw BackendError(cuda_start_words(start_problem(error, d)));
-    }
-    cudaDeviceProp prop{};
-    NBODY_CUDA_CHECK(cudaGetDeviceProperties(&prop, devices.front()));
-    int clock_khz = 0, driver = 0;
-    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, devices.front());
+    for (int d : devices)
+        if (const std::string refusal = cuda_device_refusal(d); !refusal.empty()) throw BackendError(refusal);
+    // The first part's GPU, asked once: its identity, what the engines may ask of it, and its tuning table.
+    const GpuLimits& g = m->limits = query_gpu_limits(devices.front());
+    int driver = 0;
     cudaDriverGetVersion(&driver);
-    m->info = {prop.name, prop.multiProcessorCount, prop.major, prop.minor, clock_khz * 1e-6, prop.totalGlobalMem,
-               driver, count};
+    m->info = {g.name, g.sms, g.cc_major, g.cc_minor, g.clock_ghz, g.memory_bytes, driver, count};
     m->tuning_key = device_tuning_key(m->info.name, m->info.sm_count, driver);
-    LoadedTuning tuning = load_tuning_for(m->tuning_key, tuning_cache_dir(), query_gpu_limits(devices.front()));
+    LoadedTuning tuning = load_tuning_for(m->tuning_key, tuning_cache_dir(), g);
     if (!tuning.note.empty()) std::fprintf(stderr, "nbody: %s\n", tuning.note.c_str());
     m->tuning = std::move(tuning.table);
     m->devices = std::make_unique<DeviceSet>(devices);
@@ -300,9 +274,7 @@ const CudaDeviceInfo& CudaBackend::device() const { return m->info; }
 
 std::string CudaBackend::family_refusal(KernelVariant v) const {
     const FamilyInfo& f = variant_info(v);
-    if (std::string why = gpu_refusal(f, f.default_shape, query_gpu_limits(m->devices->parts().front().device));
-        !why.empty())
-        return why;
+    if (std::string why = gpu_refusal(f, f.default_shape, m->limits); !why.empty()) return why;
     for (const auto& pr : precision_table())
         if (runs_in(f, pr.value))
             if (const kernels::KernelEntry* e = kernels::find_kernel(pr.value, v, f.default_shape.k, f.default_shape.u))
@@ -316,13 +288,9 @@ KernelResources CudaBackend::kernel_resources() const { return m->engine ? m->en
 std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note,
                                                    int parts_per_gpu) {
     try {
-        int count = 0;
-        const cudaError_t err = cudaGetDeviceCount(&count);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            throw BackendError(cuda_start_words(start_problem(cudaGetErrorName(err), -1)));
-        }
-        if (count == 0) throw BackendError(cuda_start_words(start_problem("cudaErrorNoDevice", -1)));
+        std::string none;
+        const int count = usable_cuda_devices(&none);
+        if (count == 0) throw BackendError(none);
         std::string n;
         std::vector<int> devices;
         for (int d : devices_for(p.gpus, count, &n))

@@ -17,6 +17,7 @@
 #include "cuda_check.cuh"
 #include "device_set.cuh"
 #include "g6_cuda.hpp"
+#include "gpu_query.hpp"
 #include "hermite_force.cuh"
 #include "hermite_kernel.cuh"
 
@@ -212,10 +213,9 @@ class G6CudaImpl final : public G6Cuda {
 namespace nbody {
 
 std::unique_ptr<G6Cuda> G6Cuda::create(Precision p, int jmemory, int npipes, std::string* why) {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        cudaGetLastError();
-        if (why) *why = "no CUDA device";
+    std::string refusal;
+    if (usable_cuda_devices(&refusal) == 0 || !(refusal = cuda_device_refusal(0)).empty()) {
+        if (why) *why = refusal;
         return nullptr;
     }
     int sms = 0;

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include "core/gpu_words.hpp"
 #include "cuda_check.cuh"
 
 #ifndef NBODY_CUDA_ARCHITECTURES
@@ -13,6 +14,23 @@ namespace nbody {
 namespace {
 __global__ void probe_kernel(int* out) {
     if (out) *out = 1;
+}
+
+// The facts cuda_start_words needs: the error, this build's architectures and CUDA, the driver's, and the GPU
+// where one can be asked (device < 0: none).
+CudaStartProblem start_problem(const std::string& error, int device) {
+    CudaStartProblem p;
+    p.error = error;
+    p.built_archs = NBODY_CUDA_ARCHITECTURES;
+    cudaDriverGetVersion(&p.driver_cuda);
+    cudaRuntimeGetVersion(&p.runtime_cuda);
+    cudaDeviceProp prop{};
+    if (device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+        p.gpu = prop.name;
+        p.cc = prop.major * 10 + prop.minor;
+    }
+    cudaGetLastError();
+    return p;
 }
 }  // namespace
 
@@ -49,6 +67,26 @@ std::string probe_kernel_image(int device) {
     cudaGetLastError();  // the load error is not sticky, but leave none behind
     cudaSetDevice(current);
     return err == cudaSuccess ? std::string() : std::string(cudaGetErrorName(err));
+}
+
+int usable_cuda_devices(std::string* why) {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count > 0) return count;
+    cudaGetLastError();  // clears the error the failed query leaves
+    if (why)
+        *why = cuda_start_words(start_problem(err == cudaSuccess ? "cudaErrorNoDevice" : cudaGetErrorName(err), -1));
+    return 0;
+}
+
+std::string cuda_device_refusal(int device) {
+    cudaDeviceProp prop{};
+    if (const cudaError_t err = cudaGetDeviceProperties(&prop, device); err != cudaSuccess) {
+        cudaGetLastError();
+        return cuda_start_words(start_problem(cudaGetErrorName(err), -1));
+    }
+    const std::string error = prop.major * 10 + prop.minor < 75 ? "cudaErrorInvalidDevice" : probe_kernel_image(device);
+    return error.empty() ? std::string() : cuda_start_words(start_problem(error, device));
 }
 
 }  // namespace nbody

@@ -17,4 +17,12 @@ std::string built_cuda_architectures();
 // else the CUDA error's name ("cudaErrorNoKernelImageForDevice", "cudaErrorUnsupportedPtxVersion", ...).
 std::string probe_kernel_image(int device);
 
+// The CUDA devices on this machine; 0 with *why saying in words (core/gpu_words.hpp) why none can be used (no
+// driver, a driver older than this build's CUDA, no device). What every CUDA engine asks before it starts.
+int usable_cuda_devices(std::string* why);
+
+// Empty when `device` can run this build's kernels; otherwise why not, in words: a GPU older than Turing, no code
+// for its architecture in this build, a driver that cannot compile the build's PTX.
+std::string cuda_device_refusal(int device);
+
 }  // namespace nbody

@@ -11,8 +11,8 @@ namespace nbody::kernels {
 
 using namespace leapfrog;
 
-LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning)
-    : m_dev(devices), m_sm(sm_count), m_tuning(tuning), m_limits(query_gpu_limits(devices.parts().front().device)) {}
+LeapfrogEngine::LeapfrogEngine(DeviceSet& devices, const GpuLimits& limits, const TuningTable& tuning)
+    : m_dev(devices), m_sm(limits.sms), m_tuning(tuning), m_limits(limits) {}
 
 LeapfrogEngine::~LeapfrogEngine() { drop_graph(); }
 

@@ -46,7 +46,8 @@ inline std::size_t pairs_out_groups(std::size_t groups, std::size_t parts) { ret
 class LeapfrogEngine final : public GpuEngine {
 public:
     // `tuning`: what kernel_auto chooses from (the backend's, outliving the engine).
-    LeapfrogEngine(DeviceSet& devices, int sm_count, const TuningTable& tuning);
+    // limits: the first part's GPU, as the backend asked it once (its SMs size the automatic splits).
+    LeapfrogEngine(DeviceSet& devices, const GpuLimits& limits, const TuningTable& tuning);
     ~LeapfrogEngine() override;
 
     void reset(const State& s, const SimParams& p) override;

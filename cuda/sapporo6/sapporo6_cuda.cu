@@ -7,6 +7,7 @@
 
 #include "cuda_check.cuh"
 #include "device_set.cuh"
+#include "gpu_query.hpp"
 #include "sapporo6/sapporo6_cuda.hpp"
 #include "sapporo6/sapporo6_force.cuh"
 
@@ -189,16 +190,13 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
 namespace nbody {
 
 std::unique_ptr<Sapporo6Cuda> Sapporo6Cuda::create(int ordinal, int npipes, bool ds, std::string* why) {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        cudaGetLastError();
-        if (why) *why = "no CUDA device";
-        return nullptr;
-    }
-    if (ordinal < 0 || ordinal >= count) {
-        if (why)
-            *why = "CUDA device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) +
-                   " present)";
+    std::string refusal;
+    const int count = usable_cuda_devices(&refusal);
+    if (count > 0 && (ordinal < 0 || ordinal >= count))
+        refusal = "CUDA device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) + " present)";
+    if (refusal.empty()) refusal = cuda_device_refusal(ordinal);
+    if (!refusal.empty()) {
+        if (why) *why = refusal;
         return nullptr;
     }
     try {
