@@ -106,4 +106,12 @@ std::string cuda_start_words(const CudaStartProblem& p) {
     return "the NVIDIA driver could not start the " + gpu + code;
 }
 
+std::string cpu_fallback_note(const std::string& why) {
+    std::string w = why;
+    const std::string flag = "--backend cuda: ";
+    if (w.rfind(flag, 0) == 0) w.erase(0, flag.size());
+    if (const auto k = w.find("; keeping the previous state"); k != std::string::npos) w.erase(k);
+    return kCpuFallbackNote + w + "); falling back to the CPU backend";
+}
+
 }  // namespace nbody

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
+#include "core/gpu_words.hpp"
 
 namespace nbody {
 
@@ -41,9 +42,7 @@ void Simulation::load(const State& initial, const SimParams& p) {
             cpu.backend = BackendKind::Cpu;
             fresh = m_factory(cpu, nullptr);
             fresh->reset(initial, p);
-            std::string why = e.what();
-            if (const auto k = why.find("; keeping the previous state"); k != std::string::npos) why.erase(k);
-            note = "no usable CUDA device (" + why + "); falling back to the CPU backend";
+            note = cpu_fallback_note(e.what());
         }
         m_backend = std::move(fresh);
     } else {

@@ -1,6 +1,7 @@
 #include "engine/backend_factory.hpp"
 
 #include "core/errors.hpp"
+#include "core/gpu_words.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
@@ -48,7 +49,7 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
         return std::unique_ptr<Backend>(std::move(b));
     }
     if (p.backend == BackendKind::Cuda) throw BackendError("--backend cuda: " + why);
-    say("no usable CUDA device (" + why + "); falling back to the CPU backend");
+    say(cpu_fallback_note(why));
 #else
     if (p.backend == BackendKind::Cuda)
         throw BackendError("--backend cuda: this build has no CUDA backend (configured without nvcc or with NBODY_CUDA=OFF)");
@@ -57,15 +58,6 @@ std::unique_ptr<Backend> make_backend(const SimParams& p, std::string* note) {
     return std::make_unique<CpuBackend>(p.cpu_threads);
 }
 
-namespace {
-std::string cpu_note(const std::string& why) {
-    std::string w = why;
-    for (const char* drop : {"--backend cuda: "})
-        if (w.rfind(drop, 0) == 0) w.erase(0, std::string(drop).size());
-    if (const auto k = w.find("; keeping the previous state"); k != std::string::npos) w.erase(k);
-    return "no usable CUDA device (" + w + "); falling back to the CPU backend";
-}
-}  // namespace
 
 std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, std::string* note) {
     try {
@@ -73,7 +65,7 @@ std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, std::string* no
     } catch (const BackendError& e) {
         if (p.backend != BackendKind::Cuda) throw;
         if (note)
-            *note = cuda_built() ? cpu_note(e.what()) : std::string("this build has no CUDA backend; using the CPU backend");
+            *note = cuda_built() ? cpu_fallback_note(e.what()) : std::string("this build has no CUDA backend; using the CPU backend");
         return std::make_unique<CpuBackend>(p.cpu_threads);
     }
 }
@@ -86,7 +78,7 @@ void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& 
         auto cpu = std::make_unique<CpuBackend>(p.cpu_threads);
         cpu->reset(s, p);
         b = std::move(cpu);
-        if (note) *note = cpu_note(e.what());
+        if (note) *note = cpu_fallback_note(e.what());
     }
 }
 

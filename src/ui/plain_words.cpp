@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/gpu_words.hpp"
 #include "core/kernel_tuning.hpp"
 #include "core/perf_history.hpp"
 
@@ -41,7 +42,7 @@ std::string cpu_fallback_reason(const std::string& backend_note) {
     const std::string gl = backend_note.find("software rasterizer") != std::string::npos
                                ? "; GL compute would run on the CPU too (a software rasterizer)"
                                : "";
-    const std::string cuda = "no usable CUDA device (";
+    const std::string cuda = kCpuFallbackNote;
     if (starts_with(backend_note, cuda)) {
         const std::size_t end = backend_note.rfind(");");
         const std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
