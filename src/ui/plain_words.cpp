@@ -45,9 +45,13 @@ std::string cpu_fallback_reason(const std::string& backend_note) {
     const std::string cuda = kCpuFallbackNote;
     if (starts_with(backend_note, cuda)) {
         const std::size_t end = backend_note.rfind(");");
-        const std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
-                                                                                          : end - cuda.size());
-        return why + gl;  // already words (core/gpu_words.hpp): what is wrong with which GPU, and the fix
+        std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
+                                                                                    : end - cuda.size());
+        // Already words (core/gpu_words.hpp); the CUDA error's name at their end is for a bug report (the terminal
+        // and the headless summary keep it), not for a class reading the banner.
+        if (const std::size_t code = why.rfind(" (cudaError"); code != std::string::npos && why.back() == ')')
+            why.erase(code);
+        return why + gl;
     }
     if (starts_with(backend_note, "this build has no CUDA backend"))
         return "this program was built without CUDA" + gl;
