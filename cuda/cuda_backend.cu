@@ -47,14 +47,33 @@ struct CudaBackend::Impl {
     // Every precision and integrator runs; an engine refuses what it cannot (ParamError from its reset),
     // keeping the running state. The GPU count is the backend's own, fixed when it was made: Simulation
     // makes a new backend when p.gpus changes.
+    // One engine per (method, scheme) pair there is code for; a switch over both, so the compiler names this
+    // place when a method or scheme is added.
+    std::unique_ptr<GpuEngine> engine_for(const SimParams& p) {
+        const Scheme scheme = integrator_info(p.integrator).scheme;
+        switch (p.method) {
+            case ForceMethod::Tree:
+                if (scheme == Scheme::KickDriftKick) return std::make_unique<kernels::TreeEngine>(*devices);
+                break;
+            case ForceMethod::Direct:
+                switch (scheme) {
+                    case Scheme::KickDriftKick:
+                        return std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
+                    case Scheme::Hermite4: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+                }
+                break;
+        }
+        throw ParamError("integrator", "the cuda backend has no engine for " + std::string(integrator_name(p.integrator)) +
+                                           " with method " + std::string(method_name(p.method)));
+    }
+
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
-        std::unique_ptr<GpuEngine> e;
-        if (p.method == ForceMethod::Tree) e = std::make_unique<kernels::TreeEngine>(*devices);
-        else if (p.integrator != Integrator::LeapFrog) e = std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
-        else e = std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
-        if (partition.gather && p.method == ForceMethod::Tree)
-            throw ParamError("method", "the tree does not run over MPI ranks (it needs every body on every rank); "
-                                       "choose method direct, or one rank");
+        const MethodInfo& method = method_info(p.method);
+        if (partition.gather && !method.over_ranks)
+            throw ParamError("method", "the " + std::string(method.name) +
+                                           " does not run over MPI ranks (it needs every body on every rank); "
+                                           "choose method direct, or one rank");
+        std::unique_ptr<GpuEngine> e = engine_for(p);
         if (partition.gather && !e->set_partition(partition))
             throw ParamError("integrator", std::string(integrator_name(p.integrator)) +
                                                " does not run over MPI ranks yet; leapfrog does");

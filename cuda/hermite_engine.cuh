@@ -72,7 +72,7 @@ class HermiteEngine final : public GpuEngine {
     void drop_graph();
     void finish();       // reads the counters of every part; throws on underflow or a non-finite body
     void predict_now();  // part 0's state predicted to the block time into m_now_pos / m_now_vel
-    bool block_steps() const { return m_params.integrator == Integrator::HermiteBlock; }
+    bool block_steps() const { return integrator_info(m_params.integrator).block_steps; }
 
     DeviceSet& m_dev;
     int m_sm = 0;

@@ -35,6 +35,17 @@ std::vector<std::string> scenes() {
     return nbody::scene_names(nbody::api::scenes_dir());
 }
 
+// Every numeric parameter (the engine's registry, through the public API), as dicts.
+py::list parameter_list() {
+    py::list out;
+    for (const nbody::api::ParameterInfo& p : nbody::api::parameters()) {
+        py::dict d;
+        d["name"] = p.name, d["whole"] = p.whole, d["lo"] = p.lo, d["hi"] = p.hi, d["zero"] = p.zero;
+        d["unit"] = p.unit, d["applies_to"] = p.applies_to, d["help"] = p.help, d["default"] = p.default_value;
+        out.append(d);
+    }
+    return out;
+}
 }  // namespace
 
 PYBIND11_MODULE(nbody, m) {
@@ -67,6 +78,10 @@ the sandbox's scene files and snapshots. N-body units (G = 1 by default) through
     m.def("scenes_dir", &nbody::api::scenes_dir,
           "The folder of the shipped scenes (the environment variable NBODY_SCENE_DIR overrides it).");
     m.def("scenes", &scenes, "The shipped scenes' names, which Simulation(scene) accepts.");
+    m.def("parameters", &parameter_list,
+          "Every numeric parameter: a list of dicts with name, whole (an int), lo and hi (the allowed range), "
+          "zero (what 0 means where it is allowed too), unit, applies_to ('method tree', or '' for every run), "
+          "help and default.");
     nbody::python::bind_simulation(m);
     nbody::python::bind_bench(m);
 }

@@ -17,6 +17,8 @@ def scenes_dir() -> str:
     """The folder of the shipped scenes (NBODY_SCENE_DIR overrides it)."""
 def scenes() -> list[str]:
     """The shipped scenes' names, which Simulation(scene) accepts."""
+def parameters() -> list[dict[str, Any]]:
+    """Every numeric parameter: name, whole, lo, hi, zero, unit, applies_to, help and default."""
 def bench(
     sizes: Sequence[int] = ...,
     variants: Sequence[str] = ...,
@@ -71,7 +73,7 @@ class Simulation:
     G: float
     """Gravitational constant, from 1e-12 to 1e12; changing it restarts the energy baseline."""
     eta: float
-    """Aarseth's accuracy parameter of hermite-block, in (0, 1]."""
+    """Aarseth's accuracy parameter of hermite-block, from 1e-6 to 1."""
     backend: str
     """'auto', 'cpu', 'cuda' or 'gl' (OpenGL 4.3 compute through a headless EGL context: fp32, leapfrog,
     direct)."""
@@ -82,11 +84,19 @@ class Simulation:
     variant: str
     """The CUDA kernel: 'auto' or a variant name; the CPU backend ignores it."""
     method: str
-    """How forces are found: 'direct'."""
+    """How forces are found: 'direct' or 'tree' (Barnes-Hut)."""
     gpus: int
     """GPUs the CUDA backend uses: 1 to 64, 0 = all."""
     cpu_threads: int
     """CPU backend threads: 1 to 1024, 0 = all."""
+    theta: float
+    """Barnes opening angle of method tree, from 1e-6 to 1.5: smaller is more accurate and slower."""
+    alpha: float
+    """Acceleration criterion of method tree, from 0 to 1 (0: off, theta alone decides)."""
+    leaf: int
+    """Method tree: a cell with more bodies than this (1 to 64) is split."""
+    group: int
+    """Method tree: consecutive bodies (8 to 128) sharing one interaction list in the walk."""
     @property
     def params(self) -> dict[str, Any]:
         """Every parameter as a dict (a copy)."""

@@ -15,7 +15,7 @@ namespace py = pybind11;
 struct ParamField {
     const char* name;
     const char* doc;  // the property's docstring: meaning, units, allowed values
-    py::object (*get)(const api::Params&);
+    py::object (*get)(const api::Params&, const char* name);
     void (*set)(api::Params&, const py::handle&, const char* name);  // throws py::type_error naming it
 };
 

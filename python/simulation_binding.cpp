@@ -128,7 +128,7 @@ void bind_params(py::class_<PySimulation>& c) {
     for (const ParamField& f : param_fields()) {
         auto get = py::cpp_function([f](PySimulation& self) {
             const api::Params p = PySimulation::Use(self)->params();
-            return f.get(p);
+            return f.get(p, f.name);
         });
         // Applied at once (between steps) and checked by the engine: out of range is a ValueError naming
         // the field and its range, and the old value stays.

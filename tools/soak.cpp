@@ -45,7 +45,7 @@ std::string change(Viewer& v, const std::vector<std::string>& scenes, long long 
     SimParams& p = v.sim().pending();
     const auto& families = variant_table();
     const std::array<Precision, 3> precisions{Precision::Fp32, Precision::DS, Precision::Fp64};
-    const std::array<Integrator, 3> integrators{Integrator::LeapFrog, Integrator::Hermite, Integrator::HermiteBlock};
+    const auto& integrators = integrator_rows();
     const auto& methods = method_table();
     const long long r = k / 5;
     switch (k % 5) {
@@ -61,7 +61,7 @@ std::string change(Viewer& v, const std::vector<std::string>& scenes, long long 
             p.precision = precisions[std::size_t(r) % precisions.size()];
             return "precision " + std::string(precision_name(p.precision));
         case 3:
-            p.integrator = integrators[std::size_t(r) % integrators.size()];
+            p.integrator = integrators[std::size_t(r) % integrators.size()].id;
             return "integrator " + std::string(integrator_name(p.integrator));
         default:
             p.method = methods[std::size_t(r) % methods.size()].value;

@@ -45,8 +45,8 @@ __global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restr
 // the backend's.
 void check_runs(const SimParams& p, std::size_t parts) {
     validate(p);
-    if (p.method != ForceMethod::Tree) throw ParamError("method", "the tree engine runs method tree only");
-    if (parts != 1)
+    check_reach({"the tree engine", bit(Scheme::KickDriftKick), bit(ForceMethod::Tree), bit(Precision::Fp32)}, p);
+    if (parts != 1 && !method_info(p.method).several_parts)
         throw ParamError("gpus", "the tree runs on one GPU so far (got " + std::to_string(parts) +
                                      " parts); choose gpus 1, or method direct");
 }

@@ -18,7 +18,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "nbody/errors.hpp"
 #include "nbody/version.hpp"
@@ -48,14 +50,31 @@ struct Params {
     std::string backend = "auto";
     std::string precision = "fp32";       // "fp32", "ds" (double-single, as Sapporo2), "fp64"
     std::string integrator = "leapfrog";  // "leapfrog", "hermite", "hermite-block" (individual block steps)
-    double eta = 0.01;                    // hermite-block: Aarseth's accuracy parameter, in (0, 1]
+    double eta = 0.01;                    // hermite-block: Aarseth's accuracy parameter, 1e-6 to 1
     // The CUDA kernel: "auto" (tuned for N and the GPU) or a variant name (none, i-unrolled, ij-unrolled,
     // tensor, pairs; i, ij, tc); the CPU backend ignores it.
     std::string variant = "auto";
-    std::string method = "direct";  // how forces are found: "direct" summation
+    std::string method = "direct";  // how forces are found: "direct" summation, or "tree" (Barnes-Hut)
     int gpus = 1;                   // GPUs the CUDA backend spreads the bodies over: 1 to 64, 0 = all
     int cpu_threads = 0;            // CPU backend threads: 1 to 1024, 0 = all
+    // The force method's own parameters by name (method tree: "theta", "alpha", "leaf", "group"); a name
+    // left out keeps its default. parameters() lists every name with its range, unit and help.
+    std::map<std::string, double> method_params;
 };
+
+// One numeric parameter of a simulation: what Params, scene files (the same key) and the sandbox's command
+// line (--name) take.
+struct ParameterInfo {
+    std::string name;
+    bool whole = false;     // a whole number
+    double lo = 0, hi = 0;  // allowed range, inclusive
+    std::string zero;       // non-empty: 0 is allowed too and means this ("all", "off")
+    std::string unit;       // "time units", "bodies", or empty
+    std::string applies_to; // "method tree", "integrator hermite-block", or empty for every run
+    std::string help;       // one line
+    double default_value = 0;
+};
+std::vector<ParameterInfo> parameters();
 
 // Throws ParamError naming the first field out of range and what it allows, e.g.
 // "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be auto, cpu, cuda or gl (got 'gpu')".

@@ -3,12 +3,20 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "core/param_registry.hpp"
 
 namespace nbody::api {
 
 namespace {
 std::string quoted(const std::string& s) {
     return "(got '" + s + "')";
+}
+
+std::string method_param_names() {  // "theta, alpha, leaf, group"
+    std::string out;
+    for (const ParamSpec& s : param_registry())
+        if (s.methods != 0) out += (out.empty() ? "" : ", ") + std::string(s.name);
+    return out;
 }
 
 std::string variant_names() {
@@ -46,6 +54,12 @@ SimParams to_sim_params(const Params& p) {
         s.variant = *variant;
         s.shape = variant_info(*variant).default_shape;
     }
+    for (const auto& [name, value] : p.method_params) {
+        const ParamSpec* spec = find_param(name);
+        if (!spec || spec->methods == 0) throw ParamError(name, "not a method parameter (known: " + method_param_names() + ")");
+        check_param(*spec, value);
+        spec->set(s, value);
+    }
     validate(s);
     return s;
 }
@@ -59,7 +73,18 @@ Params from_sim_params(const SimParams& s) {
     p.integrator = std::string(integrator_name(s.integrator));
     p.variant = s.kernel_auto ? "auto" : std::string(variant_name(s.variant));
     p.method = std::string(method_name(s.method));
+    for (const ParamSpec& spec : param_registry())
+        if (spec.methods != 0) p.method_params[std::string(spec.name)] = spec.get(s);
     return p;
+}
+
+std::vector<ParameterInfo> parameters() {
+    std::vector<ParameterInfo> out;
+    const SimParams defaults;
+    for (const ParamSpec& s : param_registry())
+        out.push_back({std::string(s.name), s.whole, s.lo, s.hi, std::string(s.zero), std::string(s.unit),
+                       param_scope(s), std::string(s.help), s.get(defaults)});
+    return out;
 }
 
 void validate(const Params& p) {

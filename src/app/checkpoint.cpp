@@ -19,7 +19,7 @@ Hdf5File checkpoint_of(Backend& backend, const std::string& scene, const std::ve
     IntegratorState st;
     if (backend.export_state(st))
         c.integrator = std::move(st);
-    else if (p.integrator != Integrator::LeapFrog)
+    else if (integrator_info(p.integrator).own_state)
         throw Error("the " + backend.name() + " backend cannot export its " +
                     std::string(integrator_name(p.integrator)) +
                     " state yet, so a checkpoint would not resume bit for bit (use --backend cpu)");
@@ -35,7 +35,7 @@ void resume_backend(Backend& backend, const Hdf5File& file) {
         backend.import_state(*c.integrator, p, c.steps);
         return;
     }
-    if (p.integrator != Integrator::LeapFrog)
+    if (integrator_info(p.integrator).own_state)
         throw Error("this checkpoint holds the " + (c.integrator ? c.integrator->backend : std::string("?")) +
                     " backend's " + std::string(integrator_name(p.integrator)) +
                     " state; resume it on that backend (--backend " +

@@ -24,10 +24,11 @@ void add_checkpoint_options(CLI::App& app, AppOptions& o, const std::string& hdf
 
 void adopt_checkpoint(RunSetup& r, const AppOptions& o) {
     const bool changes_run = o.bodies || o.dt || o.eps || o.G || o.seed || !o.precision.empty() ||
-                             !o.integrator.empty() || o.eta;
+                             !o.integrator.empty() || !o.method_params.empty();
     if (changes_run)
         throw ParamError("--resume", "a checkpoint resumes with the parameters it was written with; leave out "
-                                     "--bodies, --dt, --eps, --G, --seed, --precision, --integrator and --eta");
+                                     "--bodies, --dt, --eps, --G, --seed, --precision, --integrator and the method's "
+                                     "parameters (--eta, --theta, ...)");
     auto file = std::make_shared<Hdf5File>(read_hdf5(o.resume_path));
     if (!file->checkpoint)
         throw Error(o.resume_path + ": not a checkpoint (no /Checkpoint group): use --load-snapshot for a snapshot");

@@ -17,14 +17,8 @@ constexpr int kWarmupFrames = 2;
 // can see, and its steps take at most four times the budget (direct summation).
 constexpr double kSlack = 2.0;
 
-// Work a step of n bodies, up to a constant: direct summation every pair; the tree N log^2 N, since each
-// body's walk opens more cells as the tree deepens (the acceleration criterion): on the CPU tree, measured
-// here from 4,096 to 2,097,152 bodies (Plummer, Milky Way and Andromeda), it is within 1.2x where N log N
-// was up to 1.6x short.
-double step_work(double n, ForceMethod method) {
-    const double depth = std::log2(std::max(n, 2.0));
-    return method == ForceMethod::Tree ? n * depth * depth : n * n;
-}
+// Work a step of n bodies, up to a constant: the method's row (core/force_method.cpp says how each grows).
+double step_work(double n, ForceMethod method) { return method_info(method).relative_work(n); }
 
 // "4.12 s", "2.5 min", "1.97 h": a duration a person reads at a glance (three significant digits).
 std::string duration_text(double s) {

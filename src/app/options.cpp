@@ -13,6 +13,7 @@
 #include "app/checkpoint_options.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/param_registry.hpp"
 #include "io/snapshot.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
@@ -76,6 +77,24 @@ void add_render_options(CLI::App& app, AppOptions& o) {
                    "Draw the tree's cells down to depth D over the bodies (0 to 8; with --method tree)")
         ->transform(integer_in(0, 8));
 }
+
+// One flag for each method's or integrator's own parameter in the registry (--theta, --eta, ...), with its
+// range, unit, scope and default from its row.
+void add_method_param_options(CLI::App& app, AppOptions& o) {
+    const SimParams defaults;
+    for (const ParamSpec& spec : param_registry()) {
+        if ((spec.methods | spec.integrators) == 0) continue;
+        const std::string name(spec.name);
+        CLI::Option* opt = app.add_option_function<std::string>(
+            "--" + name,
+            [&o, name](const std::string& text) { o.method_params[name] = *cli_detail::parse_real(text); },
+            param_help_text(spec) + ", default " + limits::format_number(spec.get(defaults)));
+        if (spec.whole)
+            opt->transform(integer_in((long long)spec.lo, (long long)spec.hi));
+        else
+            opt->check(real_in(spec.lo, spec.hi, !spec.zero.empty()));
+    }
+}
 }  // namespace
 
 std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ostream* out,
@@ -130,16 +149,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->check(CLI::IsMember(names_of(precision_table())));
     app.add_option("--integrator", o.integrator, "Time integration: " + joined_names(integrator_table()))
         ->check(CLI::IsMember(names_of(integrator_table())));
-    app.add_option("--theta", o.theta,
-                   "Barnes opening angle of the tree (method tree), > 0 to 1.5 (default 1): smaller is more "
-                   "accurate and slower")
-        ->check(real_in(1e-6, 1.5));
-    app.add_option("--alpha", o.alpha,
-                   "Acceleration criterion of the tree (method tree), 0 to 1 (default 0.001; 0: theta alone): "
-                   "smaller is more accurate and slower")
-        ->check(real_in(0.0, 1.0));
-    app.add_option("--eta", o.eta, "Aarseth accuracy parameter of hermite-block, 1e-6 to 1 (default 0.01)")
-        ->check(real_in(1e-6, 1.0));
+    add_method_param_options(app, o);
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
         ->check(gpu_count_check());
     app.add_option("--rank-timeout", o.rank_timeout,
@@ -224,9 +234,7 @@ RunSetup prepare_run(const AppOptions& o) {
     if (!o.method.empty()) p.method = *parse_method(o.method);
     if (!o.precision.empty()) p.precision = *parse_precision(o.precision);
     if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
-    if (o.eta) p.eta = *o.eta;
-    if (o.theta) p.tree.theta = float(*o.theta);
-    if (o.alpha) p.tree.alpha = float(*o.alpha);
+    for (const auto& [name, value] : o.method_params) find_param(name)->set(p, value);  // names from the registry
     if (!o.gpus.empty()) p.gpus = o.gpus == "all" ? 0 : std::stoi(o.gpus);
     if (o.k) p.shape.k = *o.k;
     if (o.u) p.shape.u = *o.u;

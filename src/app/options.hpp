@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -27,9 +28,9 @@ struct AppOptions {
     std::string method;      // empty: the scene's, else direct
     std::string precision;   // empty: the scene's, else fp32
     std::string integrator;  // empty: the scene's, else leapfrog
-    std::optional<double> eta;
-    std::optional<double> theta;  // method tree: the Barnes opening angle
-    std::optional<double> alpha;  // method tree: the acceleration criterion (0: off)
+    // The method's and integrator's own parameters given as flags (--eta, --theta, --alpha, --leaf, --group:
+    // every row of core/param_registry.hpp that belongs to a method or an integrator), by registry name.
+    std::map<std::string, double> method_params;
     std::string gpus;  // empty: 1; "all" or a count
     double rank_timeout = 60;  // under mpirun: seconds a gather or barrier may wait for the other ranks
     int threads = 0;

@@ -35,7 +35,7 @@ class SceneSwitch {
     LoadPlan m_plan;
     std::string m_loading_name;  // the scene being generated, for the progress line
     std::string m_status;
-    std::size_t m_smooth[2] = {0, 0};  // direct, tree: the CPU's smooth body counts once measured
+    std::size_t m_smooth[kMethodCount] = {};  // each method's CPU smooth body count once measured
 };
 
 // The command line's scene, reduced as the Scene panel reduces one (a snapshot or a checkpoint loads as it

@@ -6,9 +6,23 @@
 
 #include "cli/cli_checks.hpp"
 #include "core/errors.hpp"
+#include "core/param_registry.hpp"
 #include "io/output_path.hpp"
 
 namespace nbody {
+
+namespace {
+// A list flag over one parameter of the registry (core/param_registry.cpp): its help, range and default from
+// the parameter's row, so the bench and the sandbox say the same.
+template <class T>
+void add_param_list(CLI::App& app, const std::string& flags, std::string_view name, std::vector<T>& out,
+                    const std::string& rows) {
+    const ParamSpec& spec = *find_param(name);
+    app.add_option(flags, out, "List: " + param_help_text(spec) + "; " + rows)
+        ->delimiter(',')
+        ->check(CLI::Range(spec.lo, spec.hi));
+}
+}  // namespace
 
 std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) {
     BenchOptions o;
@@ -34,24 +48,12 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
         app.add_option("--integrators", o.integrators, "Integrator list: " + joined_names(integrator_table()))
             ->delimiter(',')
             ->check(CLI::IsMember(names_of(integrator_table())));
-    app.add_option("--thetas,--theta", o.thetas,
-                   "Method tree: Barnes opening angle list, each > 0 to 1.5 (default 1); a row each, with its force error")
-        ->delimiter(',')
-        ->check(CLI::Range(1e-6, 1.5));
-    app.add_option("--alphas,--alpha", o.alphas,
-                   "Method tree: acceleration criterion list, each 0 (off: theta alone) to 1 (default 0.001); a row each")
-        ->delimiter(',')
-        ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--tree-groups", o.tree_groups,
-                   "Method tree: bodies a group shares one interaction list with, list, each 8 to 128 (default 32)")
-        ->delimiter(',')
-        ->check(CLI::Range(8, 128));
-    app.add_option("--tree-leaves", o.tree_leaves,
-                   "Method tree: most bodies a leaf cell holds, list, each 1 to 64 (default 32)")
-        ->delimiter(',')
-        ->check(CLI::Range(1, 64));
-    app.add_option("--eta", o.eta, "Aarseth accuracy parameter for hermite-block, in (0, 1]")
-        ->check(kPositive);
+    add_param_list(app, "--thetas,--theta", "theta", o.thetas, "a row each, with its force error");
+    add_param_list(app, "--alphas,--alpha", "alpha", o.alphas, "a row each");
+    add_param_list(app, "--tree-groups", "group", o.tree_groups, "a row each");
+    add_param_list(app, "--tree-leaves", "leaf", o.tree_leaves, "a row each");
+    const ParamSpec& eta = *find_param("eta");
+    app.add_option("--eta", o.eta, param_help_text(eta))->check(CLI::Range(eta.lo, eta.hi));
     auto* active =
         app.add_option("--active", o.active,
                        "Also time Hermite block-step evaluations of this many active bodies (list)")

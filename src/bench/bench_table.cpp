@@ -56,7 +56,7 @@ std::vector<SimParams> axes(const BenchTable& t, const SimParams& base, bool wit
             for (const std::string& in : t.integrators)
                 for (int g : with_gpus ? t.gpus : std::vector<int>{1}) {
                     const ForceMethod method = parsed("methods", me, parse_method);
-                    for (const TreeParams& tp : method == ForceMethod::Tree ? trees : std::vector<TreeParams>{{}}) {
+                    for (const TreeParams& tp : method_info(method).has_cells ? trees : std::vector<TreeParams>{{}}) {
                         SimParams p = base;
                         p.method = method;
                         p.precision = parsed("precisions", pr, parse_precision);
@@ -172,7 +172,7 @@ class TableRun {
             if (want_cpu)
                 for (const SimParams& c : axes(m_t, p, false))
                     try_row(cpu, m_h.cpu_timer, state, c, ref, m_h.cpu_label,
-                            c.method == ForceMethod::Tree ? tree_variant(c.tree) : m_h.cpu_variant);
+                            method_info(c.method).kernel_families ? m_h.cpu_variant : tree_variant(c.tree));
 #ifdef NBODY_HAVE_CUDA
             if (gpu) gpu_rows(gpus, state, p, ref);
 #endif
@@ -216,7 +216,7 @@ class TableRun {
     // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
     void variant_rows(Backend& b, const StepTimer& timer, const std::string& label, SimParams a,
                       const State& state, const std::vector<Double3>& ref) {
-        if (a.method == ForceMethod::Tree) {  // no kernel families: one row per opening angle
+        if (!method_info(a.method).kernel_families) {  // one row per opening angle, not per family
             try_row(b, timer, state, a, ref, label, tree_variant(a.tree));
             return;
         }

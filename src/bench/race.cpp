@@ -48,7 +48,7 @@ SimParams entry_params(const SimParams& base, const RaceEntry& e, const BackendC
     p.method = e.method;  // a tree simulation races direct entries too, and the reverse
     p.precision = e.precision;
     p.integrator = Integrator::LeapFrog;
-    if (e.method == ForceMethod::Tree) p.tree = e.tree;
+    p.tree = e.tree;  // read by the methods that have cells; the default elsewhere
     if (caps.kernel_variants) {
         p.kernel_auto = !e.variant.has_value();
         if (e.variant) {
@@ -68,7 +68,7 @@ Race::Race(Backend& backend, std::vector<RaceEntry> entries, RaceOptions options
         if (m_backend.refusal(entry_params(m_params, e, m_backend.caps())).empty())
             m_entries.push_back(std::move(e));
     m_steps = m_backend.steps_taken();
-    if (m_params.integrator != Integrator::LeapFrog)
+    if (integrator_info(m_params.integrator).scheme != Scheme::KickDriftKick)
         m_note = "the simulation runs " + std::string(integrator_name(m_params.integrator)) +
                  "; the race times the leap-frog force in each entry. ";
 }
@@ -110,7 +110,7 @@ void Race::compute_reference() {
     // A tree's rate counts what it evaluated (body-body + body-cell), far fewer than direct summation's N^2:
     // its steps/s and its force error are what compare with the direct entries.
     if (std::any_of(m_entries.begin(), m_entries.end(),
-                    [](const RaceEntry& e) { return e.method == ForceMethod::Tree; }))
+                    [](const RaceEntry& e) { return method_info(e.method).approximate; }))
         m_note +=
             " The tree's interactions/s are those it evaluated, not N^2: compare its steps/s, at its force "
             "error.";
@@ -120,7 +120,7 @@ void Race::run_entry(const RaceEntry& e) {
     RaceResult r{e, {}, {}};
     r.row.backend = m_backend.caps().gpu ? "cuda" : "cpu";
     r.row.variant = e.variant                          ? std::string(variant_name(*e.variant))
-                    : e.method == ForceMethod::Tree    ? "tree"
+                    : !method_info(e.method).kernel_families ? std::string(method_name(e.method))
                     : m_backend.caps().kernel_variants ? "auto"
                                                        : "cpu";
     try {

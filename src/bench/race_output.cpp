@@ -94,7 +94,7 @@ void print_race(std::FILE* out, const RaceReport& r) {
                      text_bar(e->row.rate.steps_per_s, best, kBarWidth).c_str(),
                      si(e->row.rate.steps_per_s).c_str());
         // A tree evaluates fewer pairs than N^2: its accuracy and its direct-summation equivalent beside it.
-        if (e->entry.method == ForceMethod::Tree)
+        if (method_info(e->entry.method).approximate)
             std::fprintf(
                 out, "  (tree: median force error %.1e, as fast as direct summation at %s interactions/s)",
                 e->row.error.median_rel, si(e->row.rate.equivalent_direct_per_s).c_str());

@@ -64,7 +64,7 @@ void DiagnosticsSampler::poll(Backend& backend, double wall_now) {
         // interval. Asked first: a backend that declines costs no state copy. Beside a tree step at large N
         // it would cost many steps: not asked.
         const bool too_costly =
-            backend.params().method == ForceMethod::Tree && backend.size() > kSampledTreePotentialMaxN;
+            method_info(backend.params().method).approximate && backend.size() > kSampledTreePotentialMaxN;
         const auto t0 = std::chrono::steady_clock::now();
         const std::optional<double> w = too_costly ? std::nullopt : backend.potential_energy();
         if (!w) {

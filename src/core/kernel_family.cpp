@@ -7,9 +7,6 @@
 namespace nbody {
 
 namespace {
-constexpr unsigned bit(Precision p) { return 1u << static_cast<unsigned>(p); }
-constexpr unsigned bit(Integrator i) { return 1u << static_cast<unsigned>(i); }
-constexpr unsigned kAllPrecisions = bit(Precision::Fp32) | bit(Precision::DS) | bit(Precision::Fp64);
 constexpr unsigned kLeapFrog = bit(Integrator::LeapFrog);
 
 std::string auto_text(int v) { return v ? std::to_string(v) : std::string("auto"); }

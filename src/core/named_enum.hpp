@@ -39,6 +39,21 @@ std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
     return out;
 }
 
+// Descriptor rows (integrators, force methods: a struct with `id`, `name` and `description`): the row of one
+// value, and the rows' name table for parsing and combo boxes.
+template <class Row, std::size_t N, class E>
+const Row& row_of(const std::array<Row, N>& rows, E id) {
+    for (const Row& row : rows)
+        if (row.id == id) return row;
+    return rows.front();  // unreachable where every enumerator has a row (the unit tests check each table)
+}
+template <class E, class Row, std::size_t N>
+std::array<NamedValue<E>, N> names_of_rows(const std::array<Row, N>& rows) {
+    std::array<NamedValue<E>, N> t{};
+    for (std::size_t k = 0; k < N; ++k) t[k] = {rows[k].id, rows[k].name, rows[k].description};
+    return t;
+}
+
 // "fp32, ds, fp64": for messages that list what is allowed.
 template <class E, std::size_t N>
 std::string joined_names(const std::array<NamedValue<E>, N>& table) {

@@ -16,7 +16,7 @@ inline bool reached_time(double t, double t_end) {
 // remain (at least 1); block steps, one at a time, since a block step advances the clock by a varying amount
 // (the O(N) read and check after each is small beside its force sum).
 inline long long steps_towards(double t_end, double t, const SimParams& p) {
-    if (p.integrator == Integrator::HermiteBlock) return 1;
+    if (integrator_info(p.integrator).block_steps) return 1;
     return std::max(1LL, static_cast<long long>(std::ceil((t_end - t) / p.dt - 1e-9)));
 }
 

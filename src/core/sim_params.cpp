@@ -2,21 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/param_registry.hpp"
 
 namespace nbody {
 
 namespace {
-std::string got(double v) {
-    std::ostringstream os;
-    os.precision(17);
-    os << " (got " << v << ")";
-    return os.str();
-}
-
 const std::array<NamedValue<BackendKind>, 4> kBackends = {{
     {BackendKind::Auto, "auto", "CUDA where a usable device exists, else GL compute on a GPU, else the CPU"},
     {BackendKind::Cpu, "cpu", "every core, vectorised; the numerical reference"},
@@ -48,60 +41,81 @@ std::string_view precision_name(Precision p) {
     return name_of(precision_table(), p);
 }
 
-const std::array<NamedValue<Integrator>, 3>& integrator_table() {
-    static const std::array<NamedValue<Integrator>, 3> table = {{
-        {Integrator::LeapFrog, "leapfrog",
-         "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step"},
-        {Integrator::Hermite, "hermite", "4th-order Hermite predictor-corrector, one shared time step"},
-        {Integrator::HermiteBlock, "hermite-block",
-         "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)"},
-    }};
-    return table;
-}
-std::optional<Integrator> parse_integrator(std::string_view s) {
-    return parse_named(integrator_table(), s);
-}
-std::string_view integrator_name(Integrator i) {
-    return name_of(integrator_table(), i);
+namespace {
+template <class E, std::size_t N>
+std::string names_in(const std::array<NamedValue<E>, N>& table, unsigned mask) {  // "fp32", "ds and fp64"
+    std::string out;
+    for (const auto& row : table)
+        if (mask & bit(row.value)) out += (out.empty() ? "" : " and ") + std::string(row.name);
+    return out;
 }
 
-namespace {
-// What the tree runs with: leap-frog in fp32 (its walk evaluates float32 interactions and the engines integrate
-// with a shared step); several GPUs and MPI ranks are refused by the backends that would spread it.
-void validate_tree(const SimParams& p) {
-    p.tree.validate();
-    if (p.integrator != Integrator::LeapFrog)
-        throw ParamError("integrator", "the tree runs with leapfrog only (got " +
-                                           std::string(integrator_name(p.integrator)) + "); choose leapfrog, or method direct");
-    if (p.precision != Precision::Fp32)
-        throw ParamError("precision", "the tree evaluates forces in fp32 only (got " +
-                                          std::string(precision_name(p.precision)) + "); choose fp32, or method direct");
+// The integrator and method rows must run together, and in the precision asked: the method's row names what
+// it takes ("the tree runs with leapfrog only (got hermite)"), then the integrator's.
+void validate_combination(const SimParams& p) {
+    const MethodInfo& m = method_info(p.method);
+    const IntegratorInfo& in = integrator_info(p.integrator);
+    if (!(m.integrators & bit(p.integrator)))
+        throw ParamError("integrator", "the " + std::string(m.name) + " runs with " +
+                                           names_in(integrator_table(), m.integrators) + " only (got " +
+                                           std::string(in.name) + "); choose " +
+                                           names_in(integrator_table(), m.integrators) + ", or method " +
+                                           names_in(method_table(), in.methods));
+    if (!(m.precisions & bit(p.precision)))
+        throw ParamError("precision", "the " + std::string(m.name) + " evaluates forces in " +
+                                          names_in(precision_table(), m.precisions) + " only (got " +
+                                          std::string(precision_name(p.precision)) + "); choose " +
+                                          names_in(precision_table(), m.precisions) + ", or another method");
+    if (!(in.methods & bit(p.method)))
+        throw ParamError("method", "the " + std::string(in.name) + " integrator runs method " +
+                                       names_in(method_table(), in.methods) + " only (got " +
+                                       std::string(m.name) + ")");
+    if (!(in.precisions & bit(p.precision)))
+        throw ParamError("precision", "the " + std::string(in.name) + " integrator runs in " +
+                                          names_in(precision_table(), in.precisions) + " only (got " +
+                                          std::string(precision_name(p.precision)) + ")");
 }
 }  // namespace
 
+void fit_to_method(SimParams& p) {
+    const MethodInfo& m = method_info(p.method);
+    if (!(m.integrators & bit(p.integrator)))
+        for (const IntegratorInfo& row : integrator_rows())
+            if (m.integrators & bit(row.id)) {
+                p.integrator = row.id;
+                break;
+            }
+    if (!(m.precisions & bit(p.precision)))
+        for (const auto& row : precision_table())
+            if (m.precisions & bit(row.value)) {
+                p.precision = row.value;
+                break;
+            }
+}
+
+void check_reach(const BackendReach& r, const SimParams& p) {
+    const IntegratorInfo& in = integrator_info(p.integrator);
+    if (!(r.methods & bit(p.method)))
+        throw ParamError("method", std::string(r.backend) + " runs method " + names_in(method_table(), r.methods) +
+                                       " only (got " + std::string(method_name(p.method)) + ")");
+    if (!(r.schemes & bit(in.scheme))) {
+        std::string takes;  // the integrators whose scheme it has
+        for (const IntegratorInfo& row : integrator_rows())
+            if (r.schemes & bit(row.scheme)) takes += (takes.empty() ? "" : " and ") + std::string(row.name);
+        throw ParamError("integrator", std::string(r.backend) + " runs " + takes + " only (got " +
+                                           std::string(in.name) + ")");
+    }
+    if (!(r.precisions & bit(p.precision)))
+        throw ParamError("precision", std::string(r.backend) + " runs " + names_in(precision_table(), r.precisions) +
+                                          " only (got " + std::string(precision_name(p.precision)) + ")");
+}
+
 void validate(const SimParams& p) {
-    using namespace limits;  // the ranges and why: core/limits.hpp
-    if (!(p.dt >= kMinDt && p.dt <= kMaxDt)) throw ParamError("dt", "must be from 1e-12 to 1e6" + got(p.dt));
-    if (!(p.eps == 0 || (p.eps >= kMinEps && p.eps <= kMaxLength)))
-        throw ParamError("eps", "must be 0 or from 1e-9 to 1e4" + got(p.eps));
-    if (!(p.G >= kMinG && p.G <= kMaxG)) throw ParamError("G", "must be from 1e-12 to 1e12" + got(p.G));
-    if (p.steps_per_frame < 1 || p.steps_per_frame > 10000)
-        throw ParamError("steps_per_frame", "must be from 1 to 10000" + got(p.steps_per_frame));
-    if (p.cpu_threads < 0 || p.cpu_threads > 1024)
-        throw ParamError("cpu_threads", "must be 0 (all) or 1 to 1024" + got(p.cpu_threads));
-    if (!(p.eta > 0 && p.eta <= 1))
-        throw ParamError(
-            "eta", "the Aarseth accuracy parameter must be in (0, 1], typically 0.01 to 0.02" + got(p.eta));
-    if (p.gpus < 0 || p.gpus > kMaxGpus)
-        throw ParamError("gpus", "must be 0 (all) or 1 to " + std::to_string(kMaxGpus) + got(p.gpus));
-    if (p.method == ForceMethod::Tree) validate_tree(p);
-    if (p.method != ForceMethod::Direct) return;  // the kernel families below are direct summation's
-    if (!p.kernel_auto && variant_info(p.variant).method != p.method)
-        throw ParamError("method", "the " + std::string(variant_name(p.variant)) + " kernel is a " +
-                                       std::string(method_name(variant_info(p.variant).method)) +
-                                       " family (got method " + std::string(method_name(p.method)) + ")");
-    if (!p.kernel_auto) validate_shape(p.variant, p.shape);
-    if (!p.kernel_auto) validate_variant_precision(p.variant, p.precision);
+    // The ranges of every numeric field (core/param_registry.cpp), whatever method reads them, so a switch of
+    // method or integrator later finds them valid; then the rows' combinations and the method's own rules.
+    for (const ParamSpec& spec : param_registry()) check_param(spec, spec.get(p));
+    validate_combination(p);
+    if (const MethodInfo& m = method_info(p.method); m.validate) m.validate(p);
 }
 
 void validate_variant_precision(KernelVariant v, Precision p) {
@@ -136,8 +150,7 @@ bool same_params(const SimParams& a, const SimParams& b) {
 }
 
 std::string kernel_label(const SimParams& p) {
-    if (p.method == ForceMethod::Tree) return tree_label(p.tree);
-    return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape);
+    return method_info(p.method).label(p);
 }
 
 }  // namespace nbody

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/kernel_config.hpp"
+#include "core/integrator.hpp"
 #include "core/kernel_family.hpp"
 #include "core/named_enum.hpp"
 #include "core/tree/tree_params.hpp"
@@ -29,16 +30,8 @@ enum class Precision {
 const std::array<NamedValue<Precision>, 3>& precision_table();
 std::optional<Precision> parse_precision(std::string_view s);  // "fp32", "ds", "fp64"
 std::string_view precision_name(Precision p);
-
-// How the state advances in time.
-enum class Integrator {
-    LeapFrog,      // kick-drift-kick, 2nd order, symplectic; one shared dt
-    Hermite,       // 4th-order Hermite predictor-corrector (Makino & Aarseth 1992), one shared dt
-    HermiteBlock,  // the same with individual block (power-of-two) time steps, Aarseth's criterion
-};
-const std::array<NamedValue<Integrator>, 3>& integrator_table();
-std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "hermite", "hermite-block"
-std::string_view integrator_name(Integrator i);
+constexpr unsigned bit(Precision p) { return 1u << static_cast<unsigned>(p); }
+inline constexpr unsigned kAllPrecisions = bit(Precision::Fp32) | bit(Precision::DS) | bit(Precision::Fp64);
 
 // The most GPUs one simulation may be spread over (a bound for validation, not a promise of hardware).
 inline constexpr int kMaxGpus = 64;
@@ -58,7 +51,7 @@ struct SimParams {
     KernelShape shape = variant_info(KernelVariant::IJUnrolled).default_shape;
     Precision precision = Precision::Fp32;
     Integrator integrator = Integrator::LeapFrog;
-    double eta = 0.01;         // Aarseth accuracy parameter (hermite-block), in (0, 1]
+    double eta = 0.01;         // Aarseth accuracy parameter (hermite-block), 1e-6 to 1
     int gpus = 1;              // GPUs the CUDA backend spreads the bodies over: 1 to kMaxGpus, 0 = all
     int cpu_threads = 0;       // 0 = all hardware threads
 };
@@ -67,8 +60,23 @@ struct SimParams {
 // one, more than there are -> every one, with the reason in *note (empty otherwise).
 std::vector<int> devices_for(int gpus, int available, std::string* note);
 
-// Throws ParamError naming the first field out of range and its allowed range.
+// Throws ParamError naming the first field out of range and its allowed range, or the integrator, method and
+// precision rows that do not run together.
 void validate(const SimParams& p);
+
+// After a change of method: the integrator and precision moved to the first ones the method runs with where
+// it does not run the current ones (the panels pick for the user rather than refuse).
+void fit_to_method(SimParams& p);
+
+// What a backend (or engine) has code for: the schemes, methods and precisions it runs. Empty, or the
+// ParamError words for the first field of `p` it cannot run, naming the backend and both values.
+struct BackendReach {
+    std::string_view backend;  // "the gl backend"
+    unsigned schemes;          // bit 1 << Scheme
+    unsigned methods;          // bit 1 << ForceMethod
+    unsigned precisions;       // bit 1 << Precision
+};
+void check_reach(const BackendReach& r, const SimParams& p);  // throws ParamError
 // ParamError "precision" for a kernel family that does not run in that precision (tensor: fp32 only), from
 // the family's descriptor row.
 void validate_variant_precision(KernelVariant v, Precision p);

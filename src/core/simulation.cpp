@@ -208,7 +208,7 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
     m_steps_last_frame = steps;
     m_step_seconds_last_frame = steps > 0 ? seconds : 0.0;
     if (!m_blew_up) m_diag.poll(*m_backend, wall_now);
-    if (m_current.method != ForceMethod::Tree)
+    if (!method_info(m_current.method).approximate)
         m_force_error.invalidate();  // nothing to show; a later switch back starts afresh
     else if (!m_blew_up)
         m_force_error.poll(*m_backend, wall_now);
@@ -217,7 +217,7 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
 }
 
 void Simulation::refresh_tree_cells(double wall_now) {
-    const bool asked = m_cells_depth >= 0 && m_current.method == ForceMethod::Tree;
+    const bool asked = m_cells_depth >= 0 && method_info(m_current.method).has_cells;
     if (!asked) {
         if (!m_cells.empty()) m_cells.clear(), ++m_cells_version;
         m_cells_made_depth = -1;

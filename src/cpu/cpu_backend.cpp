@@ -2,7 +2,6 @@
 
 #include "core/index_range.hpp"
 #include "core/errors.hpp"
-#include "core/leapfrog.hpp"
 #include "core/parallel.hpp"
 #include "cpu/force_f32.hpp"
 
@@ -15,7 +14,8 @@ std::string CpuBackend::name() const {
 }
 
 std::string CpuBackend::kernel_label() const {
-    if (m_params.method == ForceMethod::Tree) return "cpu " + tree_label(m_params.tree) + ", leapfrog";
+    if (!method_info(m_params.method).kernel_families)
+        return "cpu " + nbody::kernel_label(m_params) + ", " + std::string(integrator_name(m_params.integrator));
     // fp32 runs the vectorised float32 loop; ds and fp64 the float64 loops of force_modes
     const std::string loop = m_params.precision == Precision::Fp32 ? force_f32_isa() : "f64 loop";
     return "cpu " + loop + ", " + std::string(precision_name(m_params.precision)) + ", " +
@@ -23,20 +23,21 @@ std::string CpuBackend::kernel_label() const {
 }
 
 double CpuBackend::time() const {
-    return m_params.integrator == Integrator::LeapFrog ? m_time : m_time + m_hermite.clock();
+    return m_integrator ? m_time + m_integrator->clock() : m_time;
 }
 
 double CpuBackend::block_dt(std::size_t i) const {
-    return m_params.integrator == Integrator::HermiteBlock ? m_hermite.block_dt(i) : 0.0;
+    return m_integrator && integrator_info(m_params.integrator).block_steps ? m_integrator->block_dt(i) : 0.0;
 }
 
 namespace {
 // What a distributed run takes today: the leap-frog fp32 loop has a row range; the others are refused.
 void check_partitioned(const SimParams& p) {
-    if (p.method != ForceMethod::Direct)
-        throw ParamError("method", "a distributed CPU run takes direct summation only (the tree needs every "
-                                   "body on every rank); choose method direct, or one rank");
-    if (p.integrator != Integrator::LeapFrog || p.precision != Precision::Fp32)
+    const MethodInfo& m = method_info(p.method);
+    if (!m.over_ranks)
+        throw ParamError("method", "a distributed CPU run takes direct summation only (the " + std::string(m.name) +
+                                       " needs every body on every rank); choose method direct, or one rank");
+    if (!integrator_info(p.integrator).over_ranks || p.precision != Precision::Fp32)
         throw ParamError("integrator", "a distributed CPU run takes leapfrog in fp32 only so far (got " +
                                            std::string(integrator_name(p.integrator)) + ", " +
                                            std::string(precision_name(p.precision)) + ")");
@@ -76,11 +77,11 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
     m_time = s.time;
     m_begin = begin, m_end = end;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
-    m_tree_acc_current = false;  // other bodies
+    m_forces.forget();  // other bodies
     try {
         prime();
     } catch (...) {
-        m_tree_acc_current = false;
+        m_forces.forget();
         std::swap(m_bodies, b);
         m_params = old_params;
         m_time = old_time;
@@ -100,7 +101,7 @@ void CpuBackend::set_params(const SimParams& p) {
     const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision || p.method != o.method ||
                          p.tree != o.tree ||
                          p.integrator != o.integrator || p.eta != o.eta ||
-                         (p.integrator != Integrator::LeapFrog && p.dt != o.dt);
+                         (integrator_info(p.integrator).restarts_on_dt && p.dt != o.dt);
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
     if (!restart) {
         m_params = p;
@@ -119,115 +120,27 @@ void CpuBackend::set_params(const SimParams& p) {
 }
 
 void CpuBackend::synchronise() {
-    if (m_params.integrator == Integrator::LeapFrog) return;
+    if (!m_integrator || !integrator_info(m_params.integrator).own_state) return;
     Bodies now;
-    m_hermite.synchronised(m_bodies, now);
+    m_integrator->synchronised(m_bodies, now);
     std::swap(m_bodies, now);
-    m_time += m_hermite.clock();
+    m_time += m_integrator->clock();
 }
 
 void CpuBackend::prime() {
-    if (m_params.integrator == Integrator::LeapFrog) {
-        m_work.flops_per_pair = kFlopsPerInteractionNvidia;
-        compute_accelerations();
-        return;
-    }
-    m_work.flops_per_pair = kFlopsPerInteractionHermite;
-    m_hermite.start(m_bodies, m_params, m_threads, m_work);
+    m_integrator.reset();  // a failed start leaves none: synchronise() then has nothing to fold in
+    std::unique_ptr<CpuIntegrator> next = make_cpu_integrator(m_params, m_forces, m_begin, m_end, &m_partition);
+    m_work.flops_per_pair = integrator_info(m_params.integrator).flops_per_pair;
+    next->start(m_bodies, m_params, m_threads, m_work);
+    m_integrator = std::move(next);
 }
 
-void CpuBackend::gather_positions() {
-    Bodies& b = m_bodies;
-    m_gather_buf.resize(b.size());
-    for (std::size_t i = m_begin; i < m_end; ++i) m_gather_buf[i] = {b.x[i], b.y[i], b.z[i], b.m[i]};
-    m_partition.gather(m_gather_buf);
-    auto take = [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t i = lo; i < hi; ++i) {
-            const Double4 d = m_gather_buf[i];
-            b.x[i] = d.x, b.y[i] = d.y, b.z[i] = d.z, b.m[i] = d.w;
-        }
-    };
-    take(0, m_begin);
-    take(m_end, b.size());
-}
-
-void CpuBackend::tree_accelerations() {
-    Bodies& b = m_bodies;
-    const std::size_t n = b.size();
-    if (!m_tree) m_tree = std::make_unique<CpuTree>(m_threads);
-    m_tree_pos.resize(n);
-    m_tree_acc.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        m_tree_pos[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
-    m_tree->evaluate(m_tree_pos.data(), n, m_params.tree, m_params.eps, m_tree_acc.data(), &m_tree_stats,
-                     m_tree_acc_current);
-    m_tree_acc_current = true;
-    for (std::size_t i = 0; i < n; ++i) b.ax[i] = m_tree_acc[i].x, b.ay[i] = m_tree_acc[i].y, b.az[i] = m_tree_acc[i].z;
-}
-
-std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) {
-    if (m_params.method != ForceMethod::Tree || !m_tree) return {};
-    return cell_boxes(m_tree->cells().data(), m_tree->cells().size(), m_tree->key_box(), depth);
-}
-
-StepWork CpuBackend::step_work() const {
-    if (m_params.method != ForceMethod::Tree) return direct_work(m_bodies.size());
-    const double n = double(m_bodies.size());
-    return {double(m_tree_stats.body_body), double(m_tree_stats.body_cell), n * n};
-}
-
-void CpuBackend::compute_accelerations() {
-    const std::size_t n = m_bodies.size(), b0 = m_begin, rows = m_end - m_begin;
-    Bodies& b = m_bodies;
-    if (m_params.method != ForceMethod::Tree) m_tree_acc_current = false;  // the bodies move on without the tree
-    if (m_params.method == ForceMethod::Tree) {
-        tree_accelerations();
-    } else if (m_params.precision != Precision::Fp32) {
-        accelerations(b.sources(), m_params.precision, m_params.eps * m_params.eps, m_threads, b.ax.data(),
-                      b.ay.data(), b.az.data());
-    } else {
-        for (auto* v : {&m_fx, &m_fy, &m_fz, &m_fm, &m_fax, &m_fay, &m_faz}) v->resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            m_fx[i] = float(b.x[i]), m_fy[i] = float(b.y[i]), m_fz[i] = float(b.z[i]),
-            m_fm[i] = float(b.m[i]);
-        const SourcesF32 src{m_fx.data(), m_fy.data(), m_fz.data(), m_fm.data(), n};
-        const float eps2 = static_cast<float>(m_params.eps * m_params.eps);
-        // Each i row is summed by one thread in a fixed j order, so the result is bit-identical for any
-        // thread count, and for any split of the rows over ranks (a distributed run equals one rank).
-        // Rows are cheap to hand out in chunks of 16 or more.
-        parallel_for(
-            rows, m_threads,
-            [&](std::size_t lo, std::size_t hi) {
-                accelerations_f32(src, b0 + lo, b0 + hi, eps2, m_fax.data(), m_fay.data(), m_faz.data());
-            },
-            16);
-        for (std::size_t i = m_begin; i < m_end; ++i) b.ax[i] = m_fax[i], b.ay[i] = m_fay[i], b.az[i] = m_faz[i];
-    }
-    if (m_params.G != 1.0)
-        for (std::size_t i = m_begin; i < m_end; ++i)
-            b.ax[i] *= m_params.G, b.ay[i] *= m_params.G, b.az[i] *= m_params.G;
-}
-
-void CpuBackend::leapfrog_step() {
-    Bodies& b = m_bodies;
-    const std::size_t n = m_end - m_begin, o = m_begin;  // the own rows (all unless partitioned)
-    const double dt = m_params.dt, h = 0.5 * dt;
-    kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
-    drift(n, b.x.data() + o, b.y.data() + o, b.z.data() + o, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, dt);
-    if (m_partition.gather) gather_positions();
-    compute_accelerations();
-    kick(n, b.vx.data() + o, b.vy.data() + o, b.vz.data() + o, b.ax.data() + o, b.ay.data() + o, b.az.data() + o, h);
-    m_time += dt;
-    m_work.evaluations += 1;
-    m_work.add(step_work(), 1);  // the whole simulation's work, every rank's share
-}
+std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) { return m_forces.cells(m_params, depth); }
 
 void CpuBackend::step(int k) {
     for (int s = 0; s < k; ++s) {
-        if (m_params.integrator == Integrator::LeapFrog)
-            leapfrog_step();
-        else
-            m_hermite.step(m_bodies, m_params, m_threads, m_work);
+        if (!m_integrator) prime();  // a first reset that failed left none
+        m_integrator->step(m_bodies, m_params, m_threads, m_work, m_time);
         ++m_steps;
     }
 }
@@ -235,8 +148,8 @@ void CpuBackend::step(int k) {
 void CpuBackend::read_state(State& out) {
     Bodies synced;
     const Bodies* b = &m_bodies;
-    if (m_params.integrator == Integrator::HermiteBlock) {
-        m_hermite.synchronised(m_bodies, synced);
+    if (m_integrator && integrator_info(m_params.integrator).block_steps) {
+        m_integrator->synchronised(m_bodies, synced);
         b = &synced;
     }
     const std::size_t n = b->size();

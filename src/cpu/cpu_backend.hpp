@@ -1,16 +1,15 @@
 #pragma once
 // The CPU backend: the numerical reference for the CUDA kernels and the fallback where no NVIDIA GPU is
-// present. The state is float64 (structure of arrays); the force sums run in the precision of
-// SimParams::precision (fp32: the vectorised float32 loop of force_f32; ds and fp64: force_modes), the
-// integrator is leap-frog or Hermite (shared or block steps, hermite_integrator), or with method tree
-// leap-frog over the CPU tree's forces (cpu/tree). Every core is used.
+// present. The state is float64 (structure of arrays). A force evaluator (cpu_forces: direct summation in
+// the precision asked, or the CPU tree) and one integrator per scheme (cpu_integrator: leap-frog, Hermite with
+// shared or block steps) share the bodies, as the GPU engines split. Every core is used.
 #include <memory>
 #include <vector>
 
 #include "core/backend.hpp"
 #include "cpu/bodies.hpp"
-#include "cpu/hermite_integrator.hpp"
-#include "cpu/tree/cpu_tree.hpp"
+#include "cpu/cpu_forces.hpp"
+#include "cpu/cpu_integrator.hpp"
 
 namespace nbody {
 
@@ -53,32 +52,20 @@ class CpuBackend final : public Backend {
     double block_dt(std::size_t i) const;
 
   private:
-    void prime();                  // accelerations (and jerks, first block steps) at the current positions
-    void compute_accelerations();  // leap-frog: a(x) into m_bodies.ax.. (G included)
-    void tree_accelerations();     // the same through the tree (method tree)
-    StepWork step_work() const;    // the interactions of the last evaluation
-    void leapfrog_step();
-    void synchronise();  // block steps: every body predicted to the integrator's clock
-    void gather_positions();  // a distributed run: the other ranks' positions into m_bodies
+    void prime();        // a new integrator for m_params started on the bodies (the first evaluation)
+    void synchronise();  // every body at the integrator's time, the time carried into m_time
 
     std::size_t m_begin = 0, m_end = 0;  // the rows this backend integrates (all unless partitioned)
     RangePartition m_partition;
-    std::vector<Double4> m_gather_buf;
 
     int m_threads;
     SimParams m_params;
     Bodies m_bodies;
-    HermiteCpu m_hermite;
-    std::vector<float> m_fx, m_fy, m_fz, m_fm, m_fax, m_fay, m_faz;  // the fp32 loop's float arrays
+    CpuForces m_forces;
+    std::unique_ptr<CpuIntegrator> m_integrator;
     std::vector<uint32_t> m_group;
-    // method tree: the CPU tree (made at first use), its input and output in float32, the last evaluation's
-    // counts (the work a step is what it evaluated, not N^2)
-    std::unique_ptr<CpuTree> m_tree;
-    std::vector<Float4> m_tree_pos, m_tree_acc;
-    bool m_tree_acc_current = false;  // m_tree_acc is the tree's last evaluation of these bodies (its opening test reads it)
-    TreeStats m_tree_stats;
     WorkCount m_work;
-    double m_time = 0;  // leap-frog: the time; Hermite: the time at start(), plus the integrator's clock
+    double m_time = 0;  // the time at the integrator's start, plus what its steps added (time() adds its clock)
     long long m_steps = 0;
 };
 

@@ -41,7 +41,7 @@ bool CpuBackend::export_state(IntegratorState& st) {
     for (int k = 0; k < 10; ++k) st.arrays.emplace_back(kBodyArrays[k], *body_array(m_bodies, k));
     put_groups(st, m_group, m_bodies.size());
     st.scalars.emplace_back("time_base", m_time);
-    if (m_params.integrator != Integrator::LeapFrog) m_hermite.export_to(st);
+    if (m_integrator) m_integrator->export_to(st);
     return true;
 }
 
@@ -54,18 +54,17 @@ void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, lon
     for (int k = 0; k < 10; ++k) *body_array(b, k) = need_array(st, kBodyArrays[k], n);
     std::vector<uint32_t> group = need_groups(st, n);
     const double time_base = need_scalar(st, "time_base");
-    HermiteCpu h;
-    if (p.integrator != Integrator::LeapFrog) h.import_from(st, n);
+    std::unique_ptr<CpuIntegrator> in = make_cpu_integrator(p, m_forces, 0, n, &m_partition);
+    in->import_from(st, n);
     m_bodies = std::move(b);
-    m_hermite = std::move(h);
+    m_integrator = std::move(in);
     m_group = std::move(group);
     m_params = p;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;
     m_time = time_base;
     m_begin = 0, m_end = n;
     m_steps = steps;
-    m_work = {0, 0,
-              p.integrator == Integrator::LeapFrog ? kFlopsPerInteractionNvidia : kFlopsPerInteractionHermite};
+    m_work = {0, 0, integrator_info(p.integrator).flops_per_pair};
 }
 
 }  // namespace nbody

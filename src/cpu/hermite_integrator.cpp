@@ -50,7 +50,7 @@ void HermiteCpu::start(Bodies& b, const SimParams& p, int threads, WorkCount& wo
         b.set_acc(i, times(p.G, m_force[i].acc));
         const D3 j = times(p.G, m_force[i].jerk);
         m_jx[i] = j.x, m_jy[i] = j.y, m_jz[i] = j.z;
-        if (p.integrator != Integrator::HermiteBlock) continue;
+        if (!integrator_info(p.integrator).block_steps) continue;
         const double want = hermite::initial_step(p.eta, b.acc(i), j);
         m_dt[i] = hermite::block_step(want, 0.0, 0.0, dt_max);
         if (m_dt[i] == 0.0) underflow(i, 0.0, want);
@@ -69,9 +69,9 @@ void HermiteCpu::predict_all(const Bodies& b, double t) {
     }
 }
 
-std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCount& work) {
+std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double&) {
     const std::size_t n = b.size();
-    const bool block = p.integrator == Integrator::HermiteBlock;
+    const bool block = integrator_info(p.integrator).block_steps;
     if (n == 0) {  // nothing to integrate: the clock still moves, by the largest step
         m_clock += block ? block_dt_max(p) : p.dt;
         return 0;

@@ -7,15 +7,8 @@
 namespace nbody {
 
 void check_gl_params(const SimParams& p) {
-    if (p.method != ForceMethod::Direct)
-        throw ParamError("method", "the gl backend runs direct summation only (got " +
-                                       std::string(method_name(p.method)) + "); choose backend cpu or cuda");
-    if (p.integrator != Integrator::LeapFrog)
-        throw ParamError("integrator", "the gl backend runs leapfrog only (got " +
-                                           std::string(integrator_name(p.integrator)) + ")");
-    if (p.precision != Precision::Fp32)
-        throw ParamError("precision", "the gl backend runs fp32 only (got " +
-                                          std::string(precision_name(p.precision)) + ")");
+    // One compute shader: direct summation, a kick-drift-kick step, float32 arithmetic.
+    check_reach({"the gl backend", bit(Scheme::KickDriftKick), bit(ForceMethod::Direct), bit(Precision::Fp32)}, p);
     if (!p.kernel_auto && p.variant != KernelVariant::None && p.variant != KernelVariant::IUnrolled &&
         p.variant != KernelVariant::IJUnrolled)
         throw ParamError("variant", "the gl backend runs none, i-unrolled and ij-unrolled (got " +

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/param_registry.hpp"
 #include "io/tipsy.hpp"
 #include "scene/build_control.hpp"
 #include "scene/disk_galaxy.hpp"
@@ -27,9 +28,8 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     if (method) p.method = *method;
     if (precision) p.precision = *precision;
     if (integrator) p.integrator = *integrator;
-    if (eta) p.eta = *eta;
-    if (theta) p.tree.theta = float(*theta);
-    if (alpha) p.tree.alpha = float(*alpha);
+    for (const auto& [key, value] : method_params)
+        if (const ParamSpec* spec = find_param(key)) spec->set(p, value);  // the reader took registry names only
     return p;
 }
 

@@ -102,14 +102,13 @@ struct SceneSpec {
     double G = 1.0;
     uint64_t seed = 1;
     int steps_per_frame = 1;
-    // Optional: the force method, precision, integrator and eta the scene is meant to run with (else the program's
-    // defaults).
+    // Optional: the force method, precision and integrator the scene is meant to run with (else the program's
+    // defaults), and the method's and integrator's own parameters it sets, by their names in the parameter
+    // registry (core/param_registry.hpp: eta, theta, alpha, leaf, group), in the file's order.
     std::optional<ForceMethod> method;
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;
-    std::optional<double> eta;
-    std::optional<double> theta;  // method tree's Barnes opening angle
-    std::optional<double> alpha;  // method tree's acceleration criterion (0: off)
+    std::vector<std::pair<std::string, double>> method_params;
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
     std::vector<ComponentSpec> components;

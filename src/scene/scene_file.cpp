@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/param_registry.hpp"
 #include "scene/component_reader.hpp"
 #include "scene/orbits.hpp"
 #include "scene/toml_reader.hpp"
@@ -172,6 +173,19 @@ void check_structure_lengths(const SceneSpec& s, const std::vector<ParsedCompone
     }
 }
 
+// The method's and integrator's own parameters (those of the registry that belong to a method or an
+// integrator), each under its registry name and within its range.
+void read_method_params(TomlReader& r, SceneSpec& s) {
+    const SimParams defaults;
+    for (const ParamSpec& spec : param_registry()) {
+        if ((spec.methods | spec.integrators) == 0 || !r.has(spec.name)) continue;
+        const double v = spec.whole ? double(r.integer(spec.name, (long long)spec.get(defaults), (long long)spec.lo,
+                                                       (long long)spec.hi))
+                                    : r.number(spec.name, spec.get(defaults), spec.lo, spec.hi);
+        s.method_params.emplace_back(std::string(spec.name), v);
+    }
+}
+
 SceneSpec read_scene(const toml::table& root, const std::string& file) {
     TomlReader r(root, file, "");
     SceneSpec s;
@@ -192,9 +206,7 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     if (r.has("integrator"))
         s.integrator =
             parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
-    if (r.has("eta")) s.eta = r.number("eta", 0.01, 1e-6, 1.0);
-    if (r.has("theta")) s.theta = r.number("theta", 1.0, 1e-6, 1.5);
-    if (r.has("alpha")) s.alpha = r.number("alpha", 0.001, 0.0, 1.0);
+    read_method_params(r, s);
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
     if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/param_registry.hpp"
 #include "core/kernel_tuning.hpp"  // with_commas
 #include "render/colormap.hpp"
 #include "ui/plain_words.hpp"
@@ -200,6 +201,32 @@ void tree_opening_controls(TreeParams& t) {
                           "same accuracy as theta alone for about half the work at a million bodies. "
                           "Smaller: more accurate and slower; 0.001 keeps the typical error near 1e-4");
 }
+
+// The integrator's own parameters (eta for block steps), from the parameter registry: a value outside the
+// allowed range is not taken, and the tooltip gives the range.
+void integrator_param_inputs(SimParams& p) {
+    for (const ParamSpec& spec : param_registry()) {
+        if (spec.integrators == 0 || !param_applies(spec, p)) continue;
+        double v = spec.get(p);
+        const std::string label(spec.name);
+        if (ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue) &&
+            param_problem(spec, v).empty())
+            spec.set(p, v);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_help_text(spec).c_str());
+    }
+}
+
+// A method's own parameter block in the Physics panel. A switch over every method, so the compiler names
+// this place when a method is added.
+void method_controls(SimParams& p, const Simulation& sim) {
+    switch (p.method) {
+        case ForceMethod::Direct: return;  // its kernel shape is the Kernel panel's
+        case ForceMethod::Tree:
+            tree_opening_controls(p.tree);
+            force_error_line(sim);
+            return;
+    }
+}
 }  // namespace
 
 void physics_panel(PanelContext& c) {
@@ -234,27 +261,14 @@ void physics_panel(PanelContext& c) {
                           "applies.");
     named_combo("integrator", p.integrator, integrator_table());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
-    if (p.integrator == Integrator::HermiteBlock) {
-        double eta = p.eta;
-        if (ImGui::InputDouble("eta", &eta, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue) && eta > 0 &&
-            eta <= 1)
-            p.eta = eta;
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Aarseth accuracy parameter: smaller is more accurate and slower (0.01 to 0.02); "
-                              "dt above is the largest block step");
-    }
-    if (named_combo("method", p.method, method_table()) && p.method == ForceMethod::Tree) {
-        p.precision = Precision::Fp32;  // what the tree runs with: picked for the user rather than refused
-        p.integrator = Integrator::LeapFrog;
-    }
+    integrator_param_inputs(p);
+    if (named_combo("method", p.method, method_table()))
+        fit_to_method(p);  // what the method runs with: picked for the user rather than refused
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("direct: every body pulls every other, N^2 pairs a step (exact, slow at large N).\n"
                           "tree: far groups of bodies pull as one (Barnes-Hut): about N log N, much faster at "
                           "large N, with a small force error set by theta and alpha");
-    if (p.method == ForceMethod::Tree) {
-        tree_opening_controls(p.tree);
-        force_error_line(sim);
-    }
+    method_controls(p, sim);
     named_combo("precision", p.precision, precision_table());
     bool autos = sim.auto_steps();
     if (ImGui::Checkbox("as fast as possible", &autos)) sim.set_auto_steps(autos);
@@ -295,8 +309,9 @@ void kernel_panel(PanelContext& c) {
         ImGui::TextDisabled(
             "this backend has one force loop: the kernel choice below applies to CUDA and GL");
     }
-    if (p.method == ForceMethod::Tree) {
-        ImGui::TextDisabled("the tree has no kernel variants: theta and alpha (Physics) set its accuracy and speed");
+    if (const MethodInfo& m = method_info(p.method); !m.kernel_families) {
+        ImGui::TextDisabled("the %s has no kernel variants: its own parameters (Physics) set its accuracy and speed",
+                            std::string(m.name).c_str());
         return;
     }
     const auto& table = variant_table();

@@ -143,7 +143,7 @@ void performance_panel(PanelContext& c) {
         ImGui::Text("steps/frame %d", c.sim.steps_last_frame());
     // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active
     // count.
-    if (c.sim.params().integrator == Integrator::HermiteBlock && s.rate.steps_per_s > 0 &&
+    if (integrator_info(c.sim.params().integrator).block_steps && s.rate.steps_per_s > 0 &&
         c.sim.facts().size > 0)
         ImGui::Text("block steps/s  %.3g    mean active  %.3g of %zu", s.rate.steps_per_s,
                     s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.facts().size),

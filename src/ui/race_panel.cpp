@@ -39,7 +39,7 @@ void race_bar(const RaceResult& r, double best, float w) {
         return;
     }
     const Throughput& t = r.row.rate;
-    const bool tree = r.entry.method == ForceMethod::Tree;
+    const bool tree = method_info(r.entry.method).approximate;
     // Steps/s on every entry: the one rate that compares a tree with direct summation.
     const std::string steps = format_si(t.steps_per_s) + " steps/s";  // "178 k steps/s", as interactions_text
     if (tree)  // its accuracy cost, where the eye compares its bar with the direct ones

@@ -27,7 +27,7 @@ void trails_controls(PanelContext& c) {
 
 void tree_cells_controls(PanelContext& c) {
     CellSettings& t = c.render.cells;
-    const bool tree = c.sim.params().method == ForceMethod::Tree;
+    const bool tree = method_info(c.sim.params().method).has_cells;
     if (!tree) ImGui::BeginDisabled();
     ImGui::Checkbox("tree cells", &t.on);
     if (!tree) ImGui::EndDisabled();

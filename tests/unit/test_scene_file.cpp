@@ -333,7 +333,7 @@ TEST(SceneFile, ExtendedFormatErrors) {
 
 TEST(SceneFile, PrecisionIntegratorAndEtaAreOptionalSettings) {
     const SceneSpec plain = parse_scene(kGood, "s.toml");
-    EXPECT_FALSE(plain.precision || plain.integrator || plain.eta);
+    EXPECT_FALSE(plain.precision || plain.integrator || !plain.method_params.empty());
     EXPECT_EQ(plain.apply_to({}).integrator, Integrator::LeapFrog);
     const SceneSpec s = parse_scene(
         std::string("precision = \"fp64\"\nintegrator = \"hermite-block\"\neta = 0.02\n") + kGood, "s.toml");

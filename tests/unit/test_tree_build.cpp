@@ -38,19 +38,19 @@ TEST(TreeParams, RangesAreChecked) {
     };
     EXPECT_EQ(field(TreeParams{}), "");
     EXPECT_EQ(field(TreeParams{.theta = 1.5f, .leaf = 1, .group = 8}), "");
-    EXPECT_NE(field(TreeParams{0.0f}).find("theta | theta: must be > 0 and <= 1.5 (got 0)"),
+    EXPECT_NE(field(TreeParams{0.0f}).find("theta | theta: must be from 1e-6 to 1.5 (got 0)"),
               std::string::npos);
     EXPECT_NE(field(TreeParams{1.6f}).find("theta"), std::string::npos);
     EXPECT_NE(field(TreeParams{NAN}).find("theta"), std::string::npos);
     EXPECT_NE(field(TreeParams{-0.5f}).find("theta"), std::string::npos);
-    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 0}).find("leaf: must be 1 to 64 bodies (got 0)"), std::string::npos);
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 0}).find("leaf: must be from 1 to 64 (got 0)"), std::string::npos);
     EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 65}).find("leaf"), std::string::npos);
-    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 16, .group = 7}).find("group: must be 8 to 128 bodies (got 7)"),
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 16, .group = 7}).find("group: must be from 8 to 128 (got 7)"),
               std::string::npos);
     EXPECT_NE(field(TreeParams{.theta = 0.5f, .leaf = 16, .group = 129}).find("group"), std::string::npos);
     EXPECT_EQ(field(TreeParams{.theta = 0.5f, .alpha = 0}), "");  // off
     EXPECT_EQ(field(TreeParams{.theta = 0.5f, .alpha = 1}), "");
-    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = -1e-3f}).find("alpha | alpha: must be >= 0 and <= 1"),
+    EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = -1e-3f}).find("alpha | alpha: must be from 0 to 1 (0: off)"),
               std::string::npos);
     EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = 1.5f}).find("alpha"), std::string::npos);
     EXPECT_NE(field(TreeParams{.theta = 0.5f, .alpha = NAN}).find("alpha"), std::string::npos);

@@ -130,10 +130,10 @@ TEST(TreeMethod, RefusalsNameTheFieldAndWhatRuns) {
     EXPECT_NE(param_error(p).find("precision: the tree evaluates forces in fp32 only (got ds)"), std::string::npos)
         << param_error(p);
     p = tree_params(0.01, 2.0f);
-    EXPECT_NE(param_error(p).find("theta: must be > 0 and <= 1.5 (got 2)"), std::string::npos) << param_error(p);
+    EXPECT_NE(param_error(p).find("theta: must be from 1e-6 to 1.5 (got 2)"), std::string::npos) << param_error(p);
     p = tree_params(0.01);
     p.tree.group = 4;
-    EXPECT_NE(param_error(p).find("group: must be 8 to 128"), std::string::npos) << param_error(p);
+    EXPECT_NE(param_error(p).find("group: must be from 8 to 128"), std::string::npos) << param_error(p);
     // The backend keeps its state on a refusal.
     CpuBackend b(1);
     const State s = test::plummer_state(100, 1);

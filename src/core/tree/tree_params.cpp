@@ -5,19 +5,16 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/param_registry.hpp"
+#include "core/sim_params.hpp"
 
 namespace nbody {
 
 void TreeParams::validate() const {
-    if (!(std::isfinite(theta) && theta > 0.0f && theta <= 1.5f))
-        throw ParamError("theta", "must be > 0 and <= 1.5 (got " + limits::format_number(theta) + ")");
-    if (!(std::isfinite(alpha) && alpha >= 0.0f && alpha <= 1.0f))
-        throw ParamError("alpha", "must be >= 0 and <= 1, 0 for off (got " + limits::format_number(alpha) + ")");
-    if (leaf < 1 || leaf > 64)
-        throw ParamError("leaf", "must be 1 to 64 bodies (got " + std::to_string(leaf) + ")");
-    if (group < 8 || group > 128)
-        throw ParamError("group", "must be 8 to 128 bodies (got " + std::to_string(group) + ")");
+    SimParams p;
+    p.tree = *this;
+    for (const ParamSpec& spec : param_registry())
+        if (spec.methods & bit(ForceMethod::Tree)) check_param(spec, spec.get(p));
 }
 
 std::string theta_text(float theta) {

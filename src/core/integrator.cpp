@@ -1,0 +1,47 @@
+#include "core/integrator.hpp"
+
+#include "core/counters.hpp"
+#include "core/force_method.hpp"
+#include "core/sim_params.hpp"
+
+namespace nbody {
+
+const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
+    // clang-format off
+    static const std::array<IntegratorInfo, kIntegratorCount> rows = {{
+        {Integrator::LeapFrog, "leapfrog", "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step",
+         Scheme::KickDriftKick, 2, /*block_steps*/ false,
+         bit(ForceMethod::Direct) | bit(ForceMethod::Tree), kAllPrecisions,
+         /*several_parts*/ true, /*over_ranks*/ true, /*restarts_on_dt*/ false,
+         /*own_state*/ false, kFlopsPerInteractionNvidia, "acceleration"},
+        {Integrator::Hermite, "hermite", "4th-order Hermite predictor-corrector, one shared time step",
+         Scheme::Hermite4, 4, false, bit(ForceMethod::Direct), kAllPrecisions,
+         true, false, true, true, kFlopsPerInteractionHermite, "acceleration, jerk and potential"},
+        {Integrator::HermiteBlock, "hermite-block",
+         "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)",
+         Scheme::Hermite4, 4, true, bit(ForceMethod::Direct), kAllPrecisions,
+         true, false, true, true, kFlopsPerInteractionHermite, "acceleration, jerk and potential"},
+    }};
+    // clang-format on
+    return rows;
+}
+
+const IntegratorInfo& integrator_info(Integrator i) { return row_of(integrator_rows(), i); }
+
+const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table() {
+    static const auto table = names_of_rows<Integrator>(integrator_rows());
+    return table;
+}
+
+std::optional<Integrator> parse_integrator(std::string_view s) { return parse_named(integrator_table(), s); }
+std::string_view integrator_name(Integrator i) { return integrator_info(i).name; }
+
+std::string_view scheme_name(Scheme s) {
+    switch (s) {
+        case Scheme::KickDriftKick: return "kick-drift-kick";
+        case Scheme::Hermite4: return "4th-order Hermite";
+    }
+    return "?";
+}
+
+}  // namespace nbody

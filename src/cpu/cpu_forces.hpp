@@ -1,0 +1,41 @@
+#pragma once
+// The CPU backend's force evaluator, apart from its integrators as the GPU engines are: the accelerations of
+// rows [begin, end) at the bodies' current positions (G included), by SimParams::method and precision.
+// Direct summation in fp32 runs the vectorised float32 loop (force_f32), in ds and fp64 the float64 loops
+// (force_modes); the tree runs the CPU tree (cpu/tree) in float32 over every body.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/float4.hpp"
+#include "core/force_method.hpp"
+#include "core/sim_params.hpp"
+#include "core/tree/cell_boxes.hpp"
+#include "cpu/bodies.hpp"
+#include "cpu/tree/cpu_tree.hpp"
+
+namespace nbody {
+
+class CpuForces {
+  public:
+    void evaluate(Bodies& b, const SimParams& p, std::size_t begin, std::size_t end, int threads);
+    // The interactions of the last evaluation of n bodies (the tree: those it evaluated).
+    StepWork last_work(const SimParams& p, std::size_t n) const;
+    // The last evaluation's cells down to `depth`, for drawing; empty for a method without cells.
+    std::vector<TreeCellBox> cells(const SimParams& p, int depth) const;
+    // Other bodies from now on: what the last evaluation left (the tree's last accelerations) is not theirs.
+    void forget() { m_tree_acc_current = false; }
+
+  private:
+    void direct_f32(Bodies& b, const SimParams& p, std::size_t begin, std::size_t end, int threads);
+    void tree(Bodies& b, const SimParams& p, int threads);
+
+    std::vector<float> m_fx, m_fy, m_fz, m_fm, m_fax, m_fay, m_faz;  // the fp32 loop's float arrays
+    // The tree (made at first use), its input and output in float32, and the last evaluation's counts.
+    std::unique_ptr<CpuTree> m_tree;
+    std::vector<Float4> m_tree_pos, m_tree_acc;
+    bool m_tree_acc_current = false;  // m_tree_acc is its last evaluation of these bodies (alpha reads it)
+    TreeStats m_tree_stats;
+};
+
+}  // namespace nbody
