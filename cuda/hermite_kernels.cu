@@ -137,10 +137,8 @@ __device__ void force_items(const HermiteArgs& a, const ForcePlan& pl, Slice sl,
 // go to `partial` and the corrector sums them in a fixed order (deterministic: no atomics), in double.
 // PHI: the potential too (only for cuda_hermite_forces; the stepping engine leaves it 0 in acc.w).
 // __launch_bounds__(128, 1): told that a block has at most 128 threads, ptxas keeps more values in flight (fp32
-// 121 registers instead of 95: 4 blocks of 128 per SM instead of 5), and the fewer, busier warps win: on the
-// H200 (2026-11-24, docs/performance.md) fp32 at 131,072 went 0.821e12 -> 0.905e12 interactions/s, ds 0.484e12
-// -> 0.638e12, fp64 unchanged (0.432e12); unrolling 32 interactions a trip instead of 16 gave fp32 0.914e12.
-// Minimum blocks 3 (168 registers, spills) fell to 0.797e12, and k = 8 (227 registers) reached 0.905e12.
+// 121 registers instead of 95: 4 blocks of 128 per SM instead of 5), and the fewer, busier warps win; a higher
+// minimum of blocks spills (docs/bench/performance-log.md, the Hermite force kernel's launch bounds).
 template <class P, bool PHI>
 __global__ void __launch_bounds__(kForceBlock, 1) hermite_force_kernel(HermiteArgs a) {
     extern __shared__ float4 smem[];

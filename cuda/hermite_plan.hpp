@@ -16,9 +16,9 @@ namespace nbody::kernels {
 // bodies get up to 32 threads each and many splits; all N bodies one thread each and no split.
 // Many active bodies (q = 1) get k i-bodies per thread (k <= max_k, a power of two; lanes = k x block),
 // so each j-body read from shared memory serves k interactions; k doubles only while the active bodies
-// fill 128 groups of 2k x block lanes. Measured on the H200 (fp32, block 128): k = 4 gave 0.821e12 at
-// 131,072 active (k = 1: 0.683e12) but 0.523e12 at 16,384 (k = 1: 0.664e12), where the fewer, longer groups
-// need 19 j-splits and their reduction to fill the GPU; 128 groups keeps k = 1 up to 32,767 active bodies.
+// fill 128 groups of 2k x block lanes: fewer, longer groups need many j-splits and their reduction to fill the
+// GPU, which costs more than k saves; 128 groups keeps k = 1 up to 32,767 active bodies
+// (docs/bench/performance-log.md, Hermite with k i-bodies per thread).
 inline constexpr int kMinGroupsForK = 128;
 inline constexpr int kPlanCandidates = 16;
 inline constexpr int kG6MinGroupsForK = 64;  // split counts force_plan compares, at most
@@ -49,8 +49,8 @@ NBODY_PLAN_HD inline ForcePlan force_plan(int ni, int n, int block, int grid, in
     // Whole tiles per split (a ragged last tile per split would cost a pair of barriers for a few bodies),
     // so s wanted splits become ceil(n / chunk) of them.
     // At most kPlanCandidates counts, evenly spaced: every thread of the force and corrector kernels runs this
-    // loop, and with few groups (least in the hundreds) trying every count cost more than the forces (256
-    // i-bodies against 131,072: 476 us a launch on the H200, 50 us of arithmetic). There a wave is full anyway.
+    // loop, and with few groups (least in the hundreds) trying every count costs more than the forces
+    // (docs/bench/performance-log.md, the Hermite force plan). There a wave is full anyway.
     p.chunk = ((n + least - 1) / least + block - 1) / block * block;
     const int most = 4 * least < by_n ? 4 * least : by_n;
     const int stride = most > least ? (most - least + kPlanCandidates - 2) / (kPlanCandidates - 1) : 1;

@@ -11,19 +11,16 @@ namespace nbody::kernels {
 
 // kPairsFinishLanes threads a body, each adding every kPairsFinishLanes-th of its partial sums of a group in the
 // band, then a butterfly of shuffles: a fixed order that depends on the group and the band only, not on which part
-// computes it or which other groups share the launch. One thread a body left most SMs idle below N = 20,000 (40 blocks
-// of 256 at 10,000) and each thread with T dependent trips to L2: on the H200 the finish took 8.7 us of a 64 us step
-// at N = 10,000 (docs/performance.md). Each group is a pass over memory (a loop, then its butterfly), which is why
-// the groups hold kPairsGroupDiagonals diagonals or more (core/kernel_config.hpp). Lane 0 then adds the group onto
-// its bands before, onto the groups before (one part; in registers through the launch) or sends it out (several
-// parts), and after the last group does the update.
-// At large N a finish is latency, not bytes (1,048,576 bodies, 8 diagonals a band: 134 MB in 97 us on the H200, about
-// 78 of them whatever the band's width): each thread waited for its slots, then for the running sum it adds them to.
-// So lane 0 loads the running sums it will need before the slots (the group carried in from the band before, and the
-// total where a group ends in the band), the update comes after the loop, and the kernel keeps to 48 registers for 5
-// blocks an SM (56 and 4 before): 75 to 80 us. Beside the next band's tiles (launch_pairs) a finish costs them the
-// SM slots its threads hold, so narrow bands take one lane a body (LANES = 1: a quarter of the threads, each with
-// its 2 D <= 32 loads in flight): 1,048,576 bodies 2.6% faster than four lanes in one buffer (docs/performance.md).
+// computes it or which other groups share the launch. Several lanes a body, because one thread a body leaves most
+// SMs idle at small N and waits on T dependent trips to L2. Each group is a pass over memory (a loop, then its
+// butterfly), which is why the groups hold kPairsGroupDiagonals diagonals or more (core/kernel_config.hpp). Lane 0
+// then adds the group onto its bands before, onto the groups before (one part; in registers through the launch) or
+// sends it out (several parts), and after the last group does the update.
+// At large N a finish is bound by latency, not bytes: so lane 0 loads the running sums it will need before the slots
+// (the group carried in from the band before, and the total where a group ends in the band), the update comes after
+// the loop, and the kernel keeps to 48 registers for 5 blocks an SM. Beside the next band's tiles (launch_pairs) a
+// finish costs them the SM slots its threads hold, so narrow bands take one lane a body (LANES = 1: a quarter of the
+// threads, each with its 2 D <= 32 loads in flight). Measured: docs/bench/performance-log.md, pairs' bands.
 template <int LANES>
 __global__ void __launch_bounds__(kPairsFinishBlock, 5) pairs_finish_kernel(StepArgs a) {
     const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -98,8 +98,9 @@ __device__ __forceinline__ void one_way(const float4& xi, const float4& xj, floa
 
 // Dynamic shared memory (pairs_shared_bytes): 3 x strip floats per i-set, then 3 x strip per extra warp of a set
 // (q - 1). At most kPairsMaxBlock threads, and two blocks an SM: ptxas keeps to 128 registers.
-// SPLIT: the instance for q > 1. Compiled apart because the run-time q cost the q = 1 code 3.6% at N = 131,072
-// (H200, 8x2 in blocks of 128: 2.860e12 -> 2.757e12 interactions/s); without it q is the constant 1.
+// SPLIT: the instance for q > 1. Compiled apart because a run-time q moves the whole kernel's register allocation
+// and slows the q = 1 code at large N (docs/bench/performance-log.md, q warps sharing an i-set); without it q is the
+// constant 1.
 template <int K, int U, bool SPLIT>
 __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     static_assert(U <= K && K % U == 0, "a strip is a whole number of j-groups of 32 u bodies");

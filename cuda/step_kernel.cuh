@@ -327,9 +327,8 @@ __device__ __forceinline__ void step_body(const StepArgs& a) {
 
 // Two entry points over the same body. __launch_bounds__(512, 1) tells ptxas a block has at most 512 threads,
 // so it may keep more values in flight (fp32 8x8: 95 -> 127 registers, 4x4: 55 -> 80; ds and fp64 alike).
-// Measured on the H200 (2026-11-24, docs/performance.md, each build tuned): the bound gained 2-7% for every
-// ds and fp64 size and for fp32 at N >= 100,000 (131,072: 1.985e12 -> 2.021e12), but the k = 2 shapes that win
-// fp32 at small N lost up to 5% (18,000: 5,137 -> 4,897 steps/s). So k = 2 fp32 instances stay unbounded;
+// That pays for ds, fp64 and fp32 k >= 4, but costs the k = 2 shapes that win fp32 at small N
+// (docs/bench/performance-log.md, the step kernels' launch bounds). So k = 2 fp32 instances stay unbounded;
 // the bounded ones refuse blocks over 512 (the engine reads cudaFuncAttributes::maxThreadsPerBlock).
 template <class P, int K>
 constexpr bool bounded_step_kernel() {

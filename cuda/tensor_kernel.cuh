@@ -1,5 +1,5 @@
 #pragma once
-// The tensor-core leap-frog step (issue 9 part 2): forces on Morton-sorted bodies (morton_sort.cuh) as two
+// The tensor-core leap-frog step: forces on Morton-sorted bodies (morton_sort.cuh) as two
 // m16n8k8 TF32 matrix products per 16 (i) x 8 (j) tile around an element-wise step on the CUDA cores, then
 // the same fused kick-drift-kick as step_kernel.cuh, scattered back to the bodies' own order. The layouts
 // and arithmetic are cuda/tensor_layout.hpp and cuda/tensor_math.hpp, proved on the CPU by
@@ -30,14 +30,15 @@
 // interactions/clk/SM the cap is 132 x 1.98e9 x 16 = 4.18e12 interactions/s on the H200, with the issue
 // rate (16.5/clk/SM) just above it; the tensor pipe needs ~4.3 clk per tile of the MUFU's 8. The builder
 // adds ~70 instructions per j-body per block (T / 2 = 64 i-bodies share it at block 128): ~1.1 per
-// interaction. (Predicted from the instruction count; no device measurement by the author of this file.)
+// interaction. (A prediction from the instruction count; what the compiled kernel issues is below.)
 //
 // Registers per thread (ptxas: 71 with one accumulator, no spills; forcing 64 spills): A of the first product
 // 8 (TF32, both MMAs), C (|u|^2 + eps^2) 2, near thresholds 2, the near pairs' sums 6, the tile's sum 4, the
 // running sum 4, the prefetched j-body 4; per j-group B 6, D 4, w hi/lo 8. With kGroupsInFlight = 8
 // accumulators (4 floats each) ptxas takes 127, no spills: 4 blocks of 128 (16 warps) or 2 of 256 per SM.
-// Measured (H200, 2026-11-24): 9.1 issued instructions per interaction in the plain loop, 1.45e12
-// interactions/s at 131,072 (block 128): docs/performance.md says what limits it. Shared memory: 2 tiles (double-buffered, one barrier per tile) x 116 bytes per body = 29.7 KiB at
+// The compiled plain loop issues 9.1 instructions per interaction; the kernel is latency-bound, not issue-bound
+// (docs/bench/performance-log.md, the tensor-core family).
+// Shared memory: 2 tiles (double-buffered, one barrier per tile) x 116 bytes per body = 29.7 KiB at
 // block 128, 59.4 KiB at 256 (opted in above 48 KiB), plus the block's raw i-bodies and minima (2.5 KiB).
 #include <cuda_runtime.h>
 
@@ -247,8 +248,8 @@ __device__ __forceinline__ void tile_sum(const float* tile, int bodies, int grou
                                          int self_offset, const BlockShared& sh, float soft2, float (&sum)[4],
                                          float3 (&ex)[2]) {
     // kGroupsInFlight accumulators, group g into acc[g % kGroupsInFlight]: each group's two accumulating MMAs
-    // depend on the previous ones' D, so one accumulator chains every HMMA of the tile (Nsight Compute,
-    // 2026-11-24: the kernel is latency-bound, 'wait' the largest stall); independent groups overlap.
+    // depend on the previous ones' D, so one accumulator chains every HMMA of the tile (the kernel is
+    // latency-bound: 'wait' is its largest stall); independent groups overlap.
     constexpr int A = tensor::kGroupsInFlight;
     float acc[A][4] = {};
     const int full = groups - groups % A;

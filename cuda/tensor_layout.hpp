@@ -60,17 +60,17 @@ NBODY_TC_FN constexpr int j_of_k(int k) {
 enum AccColumn : int { kMvxHi, kMvyHi, kMvzHi, kMassHi, kMvxLo, kMvyLo, kMvzLo, kMassLo, kAccColumns };
 
 // Accumulators per warp: j-group g sums into g % kGroupsInFlight, and the tile's accumulators are added in
-// order at its end. Measured on the H200 at N = 131,072, block 128 (docs/performance.md): 2, 4 and 8 run at the
-// same speed (1.45e12: the chains' overlap is not what limits it), but each accumulator carries fewer terms
-// of the tile: the maximum force error falls 1.13e-5 -> 1.01e-5 -> 8.4e-6, the median 3.2e-7 -> 1.2e-7.
+// order at its end. More accumulators do not run faster (the chains' overlap is not what limits the kernel), but
+// each carries fewer of the tile's terms, so the force error falls with their number (docs/bench/performance-log.md,
+// the tensor-core family).
 constexpr int kGroupsInFlight = 8;
 
 // ---- Shared-memory slots of the j-side operands (floats; one tile of bodies, 8 per group) -------------
 // First product: the lane (g, t) of group J reads one float4 {B[t], B[t+4], B[8+t], B[12+t]} of body
 // 8J + g: the b0, b1 of both MMAs. Body jl's 16 values take 16 contiguous floats, so the builder writes 4
 // float4s; float4 q of body jl sits in place (q + jl / 2) mod 4 of them. Unswizzled, the 8 builders of a
-// store phase (bodies 64 bytes apart) hit 2 bank groups, a 4-way conflict on every STS.128 (Nsight Compute,
-// 2026-11-24: 406M excess store wavefronts at N = 131,072); swizzled, the 8 land in 8 different 16-byte bank
+// store phase (bodies 64 bytes apart) hit 2 bank groups, a 4-way conflict on every STS.128; swizzled, the 8 land
+// in 8 different 16-byte bank
 // groups. The readers of a phase (bodies g, g + 1) still read 128 contiguous bytes.
 constexpr int kR2Floats = 16;  // per body
 NBODY_TC_FN constexpr int r2_swizzle(int jl, int q) {

@@ -51,7 +51,7 @@ constexpr uint32_t kTf32Mask = 0xFFFFE000u;
 // Round to nearest TF32, ties away from zero, with 2 integer instructions (IADD + LOP), host and device alike:
 // exact for every finite x (a carry into the exponent is the correct rounding up; above the largest TF32 it
 // gives infinity). cvt.rna.tf32.f32 compiled to 4 on sm_90 (FSETP and SEL guarding infinities and NaN, which
-// no operand here is): 8 instructions more per 4 pairs in the pair weights (SASS of 2026-11-24).
+// no operand here is): 8 instructions more per 4 pairs in the pair weights (in the sm_90 SASS).
 NBODY_TC_FN float tf32_round(float x) {
     return float_of((bits_of(x) + 0x1000u) & kTf32Mask);
 }

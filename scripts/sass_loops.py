@@ -6,7 +6,7 @@
 A loop is the code from a backward branch's target to the branch. With OPCODE (e.g. HMMA) only the loops
 that contain it are listed, innermost first. Used for the tensor-core kernel, whose pair loop handles 4
 interactions per lane per 8-body j-group: issued instructions per interaction = loop length / (4 x groups
-per trip) (docs/performance.md).
+per trip) (docs/bench/performance-log.md).
 """
 import collections
 import re

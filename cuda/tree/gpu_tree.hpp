@@ -53,7 +53,7 @@ class GpuTree {
     std::vector<uint64_t> keys() const;
     std::vector<uint32_t> order() const;
     tree::KeyBox key_box() const;
-    // Device bytes held per body at the last build (the budget is 200).
+    // Device bytes held per body at the last build (the budget is 200: 10M bodies in 2 GB).
     double bytes_per_body() const;
 
   private:

@@ -9,8 +9,9 @@
 //   write: each body writes its cells at their (level, block) start plus their rank in the block (ballots),
 //     so each level is in body order; a split cell's first child is the next level's cell at the same body;
 //   link: each cell its body count and child count from its neighbours in the array (tree::link_cell).
-// Five kernels (two of them the scan's) and one copy back. At 1M Plummer bodies (leaf 16, H200) the build
-// takes 0.063 ms against 0.89 ms level by level; the count and write passes are bound by instruction issue.
+// Five kernels (two of them the scan's) and one copy back: one host synchronisation for the whole tree instead
+// of one a level; the count and write passes are bound by instruction issue (docs/bench/performance-log.md, the
+// one-pass octree).
 #include <algorithm>
 #include <cstdint>
 #include <string>

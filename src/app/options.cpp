@@ -41,7 +41,7 @@ std::string default_scene_path() {
 }
 
 namespace {
-// The window and off-screen rendering flags (issue 5).
+// The window and off-screen rendering flags.
 void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--frames", o.frames, "Quit after this many frames (window or headless rendering)")
         ->transform(integer_in(1, 100000000));

@@ -35,7 +35,7 @@ struct AppOptions {
     double rank_timeout = 60;  // under mpirun: seconds a gather or barrier may wait for the other ranks
     int threads = 0;
     std::string json_path;
-    // The window and off-screen rendering (issue 5).
+    // The window and off-screen rendering.
     std::optional<long long> frames;  // quit after this many frames (window or headless rendering)
     std::string screenshot_path;      // headless: PNG of the last frame
     std::string record_path;          // headless: video of every frame through ffmpeg

@@ -28,8 +28,8 @@ class Viewer {
     Viewer(const AppOptions& o, GlContext& ctx);
     ~Viewer();
 
-    // Loads another scene file with the particle count times `multiplier`, on a worker thread (issue 11):
-    // the current scene keeps running until poll_load(), called each frame, hands over the result: nullopt
+    // Loads another scene file with the particle count times `multiplier`, on a worker thread, so the
+    // current scene keeps running until poll_load(), called each frame, hands over the result: nullopt
     // while none is ready, "" once the new scene runs, else the message (a bad file, a cancel) and the
     // current scene keeps running.
     void begin_load_scene(const std::string& path, double multiplier) { m_loader.start(path, multiplier); }

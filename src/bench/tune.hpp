@@ -43,32 +43,25 @@ struct TunePlan {
     int repeats = 3;                    // first pass, per kernel
     int confirm_top = 3;                // then the best few at each N ...
     int confirm_repeats = 4;            // ... get this many more repeats, interleaved between them
-    // Up to this N, the best few kernels are also measured with other q: an automatic q halved and doubled
-    // (H200, 2026-11-22, `nbody-bench --sizes 131072 --variants ij --k 4,8 --u 4,8 --block 256,512 --q 0,2,4,8
-    // --seconds 0.1 --repeats 3 --no-accuracy`: ij 8x8 in blocks of 512 ran 2.000e12 interactions/s with a fixed
-    // q = 4 and 1.976e12 with the automatic 8), and q 2, 4, 8 beside an automatic s (H200, 2026-11-22,
-    // `nbody-bench --sizes 7500,10000,18000 --variants none,i-unrolled,ij-unrolled --k 1,2,4 --u 2,4 --block
-    // 128,256,512 --q 1,2,4,8 --s 0 --no-accuracy --seconds 0.05 --repeats 3`: fp32 at 10,000 and 18,000 was
-    // fastest with ij 2x4, block 256, q 8 and q 4, s automatic). Both in docs/performance.md and docs/bench/.
+    // Up to this N, the best few kernels are also measured with other q: an automatic q halved and doubled, and
+    // q 2, 4, 8 beside an automatic s, since a fixed q has beaten the automatic one and q with an automatic s has
+    // won at small N (docs/bench/performance-log.md, measurements once in code comments).
     std::size_t q_variants_up_to = 131072;
     double seconds_per_n = 2.0;  // a shape list expected to cost more is cut to the previous N's best
 };
 
 // 1,000 to 262,144: the N of the goals and the papers (7,500, 10,000, 18,000, 100,000, 131,072) and
 // between them where the winners change (4,000, 50,000), and the ends (1,000, 262,144), beyond which the
-// table's nearest row holds (the large-N winner changes little: docs/performance.md).
+// table's nearest row holds (the large-N winner changes little: docs/bench/performance-log.md).
 std::vector<std::size_t> default_tune_sizes();
 
 // The shapes measured at every N in precision p: ij-unrolled k x u x block, each with two ways of filling
 // the GPU at small N: q automatic and no split over blocks (s 1), and q 1 with s automatic (s 0). By
 // default fp32 k {2, 4, 8} x u {4, 8} x block {256, 512} (24 shapes); ds and fp64, whose compiled
-// ij-unrolled instances are k, u in {2, 4}, k {2, 4} x u {2, 4} x block {128, 256} (16 shapes). Pruned by
-// sweeps on the H200 (docs/performance.md): with default shapes, none and i-unrolled were 1.07-1.42x slower
-// than ij-unrolled at every N from 7,500 to 131,072 (2026-11-22, `nbody-bench --sizes
-// 7500,10000,18000,100000,131072 --cpu --seconds 0.2 --repeats 5`); in the second sweep quoted at
-// TunePlan::q_variants_up_to (2026-11-22), fp32 ij with u = 2 was 3-9% and blocks of 128 were 1.4-2% behind
-// the best at 7,500 to 18,000; blocks of 1024 halve the resident warps. `--k/--u/--block` with --tune replace
-// these lists.
+// ij-unrolled instances are k, u in {2, 4}, k {2, 4} x u {2, 4} x block {128, 256} (16 shapes). Pruned by the
+// sweeps: none and i-unrolled, fp32 ij with u = 2 and blocks of 128 never led (docs/bench/performance-log.md,
+// measurements once in code comments); blocks of 1024 halve the resident warps. `--k/--u/--block` with --tune
+// replace these lists.
 std::vector<TuneCandidate> tune_grid(Precision p, const std::vector<int>& ks = {},
                                      const std::vector<int>& us = {}, const std::vector<int>& blocks = {});
 using TuneGrids = std::function<std::vector<TuneCandidate>(Precision)>;

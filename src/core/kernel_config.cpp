@@ -87,8 +87,7 @@ long long blocks_for(std::size_t n, int block, int q, int k) {
 // The smallest power of two that merely reached one wave left the last wave half empty where the blocks are
 // few and large: ij 8x8 at N = 100,000 (49 i-groups of 2,048 bodies, 2 blocks of 256 per SM) took s = 8, 392
 // blocks on 264 slots (2 waves, the second half full); the model picks s = 5 (245 blocks, one wave 93% full).
-// Measured with the re-tuned table (H200, 2026-11-24): fp32 10,000 14,325 -> 15,276 steps/s, 18,000 5,141 ->
-// 5,483, ds 7,500 +5%, fp64 18,000 +5%, the rest unchanged. A split keeps at least kMinSplitChunk j-bodies.
+// (Measured: docs/bench/performance-log.md, the automatic j-split.) A split keeps at least kMinSplitChunk j-bodies.
 int wave_fill_splits(long long blocks, long long slots, long long nj) {
     int best_s = 1;
     double best = 0;
@@ -102,10 +101,9 @@ int wave_fill_splits(long long blocks, long long slots, long long nj) {
 }
 
 // Automatic s of the tensor family: the split count (1 to 16) that fills whole waves best, fewer splits unless
-// more fill 2% better. Measured (H200, 2026-11-24, N = 131,072, block 128, 528 slots): this rule's s = 9 ran
-// 1.45e12 interactions/s where the CUDA-core kernels' time model (wave_fill_splits) chose s = 1 and ran 1.06e12,
-// although both fill 97% of their waves: the tensor kernel gains from shorter j ranges beyond the wave fill (and
-// its maximum force error falls from 2.9e-5 to 8.4e-6 with them), which that model does not describe.
+// more fill 2% better. Not wave_fill_splits' time model: the tensor kernel gains from shorter j ranges beyond the
+// wave fill (and its maximum force error falls with them), which that model does not describe
+// (docs/bench/performance-log.md, the automatic j-split).
 int tensor_splits(long long blocks, long long slots, long long nj) {
     int best_s = 1;
     double best = -1;

@@ -64,13 +64,12 @@ inline constexpr int kTensorMaxBlock = 256;
 // blocks ran in. One band holds all T diagonals up to N = 131,072 with strips of 1,024 (131 arrays of 2 MB). Past
 // kPairsBandBytes of slots the bands alternate between two buffers of S slots in those bytes where each still holds
 // kPairsOverlapMinBand diagonals: band b + 1's tiles (on a second stream) fill the SMs that band b's last, partly
-// empty wave and its finish leave idle, the finishes still in band order (with narrow bands' finishes on one lane a
-// body, 1,048,576 bodies step 2.6% faster than in one buffer: docs/performance.md, 2026-11-26). Narrower bands
-// stay in one buffer: every finish passes over all N bodies whatever the band's width (about 75 us at 1,048,576),
-// and halving D = 4 at 4,194,304 made the step 3.7% slower. The scratch is (buffers x S + 2) x T x strip x 16
-// bytes, O(N): at 1,048,576 D = 8 in two buffers, 128 bands (2 x 16 + 2 arrays of 16.8 MB: 570 MB); at 4,194,304
-// D = 4 in one (8 + 2 of 67 MB: 671 MB). The CUDA backend still caps it at a kPairsScratchShare-th of the GPU's
-// memory.
+// empty wave and its finish leave idle, the finishes still in band order. Narrower bands stay in one buffer: every
+// finish passes over all N bodies whatever the band's width, so more, narrower bands cost more than the overlap
+// gains (docs/bench/performance-log.md, pairs' bands over two buffers). The scratch is
+// (buffers x S + 2) x T x strip x 16 bytes, O(N): at 1,048,576 D = 8 in two buffers, 128 bands (2 x 16 + 2
+// arrays of 16.8 MB: 570 MB); at 4,194,304 D = 4 in one (8 + 2 of 67 MB: 671 MB). The CUDA backend still caps it
+// at a kPairsScratchShare-th of the GPU's memory.
 inline constexpr int kPairsMaxBlock = 256;
 inline constexpr int kPairsMaxShared = 99 * 1024;
 inline constexpr int kPairsMaxStrip = kPairsMaxBlock * 8;  // the padding every position buffer carries
@@ -123,13 +122,10 @@ struct LaunchPlan {
 };
 
 // From this q on, fp32 kernels read their j-bodies straight from global memory (through L1) instead of from
-// shared-memory tiles (LaunchPlan::tile = 0; step_kernel.cuh, stream_sweep). Measured on the H200 (2026-11-24,
-// docs/performance.md), the same shapes with and without tiles: ij 4x4 q 32 at N = 7,500 +11.5% steps/s without
-// them (no barrier every 32 bodies a slice), but q 1, 2 and 8 at 10,000 to 131,072 6-16% slower (a shared-memory
-// broadcast beats an L1 one).
+// shared-memory tiles (LaunchPlan::tile = 0; step_kernel.cuh, stream_sweep): at many slices a lane the tiles'
+// barrier every 32 bodies a slice costs more than an L1 broadcast; at few, a shared-memory broadcast is cheaper.
 // And only where each slice reads at least kStreamMinPerSlice bodies (n_j >= 128 q): below that the first
-// loads of each slice have nothing to hide behind (N = 1,000, q 32, 31 bodies a slice: 168,192 steps/s without
-// tiles, 244,000 with them, H200 tunes of 2026-11-24).
+// loads of each slice have nothing to hide behind (docs/bench/performance-log.md, the tile-free fp32 loop).
 inline constexpr int kStreamFromQ = 16;
 inline constexpr int kStreamMinPerSlice = 128;
 

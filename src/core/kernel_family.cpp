@@ -53,10 +53,9 @@ std::vector<KernelShape> tune_pairs(Precision, const std::vector<int>& ks, const
                 for (int b : or_default(blocks, {d.block})) shapes.push_back({k, u, b, 0, 1});
         return shapes;
     }
-    // The first measurement (H200, 2026-11-24): 8x2 in blocks of 128 or 64 led at N >= 100,000, 4x2 and 4x4
-    // in blocks of 64 (the most tiles) at 7,500 and 18,000; 8x4 and blocks of 160 never did.
-    // With q > 1 (the j-groups of a tile split over q warps): the same strips with more warps, which won at
-    // 4,000 to 18,000 (bench pq, docs/bench/2026-11-24-h200-pairs-q.json).
+    // The shapes that have led somewhere: k 8 at large N, small strips (blocks of 64, the most tiles) at small N,
+    // and with q > 1 (a tile's j-groups split over q warps) the same strips with more warps, for small N.
+    // Measured: docs/bench/performance-log.md, the pairs family.
     return {{8, 2, 128, 0, 1}, {8, 2, 64, 0, 1},  {4, 4, 64, 0, 1},  {4, 2, 64, 0, 1},
             {2, 2, 64, 0, 1},  {4, 2, 64, 2, 1},  {8, 2, 64, 2, 1},  {8, 2, 128, 4, 1},
             {4, 4, 128, 2, 1}, {8, 2, 256, 4, 1}, {2, 2, 128, 2, 1}, {4, 2, 128, 4, 1}};
@@ -70,7 +69,7 @@ constexpr DirectRules cuda_core_rules(std::array<int, 3> k, std::array<int, 3> u
 
 const std::array<FamilyInfo, 5>& variant_table() {
     // Indexed by KernelVariant. Direct families only; the pairs family's default shape is its measured best at
-    // small N (docs/performance.md), the others' the paper's.
+    // small N (docs/bench/performance-log.md), the others' the paper's.
     static const std::array<FamilyInfo, 5> table = {{
         {KernelVariant::None, "none", "", "no unrolling: one i-body per thread, j loop rolled", ForceMethod::Direct,
          kAllPrecisions, kLeapFrog, true, true, false, true, true, cuda_core_rules({1, 0, 0}, {1, 0, 0}),

@@ -1,5 +1,5 @@
 #pragma once
-// The rewind timeline's bookkeeping (issue 10): which backend snapshot slot holds which step and time, oldest
+// The rewind timeline's bookkeeping: which backend snapshot slot holds which step and time, oldest
 // first. The states themselves live in the backend (Backend::save_snapshot: device memory on a GPU); this
 // ring only hands out slots, overwriting the oldest when full, and forgets the "future" when the run branches
 // off.

@@ -1,4 +1,4 @@
-// Simulation's rewind timeline (issue 10): recording while stepping, restoring, and editing a group's mass
+// Simulation's rewind timeline: recording while stepping, restoring, and editing a group's mass
 // before running on. The states live in the backend's snapshot slots (device memory on a GPU); the ring in
 // core/rewind.hpp says which slot holds which step.
 #include <algorithm>

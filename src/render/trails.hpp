@@ -1,5 +1,5 @@
 #pragma once
-// Fading trails behind the bodies (issue 10): a ring of L past positions per body kept on the GPU, one GL
+// Fading trails behind the bodies: a ring of L past positions per body kept on the GPU, one GL
 // buffer of L x N float4 (slot-major), filled by glCopyBufferSubData from the renderer's position buffer, so
 // there is no host round trip whether the positions came by CUDA-GL interop or by upload. Drawn as one line
 // strip per body (instanced), fading with age, coloured as the sprites are (group, speed or depth).

@@ -1,4 +1,4 @@
-// The classroom controls of issue 10: trails (a block in the View panel) and the rewind timeline (its own
+// The classroom controls: trails (a block in the View panel) and the rewind timeline (its own
 // panel): drag back to a saved state, change a component's mass or dt, run on from there.
 #include <imgui.h>
 

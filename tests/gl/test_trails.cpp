@@ -1,4 +1,4 @@
-// Trails (issue 10) off-screen: a body that moved leaves lit pixels along its past path with trails on and
+// Trails off-screen: a body that moved leaves lit pixels along its past path with trails on and
 // none with them off; a change of N, a rewind and turning trails off clear the ring; a broken trail shader
 // names its file and line.
 #include <glad/gl.h>

@@ -40,7 +40,7 @@ ForceError force_error(CudaBackend& b, const State& s, const SimParams& p) {
 // per-term rounding dominates both there). At N = 32,768 fp32's sums have grown (its median ~4x) and ds's
 // have not: bound ds median < fp32 median / 4 and ds max < fp32 max / 2. fp32 here is the ij family, one long
 // sum a body: `auto` picks pairs at 32,768, whose partial sums a strip, added four lanes a body, round less
-// (median 5.1e-8 on the H200, 2026-11-25) and so are no measure of a long float sum.
+// (median 5.1e-8 on the H200) and so are no measure of a long float sum.
 TEST(CudaPrecision, ForceErrorOfEachPrecision) {
     REQUIRE_GPU_PARTS(gpu, 0);
     SimParams long_sums = with_precision(Precision::Fp32);

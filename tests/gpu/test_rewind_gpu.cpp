@@ -1,4 +1,4 @@
-// Rewind on the CUDA backend (issue 10): leap-frog keeps its saved states in device memory and a run restored
+// Rewind on the CUDA backend: leap-frog keeps its saved states in device memory and a run restored
 // from one goes on bit-identically; Hermite goes through the host default; out of memory shrinks the ring.
 #include <gtest/gtest.h>
 

@@ -130,7 +130,7 @@ TEST(TreeGpu, WalkWithEveryCellOpenedIsDirectSummation) {
     EXPECT_LT(worst, 1e-4);
 }
 
-// The budget: at most 200 bytes of device memory a body (10M bodies in 2 GB), build, multipoles and
+// The budget: at most 200 bytes of device memory a body (10M bodies in 2 GB), build, multipoles and
 // the walk's stacks, plus the accelerations evaluate() returns; asserted at 1M (131,072 is printed).
 TEST(TreeGpu, DeviceMemoryPerBodyWithinBudget) {
     REQUIRE_GPU_TREE(g);

@@ -1,5 +1,5 @@
 // The command line's numeric flags refuse denormals, huge values, NaN and infinity in every spelling, and
-// numbers with trailing junk, each with a message naming the flag (issue 11).
+// numbers with trailing junk, each with a message naming the flag.
 #include <gtest/gtest.h>
 
 #include <sstream>

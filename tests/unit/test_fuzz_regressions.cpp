@@ -32,7 +32,7 @@ TEST(FuzzRegressions, SceneInputsEndCleanly) {
     const auto all = inputs("fuzz_scene", names);
     for (std::size_t i = 0; i < all.size(); ++i) {
         SCOPED_TRACE(names[i]);
-        // the issue-11 inputs (a denormal scale or cut-off) must be refused, not built
+        // the issue11-* inputs (a denormal scale or cut-off) must be refused, not built
         const bool built = nbody::fuzz::scene_input(all[i].data(), all[i].size());
         if (names[i].rfind("issue11-", 0) == 0) {
             EXPECT_FALSE(built);

@@ -1,4 +1,4 @@
-// Rewind (issue 10): the ring's slot bookkeeping, the Backend's default snapshots (host memory, the CPU
+// Rewind: the ring's slot bookkeeping, the Backend's default snapshots (host memory, the CPU
 // backend), and the Simulation's timeline: bit-identical re-runs, the future dropped on stepping on, mass
 // edits.
 #include <gtest/gtest.h>

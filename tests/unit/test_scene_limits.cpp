@@ -1,4 +1,4 @@
-// Scenes that pass the type checks but would crash or hang the generators (issue 11): each gets an error
+// Scenes that pass the type checks but would crash or hang the generators: each gets an error
 // naming the file, the field, the value and the allowed range; the generators themselves stay bounded
 // when called with such parameters directly.
 #include <gtest/gtest.h>

@@ -66,7 +66,7 @@ TreeParams barnes(float theta) {
 }
 }  // namespace
 
-// The goal (issue 21): median <= 3e-4, 99th percentile <= 3e-3 with the default opening tests on a Plummer
+// The accuracy goal: median <= 3e-4, 99th percentile <= 3e-3 with the default opening tests on a Plummer
 // sphere in Henon units, against float64 direct summation on a sample of 2,000 bodies. Under Barnes's test
 // alone the errors fall with theta and the lists grow.
 TEST(TreeAccuracy, DefaultThetaMeetsTheGoalOnPlummer) {
@@ -89,7 +89,7 @@ TEST(TreeAccuracy, DefaultThetaMeetsTheGoalOnPlummer) {
 
 // Why alpha is on by default: against Barnes's test alone at theta = 0.5, about the same median error (within
 // 10%) for at least 15% fewer issued instructions at this N (the gain grows with N: 1.7 times at 131,072,
-// docs/performance.md); and alpha orders the error and the work as theta does.
+// docs/bench/performance-log.md); and alpha orders the error and the work as theta does.
 TEST(TreeAccuracy, AccelerationCriterionCostsLessAtTheSameAccuracy) {
     const std::size_t n = 32768;
     const State s = rounded_to_float32(test::plummer_state(n, 21));

@@ -1,4 +1,4 @@
-// The CPU tree's speed against the CPU direct loop at N = 131,072 (issue 21's goal: >= 10x the direct steps/s
+// The CPU tree's speed against the CPU direct loop at N = 131,072 (the goal: >= 10x the direct steps/s
 // on two cores). Timing-only, so it runs when NBODY_TREE_BENCH is set (a shared CI machine's timings assert
 // nothing); it prints both rates and the tree's stage breakdown.
 #include <gtest/gtest.h>

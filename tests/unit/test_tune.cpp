@@ -25,7 +25,7 @@ std::variant<BenchOptions, int> parse(std::vector<std::string> args) {
     return parse_bench_command_line(static_cast<int>(argv.size()), argv.data());
 }
 
-// Rates shaped like the H200's (docs/performance.md): k = 2 best at small N, k = 8 at large N, block 512
+// Rates shaped like the H200's (docs/bench/performance-log.md): k = 2 best at small N, k = 8 at large N, block 512
 // best at 7,500 and 131,072 (256 between them, other blocks 4% slower); a fixed q one step below the automatic one 1% faster from 100,000 up; below
 // 30,000 the split over blocks (s automatic) 2% faster, 4% with q = 4; ds and fp64 at 0.55 and 0.45 of fp32.
 // Shapes with block 512 and k = 8, u = 8 do not fit at all (as on a GPU with fewer registers), and ds and

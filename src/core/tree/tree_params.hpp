@@ -22,7 +22,7 @@ struct TreeParams {
     // (median relative force error <= 3e-4, 99th percentile <= 3e-3 against float64 direct summation) on both.
     float alpha = 0.001f;
     // A cell with more bodies than this is split (until the depth cap): 1..64. 32: with the acceleration
-    // criterion a leaf of 32 is as accurate as one of 16 and the GPU walk 2 to 12% faster (docs/performance.md).
+    // criterion a leaf of 32 is as accurate as one of 16 and the GPU walk 2 to 12% faster (docs/bench/performance-log.md).
     int leaf = 32;
     int group = 32;  // consecutive bodies in key order sharing one interaction list: 8..128
     // Opens every cell whatever theta (direct summation through the tree, for tests and comparisons).
