@@ -1,6 +1,6 @@
 #pragma once
 // What each fuzz target does with one input, shared by the libFuzzer entry points (fuzz/*.cpp) and the unit
-// test that replays fuzz/regressions/ through the normal parsers (tests/unit/test_fuzz_regressions.cpp).
+// test that replays fuzz/regressions/ through the normal parsers (tests/unit/io/test_fuzz_regressions.cpp).
 // Bad input must end in an nbody::Error, which is caught here; anything else escaping (another exception,
 // a crash, a sanitizer report, a run past libFuzzer's -timeout) is a bug.
 #include <cstddef>

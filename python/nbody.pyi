@@ -143,9 +143,9 @@ class Simulation:
     # Snapshots.
     @staticmethod
     def load(path: Union[str, os.PathLike[str]], **params: Any) -> "Simulation":
-        """A simulation from a CSV or tipsy snapshot (save); params override."""
+        """A simulation from a CSV, HDF5 or tipsy snapshot (save), by its name; params override."""
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
-        """Writes tipsy for *.tipsy, *.std, *.bin, else the CSV snapshot (float64, exact)."""
+        """Writes by the name: *.csv or *.hdf5/*.h5 (float64, exact), *.tipsy/*.std/*.bin (float32)."""
 
     # A picture (where the module is built with the renderer).
     def render(

@@ -109,9 +109,10 @@ void bind_snapshots(py::class_<PySimulation>& c) {
     c.def_static(
         "load", [](const py::object& path, const py::kwargs& kwargs) { return load(py::str(path), kwargs); },
         py::arg("path"),
-        "A simulation from a snapshot the library wrote (save): CSV with its time, G, eps and dt, or tipsy "
-        "(*.tipsy, *.std, *.bin, either byte order) with its time; params as the properties override. An "
-        "unreadable or malformed file is a RuntimeError naming the file and the line or byte.");
+        "A simulation from a snapshot the library wrote (save), by its name: CSV (*.csv) or HDF5 (*.hdf5, "
+        "*.h5) with its time, G, eps and dt, or tipsy (*.tipsy, *.std, *.bin, either byte order) with its "
+        "time; params as the properties override. An unreadable or malformed file is a RuntimeError naming "
+        "the file and the line or byte.");
     c.def(
         "save",
         [](PySimulation& self, const py::object& path) {
@@ -119,9 +120,11 @@ void bind_snapshots(py::class_<PySimulation>& c) {
             without_gil(self, [&p](api::Simulation& s) { s.save(p); });
         },
         py::arg("path"),
-        "Writes the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody reads), else "
-        "the sandbox's CSV snapshot (float64 to the last bit, with time, G, eps and dt), which load() and "
-        "nbody-sandbox --load-snapshot resume from. RuntimeError naming the path when it cannot be written.");
+        "Writes the state in the format its name asks for: *.csv the sandbox's CSV snapshot (float64 to the "
+        "last bit, with time, G, eps and dt), *.hdf5 or *.h5 the same as a GADGET/SWIFT HDF5 snapshot (h5py, "
+        "yt), *.tipsy, *.std or *.bin tipsy (float32, big-endian, as pynbody reads); load() and "
+        "nbody-sandbox --load-snapshot resume from each. RuntimeError naming the path when it cannot be "
+        "written, or naming the formats for another name.");
 }
 
 void bind_params(py::class_<PySimulation>& c) {

@@ -105,8 +105,8 @@ class Simulation {
     // be finite", field "positions[3]"), or the field of `params` out of range.
     static Simulation from_arrays(std::size_t n, const double* positions, const double* velocities,
                                   const double* masses, const Params& params = {});
-    // From a snapshot the library wrote (save): CSV, with its time, G, eps and dt, or tipsy (*.tipsy, *.std,
-    // *.bin, any byte order), with its time. Throws Error naming the file and line or byte.
+    // From a snapshot the library wrote (save), by its name as save() chooses: CSV or HDF5, with its time, G,
+    // eps and dt, or tipsy (any byte order), with its time. Throws Error naming the file and line or byte.
     static Simulation from_snapshot(const std::string& path);
 
     Simulation(Simulation&&) noexcept;
@@ -124,7 +124,7 @@ class Simulation {
     // state turns NaN or infinite (dt too large for eps), naming the step and the body.
     void step(long long k = 1);
     // Steps until the time reaches t_end: the first step boundary at or after it (block steps: the first
-    // block time there); no step when it is already there. Returns the time reached.
+    // block time there); no step when it is already there. Returns the time reached. Throws Error as step().
     double evolve(double t_end);
 
     std::size_t size() const;
@@ -143,8 +143,10 @@ class Simulation {
 
     Diagnostics diagnostics() const;
 
-    // Writes the state: tipsy for *.tipsy, *.std and *.bin (float32, big-endian, as pynbody reads), else the
-    // sandbox's CSV snapshot (float64 to the last bit, with time, G, eps, dt). Throws Error naming the path.
+    // Writes the state in the format its name asks for: *.csv the sandbox's CSV snapshot (float64 to the last
+    // bit, with time, G, eps, dt); *.hdf5 or *.h5 a GADGET/SWIFT HDF5 snapshot (the same, for h5py and yt;
+    // where the library is built with HDF5); *.tipsy, *.std or *.bin tipsy (float32, big-endian, as pynbody
+    // reads). Throws Error naming the path when it cannot be written, or naming the formats for another name.
     void save(const std::string& path) const;
 
     // The backend ("cpu (16 threads, avx512f)", "cuda (NVIDIA H200)"), why it was chosen ("no usable CUDA

@@ -1,9 +1,9 @@
 // nbody::api::Simulation: a thin facade over a Backend (made by engine/backend_factory), the scene reader and
 // the snapshot writers. The host copy of the state stands in for the backend until one is needed.
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "api/api_params.hpp"
 #include "api/simulation_access.hpp"
@@ -11,11 +11,10 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "core/run_until.hpp"
+#include "core/run_driver.hpp"
 #include "core/simulation.hpp"
 #include "engine/backend_factory.hpp"
-#include "io/snapshot.hpp"
-#include "io/tipsy.hpp"
+#include "io/snapshot_file.hpp"
 #include "nbody/nbody.hpp"
 #include "scene/scene_file.hpp"
 
@@ -56,17 +55,11 @@ struct Simulation::Impl {
     void keep_baseline_state() {
         if (!d0 && !start) start = current();
     }
-    void advance(long long k) {
+    // Runs the backend to `goal` (core/run_driver): throws Error naming the step and body of a blow-up.
+    void run(const RunGoal& goal) {
         Backend& b = ensure_backend();
         state_fresh = false;
-        for (; k > 0; k -= INT_MAX) b.step(static_cast<int>(std::min<long long>(k, INT_MAX)));
-    }
-    void check_finite() {
-        if (const long i = first_non_finite(current()); i >= 0)
-            throw Error("the state became NaN or infinite at step " + std::to_string(backend->steps_taken()) +
-                        " (body " + std::to_string(i) + "): dt " + limits::format_number(sim.dt) +
-                        " is too large for eps " + limits::format_number(sim.eps) +
-                        "; lower dt or raise eps");
+        RunDriver(b, goal).run();
     }
     void copy3(const std::vector<Double4>& from, double* out) const {
         for (std::size_t i = 0; i < from.size(); ++i) {
@@ -125,22 +118,15 @@ Simulation Simulation::from_arrays(std::size_t n, const double* positions, const
 }
 
 Simulation Simulation::from_snapshot(const std::string& path) {
+    Snapshot snap = read_snapshot(path);
     SimParams sim;
-    State s;
-    std::string name = path;
-    if (is_tipsy_path(path)) {
-        s = read_tipsy(path);
-    } else {
-        Snapshot snap = read_snapshot_csv(path);
-        sim.G = snap.info.G.value_or(sim.G);
-        sim.eps = snap.info.eps.value_or(sim.eps);
-        sim.dt = snap.info.dt.value_or(sim.dt);
-        if (!snap.info.scene.empty()) name = snap.info.scene;
-        s = std::move(snap.state);
-    }
-    check_state_finite(s);
-    if (s.size() == 0) throw Error(path + ": no bodies");
-    return Simulation(std::make_unique<Impl>(std::move(s), from_sim_params(sim), name));
+    sim.G = snap.info.G.value_or(sim.G);
+    sim.eps = snap.info.eps.value_or(sim.eps);
+    sim.dt = snap.info.dt.value_or(sim.dt);
+    const std::string name = snap.info.scene.empty() ? path : snap.info.scene;
+    check_state_finite(snap.state);
+    if (snap.state.size() == 0) throw Error(path + ": no bodies");
+    return Simulation(std::make_unique<Impl>(std::move(snap.state), from_sim_params(sim), name));
 }
 
 const Params& Simulation::params() const {
@@ -169,8 +155,7 @@ void Simulation::step(long long k) {
     if (k < 0) throw ParamError("k", "must be >= 0 (got " + std::to_string(k) + ")");
     if (k == 0) return;
     m->keep_baseline_state();
-    m->advance(k);
-    m->check_finite();
+    m->run({k, std::nullopt});
 }
 
 double Simulation::evolve(double t_end) {
@@ -178,14 +163,8 @@ double Simulation::evolve(double t_end) {
         throw ParamError("t_end", "must be finite (got " + std::to_string(t_end) + ")");
     if (reached_time(time(), t_end)) return time();
     m->keep_baseline_state();
-    Backend& b = m->ensure_backend();
-    while (!reached_time(b.time(), t_end)) {
-        const double before = b.time();
-        m->advance(steps_towards(t_end, before, m->sim));
-        if (!(b.time() > before)) break;  // a NaN state stops the clock: check_finite says so
-    }
-    m->check_finite();
-    return b.time();
+    m->run({std::numeric_limits<long long>::max(), t_end});
+    return time();
 }
 
 std::size_t Simulation::size() const {
@@ -243,11 +222,7 @@ Diagnostics Simulation::diagnostics() const {
 }
 
 void Simulation::save(const std::string& path) const {
-    const State& s = m->current();
-    if (is_tipsy_path(path))
-        write_tipsy(s, m->sim.eps, path);
-    else
-        write_snapshot_csv(s, {m->sim.G, m->sim.eps, m->sim.dt, m->name}, path);
+    write_snapshot(m->current(), {m->sim.G, m->sim.eps, m->sim.dt, m->name}, path);
 }
 
 std::string Simulation::backend_name() const {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "io/snapshot_file.hpp"
 
 namespace nbody {
 

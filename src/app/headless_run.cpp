@@ -13,9 +13,8 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/perf_history.hpp"  // format_si
-#include "core/run_until.hpp"
-#include "io/snapshot.hpp"
-#include "io/tipsy.hpp"
+#include "core/run_driver.hpp"
+#include "io/snapshot_file.hpp"
 #include "multi/distributed_backend.hpp"
 #include "scene/group_labels.hpp"
 
@@ -71,10 +70,11 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
         d0 = compute_diagnostics(state, p.eps, p.G, p.cpu_threads);
     }
 
-    // Step in chunks sized to about 0.2 s so progress updates without costing throughput. With --t-end the
-    // run ends at the first step boundary at or after t_end (block steps: the first block time there).
+    // Chunks grow to about 0.2 s (core/run_driver) so progress updates without costing throughput. With
+    // --t-end the run ends at the first step boundary at or after t_end (block steps: the first block time
+    // there).
     Progress progress(!o.quiet);
-    long long done = 0, chunk = 1;
+    RunDriver run(backend, {o.steps, o.t_end}, 1);
     double stepping = 0;
     const WorkCount work0 = backend.work();
     const double t_start = backend.time();
@@ -82,24 +82,16 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     if (!o.checkpoint_path.empty())
         checkpoints.emplace(o.checkpoint_path, o.checkpoint_every, t_start, setup.scene.name,
                             group_labels(setup.scene));
-    while (done < o.steps && !(o.t_end && reached_time(backend.time(), *o.t_end))) {
-        long long k = std::min(chunk, o.steps - done);
-        if (o.t_end) k = std::min(k, steps_towards(*o.t_end, backend.time(), p));
-        if (checkpoints && o.checkpoint_every > 0)  // land on the checkpoint times (the chunking is invisible)
-            k = std::min(k, steps_towards(checkpoints->next_due(), backend.time(), p));
+    while (!run.finished()) {
+        std::optional<double> land_on;  // the checkpoint times (the chunking is invisible)
+        if (checkpoints && o.checkpoint_every > 0) land_on = checkpoints->next_due();
         const auto t0 = Clock::now();
-        backend.step(static_cast<int>(k));
-        backend.read_state(state);  // synchronises, and lets us catch a blow-up early
+        run.advance(run.next_chunk(land_on));  // the check after it synchronises with the device
         double dt_chunk = seconds_since(t0);
         if (auto* d = dynamic_cast<DistributedBackend*>(&backend))  // every rank must pick the same next chunk
             dt_chunk = d->exchange().max_over_ranks(dt_chunk);
         stepping += dt_chunk;
-        done += k;
-        if (long i = first_non_finite(state); i >= 0)
-            throw Error("the state became NaN or infinite at step " + std::to_string(backend.steps_taken()) +
-                        " (body " + std::to_string(i) + "): dt " + std::to_string(p.dt) +
-                        " is too large for eps " + std::to_string(p.eps) +
-                        "; try a smaller --dt or larger --eps");
+        const long long done = run.steps_done();
         const double rate = throughput(backend.work() - work0, stepping).interactions_per_s;
         if (o.t_end)
             progress.update(std::min(1.0, (backend.time() - t_start) / (*o.t_end - t_start)),
@@ -110,23 +102,16 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
                             "step " + std::to_string(done) + "/" + std::to_string(o.steps), backend.time(),
                             stepping, rate);
         if (checkpoints) checkpoints->maybe_write(backend);
-        if (dt_chunk < 0.1) chunk = std::min<long long>(chunk * 2, 1 << 20);
+        run.adapt(dt_chunk);
     }
-    if (o.t_end && !reached_time(backend.time(), *o.t_end))
+    if (o.t_end && !run.reached_end_time())
         std::fprintf(stderr, "note: stopped by --steps %lld at t = %.6g, before --t-end %.6g\n", o.steps,
                      backend.time(), *o.t_end);
     if (checkpoints) checkpoints->write(backend);
-    if (!o.save_path.empty()) {
-        if (is_tipsy_path(o.save_path)) write_tipsy(state, p.eps, o.save_path);
-        else if (is_hdf5_path(o.save_path)) {
-            Hdf5File f;
-            f.snapshot = {state, {p.G, p.eps, p.dt, setup.scene.name}};
-            f.snapshot.state.time = backend.time();
-            write_hdf5(f, o.save_path);
-        }
-        else write_snapshot_csv(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
-    }
-    s.steps = done;
+    backend.read_state(state);
+    state.time = backend.time();
+    if (!o.save_path.empty()) write_snapshot(state, {p.G, p.eps, p.dt, setup.scene.name}, o.save_path);
+    s.steps = run.steps_done();
     s.sim_time = backend.time();
     s.wall_seconds = stepping;
     s.rate = throughput(backend.work() - work0, stepping);

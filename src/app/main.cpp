@@ -16,6 +16,7 @@
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "io/output_path.hpp"
+#include "io/snapshot_file.hpp"
 #include "multi/distributed_backend.hpp"
 #include "scene/scene.hpp"
 
@@ -55,7 +56,10 @@ int main(int argc, char** argv) {
     try {
         // Output paths checked before minutes of simulation, not after.
         if (!o.json_path.empty()) check_writable(o.json_path, "--json");
-        if (!o.save_path.empty()) check_writable(o.save_path, "--save");
+        if (!o.save_path.empty()) {
+            check_writable(o.save_path, "--save");
+            snapshot_format_of(o.save_path);  // an unknown extension: its error now, not after the run
+        }
         if (!o.checkpoint_path.empty()) check_writable(o.checkpoint_path, "--checkpoint");
         check_hdf5_flags(o);
         if (!o.screenshot_path.empty()) check_writable(o.screenshot_path, "--screenshot");

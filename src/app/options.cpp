@@ -14,7 +14,7 @@
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/param_registry.hpp"
-#include "io/snapshot.hpp"
+#include "io/snapshot_file.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
 
@@ -171,9 +171,12 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_flag("!--no-diagnostics", o.diagnostics, "Skip the O(N^2) float64 energy at start and end");
     app.add_flag("--quiet", o.quiet, "No progress line");
     const std::string hdf5_note = hdf5_supported() ? "" : " (HDF5 support is not built)";
-    app.add_option("--save", o.save_path, "Headless: write the final state to this snapshot (CSV; tipsy for *.tipsy, *.std, *.bin; HDF5 for *.hdf5, *.h5" + hdf5_note + ")");
+    app.add_option("--save", o.save_path,
+                   "Headless: write the final state to this snapshot, by its name: " +
+                       snapshot_formats_text() + hdf5_note);
     app.add_option("--load-snapshot", o.snapshot_path,
-                   "Resume from a CSV or HDF5 (*.hdf5, *.h5) snapshot (its dt, eps, G unless given)")
+                   "Resume from a snapshot, by its name: " + snapshot_formats_text() +
+                       " (its dt, eps, G unless given)")
         ->check(CLI::ExistingFile);
     add_checkpoint_options(app, o, hdf5_note);
     // "--trails scene.toml": the scene is not a length. A bare --trails followed by anything but a number is
@@ -196,8 +199,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
 namespace {
 // The scene a snapshot stands for: its name and the dt, eps and G it was saved with.
 void adopt_snapshot(RunSetup& r, const AppOptions& o) {
-    Snapshot snap = is_hdf5_path(o.snapshot_path) ? read_hdf5(o.snapshot_path).snapshot
-                                                   : read_snapshot_csv(o.snapshot_path);
+    Snapshot snap = read_snapshot(o.snapshot_path);
     if (o.bodies) throw ParamError("--bodies", "cannot change the number of bodies of a snapshot");
     if (!snap.info.scene.empty()) r.scene.name = snap.info.scene;
     r.scene.dt = snap.info.dt.value_or(r.scene.dt);

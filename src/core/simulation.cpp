@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 
 #include "core/errors.hpp"
 #include "core/gpu_words.hpp"
+#include "core/run_driver.hpp"
 
 namespace nbody {
 
@@ -134,16 +134,11 @@ int Simulation::steps_for_frame(double budget_s) const {
 void Simulation::check_finite(double wall_now) {
     if (wall_now < m_next_finite_check) return;
     m_next_finite_check = wall_now + kFiniteCheckInterval;
-    const std::optional<std::size_t> bad = m_backend->first_nonfinite_position();
-    if (!bad) return;
+    std::optional<std::string> why = blow_up(*m_backend);
+    if (!why) return;
     m_blew_up = true;
-    m_paused = true;
-    char msg[320];
-    std::snprintf(msg, sizeof msg,
-                  "the state became NaN or infinite at step %lld (body %zu): dt %g is too large for eps %g. "
-                  "Paused: reset, or lower dt / raise eps, then reset.",
-                  m_backend->steps_taken(), *bad, m_current.dt, m_current.eps);
-    m_error = msg;
+    m_paused = true;  // the panel titled "Simulation stopped" offers the reset
+    m_error = std::move(*why);
 }
 
 void Simulation::mark_what_runs(double wall_now) {

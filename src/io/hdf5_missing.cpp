@@ -1,6 +1,4 @@
 // Built where CMake found no HDF5: every HDF5 entry point says so (the flags' help says it too).
-#include <filesystem>
-
 #include "core/errors.hpp"
 #include "io/hdf5_snapshot.hpp"
 
@@ -13,11 +11,6 @@ namespace {
 }  // namespace
 
 bool hdf5_supported() { return false; }
-
-bool is_hdf5_path(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    return ext == ".hdf5" || ext == ".h5";
-}
 
 void write_hdf5(const Hdf5File&, const std::string& path) { missing(path); }
 Hdf5File read_hdf5(const std::string& path) { missing(path); }

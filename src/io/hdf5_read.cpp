@@ -224,11 +224,6 @@ Hdf5File read_file(hid_t file, const std::string& name) {
 
 }  // namespace
 
-bool is_hdf5_path(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    return ext == ".hdf5" || ext == ".h5";
-}
-
 Hdf5File read_hdf5(const std::string& path) {
     h5::quiet_errors();
     std::error_code ec;

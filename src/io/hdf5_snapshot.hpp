@@ -40,7 +40,6 @@ struct Hdf5File {
 };
 
 bool hdf5_supported();  // false where the build has no HDF5
-bool is_hdf5_path(const std::string& path);  // *.hdf5, *.h5
 
 // Writes `f` to `path` atomically (temporary file beside it, fsync, rename). Throws Error naming the path.
 void write_hdf5(const Hdf5File& f, const std::string& path);

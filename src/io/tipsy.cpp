@@ -139,12 +139,4 @@ void write_tipsy(const State& s, double eps, const std::string& path) {
         throw Error(path + ": cannot write the tipsy file");
 }
 
-bool is_tipsy_path(const std::string& path) {
-    for (const char* ext : {".tipsy", ".std", ".bin"}) {
-        const std::string e(ext);
-        if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0) return true;
-    }
-    return false;
-}
-
 }  // namespace nbody

@@ -35,7 +35,4 @@ State parse_tipsy(const std::vector<unsigned char>& bytes, const std::string& pa
 // Throws nbody::Error when the file cannot be written or N does not fit the header's 32-bit count.
 void write_tipsy(const State& s, double eps, const std::string& path);
 
-// True for the names --save writes as tipsy: *.tipsy, *.std, *.bin.
-bool is_tipsy_path(const std::string& path);
-
 }  // namespace nbody

@@ -2,7 +2,7 @@
 // One simulation over several ranks: each rank runs an inner backend (CPU, or CUDA on its local GPU) on its
 // own i-range against all N bodies and all-gathers the new positions every step through an Exchange.
 // Results equal one rank's: the CPU backend's rows are summed in a fixed j order whatever the split, so a
-// distributed CPU run is bit-identical to a single one (tests/unit/test_distributed, tests/mpi).
+// distributed CPU run is bit-identical to a single one (tests/unit/multi/test_distributed, tests/mpi).
 #include <memory>
 
 #include "core/backend.hpp"

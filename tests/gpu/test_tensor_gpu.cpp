@@ -58,7 +58,7 @@ std::string shape_label(const KernelShape& s) {
 
 // Bound: max relative error 1e-4, median 1e-5, as for the fp32 CUDA-core kernels (test_cuda_backend.cpp).
 // Why it should hold: the split TF32 operands keep ~22 of fp32's 24 bits per pair term, pairs closer than
-// |u_i| / 4 are summed on the CUDA cores, and the CPU model of this kernel (tests/unit/
+// |u_i| / 4 are summed on the CUDA cores, and the CPU model of this kernel (tests/unit/cuda/
 // test_tensor_kernel_model.cpp, same helpers, MUFU's 2-ulp rsqrt) measured max 3e-7 .. 1.1e-5 and median
 // 1e-7 .. 7e-7 at N = 2 .. 1,001 against float64. The goal on the benchmark state (N = 131,072: max 1e-5,
 // median 1e-6) is measured by nbody-bench, not asserted here. A missing, doubled or wrong interaction (1/N of
@@ -155,7 +155,7 @@ TEST(TensorKernel, SwitchingLiveKeepsTheState) {
 // fp32 kernel does (dx = 0, soft2 = the 1e-20 floor: exactly zero), and every pair closer than |u_i| / 4 goes
 // to the CUDA cores (tensor_math.hpp near_r2), so no r^2 of the products can round to zero or below. Every
 // force must be finite and within the fp32 bounds (the CPU model measured max 1.5e-5, median 3.7e-7 at N =
-// 300, tests/unit/test_tensor_kernel_model.cpp); a NaN, a self term or a missing body fails them.
+// 300, tests/unit/cuda/test_tensor_kernel_model.cpp); a NaN, a self term or a missing body fails them.
 TEST(TensorKernel, ZeroSofteningGivesFiniteForces) {
     REQUIRE_GPU(gpu);
     if (const std::string why = gpu->family_refusal(KernelVariant::Tensor); !why.empty()) GTEST_SKIP() << why;

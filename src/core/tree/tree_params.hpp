@@ -18,8 +18,9 @@ struct TreeParams {
     // acceleration in the group at the last evaluation. [0, 1]; 0 = off (theta alone decides). It spends
     // interactions where forces are weak and saves them where they are strong: at 131,072 bodies it reaches
     // Barnes's theta = 0.5 accuracy with 1.7 times fewer interactions on a Plummer sphere and 1.5 times fewer
-    // on the Cartwheel (tests/unit/test_tree_accuracy.cpp prints both). The default meets the accuracy goal
-    // (median relative force error <= 3e-4, 99th percentile <= 3e-3 against float64 direct summation) on both.
+    // on the Cartwheel (tests/unit/core/tree/test_tree_accuracy.cpp prints both). The default meets the
+    // accuracy goal (median relative force error <= 3e-4, 99th percentile <= 3e-3 against float64 direct
+    // summation) on both.
     float alpha = 0.001f;
     // A cell with more bodies than this is split (until the depth cap): 1..64. 32: with the acceleration
     // criterion a leaf of 32 is as accurate as one of 16 and the GPU walk 2 to 12% faster (docs/bench/performance-log.md).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "io/snapshot_file.hpp"
 #include "io/tipsy.hpp"
 #include "scene/scene_file.hpp"
 #include "test_util.hpp"
