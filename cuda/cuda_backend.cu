@@ -226,7 +226,8 @@ namespace {
 // The GL buffer is mapped only while the positions are written: GL must not draw from a mapped buffer.
 class InteropLink final : public PositionLink {
   public:
-    InteropLink(CudaBackend& b, std::unique_ptr<GlInteropBuffer> buffer) : m_backend(b), m_buffer(std::move(buffer)) {}
+    InteropLink(CudaBackend& b, std::unique_ptr<GlInteropBuffer> buffer)
+        : m_backend(b), m_buffer(std::move(buffer)) {}
     PositionPath path() const override { return PositionPath::Interop; }
     void write() override {
         void* dst = m_buffer->map();
@@ -245,8 +246,8 @@ class InteropLink final : public PositionLink {
 };
 }  // namespace
 
-std::unique_ptr<PositionLink> CudaBackend::link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
-                                                          std::string* why) {
+std::unique_ptr<PositionLink> CudaBackend::link_gl_buffer(unsigned gl_buffer, std::size_t bytes,
+                                                          bool allow_interop, std::string* why) {
     std::string failed;
     if (!allow_interop) {
         failed = "interop turned off";
@@ -280,7 +281,9 @@ std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
 std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
 const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }
-std::optional<TuningKey> CudaBackend::tuning_key() const { return m->tuning_key; }
+std::optional<TuningKey> CudaBackend::tuning_key() const {
+    return m->tuning_key;
+}
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }

@@ -46,8 +46,8 @@ public:
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::optional<std::size_t> first_nonfinite_position() override;
-    // The renderer's buffer registered with CUDA (gl_interop.hpp): each write maps it, copies the positions on
-    // the GPU and unmaps it. Null with the registration's error where GL runs on another GPU or vendor.
+    // The renderer's buffer registered with CUDA (gl_interop.hpp): each write maps it, copies the positions
+    // on the GPU and unmaps it. Null with the registration's error where GL runs on another GPU or vendor.
     std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
                                                  std::string* why) override;
     // The current positions and masses (N float4) into device memory (a mapped interop buffer); synchronised.
@@ -90,7 +90,7 @@ public:
     // GPU's (name, SMs, driver), under which --tune files its table.
     const TuningTable& tuning_table() const;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> m;
 };

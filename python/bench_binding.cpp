@@ -40,7 +40,8 @@ py::list bench(const std::vector<long long>& sizes, const std::vector<std::strin
     } else if (backend == "gl") {
 #ifdef NBODY_PYTHON_GL
         std::string why;
-        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {}, &why);
+        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {},
+                              &why);
         if (!gl) throw BackendError("backend 'gl': " + why);
         h.gl = gl.get();
         t.gpu = false, t.gl = true;

@@ -81,7 +81,8 @@ void run_table(const BenchOptions& o, const std::string& command) {
     std::unique_ptr<Backend> gl;
     if (o.gl && !ranks) {
         std::string why;
-        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {}, &why);
+        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {},
+                              &why);
         if (!gl) std::fprintf(stderr, "nbody-bench: no gl rows: %s\n", why.c_str());
     }
     h.gl = gl.get();

@@ -20,7 +20,9 @@ double host_clock_ms(Backend& b, int k) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double backend_clock_ms(Backend& b, int k) { return b.timed_steps(k); }
+double backend_clock_ms(Backend& b, int k) {
+    return b.timed_steps(k);
+}
 
 std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row) {
     // Warm-up: grow the batch until it takes warmup_seconds; that also estimates the time per step.

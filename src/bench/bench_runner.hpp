@@ -46,7 +46,8 @@ using StepTimer = std::function<double(Backend&, int)>;
 // Steps k and returns the host steady-clock milliseconds: exact for the CPU backend, and for the CUDA one
 // too since its step() synchronises (launch gaps included).
 double host_clock_ms(Backend& b, int k);
-// Backend::timed_steps: measured where the steps run (CUDA events, GL timer queries; the host clock on the CPU).
+// Backend::timed_steps: measured where the steps run (CUDA events, GL timer queries; the host clock on the
+// CPU).
 double backend_clock_ms(Backend& b, int k);
 
 // Warm-up, then `timing.repeats` timed repeats of the backend as it is (no reset): fills the row's timing

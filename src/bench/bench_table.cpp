@@ -135,14 +135,17 @@ class TableRun {
 
     std::vector<BenchRow> run() {
         std::string why;
-        const std::unique_ptr<Backend> own = m_h.cpu ? nullptr : try_make_backend(backend_rows(), BackendKind::Cpu, {}, &why);
+        const std::unique_ptr<Backend> own =
+            m_h.cpu ? nullptr : try_make_backend(backend_rows(), BackendKind::Cpu, {}, &why);
         Backend& cpu = m_h.cpu ? *m_h.cpu : *own;
         std::string device;
         GpuBackends gpus(m_h, m_t.parts_per_gpu);
         const std::string no_cuda = find_backend_row(backend_rows(), BackendKind::Cuda)->unavailable();
         Backend* gpu = m_t.gpu && no_cuda.empty() ? gpus.get(m_t.gpus.front()) : nullptr;
-        if (m_t.gpu && !no_cuda.empty()) say(no_cuda + (m_t.gl ? ": no CUDA rows" : "; CPU rows only"));
-        else if (m_t.gpu && !gpu) say(m_t.gl ? "no CUDA rows" : "CPU rows only");
+        if (m_t.gpu && !no_cuda.empty())
+            say(no_cuda + (m_t.gl ? ": no CUDA rows" : "; CPU rows only"));
+        else if (m_t.gpu && !gpu)
+            say(m_t.gl ? "no CUDA rows" : "CPU rows only");
         if (gpu) device = gpu->name();
         if (device.empty()) device = cpu.name();
         if (m_t.gl && !m_h.gl) say("no GL compute backend: no gl rows");

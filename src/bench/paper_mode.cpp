@@ -38,7 +38,9 @@ void run_paper_mode(const std::string& json_path, const std::string& command, co
     const std::unique_ptr<Backend> cpu_backend = try_make_backend(backend_rows(), BackendKind::Cpu, {}, &why);
     Backend& cpu = *cpu_backend;
     const std::unique_ptr<Backend> gpu = try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);
-    if (!gpu) std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n", why.c_str());
+    if (!gpu)
+        std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n",
+                     why.c_str());
     for (const PaperCase& c : kCases) {
         const std::filesystem::path path = std::filesystem::path(NBODY_SOURCE_DIR) / "scenes" / c.scene;
         const bool have_scene = std::filesystem::exists(path);

@@ -1,7 +1,8 @@
 // nbody-bench --race scene.toml: the kernel race (race.hpp) on the scene's state, on the CUDA backend (every
 // variant in every precision) or the CPU one (--cpu, or no GPU: its precisions), or on each backend --backend
 // names (cuda, gl, cpu: the factory's rows) in turn, the same variant in CUDA and in GLSL side by side; as a
-// table, a text bar chart and optional CSV / JSON files. Each lane is timed where it runs (Backend::timed_steps).
+// table, a text bar chart and optional CSV / JSON files. Each lane is timed where it runs
+// (Backend::timed_steps).
 #include <chrono>
 #include <cstdio>
 #include <memory>

@@ -56,9 +56,11 @@ class BackendShapeTimer final : public ShapeTimer {
 
 void run_tune_mode(const BenchOptions& o, const std::string& command) {
     const BackendRow& cuda = *find_backend_row(backend_rows(), BackendKind::Cuda);
-    if (!cuda.unavailable().empty()) throw Error("--tune measures CUDA kernels: this build has no CUDA backend");
+    if (!cuda.unavailable().empty())
+        throw Error("--tune measures CUDA kernels: this build has no CUDA backend");
     std::string why;
-    auto gpu = try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);  // one GPU: the table is per GPU model
+    auto gpu =
+        try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);  // one GPU: the table is per GPU model
     if (!gpu) throw Error("--tune needs a CUDA device: " + why);
     const std::optional<TuningKey> tuned = gpu->tuning_key();
     if (!tuned) throw Error("--tune: the " + gpu->name() + " backend has no tuning key");

@@ -27,7 +27,9 @@ struct BackendCaps {
 // How the last force evaluation was launched, for benchmark rows and the tuner: zeros where the backend has
 // no such shape (the CPU backend).
 struct LaunchShape {
-    int k = 0, u = 0, block = 0, q = 0, s = 0;  // i-bodies a thread, j-unroll, threads a block, threads a body, j-splits
+    int k = 0, u = 0;   // i-bodies a thread, j-bodies unrolled
+    int block = 0;      // threads a block
+    int q = 0, s = 0;   // threads a body, j-splits over blocks
     int registers = 0;  // per thread, as compiled
     int parts = 0;      // devices (or parts of one) the bodies are spread over; 0: not a device backend
 };
@@ -46,7 +48,6 @@ class PositionLink {
     // round trip. Call from the thread where the buffer's GL context is current.
     virtual void write() = 0;
 };
-
 
 struct DeviceTiming {
     std::string device;      // "GPU 1"
@@ -103,12 +104,13 @@ public:
     // positions; a GPU backend looks on the device, so the check costs no copy of N bodies.
     virtual std::optional<std::size_t> first_nonfinite_position();
 
-    // The renderer's vertex buffer `gl_buffer` (a GL buffer name in the current context, at least `bytes` long,
-    // for N float4 of position and mass): a link that writes it without a host round trip, or null with the
-    // words why not in *why, and the renderer uploads copy_positions_to_host instead. `allow_interop` false
-    // refuses a link through another API than GL (CUDA-GL interop). Default: null, the bodies are in main memory.
-    virtual std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
-                                                         std::string* why);
+    // The renderer's vertex buffer `gl_buffer` (a GL buffer name in the current context, at least `bytes`
+    // long, for N float4 of position and mass): a link that writes it without a host round trip, or null with
+    // the words why not in *why, and the renderer uploads copy_positions_to_host instead. `allow_interop`
+    // false refuses a link through another API than GL (CUDA-GL interop). Default: null, the bodies are in
+    // main memory.
+    virtual std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes,
+                                                         bool allow_interop, std::string* why);
 
     // The softened potential energy W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2) of the current state,
     // evaluated where the state lives (GPU backends: float32 pair sums per body, float64 total), or nullopt

@@ -57,8 +57,9 @@ std::optional<std::size_t> Backend::first_nonfinite_position() {
 
 std::unique_ptr<PositionLink> Backend::link_gl_buffer(unsigned, std::size_t, bool, std::string* why) {
     if (why)
-        *why = "the " + name() + " backend keeps the bodies in main memory: they are copied to the graphics card "
-                                 "each frame";
+        *why = "the " + name() +
+               " backend keeps the bodies in main memory: they are copied to the graphics card "
+               "each frame";
     return nullptr;
 }
 

@@ -45,7 +45,8 @@ BackendChoice no_cuda_choice(BackendKind asked) {
     return {asked, BackendKind::Cpu, kNoCudaWords, "this build has no CUDA backend; using the CPU backend"};
 }
 
-std::unique_ptr<Backend> make_row(BackendKind k, const SimParams& p, std::string* why, std::string* note = nullptr) {
+std::unique_ptr<Backend> make_row(BackendKind k, const SimParams& p, std::string* why,
+                                  std::string* note = nullptr) {
     return try_make_backend(backend_rows(), k, p, why, note);
 }
 }  // namespace
@@ -80,7 +81,8 @@ std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, BackendChoice* 
         return make_backend(p, choice);
     } catch (const BackendError& e) {
         if (p.backend != BackendKind::Cuda) throw;
-        if (choice) *choice = cuda_built() ? cpu_fallback_choice(p.backend, e.what()) : no_cuda_choice(p.backend);
+        if (choice)
+            *choice = cuda_built() ? cpu_fallback_choice(p.backend, e.what()) : no_cuda_choice(p.backend);
         std::string why;
         return make_row(BackendKind::Cpu, p, &why);
     }

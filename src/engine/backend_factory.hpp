@@ -19,12 +19,13 @@ inline constexpr const char* kNoCudaWords = "this program was built without CUDA
 // above libnbody (gl_backend/gl_backend_factory.hpp's make_backend_with_gl).
 std::unique_ptr<Backend> make_backend(const SimParams& p, BackendChoice* choice = nullptr);
 
-// For the sandbox, which goes on whatever the GPU does: make_backend, and where a CUDA backend was asked for and
-// cannot start, the CPU backend with *choice saying why (the window's banner reads it).
+// For the sandbox, which goes on whatever the GPU does: make_backend, and where a CUDA backend was asked for
+// and cannot start, the CPU backend with *choice saying why (the window's banner reads it).
 std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, BackendChoice* choice = nullptr);
 
-// b->reset(s, p), and where a GPU backend cannot hold or run the state (out of memory, no code for this GPU), the
-// CPU backend in its place with *choice saying why. Errors of the state itself (NaN, bad parameters) still throw.
+// b->reset(s, p), and where a GPU backend cannot hold or run the state (out of memory, no code for this GPU),
+// the CPU backend in its place with *choice saying why. Errors of the state itself (NaN, bad parameters)
+// still throw.
 void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& p, BackendChoice* choice);
 
 // Under mpirun with more than one rank (multi/mpi_exchange): this rank's share of one simulation, a
@@ -35,8 +36,8 @@ std::unique_ptr<Backend> make_rank_backend(const SimParams& p, BackendChoice* ch
 
 // The Sapporo2 question, measured on the CUDA backend's Hermite engine: one block-step evaluation (predictor
 // of all N, force of `active_count` bodies spread over the state against all N, corrector) on GPU 0, repeated
-// `repeats` times between CUDA events; milliseconds per evaluation (nbody-bench --active). Throws BackendError
-// where this build has no CUDA backend or no device is usable.
+// `repeats` times between CUDA events; milliseconds per evaluation (nbody-bench --active). Throws
+// BackendError where this build has no CUDA backend or no device is usable.
 double block_step_evaluation_ms(const State& s, int active_count, const SimParams& p, int repeats);
 
 // True when this build includes the CUDA backend.

@@ -11,35 +11,36 @@ namespace nbody {
 namespace {
 
 BackendRow cpu_row() {
-    return {BackendKind::Cpu,
-            "CPU",
-            "",
-            "Every core, vectorised: the numerical reference (every precision, integrator and method)",
-            [] { return std::string(); },
-            [](const SimParams& p, const BackendMakeOptions&, std::string*, std::string*) -> std::unique_ptr<Backend> {
-                return std::make_unique<CpuBackend>(p.cpu_threads);
-            }};
+    return {
+        BackendKind::Cpu,
+        "CPU",
+        "",
+        "Every core, vectorised: the numerical reference (every precision, integrator and method)",
+        [] { return std::string(); },
+        [](const SimParams& p, const BackendMakeOptions&, std::string*,
+           std::string*) -> std::unique_ptr<Backend> { return std::make_unique<CpuBackend>(p.cpu_threads); }};
 }
 
 BackendRow cuda_row() {
-    return {BackendKind::Cuda,
-            "CUDA",
-            "",
-            "The CUDA kernels on NVIDIA GPUs: every kernel variant, precision and integrator, one GPU or several",
-            [] { return cuda_built() ? std::string() : std::string("no CUDA in this build"); },
-            [](const SimParams& p, const BackendMakeOptions& o, std::string* why,
-               std::string* note) -> std::unique_ptr<Backend> {
+    return {
+        BackendKind::Cuda,
+        "CUDA",
+        "",
+        "The CUDA kernels on NVIDIA GPUs: every kernel variant, precision and integrator, one GPU or several",
+        [] { return cuda_built() ? std::string() : std::string("no CUDA in this build"); },
+        [](const SimParams& p, const BackendMakeOptions& o, std::string* why,
+           std::string* note) -> std::unique_ptr<Backend> {
 #ifdef NBODY_HAVE_CUDA
-                std::string fewer;
-                auto b = try_make_cuda_backend(p, why, &fewer, o.parts_per_gpu);
-                if (note) *note = fewer;
-                return b;
+            std::string fewer;
+            auto b = try_make_cuda_backend(p, why, &fewer, o.parts_per_gpu);
+            if (note) *note = fewer;
+            return b;
 #else
-                (void)p, (void)o, (void)note;
-                if (why) *why = "this build has no CUDA backend (configured without nvcc or with NBODY_CUDA=OFF)";
-                return nullptr;
+            (void)p, (void)o, (void)note;
+            if (why) *why = "this build has no CUDA backend (configured without nvcc or with NBODY_CUDA=OFF)";
+            return nullptr;
 #endif
-            }};
+        }};
 }
 
 }  // namespace
@@ -55,8 +56,8 @@ const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k) {
     return nullptr;
 }
 
-std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k, const SimParams& p, std::string* why,
-                                          std::string* note, const BackendMakeOptions& o) {
+std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k, const SimParams& p,
+                                          std::string* why, std::string* note, const BackendMakeOptions& o) {
     const BackendRow* row = find_backend_row(rows, k);
     if (!row) {
         if (why) *why = "no " + std::string(backend_kind_name(k)) + " backend here";

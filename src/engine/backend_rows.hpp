@@ -17,7 +17,7 @@ struct BackendMakeOptions {
 };
 
 struct BackendRow {
-    BackendKind kind;  // the key (SimParams::backend); backend_kind_name(kind) is its name on --backend
+    BackendKind kind;       // the key (SimParams::backend); backend_kind_name(kind) is its name on --backend
     std::string label;      // the Kernel panel's button: "CUDA"
     std::string flag_help;  // after its name in --backend's help, "" for none: "OpenGL 4.3 compute"
     std::string help;       // the panel's tooltip
@@ -40,8 +40,9 @@ const BackendRows& backend_rows();
 const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k);
 
 // The row's backend, or null with the words why not in *why (no such row, not in this build, no device).
-std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k, const SimParams& p, std::string* why,
-                                          std::string* note = nullptr, const BackendMakeOptions& o = {});
+std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k, const SimParams& p,
+                                          std::string* why, std::string* note = nullptr,
+                                          const BackendMakeOptions& o = {});
 
 // What the rows offer, for the Kernel panel.
 std::vector<BackendOffer> backend_offers(const BackendRows& rows);

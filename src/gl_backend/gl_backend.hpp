@@ -38,8 +38,9 @@ class GlBackend final : public Backend {
     // The renderer's buffer written by this backend's own GL: in the step's last dispatch, or by a copy.
     std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
                                                  std::string* why) override;
-    // Makes the renderer's vertex buffer (a GL buffer name in this context, N float4 of position and mass) hold
-    // the current positions without leaving the GPU, and keeps the name so later steps write it as they go.
+    // Makes the renderer's vertex buffer (a GL buffer name in this context, N float4 of position and mass)
+    // hold the current positions without leaving the GPU, and keeps the name so later steps write it as they
+    // go.
     void write_positions_to_gl_buffer(unsigned gl_buffer);
     std::string kernel_label() const override;
     std::string kernel_choice() const override;

@@ -53,21 +53,22 @@ std::unique_ptr<Backend> cpu_instead(const SimParams& p, BackendChoice* choice, 
 }
 
 BackendRow gl_row(const GlFactoryOptions& o) {
-    return {BackendKind::Gl,
-            "GL compute",
-            "OpenGL 4.3 compute",
-            "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, leapfrog, direct; "
-            "variants none, i and ij)",
-            [] { return std::string(); },  // whether the context offers compute is known only once it is asked
-            [o](const SimParams&, const BackendMakeOptions&, std::string* why,
-                std::string*) -> std::unique_ptr<Backend> {
-                try {
-                    return try_make_gl_backend(o, why);
-                } catch (const Error& e) {  // the shader failed to compile: the driver's log
-                    *why = e.what();
-                    return nullptr;
-                }
-            }};
+    return {
+        BackendKind::Gl,
+        "GL compute",
+        "OpenGL 4.3 compute",
+        "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, leapfrog, direct; "
+        "variants none, i and ij)",
+        [] { return std::string(); },  // whether the context offers compute is known only once it is asked
+        [o](const SimParams&, const BackendMakeOptions&, std::string* why,
+            std::string*) -> std::unique_ptr<Backend> {
+            try {
+                return try_make_gl_backend(o, why);
+            } catch (const Error& e) {  // the shader failed to compile: the driver's log
+                *why = e.what();
+                return nullptr;
+            }
+        }};
 }
 }  // namespace
 
@@ -77,7 +78,8 @@ BackendRows backend_rows_with_gl(const GlFactoryOptions& o) {
     return rows;
 }
 
-std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice* choice, const GlFactoryOptions& o) {
+std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice* choice,
+                                              const GlFactoryOptions& o) {
     if (p.backend == BackendKind::Cpu || p.backend == BackendKind::Cuda) return make_backend(p, choice);
     BackendChoice c;
     c.asked = p.backend;
@@ -133,7 +135,8 @@ std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice*
     return gl;
 }
 
-std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, BackendChoice* choice, const GlFactoryOptions& o) {
+std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, BackendChoice* choice,
+                                              const GlFactoryOptions& o) {
     if (p.backend == BackendKind::Cuda) return make_backend_or_cpu(p, choice);
     return make_backend_with_gl(p, choice, o);
 }

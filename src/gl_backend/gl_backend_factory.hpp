@@ -22,7 +22,8 @@ struct GlFactoryOptions {
     std::string shader_dir;  // empty: render/shader.hpp's shader_dir()
 };
 
-// libnbody's rows (engine/backend_rows.hpp) and the GL compute row, whose backends run in the context `o` names.
+// libnbody's rows (engine/backend_rows.hpp) and the GL compute row, whose backends run in the context `o`
+// names.
 BackendRows backend_rows_with_gl(const GlFactoryOptions& o = {});
 
 // What auto does in make_backend_with_gl, for --backend's help.
@@ -36,8 +37,9 @@ inline constexpr const char* kAutoWithGlHelp =
 std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice* choice,
                                               const GlFactoryOptions& o = {});
 
-// The sandbox's choice, which goes on whatever the GPU does: make_backend_with_gl, and where a CUDA backend was asked
-// for and cannot start, the CPU backend with the words in *choice (the library and Python throw instead).
+// The sandbox's choice, which goes on whatever the GPU does: make_backend_with_gl, and where a CUDA backend
+// was asked for and cannot start, the CPU backend with the words in *choice (the library and Python throw
+// instead).
 std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, BackendChoice* choice,
                                               const GlFactoryOptions& o = {});
 

@@ -16,9 +16,7 @@ public:
     DistributedBackend(std::unique_ptr<Backend> inner, std::unique_ptr<Exchange> exchange);
 
     std::string name() const override;
-    BackendCaps caps() const override {
-        return {m_inner->caps().gpu, m_inner->caps().kernel_variants};
-    }
+    BackendCaps caps() const override { return {m_inner->caps().gpu, m_inner->caps().kernel_variants}; }
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override { m_inner->set_params(p); }
     const SimParams& params() const override { return m_inner->params(); }

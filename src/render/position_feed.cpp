@@ -19,7 +19,8 @@ void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool all
     renderer.set_particle_count(backend.size());
     m_host.clear();
     m_note.clear();
-    m_link = backend.link_gl_buffer(renderer.position_buffer(), renderer.position_bytes(), allow_interop, &m_note);
+    m_link =
+        backend.link_gl_buffer(renderer.position_buffer(), renderer.position_bytes(), allow_interop, &m_note);
     if (m_link) {
         m_note.clear();
         return;

@@ -212,7 +212,8 @@ void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind runnin
         if (off) ImGui::BeginDisabled();
         if (ImGui::RadioButton(o.label.c_str(), kind == o.kind)) asked = o.kind;
         if (off) ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) wrapped_tooltip(off ? o.unavailable : o.help);
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            wrapped_tooltip(off ? o.unavailable : o.help);
         if (off) missing += (missing.empty() ? "" : "; ") + o.unavailable;
     }
     if (!missing.empty()) ImGui::TextDisabled("(%s)", missing.c_str());

@@ -57,7 +57,9 @@ TEST(Window, ScreenshotIsAPngOfTheWindowSize) {
 
 // A window, a small CPU simulation and the panels' state, as the sandbox has them.
 struct Panels {
-    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) { view.backends = backend_offers(backend_rows_with_gl()); }
+    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) {
+        view.backends = backend_offers(backend_rows_with_gl());
+    }
     std::unique_ptr<Simulation> owner = cpu_simulation();
     Simulation& sim = *owner;
     Ui ui;

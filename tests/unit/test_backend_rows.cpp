@@ -1,6 +1,6 @@
-// The factory's backend rows (engine/backend_rows.hpp) and its structured choice (core/backend_choice.hpp), on
-// whatever machine runs the tests: with a usable GPU the choice says CUDA runs; without one (or without CUDA in
-// the build) it says the CPU runs and why, in the words the window's banner shows.
+// The factory's backend rows (engine/backend_rows.hpp) and its structured choice (core/backend_choice.hpp),
+// on whatever machine runs the tests: with a usable GPU the choice says CUDA runs; without one (or without
+// CUDA in the build) it says the CPU runs and why, in the words the window's banner shows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,9 +36,10 @@ TEST(BackendRows, LibnbodyListsCpuThenCudaAndTheGlFactoryAddsGl) {
 TEST(BackendRows, TheBackendFlagListsWhatTheRowsOffer) {
     const BackendRows all = backend_rows_with_gl();
     EXPECT_EQ(backend_flag_choices(all), (std::vector<std::string>{"auto", "cpu", "cuda", "gl"}));
-    EXPECT_EQ(backend_flag_help(all, kAutoWithGlHelp),
-              "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on a "
-              "hardware GPU, else the CPU)");
+    EXPECT_EQ(
+        backend_flag_help(all, kAutoWithGlHelp),
+        "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on a "
+        "hardware GPU, else the CPU)");
     EXPECT_TRUE(std::holds_alternative<AppOptions>(test::parse({"--headless", "--backend", "gl"})));
     EXPECT_TRUE(std::holds_alternative<int>(test::parse({"--headless", "--backend", "vulkan"})));
 }
@@ -128,7 +129,8 @@ TEST(BackendDefaults, HostBackendTimesStepsAndOffersNoGpuPaths) {
     SimParams p;
     State s;
     s.resize(64);
-    for (std::size_t i = 0; i < s.size(); ++i) s.pos_mass[i] = {double(i % 4), double(i / 4 % 4), double(i / 16), 1.0 / 64};
+    for (std::size_t i = 0; i < s.size(); ++i)
+        s.pos_mass[i] = {double(i % 4), double(i / 4 % 4), double(i / 16), 1.0 / 64};
     cpu.reset(s, p);
     const double ms = cpu.timed_steps(3);
     EXPECT_GT(ms, 0.0);

@@ -197,5 +197,6 @@ TEST(GpuFallback, ASceneTooBigForTheGpuRunsOnTheCpuWithTheReason) {
     // The banner reads the choice, not the note's words.
     EXPECT_EQ(sim.backend_choice().asked, BackendKind::Auto);
     EXPECT_EQ(sim.backend_choice().running, BackendKind::Cpu);
-    EXPECT_TRUE(contains(sim.backend_choice().fallback, "too little free memory")) << sim.backend_choice().fallback;
+    EXPECT_TRUE(contains(sim.backend_choice().fallback, "too little free memory"))
+        << sim.backend_choice().fallback;
 }
