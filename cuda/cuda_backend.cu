@@ -12,6 +12,7 @@
 #include "device_set.cuh"
 #include "device_snapshots.cuh"
 #include "finite_check.cuh"
+#include "gl_interop.hpp"
 #include "gpu_query.hpp"
 #include "hermite_engine.cuh"
 #include "leapfrog_engine.cuh"
@@ -240,6 +241,44 @@ void CudaBackend::write_positions_to_device(void* device_dst) {
     if (m->engine) m->engine->positions_to_device(device_dst);
 }
 
+namespace {
+// The GL buffer is mapped only while the positions are written: GL must not draw from a mapped buffer.
+class InteropLink final : public PositionLink {
+  public:
+    InteropLink(CudaBackend& b, std::unique_ptr<GlInteropBuffer> buffer)
+        : m_backend(b), m_buffer(std::move(buffer)) {}
+    PositionPath path() const override { return PositionPath::Interop; }
+    void write() override {
+        void* dst = m_buffer->map();
+        try {
+            m_backend.write_positions_to_device(dst);
+        } catch (...) {
+            m_buffer->unmap();
+            throw;
+        }
+        m_buffer->unmap();
+    }
+
+  private:
+    CudaBackend& m_backend;
+    std::unique_ptr<GlInteropBuffer> m_buffer;
+};
+}  // namespace
+
+std::unique_ptr<PositionLink> CudaBackend::link_gl_buffer(unsigned gl_buffer, std::size_t bytes,
+                                                          bool allow_interop, std::string* why) {
+    std::string failed;
+    if (!allow_interop) {
+        failed = "interop turned off";
+    } else if (auto buffer = GlInteropBuffer::try_register(gl_buffer, bytes, &failed)) {
+        return std::make_unique<InteropLink>(*this, std::move(buffer));
+    } else {
+        failed = "interop registration failed: " + failed;
+    }
+    if (why) *why = failed;
+    return nullptr;
+}
+
 std::optional<double> CudaBackend::potential_energy() {
     return m->engine ? m->engine->potential_energy() : std::optional<double>(0.0);
 }
@@ -261,7 +300,9 @@ std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
 std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
 const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }
-const TuningKey& CudaBackend::tuning_key() const { return m->tuning_key; }
+std::optional<TuningKey> CudaBackend::tuning_key() const {
+    return m->tuning_key;
+}
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }
@@ -303,6 +344,10 @@ std::string CudaBackend::family_refusal(KernelVariant v) const {
 std::size_t CudaBackend::parts() const { return m->devices->size(); }
 LaunchPlan CudaBackend::plan() const { return m->engine ? m->engine->plan() : LaunchPlan{}; }
 KernelResources CudaBackend::kernel_resources() const { return m->engine ? m->engine->resources() : KernelResources{}; }
+LaunchShape CudaBackend::launch_shape() const {
+    const LaunchPlan p = plan();
+    return {p.k, p.u, p.block, p.q, p.splits, kernel_resources().registers, static_cast<int>(parts())};
+}
 
 std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note,
                                                    int parts_per_gpu) {

@@ -37,7 +37,7 @@ public:
     ~CudaBackend() override;
 
     std::string name() const override;
-    BackendCaps caps() const override { return {true, true, true}; }
+    BackendCaps caps() const override { return {true, true}; }
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override;
     const SimParams& params() const override;
@@ -46,7 +46,12 @@ public:
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
     std::optional<std::size_t> first_nonfinite_position() override;
-    void write_positions_to_device(void* device_dst) override;
+    // The renderer's buffer registered with CUDA (gl_interop.hpp): each write maps it, copies the positions
+    // on the GPU and unmaps it. Null with the registration's error where GL runs on another GPU or vendor.
+    std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
+                                                 std::string* why) override;
+    // The current positions and masses (N float4) into device memory (a mapped interop buffer); synchronised.
+    void write_positions_to_device(void* device_dst);
     std::optional<double> potential_energy() override;
     std::vector<DeviceTiming> device_timings() override;
     bool set_partition(RangePartition p) override;
@@ -69,9 +74,11 @@ public:
     long long steps_taken() const override;
     void set_steps_taken(long long n) override;
 
-    // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). What
-    // nbody-bench times. With several parts the events bracket all of them.
-    double timed_steps(int k);
+    // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). With
+    // several parts the events bracket all of them.
+    double timed_steps(int k) override;
+    LaunchShape launch_shape() const override;
+    std::optional<TuningKey> tuning_key() const override;
     const CudaDeviceInfo& device() const;  // the first part's GPU (the one that renders)
     // Why family v cannot run here (the GPU's generation, or a build without its instructions); empty when it can.
     std::string family_refusal(KernelVariant v) const;
@@ -82,9 +89,8 @@ public:
     // is valid for this GPU and driver, else the built-in one; its source says which. tuning_key(): this
     // GPU's (name, SMs, driver), under which --tune files its table.
     const TuningTable& tuning_table() const;
-    const TuningKey& tuning_key() const;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> m;
 };

@@ -12,7 +12,6 @@
 #include "core/errors.hpp"
 #include "py_simulation.hpp"
 #ifdef NBODY_PYTHON_GL
-#include "bench/bench_gl_rows.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #endif
 
@@ -41,10 +40,10 @@ py::list bench(const std::vector<long long>& sizes, const std::vector<std::strin
     } else if (backend == "gl") {
 #ifdef NBODY_PYTHON_GL
         std::string why;
-        auto made = try_make_gl_backend({GlContextSource::OwnHeadless, {}}, &why);
-        if (!made) throw BackendError("backend 'gl': " + why);
-        use_gl_rows(h, *made);
-        gl = std::move(made);
+        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {},
+                              &why);
+        if (!gl) throw BackendError("backend 'gl': " + why);
+        h.gl = gl.get();
         t.gpu = false, t.gl = true;
 #else
         throw ParamError("backend",

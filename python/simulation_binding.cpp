@@ -33,8 +33,8 @@ std::string resolve_scene(const std::string& given) {
 // backend="gl" (and auto's second choice) through the GL compute row, in a headless EGL context of its own.
 api::Simulation with_gl_row(api::Simulation s) {
 #ifdef NBODY_PYTHON_GL
-    api::SimulationAccess::set_backend_factory(s, [](const SimParams& p, std::string* note) {
-        return make_backend_with_gl(p, note, {GlContextSource::OwnHeadless, {}});
+    api::SimulationAccess::set_backend_factory(s, [](const SimParams& p, BackendChoice* choice) {
+        return make_backend_with_gl(p, choice, {GlContextSource::OwnHeadless, {}});
     });
 #endif
     return s;

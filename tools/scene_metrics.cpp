@@ -66,8 +66,7 @@ Diagnostics energy_of(Backend& b, const State& s, const SimParams& p) {
 template <class Row>
 void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
     const SimParams p = params_for(a, scene);
-    std::string note;
-    const std::unique_ptr<Backend> b = make_backend(p, &note);
+    const std::unique_ptr<Backend> b = make_backend(p);
     State s = build_scene(scene);
     b->reset(s, p);
     std::printf("# %s: %s\n", b->name().c_str(), b->kernel_label().c_str());

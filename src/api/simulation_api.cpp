@@ -29,8 +29,8 @@ struct Simulation::Impl {
     State state;
     bool state_fresh = true;
     std::unique_ptr<Backend> backend;
-    BackendFactory factory = [](const SimParams& p, std::string* n) { return make_backend(p, n); };
-    std::string note;
+    BackendFactory factory = [](const SimParams& p, BackendChoice* c) { return make_backend(p, c); };
+    BackendChoice choice;
     // The energy baseline: the state it is measured at (kept from the first step until measured), and the
     // measurement. Neither: the baseline is the current state.
     std::optional<State> start;
@@ -41,7 +41,7 @@ struct Simulation::Impl {
 
     Backend& ensure_backend() {
         if (!backend) {
-            auto b = factory(sim, &note);
+            auto b = factory(sim, &choice);
             b->reset(state, sim);
             backend = std::move(b);
         }
@@ -137,12 +137,12 @@ void Simulation::set_params(const Params& p) {
     const SimParams next = to_sim_params(p);
     const SimParams now = m->sim;
     if (m->backend && needs_new_backend(next, now)) {
-        std::string note;
-        auto fresh = m->factory(next, &note);
+        BackendChoice choice;
+        auto fresh = m->factory(next, &choice);
         fresh->reset(m->current(), next);  // the bodies carry over; on a throw the running backend stays
         fresh->set_steps_taken(m->backend->steps_taken());
         m->backend = std::move(fresh);
-        m->note = note;
+        m->choice = choice;
     } else if (m->backend) {
         m->backend->set_params(next);
     }
@@ -230,7 +230,7 @@ std::string Simulation::backend_name() const {
 }
 std::string Simulation::backend_note() const {
     m->ensure_backend();
-    return m->note;
+    return m->choice.note;
 }
 std::string Simulation::kernel() const {
     return m->ensure_backend().kernel_label();

@@ -25,16 +25,16 @@ namespace {
 int run_summary(const nbody::AppOptions& o) {
     using namespace nbody;
     const RunSetup setup = prepare_run(o);
-    std::string note;
+    BackendChoice choice;
     int rank = 0;  // under mpirun every rank runs this; rank 0 alone prints and writes
-    auto backend = make_rank_backend(setup.params, &note, &rank);
+    auto backend = make_rank_backend(setup.params, &choice, &rank);
     // --rank-timeout bounds every gather from reset on; the start-up barrier in DistributedBackend's
     // constructor keeps Exchange's default 60 s.
     if (auto* d = dynamic_cast<DistributedBackend*>(backend.get()))
         d->exchange().timeout = std::chrono::milliseconds(std::llround(o.rank_timeout * 1000));
-    if (!backend) backend = make_sandbox_backend(setup.params, &note);  // gl: its own headless EGL context
-    reset_or_cpu(backend, initial_state(setup), setup.params, &note);
-    if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", note.c_str());
+    if (!backend) backend = make_sandbox_backend(setup.params, &choice);  // gl: its own headless EGL context
+    reset_or_cpu(backend, initial_state(setup), setup.params, &choice);
+    if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", choice.note.c_str());
     if (setup.resume) resume_backend(*backend, *setup.resume);
     AppOptions mine = o;
     if (rank != 0) mine.quiet = true, mine.save_path.clear(), mine.checkpoint_path.clear();

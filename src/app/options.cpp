@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/param_registry.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "io/snapshot_file.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
@@ -134,11 +135,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--G", o.G, "Gravitational constant (1e-12 to 1e12)")->check(real_in(kMinG, kMaxG));
     app.add_option("--seed", o.seed, "Override the scene's random seed (0 to 2^62)")
         ->transform(integer_in(0, 1LL << 62));
-    app.add_option(
-           "--backend", o.backend,
-           "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on "
-           "a hardware GPU, else the CPU)")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda", "gl"}));
+    const BackendRows backends = backend_rows_with_gl();
+    app.add_option("--backend", o.backend, backend_flag_help(backends, kAutoWithGlHelp))
+        ->check(CLI::IsMember(backend_flag_choices(backends)));
     app.add_option(
            "--variant", o.variant,
            "CUDA kernel: auto (chosen per N and GPU, the default), " + families_help())

@@ -43,8 +43,8 @@ ColorMode parse_color(const std::string& s) {
 }  // namespace
 
 Viewer::Viewer(const AppOptions& o, GlContext& ctx)
-    : m_ctx(ctx), m_sim([](const SimParams& p, std::string* note) {
-          return make_sandbox_backend(p, note, {GlContextSource::Current, {}});
+    : m_ctx(ctx), m_sim([](const SimParams& p, BackendChoice* choice) {
+          return make_sandbox_backend(p, choice, {GlContextSource::Current, {}});
       }) {
     m_allow_interop = o.interop;
     m_settings.color_mode = parse_color(o.color);

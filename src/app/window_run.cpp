@@ -19,6 +19,8 @@
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
+#include "engine/backend_rows.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
@@ -79,7 +81,7 @@ class WindowApp {
         w.set_vsync(o.vsync);
         const std::string cfg = user_config_dir();
         m_ui = std::make_unique<Ui>(w.handle(), cfg.empty() ? "" : cfg + "/imgui.ini", m_state.ui_scale);
-        m_view.cuda_built = cuda_built();
+        m_view.backends = backend_offers(backend_rows_with_gl({GlContextSource::Current, {}}));
         m_view.gl_renderer = w.description();
         m_view.scenes = &m_scenes;
         m_state.race = &m_race;

@@ -7,6 +7,7 @@
 #include "cli/cli_checks.hpp"
 #include "core/errors.hpp"
 #include "core/param_registry.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "io/output_path.hpp"
 
 namespace nbody {
@@ -75,12 +76,12 @@ std::variant<BenchOptions, int> parse_bench_command_line(int argc, char** argv) 
     auto* sweep = app.add_flag("--sweep", o.sweep, "Every allowed k and u of each variant");
     auto* cpu = app.add_flag("--cpu", o.cpu, "Also measure the CPU backend");
     std::vector<std::string> backends;
-    auto* backend =
-        app.add_option("--backend,--backends", backends,
-                       "Backends to measure, list: cuda, gl (OpenGL compute through a headless EGL "
-                       "context), cpu; default cuda where a device is usable, else cpu")
-            ->delimiter(',')
-            ->check(CLI::IsMember({"cuda", "gl", "cpu"}));
+    const BackendRows rows = backend_rows_with_gl();  // gl: through a headless EGL context of its own
+    auto* backend = app.add_option("--backend,--backends", backends,
+                                   "Backends to measure, list: " + backend_list_text(rows) +
+                                       "; default cuda where a device is usable, else cpu")
+                        ->delimiter(',')
+                        ->check(CLI::IsMember(backend_names(rows)));
     auto* paper =
         app.add_flag("--paper", o.paper, "Reproduce the RV770 paper's Tables II and III on this machine");
     app.add_flag("!--no-accuracy", o.accuracy, "Skip the float64 reference force (saves time at large N)");

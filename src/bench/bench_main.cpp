@@ -1,5 +1,6 @@
 // nbody-bench: measures every kernel variant (and the CPU backend on request) over a list of N.
 // Interactions/s first; Gflop/s at 20 and 38 flops per interaction; force error against float64.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -8,21 +9,16 @@
 #include <vector>
 
 #include "bench/bench_cli.hpp"
-#include "bench/bench_gl_rows.hpp"
 #include "bench/bench_output.hpp"
 #include "bench/bench_table.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#include "hermite_forces.hpp"
-#endif
 
 namespace nbody {
 namespace {
@@ -32,13 +28,12 @@ namespace {
 // else nullptr. Only rank 0 prints: the others' stdout goes nowhere.
 std::unique_ptr<DistributedBackend> rank_backend() {
     if (launched_ranks() <= 1) return nullptr;
-    std::unique_ptr<Backend> inner;
-#ifdef NBODY_HAVE_CUDA
     pin_local_gpu();
     std::string why;
-    inner = try_make_cuda_backend(SimParams{}, &why);
-#endif
-    if (!inner) inner = std::make_unique<CpuBackend>(threads_per_rank(0));
+    std::unique_ptr<Backend> inner = try_make_backend(backend_rows(), BackendKind::Cuda, SimParams{}, &why);
+    SimParams cpu;
+    cpu.cpu_threads = threads_per_rank(0);
+    if (!inner) inner = try_make_backend(backend_rows(), BackendKind::Cpu, cpu, &why);
     auto d = std::make_unique<DistributedBackend>(std::move(inner), exchange_from_environment());
     if (d->exchange().rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw Error("rank " + std::to_string(d->exchange().rank()) + ": cannot silence stdout");
@@ -46,18 +41,12 @@ std::unique_ptr<DistributedBackend> rank_backend() {
     return d;
 }
 
-// Every rank must take the same number of steps per repeat, so each uses the slowest rank's time.
-double ranks_clock_ms(Backend& b, int k) {
-    return static_cast<DistributedBackend&>(b).exchange().max_over_ranks(host_clock_ms(b, k));
-}
-
 void run_table(const BenchOptions& o, const std::string& command) {
     BenchMeta meta{"", utc_now(), command};
     const std::unique_ptr<DistributedBackend> ranks = rank_backend();
     BenchTableHooks h;
     if (ranks) {
-        h.cpu = ranks.get();
-        h.cpu_timer = ranks_clock_ms;
+        h.cpu = ranks.get();  // timed by the slowest rank (DistributedBackend::timed_steps)
         h.cpu_label = "ranks";
         h.cpu_variant = "auto";
     }
@@ -68,16 +57,15 @@ void run_table(const BenchOptions& o, const std::string& command) {
     };
     h.row = print_row;
     h.note = [](const std::string& s) { std::fprintf(stderr, "nbody-bench: %s\n", s.c_str()); };
-#ifdef NBODY_HAVE_CUDA
     // Block-step evaluations on a fixed active set: does a small set still use the GPU (Sapporo2)?
-    if (!o.active.empty() && !ranks)
+    if (!o.active.empty() && !ranks && cuda_built())
         h.after_size = [&](long long n, const State& state, const SimParams& p) {
             for (int act : o.active)
                 for (const std::string& pr : o.precisions) {
                     SimParams hp = p;
                     hp.precision = *parse_precision(pr);
                     try {
-                        const double ms = cuda_hermite_force_ms(state, act, hp, 200);
+                        const double ms = block_step_evaluation_ms(state, act, hp, 200);
                         const double pairs = static_cast<double>(std::min<long long>(act, n)) * static_cast<double>(n);
                         std::printf("# hermite evaluation N %lld active %d %s: %.4f ms, %.3e interactions/s, %.0f "
                                     "Gflop/s (60)\n",
@@ -88,20 +76,16 @@ void run_table(const BenchOptions& o, const std::string& command) {
                     }
                 }
         };
-#endif
     BenchTable t = o;
     t.gpu = o.gpu && !ranks;  // under mpirun every rank's backend is the distributed one
-    std::unique_ptr<GlBackend> gl;
+    std::unique_ptr<Backend> gl;
     if (o.gl && !ranks) {
         std::string why;
-        try {
-            gl = try_make_gl_backend({GlContextSource::OwnHeadless, {}}, &why);
-        } catch (const Error& e) {
-            why = e.what();
-        }
+        gl = try_make_backend(backend_rows_with_gl({GlContextSource::OwnHeadless, {}}), BackendKind::Gl, {},
+                              &why);
         if (!gl) std::fprintf(stderr, "nbody-bench: no gl rows: %s\n", why.c_str());
     }
-    if (gl) use_gl_rows(h, *gl);
+    h.gl = gl.get();
     const std::vector<BenchRow> rows = run_bench_table(t, h);
     if (!o.json.empty() && (!ranks || ranks->exchange().rank() == 0)) write_bench_json(o.json, meta, rows);
 }

@@ -4,9 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#endif
 
 namespace nbody {
 
@@ -23,9 +20,9 @@ double host_clock_ms(Backend& b, int k) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-#ifdef NBODY_HAVE_CUDA
-double cuda_event_ms(Backend& b, int k) { return static_cast<CudaBackend&>(b).timed_steps(k); }
-#endif
+double backend_clock_ms(Backend& b, int k) {
+    return b.timed_steps(k);
+}
 
 std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row) {
     // Warm-up: grow the batch until it takes warmup_seconds; that also estimates the time per step.
@@ -62,11 +59,13 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
     row.repeats = timing.repeats;
     row.rate = rates[rates.size() / 2];
     row.kernel = backend.kernel_label();
+    const LaunchShape l = backend.launch_shape();
+    row.k = l.k, row.u = l.u, row.block = l.block, row.q = l.q, row.s = l.s, row.registers = l.registers;
     const SimParams& params = backend.params();
     row.precision = std::string(precision_name(params.precision));
     row.method = std::string(method_name(params.method));
     row.integrator = std::string(integrator_name(params.integrator));
-    row.gpus = params.gpus;
+    row.gpus = l.parts > 0 ? l.parts : params.gpus;
     return each;
 }
 

@@ -12,14 +12,9 @@
 
 namespace nbody {
 
-struct BenchConfig {
-    SimParams params;
-    bool cpu = false;  // the CPU backend instead of CUDA
-};
-
 struct BenchRow {
     std::size_t n = 0;
-    std::string backend;  // "cuda" or "cpu"
+    std::string backend;  // the backend's row name: "cuda", "gl", "cpu" ("ranks" under mpirun)
     std::string variant;  // variant name ("auto" when the backend chose), "cpu" for the CPU backend
     std::string kernel;   // what ran (Backend::kernel_label)
     std::string method = "direct";  // the force method (SimParams::method)
@@ -45,20 +40,19 @@ struct BenchTiming {
 // Now, UTC, ISO 8601: "2026-11-22T03:46:06Z" (the date of a result file).
 std::string utc_now();
 
-// Times k steps of `backend` and returns milliseconds: CUDA events for the GPU, a steady clock after the
-// steps (the CPU backend is synchronous) for the CPU.
+// Times k steps of `backend` and returns milliseconds.
 using StepTimer = std::function<double(Backend&, int)>;
 
 // Steps k and returns the host steady-clock milliseconds: exact for the CPU backend, and for the CUDA one
 // too since its step() synchronises (launch gaps included).
 double host_clock_ms(Backend& b, int k);
-#ifdef NBODY_HAVE_CUDA
-// CudaBackend::timed_steps: CUDA events on the backend's stream around k steps (b must be a CudaBackend).
-double cuda_event_ms(Backend& b, int k);
-#endif
+// Backend::timed_steps: measured where the steps run (CUDA events, GL timer queries; the host clock on the
+// CPU).
+double backend_clock_ms(Backend& b, int k);
 
 // Warm-up, then `timing.repeats` timed repeats of the backend as it is (no reset): fills the row's timing
-// fields (n, median ms per step, spread, rate, kernel, params) and returns each repeat's interactions/s.
+// fields (n, median ms per step, spread, rate, kernel, launch shape, params) and returns each repeat's
+// interactions/s.
 std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row);
 
 // Resets `backend` to `state` with the config's params, measures, and fills a row. `reference` may be

@@ -5,12 +5,9 @@
 #include <memory>
 
 #include "core/errors.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "engine/backend_rows.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#endif
 
 namespace nbody {
 
@@ -106,18 +103,18 @@ std::vector<KernelShape> shapes_for(KernelVariant v, const BenchTable& t) {
     return out;
 }
 
-#ifdef NBODY_HAVE_CUDA
-// One CUDA backend per GPU count asked for, made on first use (each holds its own buffers and streams).
+// One CUDA backend per GPU count asked for, made on first use by the factory's row (each holds its own
+// buffers and streams).
 class GpuBackends {
   public:
-    GpuBackends(const BenchTableHooks& h, int parts_per_gpu) : m_hooks(h), m_parts_per_gpu(parts_per_gpu) {}
-    CudaBackend* get(int gpus) {
+    GpuBackends(const BenchTableHooks& h, int parts_per_gpu) : m_hooks(h), m_make{parts_per_gpu} {}
+    Backend* get(int gpus) {
         auto& slot = m_by_count[gpus];
         if (!slot) {
             SimParams p;
             p.gpus = gpus;
             std::string why, note;
-            slot = try_make_cuda_backend(p, &why, &note, m_parts_per_gpu);
+            slot = try_make_backend(backend_rows(), BackendKind::Cuda, p, &why, &note, m_make);
             if (!slot && m_hooks.note)
                 m_hooks.note("no CUDA backend for " + std::to_string(gpus) + " GPU(s): " + why);
             if (!note.empty() && m_hooks.note) m_hooks.note(note);
@@ -127,10 +124,9 @@ class GpuBackends {
 
   private:
     const BenchTableHooks& m_hooks;
-    int m_parts_per_gpu = 1;
-    std::map<int, std::unique_ptr<CudaBackend>> m_by_count;
+    BackendMakeOptions m_make;
+    std::map<int, std::unique_ptr<Backend>> m_by_count;
 };
-#endif
 
 // Measures the rows of one table into `rows`, calling the hooks.
 class TableRun {
@@ -138,17 +134,19 @@ class TableRun {
     TableRun(const BenchTable& t, const BenchTableHooks& h) : m_t(t), m_h(h) {}
 
     std::vector<BenchRow> run() {
-        CpuBackend own;
-        Backend& cpu = m_h.cpu ? *m_h.cpu : own;
+        std::string why;
+        const std::unique_ptr<Backend> own =
+            m_h.cpu ? nullptr : try_make_backend(backend_rows(), BackendKind::Cpu, {}, &why);
+        Backend& cpu = m_h.cpu ? *m_h.cpu : *own;
         std::string device;
-#ifdef NBODY_HAVE_CUDA
         GpuBackends gpus(m_h, m_t.parts_per_gpu);
-        CudaBackend* gpu = m_t.gpu ? gpus.get(m_t.gpus.front()) : nullptr;
-        if (m_t.gpu && !gpu) say(m_t.gl ? "no CUDA rows" : "CPU rows only");
+        const std::string no_cuda = find_backend_row(backend_rows(), BackendKind::Cuda)->unavailable();
+        Backend* gpu = m_t.gpu && no_cuda.empty() ? gpus.get(m_t.gpus.front()) : nullptr;
+        if (m_t.gpu && !no_cuda.empty())
+            say(no_cuda + (m_t.gl ? ": no CUDA rows" : "; CPU rows only"));
+        else if (m_t.gpu && !gpu)
+            say(m_t.gl ? "no CUDA rows" : "CPU rows only");
         if (gpu) device = gpu->name();
-#else
-        if (m_t.gpu) say(m_t.gl ? "built without CUDA: no CUDA rows" : "built without CUDA; CPU rows only");
-#endif
         if (device.empty()) device = cpu.name();
         if (m_t.gl && !m_h.gl) say("no GL compute backend: no gl rows");
         if (m_t.gl && m_h.gl) device += "; " + m_h.gl->name();
@@ -164,21 +162,16 @@ class TableRun {
             p.dt = 1e-4;  // small: the state barely moves while being timed, so every repeat does the same work
             // CPU rows where asked for, or where no GPU rows (CUDA or GL compute) are measured
             const bool gl_rows = m_t.gl && m_h.gl;
-#ifdef NBODY_HAVE_CUDA
             const bool want_cpu = m_t.cpu || (!gpu && !gl_rows);
-#else
-            const bool want_cpu = m_t.cpu || !gl_rows;
-#endif
             if (want_cpu)
                 for (const SimParams& c : axes(m_t, p, false))
-                    try_row(cpu, m_h.cpu_timer, state, c, ref, m_h.cpu_label,
+                    try_row(cpu, state, c, ref, m_h.cpu_label,
                             method_info(c.method).kernel_families ? m_h.cpu_variant : tree_variant(c.tree));
-#ifdef NBODY_HAVE_CUDA
-            if (gpu) gpu_rows(gpus, state, p, ref);
-#endif
+            if (gpu)
+                for (const SimParams& a : axes(m_t, p, true))
+                    if (Backend* g = gpus.get(a.gpus)) variant_rows(*g, "cuda", a, state, ref);
             if (gl_rows)
-                for (const SimParams& a : axes(m_t, p, false))
-                    variant_rows(*m_h.gl, m_h.gl_timer, "gl", a, state, ref);
+                for (const SimParams& a : axes(m_t, p, false)) variant_rows(*m_h.gl, "gl", a, state, ref);
             if (m_h.after_size) m_h.after_size(n, state, p);
         }
         return std::move(m_rows);
@@ -191,20 +184,11 @@ class TableRun {
 
     // One measured row, or a note saying why the configuration was skipped (a combination the backend does
     // not run, a block too large for the registers).
-    void try_row(Backend& b, const StepTimer& timer, const State& state, const SimParams& p,
-                 const std::vector<Double3>& ref, const std::string& backend, const std::string& variant) {
+    void try_row(Backend& b, const State& state, const SimParams& p, const std::vector<Double3>& ref,
+                 const std::string& backend, const std::string& variant) {
         try {
-            BenchRow r = measure(b, timer, state, p, ref, m_t.timing);
+            BenchRow r = measure(b, backend_clock_ms, state, p, ref, m_t.timing);
             r.backend = backend, r.variant = variant;
-            if (&b == m_h.gl && m_h.gl_shape) m_h.gl_shape(r);
-#ifdef NBODY_HAVE_CUDA
-            if (auto* gpu = dynamic_cast<CudaBackend*>(&b)) {
-                const LaunchPlan plan = gpu->plan();
-                r.k = plan.k, r.u = plan.u, r.block = plan.block, r.q = plan.q, r.s = plan.splits;
-                r.gpus = static_cast<int>(gpu->parts());
-                r.registers = gpu->kernel_resources().registers;
-            }
-#endif
             if (m_h.row) m_h.row(r);
             m_rows.push_back(r);
         } catch (const ParamError& e) {
@@ -214,16 +198,16 @@ class TableRun {
     }
 
     // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
-    void variant_rows(Backend& b, const StepTimer& timer, const std::string& label, SimParams a,
-                      const State& state, const std::vector<Double3>& ref) {
+    void variant_rows(Backend& b, const std::string& label, SimParams a, const State& state,
+                      const std::vector<Double3>& ref) {
         if (!method_info(a.method).kernel_families) {  // one row per opening angle, not per family
-            try_row(b, timer, state, a, ref, label, tree_variant(a.tree));
+            try_row(b, state, a, ref, label, tree_variant(a.tree));
             return;
         }
         for (const std::string& vname : m_t.variants) {
             if (vname == "auto") {
                 a.kernel_auto = true;
-                try_row(b, timer, state, a, ref, label, "auto");
+                try_row(b, state, a, ref, label, "auto");
                 continue;
             }
             a.kernel_auto = false;
@@ -231,18 +215,10 @@ class TableRun {
             if (variant_info(a.variant).method != a.method) continue;  // another method's family
             for (const KernelShape& s : shapes_for(a.variant, m_t)) {
                 a.shape = s;
-                try_row(b, timer, state, a, ref, label, std::string(variant_name(a.variant)));
+                try_row(b, state, a, ref, label, std::string(variant_name(a.variant)));
             }
         }
     }
-
-#ifdef NBODY_HAVE_CUDA
-    void gpu_rows(GpuBackends& gpus, const State& state, const SimParams& p,
-                  const std::vector<Double3>& ref) {
-        for (const SimParams& a : axes(m_t, p, true))
-            if (CudaBackend* g = gpus.get(a.gpus)) variant_rows(*g, cuda_event_ms, "cuda", a, state, ref);
-    }
-#endif
 
     const BenchTable& m_t;
     const BenchTableHooks& m_h;

@@ -47,14 +47,12 @@ struct BenchTable {
 // What the caller does around the measurements. Every hook may be left empty.
 struct BenchTableHooks {
     Backend* cpu = nullptr;  // the CPU rows' backend (a distributed one under mpirun); null: all cores here
-    StepTimer cpu_timer = host_clock_ms;
     std::string cpu_label = "cpu";      // the CPU rows' backend column
     std::string cpu_variant = "cpu";    // and their variant column (direct summation)
-    // The GL compute rows' backend (src/gl_backend: made by the caller, which has GL), timed by GL timer
-    // queries, and what fills a row's shape columns from it. Null: no gl rows, with a note.
+    // The GL compute rows' backend (the factory's gl row: made by the caller, which has GL). Null: no gl
+    // rows, with a note. Every row is timed by its backend's timed_steps (CUDA events, GL timer queries, the
+    // host clock on the CPU, the slowest rank's under mpirun) and its shape columns come from launch_shape.
     Backend* gl = nullptr;
-    StepTimer gl_timer;
-    std::function<void(BenchRow&)> gl_shape;
     std::function<void(const std::string& device)> start;  // once, before any row: what the rows run on
     std::function<void(const BenchRow&)> row;               // each row as it is measured
     std::function<void(const std::string&)> note;           // progress, skipped configurations

@@ -8,12 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "engine/backend_rows.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#endif
 
 namespace nbody {
 
@@ -35,14 +32,15 @@ struct PaperRow {
 
 }  // namespace
 
-void run_paper_mode(const std::string& json_path, const std::string& command, [[maybe_unused]] const BenchTiming& timing) {
+void run_paper_mode(const std::string& json_path, const std::string& command, const BenchTiming& timing) {
     std::vector<PaperRow> rows;
-    CpuBackend cpu;
-#ifdef NBODY_HAVE_CUDA
     std::string why;
-    auto gpu = try_make_cuda_backend(SimParams{}, &why);
-    if (!gpu) std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n", why.c_str());
-#endif
+    const std::unique_ptr<Backend> cpu_backend = try_make_backend(backend_rows(), BackendKind::Cpu, {}, &why);
+    Backend& cpu = *cpu_backend;
+    const std::unique_ptr<Backend> gpu = try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);
+    if (!gpu)
+        std::fprintf(stderr, "nbody-bench --paper: no CUDA backend (%s); cpu-only column only\n",
+                     why.c_str());
     for (const PaperCase& c : kCases) {
         const std::filesystem::path path = std::filesystem::path(NBODY_SOURCE_DIR) / "scenes" / c.scene;
         const bool have_scene = std::filesystem::exists(path);
@@ -59,14 +57,13 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
         cr.hundred_steps_ms = host_clock_ms(cpu, cpu_steps) * 100.0 / cpu_steps;
         cr.extrapolated = cpu_steps != 100;
         rows.push_back(cr);
-#ifdef NBODY_HAVE_CUDA
         if (!gpu) continue;
         for (const VariantInfo& v : variant_table()) {
             if (!v.paper) continue;  // the paper's three loops only
             p.kernel_auto = false;
             p.variant = v.variant;
             p.shape = v.default_shape;
-            const BenchRow one = measure(*gpu, cuda_event_ms, state, p, {}, timing);
+            const BenchRow one = measure(*gpu, backend_clock_ms, state, p, {}, timing);
             std::vector<double> hundred;
             for (int r = 0; r < timing.repeats; ++r) {
                 gpu->reset(state, p);
@@ -75,7 +72,6 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
             std::sort(hundred.begin(), hundred.end());
             rows.push_back({c.n, scene, std::string(v.name), one.ms_per_step, hundred[hundred.size() / 2], false});
         }
-#endif
     }
 
     std::printf("\nTable II: time of one step (ms)            Table III: time of 100 steps (s)\n");
@@ -86,10 +82,7 @@ void run_paper_mode(const std::string& json_path, const std::string& command, [[
     if (json_path.empty()) return;
     nlohmann::json j;
     j["command"] = command;
-    j["device"] = cpu.name();
-#ifdef NBODY_HAVE_CUDA
-    if (gpu) j["device"] = gpu->name();
-#endif
+    j["device"] = gpu ? gpu->name() : cpu.name();
     for (const PaperRow& r : rows)
         j["rows"].push_back({{"n", r.n}, {"code", r.variant}, {"scene", r.scene}, {"one_step_ms", r.one_step_ms},
                              {"hundred_steps_s", r.hundred_steps_ms * 1e-3}, {"extrapolated", r.extrapolated}});

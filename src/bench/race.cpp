@@ -118,7 +118,7 @@ void Race::compute_reference() {
 
 void Race::run_entry(const RaceEntry& e) {
     RaceResult r{e, {}, {}};
-    r.row.backend = m_backend.caps().gpu ? "cuda" : "cpu";
+    r.row.backend = !m_options.backend.empty() ? m_options.backend : m_backend.caps().gpu ? "cuda" : "cpu";
     r.row.variant = e.variant                          ? std::string(variant_name(*e.variant))
                     : !method_info(e.method).kernel_families ? std::string(method_name(e.method))
                     : m_backend.caps().kernel_variants ? "auto"

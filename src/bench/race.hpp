@@ -43,6 +43,8 @@ struct RaceResult {
 struct RaceOptions {
     double seconds = 1.0;  // timed seconds per entry (about: warm-up and the first evaluation come on top)
     StepTimer timer = host_clock_ms;
+    std::string
+        backend;  // the rows' backend column ("cuda", "gl", "cpu"); empty: "cuda" on a GPU, else "cpu"
     // The float64 reference is O(N^2) on the CPU: up to this many pair evaluations it covers every body;
     // above, an evenly spaced sample of pairs / N bodies (at least kMinSampledBodies), said in the note.
     double reference_pairs = 4e8;

@@ -1,7 +1,8 @@
 // nbody-bench --race scene.toml: the kernel race (race.hpp) on the scene's state, on the CUDA backend (every
 // variant in every precision) or the CPU one (--cpu, or no GPU: its precisions), or on each backend --backend
-// names (cuda, gl, cpu) in turn, the same variant in CUDA and in GLSL side by side; as a table, a text bar
-// chart and optional CSV / JSON files.
+// names (cuda, gl, cpu: the factory's rows) in turn, the same variant in CUDA and in GLSL side by side; as a
+// table, a text bar chart and optional CSV / JSON files. Each lane is timed where it runs
+// (Backend::timed_steps).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -11,65 +12,41 @@
 #include "bench/race_output.hpp"
 #include "core/errors.hpp"
 #include "core/perf_history.hpp"  // format_si
-#include "cpu/cpu_backend.hpp"
-#include "gl_backend/gl_backend.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#endif
 
 namespace nbody {
 
 namespace {
 
-// One backend the race runs on, the timer that goes with it, and the label its entries get in a mixed race.
+// One backend the race runs on, and the label its entries get in a mixed race (its row's name).
 struct RaceLane {
     std::unique_ptr<Backend> backend;
-    StepTimer timer = host_clock_ms;
     std::string label;
 };
 
-void cuda_lane(const SimParams& p, std::vector<RaceLane>& lanes) {
-#ifdef NBODY_HAVE_CUDA
+// The lane of row `k`, or a line on stderr saying why there is none.
+void add_lane(const BackendRows& rows, BackendKind k, const SimParams& p, std::vector<RaceLane>& lanes) {
     std::string why, note;
-    if (auto gpu = try_make_cuda_backend(p, &why, &note)) {
+    if (auto b = try_make_backend(rows, k, p, &why, &note)) {
         if (!note.empty()) std::fprintf(stderr, "nbody-bench: %s\n", note.c_str());
-        lanes.push_back({std::move(gpu), cuda_event_ms, "cuda"});
+        lanes.push_back({std::move(b), std::string(backend_kind_name(k))});
         return;
     }
-    std::fprintf(stderr, "nbody-bench: no CUDA backend (%s)\n", why.c_str());
-#else
-    (void)p, (void)lanes;
-    std::fprintf(stderr, "nbody-bench: built without CUDA\n");
-#endif
-}
-
-void gl_lane(std::vector<RaceLane>& lanes) {
-    std::string why;
-    std::unique_ptr<GlBackend> gl;
-    try {
-        gl = try_make_gl_backend({GlContextSource::OwnHeadless, {}}, &why);
-    } catch (const Error& e) {
-        why = e.what();
-    }
-    if (!gl) {
-        std::fprintf(stderr, "nbody-bench: no GL compute backend (%s)\n", why.c_str());
-        return;
-    }
-    GlBackend* g = gl.get();
-    lanes.push_back({std::move(gl), [g](Backend&, int k) { return g->timed_steps(k); }, "gl"});
+    const BackendRow* row = find_backend_row(rows, k);
+    std::fprintf(stderr, "nbody-bench: no %s backend (%s)\n", row ? row->label.c_str() : "such", why.c_str());
 }
 
 // The named backends (--backend), else CUDA unless --cpu or there is none; the CPU where nothing else runs.
 std::vector<RaceLane> race_lanes(const BenchOptions& o, const SimParams& p) {
+    const BackendRows rows = backend_rows_with_gl({GlContextSource::OwnHeadless, {}});
     std::vector<RaceLane> lanes;
-    if (o.gpu && !(o.cpu && !o.backends_given)) cuda_lane(p, lanes);
-    if (o.gl) gl_lane(lanes);
+    if (o.gpu && !(o.cpu && !o.backends_given)) add_lane(rows, BackendKind::Cuda, p, lanes);
+    if (o.gl) add_lane(rows, BackendKind::Gl, p, lanes);
     if (o.cpu || lanes.empty()) {
         if (!o.cpu) std::fprintf(stderr, "nbody-bench: racing the CPU backend\n");
-        lanes.push_back({std::make_unique<CpuBackend>(p.cpu_threads), host_clock_ms, "cpu"});
+        add_lane(rows, BackendKind::Cpu, p, lanes);
     }
     return lanes;
 }
@@ -88,7 +65,8 @@ void run_race_mode(const BenchOptions& o, const std::string& command) {
         lane.backend->reset(state, params);
         RaceOptions ro;
         ro.seconds = o.race_seconds;
-        ro.timer = lane.timer;
+        ro.timer = backend_clock_ms;
+        ro.backend = lane.label;
         const std::vector<RaceEntry> entries = race_entries(lane.backend->caps(), params.tree);
         // How long: each entry races for --seconds after a warm-up step and a force-error measurement; the
         // float64 reference comes first. Said up front, then as the measured time per slice so far predicts.

@@ -1,6 +1,6 @@
-// nbody-bench --tune on the CUDA backend: the ShapeTimer that measures a kernel by switching the backend's
-// shape in place (set_params keeps the bodies: no re-upload, no re-priming force evaluation), and the
-// files the table goes to.
+// nbody-bench --tune on the CUDA backend (the factory's row, seen through Backend only): the ShapeTimer that
+// measures a kernel by switching the backend's shape in place (set_params keeps the bodies: no re-upload, no
+// re-priming force evaluation), and the files the table goes to, named by the device's tuning key.
 #include <cstdio>
 #include <filesystem>
 
@@ -8,18 +8,15 @@
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
-#ifdef NBODY_HAVE_CUDA
-#include "cuda_backend.hpp"
-#endif
+#include "engine/backend_rows.hpp"
 
 namespace nbody {
 
-#ifdef NBODY_HAVE_CUDA
 namespace {
 
-class CudaShapeTimer final : public ShapeTimer {
+class BackendShapeTimer final : public ShapeTimer {
   public:
-    CudaShapeTimer(CudaBackend& gpu, const BenchOptions& o) : m_gpu(gpu), m_o(o) {}
+    BackendShapeTimer(Backend& gpu, const BenchOptions& o) : m_gpu(gpu), m_o(o) {}
 
     void load(std::size_t n, Precision prec) override {
         SimParams p;
@@ -43,33 +40,31 @@ class CudaShapeTimer final : public ShapeTimer {
         BenchTiming t = m_o.timing;
         t.repeats = repeats;
         ShapeSample s;
-        s.rates = time_repeats(m_gpu, cuda_event_ms, t, s.row);
-        const LaunchPlan& plan = m_gpu.plan();
-        s.q = plan.q;
+        s.rates = time_repeats(m_gpu, backend_clock_ms, t, s.row);  // its launch shape columns too
+        s.q = s.row.q;
         s.row.backend = "cuda", s.row.variant = std::string(variant_name(c.variant));
-        s.row.k = plan.k, s.row.u = plan.u, s.row.block = plan.block, s.row.q = plan.q, s.row.s = plan.splits;
-        s.row.registers = m_gpu.kernel_resources().registers;
         s.row.error.max_rel = -1;
         return s;
     }
 
   private:
-    CudaBackend& m_gpu;
+    Backend& m_gpu;
     const BenchOptions& m_o;
 };
 
 }  // namespace
-#endif
 
 void run_tune_mode(const BenchOptions& o, const std::string& command) {
-#ifndef NBODY_HAVE_CUDA
-    (void)o, (void)command;
-    throw Error("--tune measures CUDA kernels: this build has no CUDA backend");
-#else
+    const BackendRow& cuda = *find_backend_row(backend_rows(), BackendKind::Cuda);
+    if (!cuda.unavailable().empty())
+        throw Error("--tune measures CUDA kernels: this build has no CUDA backend");
     std::string why;
-    auto gpu = try_make_cuda_backend(SimParams{}, &why);  // one GPU: the table is per GPU model
+    auto gpu =
+        try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);  // one GPU: the table is per GPU model
     if (!gpu) throw Error("--tune needs a CUDA device: " + why);
-    const TuningKey key = gpu->tuning_key();
+    const std::optional<TuningKey> tuned = gpu->tuning_key();
+    if (!tuned) throw Error("--tune: the " + gpu->name() + " backend has no tuning key");
+    const TuningKey key = *tuned;
     // Where the table goes, checked before a minute of measuring.
     std::vector<std::filesystem::path> files;
     const std::filesystem::path dir = tuning_cache_dir();
@@ -93,7 +88,7 @@ void run_tune_mode(const BenchOptions& o, const std::string& command) {
     std::printf(" (+ q variants; fewer where a step is long); %d repeats of %.3g s; estimate %.0f s\n",
                 plan.repeats, plan.seconds_per_repeat, tune_estimate_seconds(plan, grids));
     std::fflush(stdout);
-    CudaShapeTimer timer(*gpu, o);
+    BackendShapeTimer timer(*gpu, o);
     TuneResult r = run_tune(plan, timer, stdout, grids);
     if (r.table.rows.empty()) throw Error("--tune: no kernel ran at any N");
     r.table.key = key;
@@ -114,7 +109,6 @@ void run_tune_mode(const BenchOptions& o, const std::string& command) {
             std::printf("  %-4s N = %9zu  %-44s %s\n", std::string(precision_name(p)).c_str(), n,
                         kernel_label(c.variant, c.shape).c_str(), describe(c).c_str());
         }
-#endif
 }
 
 }  // namespace nbody

@@ -11,6 +11,7 @@
 
 #include "core/counters.hpp"
 #include "core/integrator_state.hpp"
+#include "core/kernel_tuning.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 #include "core/tree/cell_boxes.hpp"
@@ -20,10 +21,33 @@ namespace nbody {
 struct BackendCaps {
     bool gpu = false;              // runs on a GPU
     bool kernel_variants = false;  // honours SimParams::variant and shape
-    bool external_positions = false;  // can write positions into a caller's device buffer (GL interop)
-    bool gl_positions = false;        // writes positions into the renderer's GL buffer itself (GL compute)
+    bool gl_positions = false;     // writes positions into the renderer's GL buffer itself (GL compute)
 };
 
+// How the last force evaluation was launched, for benchmark rows and the tuner: zeros where the backend has
+// no such shape (the CPU backend).
+struct LaunchShape {
+    int k = 0, u = 0;   // i-bodies a thread, j-bodies unrolled
+    int block = 0;      // threads a block
+    int q = 0, s = 0;   // threads a body, j-splits over blocks
+    int registers = 0;  // per thread, as compiled
+    int parts = 0;      // devices (or parts of one) the bodies are spread over; 0: not a device backend
+};
+
+// How positions reach the renderer's vertex buffer: written there on the GPU (CUDA-GL interop, or a GL
+// compute backend's own buffer write), or copied to the host for the renderer to upload.
+enum class PositionPath { HostCopy, Interop, GlCompute };
+
+// The renderer's vertex buffer as one backend writes it (Backend::link_gl_buffer). It refers to that backend:
+// drop it before the backend, the buffer or its GL context goes away (link again after every backend change).
+class PositionLink {
+  public:
+    virtual ~PositionLink() = default;
+    virtual PositionPath path() const = 0;
+    // The buffer holds the backend's current positions and masses (N float4) when this returns, with no host
+    // round trip. Call from the thread where the buffer's GL context is current.
+    virtual void write() = 0;
+};
 
 struct DeviceTiming {
     std::string device;      // "GPU 1"
@@ -80,14 +104,13 @@ public:
     // positions; a GPU backend looks on the device, so the check costs no copy of N bodies.
     virtual std::optional<std::size_t> first_nonfinite_position();
 
-    // GPU backends with caps().external_positions: writes the current positions and masses (N float4) into
-    // a device pointer, such as a mapped CUDA-GL interop buffer, without a host round trip. Others throw.
-    virtual void write_positions_to_device(void* device_dst);
-
-    // Backends with caps().gl_positions: makes the renderer's vertex buffer (a GL buffer name in the current
-    // context, N float4 of position and mass) hold the current positions without leaving the GPU, and keeps
-    // the name so later steps write it as they go. Others throw.
-    virtual void write_positions_to_gl_buffer(unsigned gl_buffer);
+    // The renderer's vertex buffer `gl_buffer` (a GL buffer name in the current context, at least `bytes`
+    // long, for N float4 of position and mass): a link that writes it without a host round trip, or null with
+    // the words why not in *why, and the renderer uploads copy_positions_to_host instead. `allow_interop`
+    // false refuses a link through another API than GL (CUDA-GL interop). Default: null, the bodies are in
+    // main memory.
+    virtual std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes,
+                                                         bool allow_interop, std::string* why);
 
     // The softened potential energy W = -G/2 sum_{i != j} m_i m_j / sqrt(r^2 + eps^2) of the current state,
     // evaluated where the state lives (GPU backends: float32 pair sums per body, float64 total), or nullopt
@@ -113,6 +136,18 @@ public:
     // Seconds the steps since the last reset took on the device, measured there (the GL compute backend's
     // timer queries), or < 0 where the caller's clock around step() is the measure (the default).
     virtual double device_seconds() const { return -1; }
+
+    // Steps k and returns the milliseconds they took, measured where they run: events on a CUDA stream, GL
+    // timer queries, or (the default) the host's steady clock around step(), exact for a synchronous backend.
+    // What nbody-bench, the race and the tuner time.
+    virtual double timed_steps(int k);
+
+    // The shape the last step's force evaluation was launched with (benchmark rows). Default: all zeros.
+    virtual LaunchShape launch_shape() const { return {}; }
+
+    // The device this backend runs on, as the kernel tuner files its tables (GPU name, multiprocessors,
+    // driver), or nullopt where nothing is tuned per device (the default).
+    virtual std::optional<TuningKey> tuning_key() const { return std::nullopt; }
 
     // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (the Performance
     // panel shows them). Empty where there is one device or none.

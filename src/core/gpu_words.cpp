@@ -1,5 +1,7 @@
 #include "core/gpu_words.hpp"
 
+#include "core/backend_choice.hpp"
+
 #include <sstream>
 #include <vector>
 
@@ -106,12 +108,22 @@ std::string cuda_start_words(const CudaStartProblem& p) {
     return "the NVIDIA driver could not start the " + gpu + code;
 }
 
-std::string cpu_fallback_note(const std::string& why) {
+namespace {
+std::string fallback_words(const std::string& why) {
     std::string w = why;
     const std::string flag = "--backend cuda: ";
     if (w.rfind(flag, 0) == 0) w.erase(0, flag.size());
     if (const auto k = w.find("; keeping the previous state"); k != std::string::npos) w.erase(k);
-    return kCpuFallbackNote + w + "); falling back to the CPU backend";
+    return w;
+}
+}  // namespace
+
+std::string cpu_fallback_note(const std::string& why) {
+    return "no usable CUDA device (" + fallback_words(why) + "); falling back to the CPU backend";
+}
+
+BackendChoice cpu_fallback_choice(BackendKind asked, const std::string& why) {
+    return {asked, BackendKind::Cpu, fallback_words(why), cpu_fallback_note(why)};
 }
 
 }  // namespace nbody

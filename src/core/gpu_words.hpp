@@ -27,10 +27,10 @@ std::string built_architectures_text(const std::string& cmake_list);
 // "12.2" from 12020.
 std::string cuda_version_text(int version);
 
-// The backend note when the CPU runs because the GPU could not (the window's banner reads it back with
-// kCpuFallbackNote): "no usable CUDA device (<why>); falling back to the CPU backend". `why` loses a leading
-// "--backend cuda: " and a trailing "; keeping the previous state", which say nothing once the CPU has taken over.
-inline constexpr const char* kCpuFallbackNote = "no usable CUDA device (";
+// The backend note when the CPU runs because the GPU could not (BackendChoice::note; cpu_fallback_choice in
+// core/backend_choice.hpp makes the whole choice): "no usable CUDA device (<why>); falling back to the CPU
+// backend". `why` loses a leading "--backend cuda: " and a trailing "; keeping the previous state", which say
+// nothing once the CPU has taken over.
 std::string cpu_fallback_note(const std::string& why);
 
 }  // namespace nbody

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "core/errors.hpp"
-#include "core/gpu_words.hpp"
 #include "core/run_driver.hpp"
 
 namespace nbody {
@@ -30,9 +29,9 @@ void Simulation::load(const State& initial, const SimParams& p) {
     validate(p);
     const bool new_backend = !m_backend || needs_new_backend(p, m_current);
     std::unique_ptr<Backend> fresh;
-    std::string note = m_backend_note;
+    BackendChoice choice = m_choice;
     if (new_backend) {
-        fresh = m_factory(p, &note);
+        fresh = m_factory(p, &choice);
         try {
             fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
         } catch (const BackendError& e) {
@@ -42,7 +41,7 @@ void Simulation::load(const State& initial, const SimParams& p) {
             cpu.backend = BackendKind::Cpu;
             fresh = m_factory(cpu, nullptr);
             fresh->reset(initial, p);
-            note = cpu_fallback_note(e.what());
+            choice = cpu_fallback_choice(p.backend, e.what());
         }
         m_backend = std::move(fresh);
     } else {
@@ -60,7 +59,7 @@ void Simulation::load(const State& initial, const SimParams& p) {
             throw;
         }
     }
-    m_backend_note = note;
+    m_choice = choice;
     m_initial = initial;
     m_current = m_pending = p;
     m_blew_up = false;
@@ -87,12 +86,12 @@ void Simulation::reset() {
 void Simulation::switch_backend(const SimParams& p) {
     State s;
     m_backend->read_state(s);  // the particles stay where they are
-    std::string note;
-    auto fresh = m_factory(p, &note);
+    BackendChoice choice;
+    auto fresh = m_factory(p, &choice);
     fresh->reset(s, p);
     fresh->set_steps_taken(m_backend->steps_taken());  // the run goes on: its step count too
     m_backend = std::move(fresh);
-    m_backend_note = note;
+    m_choice = choice;
     ++m_generation;
     m_force_error.invalidate();
     setup_rewind();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/backend_choice.hpp"
 #include "core/diagnostics_sampler.hpp"
 #include "core/force_error_sampler.hpp"
 #include "core/perf_history.hpp"
@@ -20,8 +21,9 @@
 
 namespace nbody {
 
-// Makes a backend for SimParams::backend; puts what it chose (and why) in *note; throws BackendError.
-using BackendFactory = std::function<std::unique_ptr<Backend>(const SimParams&, std::string* note)>;
+// Makes a backend for SimParams::backend; puts what it chose (and why) in *choice (may be null); throws
+// BackendError.
+using BackendFactory = std::function<std::unique_ptr<Backend>(const SimParams&, BackendChoice* choice)>;
 
 // A change of backend kind, CPU thread count or GPU count makes a new backend (the state is carried across);
 // everything else is applied to the running one with Backend::set_params.
@@ -76,7 +78,9 @@ class Simulation {
         return *m_backend;
     }
     const BackendFacts& facts() const { return m_facts; }
-    const std::string& backend_note() const { return m_backend_note; }
+    // What the factory made and why (the banner and the Kernel panel read it), and its one-line note.
+    const BackendChoice& backend_choice() const { return m_choice; }
+    const std::string& backend_note() const { return m_choice.note; }
     // Changes whenever the backend object or N changes: the renderer must re-attach its position feed.
     uint64_t generation() const { return m_generation; }
     const State& initial_state() const { return m_initial; }
@@ -154,7 +158,7 @@ class Simulation {
 
     BackendFactory m_factory;
     std::unique_ptr<Backend> m_backend;
-    std::string m_backend_note;
+    BackendChoice m_choice;
     std::string m_running_label;  // the backend's kernel_label() at the last frame (performance markers)
     State m_initial;
     SimParams m_current, m_pending;

@@ -1,5 +1,6 @@
 #include "core/state.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -54,12 +55,18 @@ std::optional<std::size_t> Backend::first_nonfinite_position() {
     return std::nullopt;
 }
 
-void Backend::write_positions_to_device(void*) {
-    throw BackendError(name() + ": cannot write positions to device memory (no GPU backend)");
+std::unique_ptr<PositionLink> Backend::link_gl_buffer(unsigned, std::size_t, bool, std::string* why) {
+    if (why)
+        *why = "the " + name() +
+               " backend keeps the bodies in main memory: they are copied to the graphics card "
+               "each frame";
+    return nullptr;
 }
 
-void Backend::write_positions_to_gl_buffer(unsigned) {
-    throw BackendError(name() + ": cannot write positions into a GL buffer (not a GL compute backend)");
+double Backend::timed_steps(int k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    step(k);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace nbody

@@ -87,6 +87,29 @@ void GlBackend::check_context() const {
                            "gone: load the scene again, or choose backend cpu");
 }
 
+namespace {
+class GlBufferLink final : public PositionLink {
+  public:
+    GlBufferLink(GlBackend& b, unsigned buffer) : m_backend(b), m_buffer(buffer) {}
+    PositionPath path() const override { return PositionPath::GlCompute; }
+    void write() override { m_backend.write_positions_to_gl_buffer(m_buffer); }
+
+  private:
+    GlBackend& m_backend;
+    unsigned m_buffer;
+};
+}  // namespace
+
+std::unique_ptr<PositionLink> GlBackend::link_gl_buffer(unsigned gl_buffer, std::size_t, bool, std::string*) {
+    return std::make_unique<GlBufferLink>(*this, gl_buffer);  // the same context: nothing to register
+}
+
+LaunchShape GlBackend::launch_shape() const {
+    LaunchShape l;
+    l.k = m_shape.k, l.u = m_shape.u, l.block = m_shape.block, l.q = m_shape.q, l.s = 1;
+    return l;
+}
+
 std::string GlBackend::name() const {
     return "gl (" + m_limits.renderer + ")";
 }

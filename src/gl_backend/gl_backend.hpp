@@ -35,7 +35,13 @@ class GlBackend final : public Backend {
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
-    void write_positions_to_gl_buffer(unsigned gl_buffer) override;
+    // The renderer's buffer written by this backend's own GL: in the step's last dispatch, or by a copy.
+    std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
+                                                 std::string* why) override;
+    // Makes the renderer's vertex buffer (a GL buffer name in this context, N float4 of position and mass)
+    // hold the current positions without leaving the GPU, and keeps the name so later steps write it as they
+    // go.
+    void write_positions_to_gl_buffer(unsigned gl_buffer);
     std::string kernel_label() const override;
     std::string kernel_choice() const override;
     // The last step batch's GPU time a step, from its GL timer query.
@@ -50,7 +56,9 @@ class GlBackend final : public Backend {
     void set_steps_taken(long long n) override { m_steps = n; }
 
     // k steps timed by a GL_TIME_ELAPSED query around them (waits for the result): milliseconds.
-    double timed_steps(int k);
+    double timed_steps(int k) override;
+    // The resolved shape; s (j-splits) is always 1: one dispatch sums a body's whole j range.
+    LaunchShape launch_shape() const override;
     const GlComputeLimits& limits() const { return m_limits; }
     const GlShape& shape() const { return m_shape; }
 

@@ -45,25 +45,58 @@ std::unique_ptr<GlBackend> try_make_gl_backend(const GlFactoryOptions& o, std::s
 }
 
 namespace {
-std::unique_ptr<Backend> cpu_backend(const SimParams& p, std::string* note, const std::string& why) {
-    if (note) *note = why;
-    return std::make_unique<CpuBackend>(p.cpu_threads);
+std::unique_ptr<Backend> cpu_instead(const SimParams& p, BackendChoice* choice, BackendChoice c) {
+    c.running = BackendKind::Cpu;
+    if (choice) *choice = c;
+    std::string why;
+    return try_make_backend(backend_rows(), BackendKind::Cpu, p, &why);
+}
+
+BackendRow gl_row(const GlFactoryOptions& o) {
+    return {
+        BackendKind::Gl,
+        "GL compute",
+        "OpenGL 4.3 compute",
+        "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, leapfrog, direct; "
+        "variants none, i and ij)",
+        [] { return std::string(); },  // whether the context offers compute is known only once it is asked
+        [o](const SimParams&, const BackendMakeOptions&, std::string* why,
+            std::string*) -> std::unique_ptr<Backend> {
+            try {
+                return try_make_gl_backend(o, why);
+            } catch (const Error& e) {  // the shader failed to compile: the driver's log
+                *why = e.what();
+                return nullptr;
+            }
+        }};
 }
 }  // namespace
 
-std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, std::string* note,
+BackendRows backend_rows_with_gl(const GlFactoryOptions& o) {
+    BackendRows rows = backend_rows();
+    rows.push_back(gl_row(o));
+    return rows;
+}
+
+std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice* choice,
                                               const GlFactoryOptions& o) {
-    if (p.backend == BackendKind::Cpu || p.backend == BackendKind::Cuda) return make_backend(p, note);
+    if (p.backend == BackendKind::Cpu || p.backend == BackendKind::Cuda) return make_backend(p, choice);
+    BackendChoice c;
+    c.asked = p.backend;
     std::string cuda_why = "this build has no CUDA backend";
+    c.fallback = kNoCudaWords;
     if (p.backend == BackendKind::Auto && cuda_built()) {
-        SimParams c = p;
-        c.backend = BackendKind::Cuda;
+        SimParams cp = p;
+        cp.backend = BackendKind::Cuda;
         try {
-            return make_backend(c, note);
+            auto b = make_backend(cp, choice);
+            if (choice) choice->asked = p.backend;
+            return b;
         } catch (const BackendError& e) {
             std::string why = e.what();
             if (why.rfind("--backend cuda: ", 0) == 0) why = why.substr(16);
             cuda_why = "no usable CUDA device (" + why + ")";
+            c.fallback = why;
         }
     }
     const bool asked = p.backend == BackendKind::Gl;
@@ -74,33 +107,38 @@ std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, std::string* n
         // A software rasterizer runs the shaders on the CPU, slower than the CPU backend's own vectorised
         // loop.
         const std::string renderer = gl_renderer_string();
-        if (!asked && software_renderer(renderer))
-            return cpu_backend(p, note,
-                               cuda_why + "; GL compute would run on a software rasterizer, " + renderer +
-                                   ", slower than the CPU backend: using the CPU backend");
+        if (!asked && software_renderer(renderer)) {
+            c.note = cuda_why + "; GL compute would run on a software rasterizer, " + renderer +
+                     ", slower than the CPU backend: using the CPU backend";
+            c.fallback += "; GL compute would run on the CPU too (a software rasterizer)";
+            return cpu_instead(p, choice, c);
+        }
         try {
             gl = make_in(o, std::move(own), &why);
         } catch (const GlError& e) {
-            return cpu_backend(
-                p, note,
-                std::string("the GL compute shader failed; the CPU backend takes over: ") + e.what());
+            c.note = std::string("the GL compute shader failed; the CPU backend takes over: ") + e.what();
+            c.fallback = "the GL compute shader failed to compile";
+            return cpu_instead(p, choice, c);
         }
     }
     if (!gl) {
         if (asked) throw BackendError("--backend gl: " + why);
-        return cpu_backend(p, note, cuda_why + "; no GL compute (" + why + "); using the CPU backend");
+        c.note = cuda_why + "; no GL compute (" + why + "); using the CPU backend";
+        c.fallback += "; no GL compute either (" + why + ")";
+        return cpu_instead(p, choice, c);
     }
-    if (asked) {
-        if (note) *note = "GL compute backend (asked for): " + gl->limits().renderer;
-        return gl;
-    }
-    if (note) *note = "GL compute backend: " + gl->limits().renderer + " (" + cuda_why + ")";
+    c.running = BackendKind::Gl;
+    c.fallback.clear();
+    c.note = asked ? "GL compute backend (asked for): " + gl->limits().renderer
+                   : "GL compute backend: " + gl->limits().renderer + " (" + cuda_why + ")";
+    if (choice) *choice = c;
     return gl;
 }
 
-std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, std::string* note, const GlFactoryOptions& o) {
-    if (p.backend == BackendKind::Cuda) return make_backend_or_cpu(p, note);
-    return make_backend_with_gl(p, note, o);
+std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, BackendChoice* choice,
+                                              const GlFactoryOptions& o) {
+    if (p.backend == BackendKind::Cuda) return make_backend_or_cpu(p, choice);
+    return make_backend_with_gl(p, choice, o);
 }
 
 }  // namespace nbody

@@ -29,6 +29,10 @@ void DistributedBackend::reset(const State& s, const SimParams& p) {
     m_inner->reset(s, p);
 }
 
+double DistributedBackend::timed_steps(int k) {
+    return m_exchange->max_over_ranks(Backend::timed_steps(k));
+}
+
 void DistributedBackend::step(int k) {
     const double most = m_exchange->max_over_ranks(k), fewest = -m_exchange->max_over_ranks(-k);
     if (most != fewest)

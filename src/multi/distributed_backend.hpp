@@ -16,15 +16,16 @@ public:
     DistributedBackend(std::unique_ptr<Backend> inner, std::unique_ptr<Exchange> exchange);
 
     std::string name() const override;
-    BackendCaps caps() const override {
-        return {m_inner->caps().gpu, m_inner->caps().kernel_variants, false};
-    }
+    BackendCaps caps() const override { return {m_inner->caps().gpu, m_inner->caps().kernel_variants}; }
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override { m_inner->set_params(p); }
     const SimParams& params() const override { return m_inner->params(); }
     // Collective; throws BackendError when the ranks asked for different step counts (their gathers would
     // pair up with the wrong steps).
     void step(int k) override;
+    // Collective: the host clock around step(), the slowest rank's, so every rank takes the same number of
+    // steps per benchmark repeat.
+    double timed_steps(int k) override;
     // Collective (every rank must call them): velocities and accelerations live with their owner.
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;

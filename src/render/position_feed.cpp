@@ -1,7 +1,5 @@
 #include "render/position_feed.hpp"
 
-#include "cuda/gl_interop.hpp"  // plain C++: no CUDA types; only NBODY_HAVE_CUDA builds link try_register
-
 namespace nbody {
 
 const char* upload_path_name(UploadPath p) {
@@ -13,54 +11,27 @@ PositionFeed::PositionFeed() = default;
 PositionFeed::~PositionFeed() = default;
 
 void PositionFeed::detach() {
-    m_interop.reset();
+    m_link.reset();
 }
 
 void PositionFeed::attach(Backend& backend, ParticleRenderer& renderer, bool allow_interop) {
     detach();  // a registered buffer must be unregistered before GL deletes or re-creates it
     renderer.set_particle_count(backend.size());
-    m_path = UploadPath::HostCopy;
     m_host.clear();
-    if (backend.caps().gl_positions) {
-        m_path = UploadPath::GlCompute;  // the same context: nothing to register, nothing to turn off
+    m_note.clear();
+    m_link =
+        backend.link_gl_buffer(renderer.position_buffer(), renderer.position_bytes(), allow_interop, &m_note);
+    if (m_link) {
         m_note.clear();
-    } else if (!allow_interop) {
-        m_note = "interop turned off";
-    } else if (!backend.caps().external_positions) {
-        m_note = "the " + backend.name() +
-                 " backend keeps the bodies in main memory: they are copied to the graphics card each frame";
-    } else {
-#ifdef NBODY_HAVE_CUDA
-        std::string why;
-        m_interop =
-            GlInteropBuffer::try_register(renderer.position_buffer(), renderer.position_bytes(), &why);
-        if (m_interop) {
-            m_path = UploadPath::Interop;
-            m_note.clear();
-        } else {
-            m_note = "interop registration failed: " + why;
-        }
-#else
-        m_note = "this build has no CUDA";
-#endif
+        return;
     }
-    if (m_path == UploadPath::HostCopy) m_host.resize(backend.size());
+    if (!allow_interop) m_note = "interop turned off";
+    m_host.resize(backend.size());
 }
 
 void PositionFeed::update(Backend& backend, ParticleRenderer& renderer) {
-    if (m_path == UploadPath::GlCompute) {
-        backend.write_positions_to_gl_buffer(renderer.position_buffer());
-        return;
-    }
-    if (m_path == UploadPath::Interop && m_interop) {
-        void* dst = m_interop->map();
-        try {
-            backend.write_positions_to_device(dst);
-        } catch (...) {
-            m_interop->unmap();
-            throw;
-        }
-        m_interop->unmap();
+    if (m_link) {
+        m_link->write();
         return;
     }
     if (m_host.size() != backend.size()) m_host.resize(backend.size());

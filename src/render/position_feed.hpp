@@ -1,11 +1,8 @@
 #pragma once
-// How the backend's positions reach the renderer's vertex buffer each frame: a strategy with two paths.
-//   Interop:  the GL buffer is registered with CUDA once; per frame map -> backend.write_positions_to_device
-//             -> unmap -> draw. No host round trip. Used when the backend has caps().external_positions and
-//             GlInteropBuffer::try_register succeeds (CUDA builds only).
-//   HostCopy: backend.copy_positions_to_host into a staging array, then glBufferSubData. Always works.
-//   GlCompute: the GL compute backend (caps().gl_positions) writes the buffer itself on the GPU, in its
-//             step's last dispatch or by a buffer-to-buffer copy (write_positions_to_gl_buffer).
+// How the backend's positions reach the renderer's vertex buffer each frame. The backend owns the GPU-side
+// paths (Backend::link_gl_buffer): CUDA registers the buffer for interop (map, write, unmap: no host round
+// trip), the GL compute backend writes it from its own buffers. Where it offers no link (the CPU backend, a
+// failed registration, interop turned off) the feed copies the positions to the host and uploads them.
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,9 +12,7 @@
 
 namespace nbody {
 
-class GlInteropBuffer;  // cuda/gl_interop.hpp
-
-enum class UploadPath { HostCopy, Interop, GlCompute };
+using UploadPath = PositionPath;
 const char* upload_path_name(UploadPath p);
 
 class PositionFeed {
@@ -27,26 +22,27 @@ class PositionFeed {
     PositionFeed(const PositionFeed&) = delete;
     PositionFeed& operator=(const PositionFeed&) = delete;
 
-    // Sizes the renderer for the backend's N (releasing any CUDA registration of the old buffer first) and
-    // picks the path. Call after every backend change or reset. `allow_interop` false forces the host copy.
+    // Sizes the renderer for the backend's N (dropping the old link, and with it any CUDA registration of the
+    // old buffer, first) and asks the backend for a link. Call after every backend change or reset.
+    // `allow_interop` false forces the host copy where the link would go through CUDA-GL interop.
     void attach(Backend& backend, ParticleRenderer& renderer, bool allow_interop = true);
-    // Releases the CUDA registration; call before the renderer or the GL context goes away.
+    // Drops the link; call before the renderer or the GL context goes away.
     void detach();
     // Writes the current positions into the renderer's buffer through the active path.
     void update(Backend& backend, ParticleRenderer& renderer);
 
-    UploadPath path() const { return m_path; }
-    // Why the interop path is not in use ("CPU backend", the registration error), empty when it is.
+    UploadPath path() const { return m_link ? m_link->path() : UploadPath::HostCopy; }
+    // Why the positions go through the host ("the cpu backend keeps ...", the registration error), empty when
+    // they do not.
     const std::string& note() const { return m_note; }
     // The host staging copy (HostCopy path only; empty under interop and GL compute): lets the app reuse this
     // frame's positions (frame-all, centre of mass) without a second copy.
     const std::vector<Float4>& host_positions() const { return m_host; }
 
   private:
-    UploadPath m_path = UploadPath::HostCopy;
     std::string m_note;
     std::vector<Float4> m_host;
-    std::unique_ptr<GlInteropBuffer> m_interop;
+    std::unique_ptr<PositionLink> m_link;
 };
 
 }  // namespace nbody

@@ -36,7 +36,7 @@ float scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts
     const float cx = 0.5f * (state.scene_left + state.scene_right);  // the free area's middle
     const float wrap = std::max(state.scene_right - state.scene_left - 2 * f, 8 * f);
     float y = vp->WorkPos.y + 0.6f * f;
-    const std::string fallback = cpu_fallback_reason(sim.backend_note());
+    const std::string fallback = cpu_fallback_reason(sim.backend_choice());
     if (!fallback.empty())
         y = boxed_text(bg, font, f, cx, y, "CPU only: " + fallback, IM_COL32(255, 200, 90, 255), wrap) + 0.4f * f;
     const float top = fallback.empty() ? vp->WorkPos.y : y;  // the free area starts under the banner

@@ -227,6 +227,26 @@ void method_controls(SimParams& p, const Simulation& sim) {
             return;
     }
 }
+
+// One radio button per backend the factory offers; one this build cannot run is greyed with the reason. Auto
+// shows what it picked; choosing one makes the choice explicit.
+void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind running, BackendKind& asked) {
+    const BackendKind kind = asked == BackendKind::Auto ? running : asked;
+    std::string missing;
+    for (std::size_t i = 0; i < offers.size(); ++i) {
+        const BackendOffer& o = offers[i];
+        if (i > 0) ImGui::SameLine();
+        const bool off = !o.unavailable.empty();
+        if (off) ImGui::BeginDisabled();
+        if (ImGui::RadioButton(o.label.c_str(), kind == o.kind)) asked = o.kind;
+        if (off) ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            wrapped_tooltip(off ? o.unavailable : o.help);
+        if (off) missing += (missing.empty() ? "" : "; ") + o.unavailable;
+    }
+    if (!missing.empty()) ImGui::TextDisabled("(%s)", missing.c_str());
+}
+
 }  // namespace
 
 void physics_panel(PanelContext& c) {
@@ -285,23 +305,7 @@ void kernel_panel(PanelContext& c) {
     ImGui::TextWrapped("%s", b.name.c_str());
     if (ImGui::IsItemHovered() && !c.sim.backend_note().empty())  // why this backend: the factory's words
         ImGui::SetTooltip("%s", c.sim.backend_note().c_str());
-    // Auto shows what it picked; choosing one makes the choice explicit.
-    const BackendKind running = b.caps.gl_positions ? BackendKind::Gl
-                                : b.caps.gpu        ? BackendKind::Cuda
-                                                    : BackendKind::Cpu;
-    const BackendKind kind = p.backend == BackendKind::Auto ? running : p.backend;
-    if (ImGui::RadioButton("CPU", kind == BackendKind::Cpu)) p.backend = BackendKind::Cpu;
-    ImGui::SameLine();
-    if (!c.view.cuda_built) ImGui::BeginDisabled();
-    if (ImGui::RadioButton("CUDA", kind == BackendKind::Cuda)) p.backend = BackendKind::Cuda;
-    if (!c.view.cuda_built) ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::RadioButton("GL compute", kind == BackendKind::Gl)) p.backend = BackendKind::Gl;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, "
-            "leapfrog, direct; variants none, i and ij)");
-    if (!c.view.cuda_built) ImGui::TextDisabled("(no CUDA in this build)");
+    backend_buttons(c.view.backends, c.sim.backend_choice().running, p.backend);
     ImGui::TextWrapped("running: %s", b.kernel_label.c_str());
     if (const std::string& why = b.kernel_choice; !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
     race_section(c);

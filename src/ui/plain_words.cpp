@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/gpu_words.hpp"
 #include "core/kernel_tuning.hpp"
 #include "core/perf_history.hpp"
 
@@ -37,25 +36,14 @@ std::string in_words(const std::string& message) {
     return not_applied ? "Not applied: " + m : message;
 }
 
-std::string cpu_fallback_reason(const std::string& backend_note) {
-    // make_backend_with_gl: GL compute passed over on a software rasterizer
-    const std::string gl = backend_note.find("software rasterizer") != std::string::npos
-                               ? "; GL compute would run on the CPU too (a software rasterizer)"
-                               : "";
-    const std::string cuda = kCpuFallbackNote;
-    if (starts_with(backend_note, cuda)) {
-        const std::size_t end = backend_note.rfind(");");
-        std::string why = backend_note.substr(cuda.size(), end == std::string::npos ? std::string::npos
-                                                                                    : end - cuda.size());
-        // Already words (core/gpu_words.hpp); the CUDA error's name at their end is for a bug report (the terminal
-        // and the headless summary keep it), not for a class reading the banner.
-        if (const std::size_t code = why.rfind(" (cudaError"); code != std::string::npos && why.back() == ')')
-            why.erase(code);
-        return why + gl;
+std::string cpu_fallback_reason(const BackendChoice& choice) {
+    if (choice.running != BackendKind::Cpu) return "";
+    std::string why = choice.fallback;
+    if (const std::size_t code = why.find(" (cudaError"); code != std::string::npos) {
+        const std::size_t end = why.find(')', code);
+        why.erase(code, end == std::string::npos ? std::string::npos : end - code + 1);
     }
-    if (starts_with(backend_note, "this build has no CUDA backend"))
-        return "this program was built without CUDA" + gl;
-    return "";
+    return why;
 }
 
 std::string interactions_text(double per_s) {

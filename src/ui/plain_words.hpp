@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "core/backend_choice.hpp"
+
 namespace nbody {
 
 // A message from the simulation or a loader, in words: "not applied: --backend cuda: cudaGetDeviceCount: x"
@@ -12,10 +14,11 @@ namespace nbody {
 // Messages with no flag in them come back as they are.
 std::string in_words(const std::string& message);
 
-// Why the CPU backend runs although the build has CUDA or the user asked for the GPU, from the simulation's
-// backend note ("no usable CUDA device (...); falling back ..."); empty when the CPU was chosen on purpose
-// or a GPU runs.
-std::string cpu_fallback_reason(const std::string& backend_note);
+// Why the CPU backend runs although the build has CUDA or the user asked for the GPU, from the factory's
+// choice, for the window's banner; empty when the CPU was chosen on purpose or a GPU runs. The CUDA error's
+// name ("(cudaErrorNoDevice)") is for a bug report: the terminal and the summary keep it, the banner does
+// not.
+std::string cpu_fallback_reason(const BackendChoice& choice);
 
 // Rates, everywhere the window, the race and the summaries print one: three significant digits and an SI
 // prefix. interactions/s: "2.52 G interactions/s"; flop rates from Gflop/s: "50.4 Gflop/s", "1.21 Tflop/s".

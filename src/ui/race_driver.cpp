@@ -23,6 +23,7 @@ void RaceDriver::start(Simulation& sim, double seconds_each) {
     o.seconds = seconds_each;
     o.timer = host_clock_ms;  // the CUDA backend's step() synchronises, so the host clock sees all of it
     o.max_evaluation_seconds = kMaxEvaluationSeconds;
+    o.backend = std::string(backend_kind_name(sim.backend_choice().running));
     m_report = RaceReport{b.name(), utc_now(), "nbody-sandbox Race button", "", b.size(), seconds_each, {}};
     m_race = std::make_unique<Race>(b, race_entries(b.caps(), b.params().tree), o);  // the tree at its theta
     m_status = "racing...";

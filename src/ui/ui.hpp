@@ -59,7 +59,7 @@ struct UiView {
     std::string gl_renderer;
     FrameTimes times;
     bool recording = false;
-    bool cuda_built = false;
+    std::vector<BackendOffer> backends;  // the Kernel panel's buttons: the factory's backend rows
     std::size_t group_count = 1;
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     float depth_near = 0, depth_far = 1;

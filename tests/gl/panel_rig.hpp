@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gl_backend/gl_backend_factory.hpp"
 #include "render/gl_context.hpp"
 #include "ui/ui.hpp"
 #include "ui_test_util.hpp"
@@ -29,6 +30,8 @@ struct Rig {
         view.scene_name = "ring";
         view.upload_path = "host copy";
         view.group_count = 3;
+        view.backends =
+            backend_offers(backend_rows_with_gl());  // the Kernel panel's buttons, as the sandbox has them
     }
     void frames(int n, int w, int h, double dt = 1.0 / 60) {
         for (int i = 0; i < n; ++i) {

@@ -22,8 +22,8 @@ constexpr int kW = 1280, kH = 720;
 
 // The simulation the window runs where CUDA was built or asked for but no GPU could run: the banner shows.
 std::unique_ptr<Simulation> cpu_fallback_simulation(std::size_t n = 32) {
-    auto sim = std::make_unique<Simulation>([](const SimParams& p, std::string* note) {
-        if (note) *note = "no usable CUDA device (no NVIDIA driver); falling back to the CPU backend";
+    auto sim = std::make_unique<Simulation>([](const SimParams& p, BackendChoice* choice) {
+        if (choice) *choice = cpu_fallback_choice(p.backend, "no NVIDIA driver");
         return std::make_unique<CpuBackend>(p.cpu_threads);
     });
     SimParams p;

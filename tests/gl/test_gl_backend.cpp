@@ -143,7 +143,7 @@ TEST(GlBackend, HundredStepsFollowTheCpuBackend) {
 TEST(GlBackend, SwitchingBackendMidRunKeepsTheState) {
     std::string why;
     if (!try_make_gl_backend({}, &why)) GTEST_SKIP() << "no GL compute context: " << why;
-    Simulation sim([](const SimParams& p, std::string* note) { return make_backend_with_gl(p, note); });
+    Simulation sim([](const SimParams& p, BackendChoice* choice) { return make_backend_with_gl(p, choice); });
     SimParams p = gl_params(KernelVariant::IJUnrolled, 4, 4);
     p.backend = BackendKind::Cpu;
     p.steps_per_frame = 5;
@@ -219,8 +219,11 @@ TEST(GlBackend, ABrokenShaderHandsOverToTheCpuWithTheLog) {
         << "layout(local_size_x = WG) in;\nvoid main() { oops; }\n";
     SimParams p;
     p.backend = BackendKind::Gl;
-    std::string note;
-    auto b = make_backend_with_gl(p, &note, {GlContextSource::OwnHeadless, dir.string()});
+    BackendChoice choice;
+    auto b = make_backend_with_gl(p, &choice, {GlContextSource::OwnHeadless, dir.string()});
+    const std::string& note = choice.note;
+    EXPECT_EQ(choice.running, BackendKind::Cpu);
+    EXPECT_EQ(choice.fallback, "the GL compute shader failed to compile");
     EXPECT_FALSE(b->caps().gl_positions);
     EXPECT_NE(b->name().find("cpu"), std::string::npos);
     EXPECT_NE(note.find("compile failed"), std::string::npos) << note;
@@ -232,13 +235,21 @@ TEST(GlBackend, ABrokenShaderHandsOverToTheCpuWithTheLog) {
 TEST(GlBackend, AutoDoesNotPickASoftwareRasterizer) {
     GL_BACKEND_OR_SKIP(gl);
     SimParams p;
-    std::string note;
-    auto b = make_backend_with_gl(p, &note);
+    BackendChoice choice;
+    auto b = make_backend_with_gl(p, &choice);
+    const std::string& note = choice.note;
+    EXPECT_EQ(choice.asked, BackendKind::Auto);
     if (software_renderer(gl->limits().renderer)) {
         EXPECT_NE(b->name().find("cpu"), std::string::npos) << note;
         EXPECT_NE(note.find("software rasterizer"), std::string::npos) << note;
+        EXPECT_EQ(choice.running, BackendKind::Cpu);
+        EXPECT_NE(choice.fallback.find("GL compute would run on the CPU too (a software rasterizer)"),
+                  std::string::npos)
+            << choice.fallback;
     } else {
         EXPECT_TRUE(b->caps().gpu) << note;
+        EXPECT_NE(choice.running, BackendKind::Cpu);
+        EXPECT_EQ(choice.fallback, "");
     }
 }
 

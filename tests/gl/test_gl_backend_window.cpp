@@ -26,8 +26,8 @@ TEST(GlBackendWindow, TheKernelPanelSwitchesToGlComputeAndRacesItsVariants) {
     std::string why;
     auto win = GlfwWindow::create(1280, 720, "nbody gl backend test", &why);
     if (!win) GTEST_SKIP() << why;
-    Simulation sim([](const SimParams& p, std::string* note) {
-        return make_backend_with_gl(p, note, {GlContextSource::Current, {}});
+    Simulation sim([](const SimParams& p, BackendChoice* choice) {
+        return make_backend_with_gl(p, choice, {GlContextSource::Current, {}});
     });
     SimParams p;
     p.backend = BackendKind::Cpu;

@@ -8,6 +8,7 @@
 
 #include "core/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "gl_backend/gl_backend_factory.hpp"
 #include "gl_test_util.hpp"
 #include "render/gl_check.hpp"
 #include "render/glfw_window.hpp"
@@ -56,7 +57,9 @@ TEST(Window, ScreenshotIsAPngOfTheWindowSize) {
 
 // A window, a small CPU simulation and the panels' state, as the sandbox has them.
 struct Panels {
-    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) {}
+    explicit Panels(GlfwWindow& w) : ui(w.handle(), "", 1.0f) {
+        view.backends = backend_offers(backend_rows_with_gl());
+    }
     std::unique_ptr<Simulation> owner = cpu_simulation();
     Simulation& sim = *owner;
     Ui ui;

@@ -85,7 +85,7 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     REQUIRE_GPU(probe);
     TempCache cache;
     TuningTable t;
-    t.key = probe->tuning_key();
+    t.key = *probe->tuning_key();
     t.date = "2026-11-23T00:00:00Z";
     // A shape no built-in row has, so the test sees where the choice came from.
     t.rows = {{Precision::Fp32, 1000, KernelVariant::IJUnrolled, {2, 2, 128, 2, 1}, 1e11, 0}};

@@ -142,7 +142,7 @@ TEST(CudaRewind, MoreThanFitsShrinksTheRingWithANoteAndInvalidSlotsThrow) {
 TEST(CudaRewind, SimulationTimelineReRunsAndBranches) {
     REQUIRE_GPU(probe);
     probe.reset();
-    Simulation sim([](const SimParams&, std::string*) { return std::make_unique<CudaBackend>(); });
+    Simulation sim([](const SimParams&, BackendChoice*) { return std::make_unique<CudaBackend>(); });
     State s = test::plummer_state(4000);
     for (std::size_t i = 0; i < s.size(); ++i) s.group[i] = uint32_t(i % 2);
     SimParams p = rewind_params(Precision::Fp32);

@@ -61,7 +61,7 @@ TEST(RunUntil, TEndMustBePositive) {
 // simulation with the message, and the bodies are still there, finite, where they were.
 TEST(RunUntil, BlockStepUnderflowPausesTheSimulation) {
     Simulation sim{
-        [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+        [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
     State s;
     s.resize(2);
     s.pos_mass[0] = {0.5, 0, 0, 0.5};

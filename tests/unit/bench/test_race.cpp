@@ -229,7 +229,7 @@ namespace {
 
 struct DriverTest : ::testing::Test {
     Simulation sim{
-        [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+        [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
     void SetUp() override {
         sim.load(test::plummer_state(200), race_params());
         sim.advance_frame(0.01, 0);

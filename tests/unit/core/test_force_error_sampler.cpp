@@ -139,7 +139,7 @@ TEST(ForceErrorSampler, AStateThatHasNotMovedIsNotMeasuredAgain) {
 
 TEST(ForceErrorSampler, TheSimulationMeasuresTheTreeOnlyAndForgetsOnAChange) {
     Simulation sim(
-        [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); });
+        [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); });
     sim.load(test::plummer_state(1000, 5), tree_params(0.5f));
     sim.advance_frame(0.01, 0.0);
     sim.force_error().wait();

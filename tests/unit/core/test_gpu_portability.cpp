@@ -179,9 +179,9 @@ class NoRoomGpu final : public Backend {
 }  // namespace
 
 TEST(GpuFallback, ASceneTooBigForTheGpuRunsOnTheCpuWithTheReason) {
-    Simulation sim([](const SimParams& p, std::string* note) -> std::unique_ptr<Backend> {
+    Simulation sim([](const SimParams& p, BackendChoice* choice) -> std::unique_ptr<Backend> {
         if (p.backend == BackendKind::Cpu) return std::make_unique<CpuBackend>(1);
-        if (note) *note = "CUDA backend: fake";
+        if (choice) *choice = {p.backend, BackendKind::Cuda, "", "CUDA backend: fake"};
         return std::make_unique<NoRoomGpu>();
     });
     State s;
@@ -194,4 +194,9 @@ TEST(GpuFallback, ASceneTooBigForTheGpuRunsOnTheCpuWithTheReason) {
     EXPECT_EQ(sim.backend().size(), 16u);
     EXPECT_TRUE(contains(sim.backend_note(), "too little free memory")) << sim.backend_note();
     EXPECT_FALSE(contains(sim.backend_note(), "keeping the previous state")) << sim.backend_note();
+    // The banner reads the choice, not the note's words.
+    EXPECT_EQ(sim.backend_choice().asked, BackendKind::Auto);
+    EXPECT_EQ(sim.backend_choice().running, BackendKind::Cpu);
+    EXPECT_TRUE(contains(sim.backend_choice().fallback, "too little free memory"))
+        << sim.backend_choice().fallback;
 }

@@ -26,7 +26,7 @@ SimParams params() {
 
 struct RewindSim : ::testing::Test {
     Simulation sim{
-        [](const SimParams& p, std::string*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+        [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
     void SetUp() override {
         State s = test::plummer_state(200);
         for (std::size_t i = 0; i < s.size(); ++i) s.group[i] = uint32_t(i % 3);

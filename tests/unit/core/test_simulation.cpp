@@ -33,9 +33,9 @@ SimParams cpu_params() {
 
 struct SimulationTest : ::testing::Test {
     int backends_made = 0;
-    Simulation sim{[this](const SimParams& p, std::string* note) {
+    Simulation sim{[this](const SimParams& p, BackendChoice* choice) {
         ++backends_made;
-        if (note) *note = "test cpu";
+        if (choice) choice->note = "test cpu";
         return std::make_unique<CpuBackend>(p.cpu_threads);
     }};
     void SetUp() override { sim.load(small_cluster(64), cpu_params()); }
@@ -125,7 +125,7 @@ class VariantBackend final : public WrappedCpuBackend {
 
 // Markers follow what runs (Backend::kernel_label), not what was asked for.
 TEST_F(SimulationTest, AVariantChangeLeavesAMarkerWhereTheBackendRunsVariants) {
-    Simulation vsim([](const SimParams&, std::string*) { return std::make_unique<VariantBackend>(); });
+    Simulation vsim([](const SimParams&, BackendChoice*) { return std::make_unique<VariantBackend>(); });
     vsim.load(small_cluster(32), cpu_params());
     vsim.advance_frame(1.0, 1.0);
     EXPECT_TRUE(vsim.perf().markers().empty());  // the first label is the baseline, not a change

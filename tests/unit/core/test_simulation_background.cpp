@@ -65,7 +65,7 @@ State two_bodies() {
 
 struct BackgroundTest : ::testing::Test {
     GatedBackend* gated = nullptr;
-    Simulation sim{[this](const SimParams&, std::string*) {
+    Simulation sim{[this](const SimParams&, BackendChoice*) {
         auto b = std::make_unique<GatedBackend>();
         gated = b.get();
         return b;
@@ -128,7 +128,7 @@ TEST_F(BackgroundTest, AParameterEditWaitsForTheStepAndThenApplies) {
 }
 
 TEST_F(BackgroundTest, OffByDefaultAndForFastSteps) {
-    Simulation plain([](const SimParams&, std::string*) { return std::make_unique<CpuBackend>(1); });
+    Simulation plain([](const SimParams&, BackendChoice*) { return std::make_unique<CpuBackend>(1); });
     SimParams p;
     p.backend = BackendKind::Cpu;
     plain.load(two_bodies(), p);

@@ -55,7 +55,7 @@ TEST(TreeCells, CpuBackendBoxesAreItsTreeCellsDownToTheDepth) {
 }
 
 TEST(TreeCells, SimulationCopiesThemOnAskAndAtMostEveryInterval) {
-    Simulation sim([](const SimParams&, std::string*) { return std::make_unique<CpuBackend>(1); });
+    Simulation sim([](const SimParams&, BackendChoice*) { return std::make_unique<CpuBackend>(1); });
     sim.load(test::plummer_state(500, 3), tree_params());
     sim.advance_frame(1.0, 0.0);
     EXPECT_TRUE(sim.tree_cells().empty());  // none asked for
