@@ -3,7 +3,7 @@
 // tree_multipoles.cu, tree_groups.cu, tree_walk.cu).
 #include <cuda_runtime.h>
 
-#include "device_set.cuh"
+#include "common/device_set.cuh"
 #include "tree/gpu_tree.hpp"
 
 namespace nbody {

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <string>
 
+#include "common/warp_reduce.cuh"
 #include "core/tree/tree_shape.hpp"
 #include "tree/gpu_tree_impl.cuh"
-#include "warp_reduce.cuh"
 
 namespace nbody {
 

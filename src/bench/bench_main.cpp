@@ -21,7 +21,7 @@
 #include "scene/scene_file.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
-#include "hermite_forces.hpp"
+#include "hermite/hermite_forces.hpp"
 #endif
 
 namespace nbody {

@@ -6,8 +6,8 @@
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
 #ifdef NBODY_HAVE_CUDA
+#include "backend/device_count.hpp"
 #include "cuda_backend.hpp"
-#include "device_count.hpp"
 #endif
 
 #include <cstdlib>

@@ -1,6 +1,7 @@
 #include "render/position_feed.hpp"
 
-#include "cuda/gl_interop.hpp"  // plain C++: no CUDA types; only NBODY_HAVE_CUDA builds link try_register
+// Plain C++, no CUDA types: only NBODY_HAVE_CUDA builds link try_register.
+#include "cuda/interop/gl_interop.hpp"
 
 namespace nbody {
 

@@ -15,7 +15,7 @@
 
 namespace nbody {
 
-class GlInteropBuffer;  // cuda/gl_interop.hpp
+class GlInteropBuffer;  // cuda/interop/gl_interop.hpp
 
 enum class UploadPath { HostCopy, Interop, GlCompute };
 const char* upload_path_name(UploadPath p);
