@@ -21,13 +21,12 @@ int DeviceSnapshots::reserve(DeviceSet& dev, std::size_t bytes, int count, std::
     clear();
     if (count <= 0 || bytes == 0) return 0;
     std::size_t fit = static_cast<std::size_t>(count), free_min = ~std::size_t(0);
-    for (const DevicePart& part : dev.parts()) {
+    for_each_part(dev, [&](const DevicePart&, std::size_t) {
         std::size_t free = 0, total = 0;
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         if (cudaMemGetInfo(&free, &total) != cudaSuccess) cudaGetLastError(), free = 0;
         free_min = std::min(free_min, free);
         fit = std::min(fit, std::min(free / 2, kDeviceBudget) / bytes);
-    }
+    });
     // Several parts may share one GPU (the tests): each then takes its share of what the first check saw.
     while (fit > 0) {
         try {

@@ -75,4 +75,15 @@ private:
     bool m_peer = true;
 };
 
+// Calls fn(part, k) for every part k in order with part k's GPU current, so fn queues its work on part.stream;
+// `set` is a DeviceSet (or a const one: the parts are then const). The GPU of the last part stays current.
+template <class Set, class Fn>
+void for_each_part(Set& set, Fn&& fn) {
+    auto& parts = set.parts();
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        NBODY_CUDA_CHECK(cudaSetDevice(parts[k].device));
+        fn(parts[k], k);
+    }
+}
+
 }  // namespace nbody::kernels

@@ -82,10 +82,8 @@ void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) 
     reset(s, p);
     m_t0 = time_base;
     m_carried = {0, 0, kFlopsPerInteractionHermite};
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         DeviceBuffer* dst[4] = {&b.pos, &b.vel, &b.acc, &b.jerk};
         for (int a = 0; a < 4 && n > 0; ++a)
             NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[a]->get(), v[a].data(), n * sizeof(Dbl4), cudaMemcpyHostToDevice,
@@ -99,7 +97,7 @@ void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) 
         m_stats[k] = HermiteStats{t_now, 0, 0, -1, -1};
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.stats.get(), &m_stats[k], sizeof(HermiteStats), cudaMemcpyHostToDevice,
                                          part.stream));
-    }
+    });
     m_dev.synchronize();  // the host arrays go out of scope
 }
 

@@ -78,10 +78,8 @@ void HermiteEngine::allocate(const State& s) {
     }
     // Upload: Double4 and Dbl4 share their layout. Times start at tick 0 with t_end = 0: the priming block
     // step finds every body due.
-    for (std::size_t k = 0; k < parts; ++k) {
-        const DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.pos.get(), s.pos_mass.data(), n * sizeof(Dbl4),
                                          cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.vel.get(), s.vel.data(), n * sizeof(Dbl4), cudaMemcpyHostToDevice,
@@ -94,7 +92,7 @@ void HermiteEngine::allocate(const State& s) {
                                          cudaMemcpyHostToDevice, part.stream));
         launch_iota(b.iota.as<int>(), static_cast<int>(n), part.stream);
         NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-    }
+    });
     m_dev.synchronize();  // the host arrays (table, the state) go out of scope
 }
 
@@ -132,11 +130,9 @@ void HermiteEngine::block_step(bool prime, bool select) {
     const int n = static_cast<int>(m_n);
     const bool several = m_dev.size() > 1;
     m_dev.wait_for_peers();  // every part's corrected bodies of the last block step have landed everywhere
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
         const HermiteArgs a = args(k, prime);
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         // Every part selects the same active list from the same times (CUB's selection keeps index order).
         if (select)
             HermiteSelect{}.run(b.t_end.as<const Tick>(), b.iota.as<const int>(), n, b.scalars.as<Tick>(),
@@ -144,11 +140,9 @@ void HermiteEngine::block_step(bool prime, bool select) {
                                 b.scratch.get(), b.scratch_bytes, a.stats, k == 0, prime, part.stream);
         launch_hermite_predict(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(b.predicted, part.stream));
-    }
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        DevicePart& part = m_dev.parts()[k];
+    });
+    for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
         const HermiteArgs a = args(k, prime);
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         launch_hermite_force(m_params.precision, a, part.stream);
         // The corrector overwrites bodies in the other parts' copies: wait until they have predicted from
         // the old ones.
@@ -156,7 +150,7 @@ void HermiteEngine::block_step(bool prime, bool select) {
             if (o != k) NBODY_CUDA_CHECK(cudaStreamWaitEvent(part.stream, m_buf[o].predicted, 0));
         launch_hermite_correct(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-    }
+    });
 }
 
 void HermiteEngine::build_graph() {
@@ -167,12 +161,10 @@ void HermiteEngine::build_graph() {
 }
 
 void HermiteEngine::finish() {
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         NBODY_CUDA_CHECK(cudaMemcpyAsync(m_pinned + k, m_buf[k].stats.get(), sizeof(HermiteStats),
                                          cudaMemcpyDeviceToHost, part.stream));
-    }
+    });
     m_dev.synchronize();
     m_stats.assign(m_pinned, m_pinned + m_dev.size());
     std::string why;
@@ -193,12 +185,11 @@ void HermiteEngine::finish() {
     const int clear[2] = {-1, -1};
     static_assert(offsetof(HermiteStats, nonfinite_body) ==
                   offsetof(HermiteStats, underflow_body) + sizeof(int));
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts()[k].device));
+    for_each_part(m_dev, [&](const DevicePart&, std::size_t k) {
         NBODY_CUDA_CHECK(cudaMemcpy(m_buf[k].stats.as<char>() + offsetof(HermiteStats, underflow_body), clear,
                                     sizeof clear, cudaMemcpyHostToDevice));
         m_stats[k].underflow_body = m_stats[k].nonfinite_body = -1;
-    }
+    });
     throw BackendError(why);
 }
 

@@ -89,10 +89,8 @@ void HermiteEngine::load_active(const std::vector<int>& active) {
     if (m_stats.front().t_now != 0 || m_stats.front().block_steps != 0)
         throw ParamError("active", "a bare force evaluation runs on a freshly reset engine only");
     const int na = static_cast<int>(active.size());
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.active.get(), active.data(), active.size() * sizeof(int),
                                          cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(
@@ -100,7 +98,7 @@ void HermiteEngine::load_active(const std::vector<int>& active) {
         for (DeviceBuffer* buf : {&b.acc, &b.jerk})
             NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
         NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-    }
+    });
     m_dev.synchronize();
 }
 

@@ -15,14 +15,12 @@ void LeapfrogEngine::gather_over_ranks() {
     const std::size_t n = m_n, bb = body_bytes(), pb = m_partition.begin, pe = m_partition.end;
     m_staging.resize(n * bb);
     m_all.resize(n);
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         const IndexRange r = m_ranges[k];
-        const DevicePart& part = m_dev.parts()[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(m_staging.data() + r.begin * bb,
                                          static_cast<const char*>(m_buf[k].pos[fresh].get()) + r.begin * bb,
                                          r.size() * bb, cudaMemcpyDeviceToHost, part.stream));
-    }
+    });
     m_dev.synchronize();
     for (std::size_t i = pb; i < pe; ++i)
         m_all[i] = wide(m_prec) ? reinterpret_cast<const Double4*>(m_staging.data())[i]
@@ -41,10 +39,8 @@ void LeapfrogEngine::gather_over_ranks() {
     for (std::size_t i = pe; i < n; ++i) convert(i);
     // On each part's own stream (created non-blocking: a plain cudaMemcpy on the default stream would not be
     // ordered before the next step's kernel), then waited for: the host buffers are reused.
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        const DevicePart& part = m_dev.parts()[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         auto upload = [&](const DeviceBuffer& d, const void* src, std::size_t first, std::size_t count, std::size_t w) {
             NBODY_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(d.get()) + first * w,
                                              static_cast<const char*>(src) + first * w, count * w,
@@ -57,7 +53,7 @@ void LeapfrogEngine::gather_over_ranks() {
             upload(b.hi[fresh], hi.data(), r.begin, r.size(), sizeof(float4));
             upload(b.lo[fresh], lo.data(), r.begin, r.size(), sizeof(float4));
         }
-    }
+    });
     m_dev.synchronize();
 }
 

@@ -146,10 +146,8 @@ void LeapfrogEngine::launch(bool prime) {
     if (m_n == 0) return;
     m_dev.wait_for_peers();
     const bool reduce = pairs_over_parts();
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
         const LaunchPlan& pl = m_plans[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         if (m_dev.size() > 1) NBODY_CUDA_CHECK(cudaEventRecord(part.t_start, part.stream));  // as send_positions
         if (pl.blocks > 0) {
             const dim3 grid(static_cast<unsigned>(pl.blocks), static_cast<unsigned>(pl.splits));
@@ -166,17 +164,15 @@ void LeapfrogEngine::launch(bool prime) {
         } else {
             send_positions(k, prime);
         }
-    }
+    });
     if (reduce) {
         // Every part's group sums have landed (each part waits for the others' copies): each adds its bodies'
         // groups in order, updates them, and sends the new positions out.
         m_dev.wait_for_peers();
-        for (std::size_t k = 0; k < m_dev.size(); ++k) {
-            DevicePart& part = m_dev.parts()[k];
-            NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
             launch_pairs_combine(args(k, prime), pairs_received(k), part.stream);
             send_positions(k, prime);
-        }
+        });
     }
     if (!prime) m_cur = 1 - m_cur;
 }
@@ -213,10 +209,8 @@ void LeapfrogEngine::reset(const State& s, const SimParams& p) {
     }
     const void* pos_src = wide(m_prec) ? static_cast<const void*>(s.pos_mass.data()) : pos32.data();
     const void* vel_src = wide(m_prec) ? static_cast<const void*>(s.vel.data()) : vel32.data();
-    for (std::size_t k = 0; k < m_dev.size(); ++k) {
-        const DevicePart& part = m_dev.parts()[k];
+    for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.pos[0].get(), pos_src, n * body_bytes(), cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.vel.get(), vel_src, n * body_bytes(), cudaMemcpyHostToDevice, part.stream));
         if (m_prec == Precision::DS) {
@@ -224,7 +218,7 @@ void LeapfrogEngine::reset(const State& s, const SimParams& p) {
             NBODY_CUDA_CHECK(cudaMemcpyAsync(b.lo[0].get(), lo.data(), n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
         }
         NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
-    }
+    });
     m_group = s.group;
     m_time = s.time;
     m_steps = 0;
