@@ -1,47 +1,24 @@
 #include "spatial/morton_sort.cuh"
 
-#include <cub/device/device_radix_sort.cuh>
-
-#include <cfloat>
+#include "spatial/bounding_box.cuh"
 
 namespace nbody::kernels {
 
 namespace {
-constexpr int kBoxThreads = 1024;
 constexpr int kMortonBits = 30;  // 10 per axis: cells of 1/1024 of the box, ~16 bodies per cell at N = 2^24
 
 // One block: the box of all n bodies (a single block reads 2 MiB at N = 131,072 in ~20 us, against an
 // 11 ms step; a grid reduction would need a reset per step). Writes lo and 1024 / extent per axis.
 __global__ void __launch_bounds__(kBoxThreads) box_kernel(const float4* pos, int n, float4* box) {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (int i = threadIdx.x; i < n; i += kBoxThreads) {
-        const float4 p = pos[i];
-        const float c[3] = {p.x, p.y, p.z};
-#pragma unroll
-        for (int a = 0; a < 3; ++a) lo[a] = fminf(lo[a], c[a]), hi[a] = fmaxf(hi[a], c[a]);
-    }
-    __shared__ float red[6][kBoxThreads / 32];
-#pragma unroll
-    for (int a = 0; a < 3; ++a)
-        for (int off = 16; off > 0; off >>= 1) {
-            lo[a] = fminf(lo[a], __shfl_xor_sync(0xffffffffu, lo[a], off));
-            hi[a] = fmaxf(hi[a], __shfl_xor_sync(0xffffffffu, hi[a], off));
+    block_bounds(pos, n, [&](const float lo[3], const float hi[3]) {
+        float scale[3];
+        for (int a = 0; a < 3; ++a) {
+            const float extent = hi[a] - lo[a];
+            scale[a] = extent > 0.f ? 1024.f / extent : 0.f;
         }
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x % 32 == 0)
-        for (int a = 0; a < 3; ++a) red[a][warp] = lo[a], red[3 + a][warp] = hi[a];
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    for (int w = 1; w < kBoxThreads / 32; ++w)
-        for (int a = 0; a < 3; ++a)
-            red[a][0] = fminf(red[a][0], red[a][w]), red[3 + a][0] = fmaxf(red[3 + a][0], red[3 + a][w]);
-    float scale[3];
-    for (int a = 0; a < 3; ++a) {
-        const float extent = red[3 + a][0] - red[a][0];
-        scale[a] = extent > 0.f ? 1024.f / extent : 0.f;
-    }
-    box[0] = make_float4(red[0][0], red[1][0], red[2][0], 0.f);
-    box[1] = make_float4(scale[0], scale[1], scale[2], 0.f);
+        box[0] = make_float4(lo[0], lo[1], lo[2], 0.f);
+        box[1] = make_float4(scale[0], scale[1], scale[2], 0.f);
+    });
 }
 
 // 10 bits spread to every third bit (bit b goes to 3b).
@@ -80,16 +57,8 @@ unsigned grid_for(std::size_t n, int block) {
 
 MortonSort::MortonSort(int device, std::size_t n) : m_n(n) {
     m_box = DeviceBuffer::alloc(device, 2 * sizeof(float4), "Morton box");
-    for (int c = 0; c < 2; ++c) {
-        m_keys[c] = DeviceBuffer::alloc(device, n * sizeof(unsigned), "Morton keys");
-        m_idx[c] = DeviceBuffer::alloc(device, n * sizeof(int), "Morton order");
-    }
+    m_sort.reserve(device, n, kMortonBits, "Morton keys", "Morton order", "radix sort scratch");
     m_sorted = DeviceBuffer::alloc(device, n * sizeof(float4), "Morton-sorted bodies");
-    NBODY_CUDA_CHECK(cudaSetDevice(device));
-    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, m_temp_bytes, static_cast<const unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
-        static_cast<const int*>(nullptr), static_cast<int*>(nullptr), static_cast<int>(n), 0, kMortonBits));
-    m_temp = DeviceBuffer::alloc(device, m_temp_bytes, "radix sort scratch");
 }
 
 void MortonSort::enqueue(const float4* pos, cudaStream_t stream) const {
@@ -98,14 +67,10 @@ void MortonSort::enqueue(const float4* pos, cudaStream_t stream) const {
     box_kernel<<<1, kBoxThreads, 0, stream>>>(pos, n, m_box.as<float4>());
     NBODY_CUDA_CHECK_LAUNCH("box_kernel");
     keys_kernel<<<grid_for(m_n, block), block, 0, stream>>>(pos, n, m_box.as<const float4>(),
-                                                            m_keys[0].as<unsigned>(), m_idx[0].as<int>());
+                                                            m_sort.keys_in(), m_sort.index_in());
     NBODY_CUDA_CHECK_LAUNCH("keys_kernel");
-    std::size_t bytes = m_temp_bytes;
-    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(m_temp.get(), bytes, m_keys[0].as<const unsigned>(),
-                                                     m_keys[1].as<unsigned>(), m_idx[0].as<const int>(),
-                                                     m_idx[1].as<int>(), n, 0, kMortonBits, stream));
-    gather_kernel<<<grid_for(m_n, block), block, 0, stream>>>(pos, m_idx[1].as<const int>(), n,
-                                                              m_sorted.as<float4>());
+    m_sort.enqueue(n, kMortonBits, stream);
+    gather_kernel<<<grid_for(m_n, block), block, 0, stream>>>(pos, m_sort.order(), n, m_sorted.as<float4>());
     NBODY_CUDA_CHECK_LAUNCH("gather_kernel");
 }
 

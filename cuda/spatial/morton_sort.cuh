@@ -2,13 +2,14 @@
 // Morton order of the bodies for the tensor-core kernel (tensor_kernel.cuh): its r^2 = |u|^2 + |v|^2 - 2 u.v
 // relative to a block's centre cancels unless the block's i-bodies are close together, which a sort along a
 // space-filling curve gives. Per evaluation, all stream-ordered and graph-capturable (no host sync, no
-// allocation): the bounding box (one block), 30-bit Morton keys, cub::DeviceRadixSort::SortPairs of
-// (key, index), and a gather of the positions and masses into sorted order.
+// allocation): the bounding box (one block, spatial/bounding_box.cuh), 30-bit Morton keys, the radix sort of
+// (key, index) (spatial/key_sort.cuh), and a gather of the positions and masses into sorted order.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
 #include "common/device_set.cuh"
+#include "spatial/key_sort.cuh"
 
 namespace nbody::kernels {
 
@@ -21,15 +22,13 @@ class MortonSort {
     // Queues the sort of the n float4 bodies at `pos` on `stream`; afterwards sorted()[k] = pos[order()[k]].
     void enqueue(const float4* pos, cudaStream_t stream) const;
     const float4* sorted() const { return m_sorted.as<const float4>(); }
-    const int* order() const { return m_idx[1].as<const int>(); }
+    const int* order() const { return m_sort.order(); }
 
   private:
     std::size_t m_n;
-    DeviceBuffer m_box;                // float4 lo, float4 scale (keys per unit length; 0 on a flat axis)
-    DeviceBuffer m_keys[2], m_idx[2];  // [0]: unsorted (index = body), [1]: sorted
-    DeviceBuffer m_sorted;             // float4 positions and masses in Morton order
-    DeviceBuffer m_temp;
-    std::size_t m_temp_bytes = 0;
+    DeviceBuffer m_box;                  // float4 lo, float4 scale (keys per unit length; 0 on a flat axis)
+    KeyIndexSort<unsigned, int> m_sort;  // the keys and body indices, sorted by key
+    DeviceBuffer m_sorted;               // float4 positions and masses in Morton order
 };
 
 }  // namespace nbody::kernels
