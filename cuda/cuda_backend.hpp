@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA backend, as the host sees it: plain C++, no CUDA types (they live in the .cu files). One or
-// several GPUs; the integrator and precision in use are an engine inside (cuda/gpu_engine.cuh).
+// several GPUs; the integrator and precision in use are an engine inside (cuda/backend/gpu_engine.cuh).
 #include <cstddef>
 #include <memory>
 #include <string>

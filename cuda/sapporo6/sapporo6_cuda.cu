@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "cuda_check.cuh"
-#include "device_set.cuh"
-#include "gpu_query.hpp"
 #include "sapporo6/sapporo6_cuda.hpp"
+#include "common/cuda_check.cuh"
+#include "common/device_set.cuh"
+#include "common/gpu_query.hpp"
 #include "sapporo6/sapporo6_force.cuh"
 
 namespace nbody::kernels {

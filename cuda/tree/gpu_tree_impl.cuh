@@ -3,7 +3,8 @@
 // tree_multipoles.cu, tree_groups.cu, tree_walk.cu).
 #include <cuda_runtime.h>
 
-#include "device_set.cuh"
+#include "common/device_set.cuh"
+#include "spatial/key_sort.cuh"
 #include "tree/gpu_tree.hpp"
 
 namespace nbody {
@@ -15,10 +16,10 @@ struct GpuTree::Impl {
     std::vector<uint32_t> level_start;  // host copy: first cell of each level, then one past the last
     kernels::DeviceBuffer input;        // float4 in input order
     kernels::DeviceBuffer box;          // tree::KeyBox
-    kernels::DeviceBuffer keys[2], order[2];
+    kernels::KeyIndexSort<uint64_t, uint32_t> sorted;  // the bodies' keys and indices, sorted by key
     kernels::DeviceBuffer x, y, z, m;  // key order, float32
-    kernels::DeviceBuffer sort_temp, scan_temp;
-    std::size_t sort_temp_bytes = 0, scan_temp_bytes = 0;
+    kernels::DeviceBuffer scan_temp;
+    std::size_t scan_temp_bytes = 0;
     kernels::DeviceBuffer tree_cells, moments_d, moments;
     // The octree's count table (tree_build_levels.cu): cells of each level starting in each block of bodies,
     // and its scan; about 0.1 entries a body.

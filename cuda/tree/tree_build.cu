@@ -1,48 +1,25 @@
-// The GPU tree's build: bounding box (one block's reduction), 63-bit keys, CUB radix sort of (key, body),
-// the bodies gathered into key order, then the octree, every level at once (tree_build_levels.cu), and the
-// multipoles (tree_multipoles.cu).
-#include <cub/device/device_radix_sort.cuh>
-
-#include <cfloat>
+// The GPU tree's build: bounding box (one block's reduction, spatial/bounding_box.cuh), 63-bit keys, the
+// radix sort of (key, body) (spatial/key_sort.cuh), the bodies gathered into key order, then the octree,
+// every level at once (tree_build_levels.cu), and the multipoles (tree_multipoles.cu).
 #include <chrono>
 #include <cmath>
 
 #include "core/tree/morton.hpp"
 #include "core/tree/multipoles.hpp"
+#include "spatial/bounding_box.cuh"
 #include "tree/gpu_tree_impl.cuh"
 
 namespace nbody {
 
 namespace {
 
-constexpr int kBoxThreads = 1024;
+using kernels::kBoxThreads;
 
 // One block: min and max of every coordinate (exact in float32), then the key cube from them.
 __global__ void __launch_bounds__(kBoxThreads) tree_box_kernel(const float4* pos, int n, tree::KeyBox* box) {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (int i = threadIdx.x; i < n; i += kBoxThreads) {
-        const float4 p = pos[i];
-        const float c[3] = {p.x, p.y, p.z};
-#pragma unroll
-        for (int a = 0; a < 3; ++a) lo[a] = fminf(lo[a], c[a]), hi[a] = fmaxf(hi[a], c[a]);
-    }
-#pragma unroll
-    for (int a = 0; a < 3; ++a)
-        for (int off = 16; off > 0; off >>= 1) {
-            lo[a] = fminf(lo[a], __shfl_xor_sync(0xffffffffu, lo[a], off));
-            hi[a] = fmaxf(hi[a], __shfl_xor_sync(0xffffffffu, hi[a], off));
-        }
-    __shared__ float red[6][kBoxThreads / 32];
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x % 32 == 0)
-        for (int a = 0; a < 3; ++a) red[a][warp] = lo[a], red[3 + a][warp] = hi[a];
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    for (int w = 1; w < kBoxThreads / 32; ++w)
-        for (int a = 0; a < 3; ++a)
-            red[a][0] = fminf(red[a][0], red[a][w]), red[3 + a][0] = fmaxf(red[3 + a][0], red[3 + a][w]);
-    const float l[3] = {red[0][0], red[1][0], red[2][0]}, h[3] = {red[3][0], red[4][0], red[5][0]};
-    *box = tree::key_box_from_bounds(l, h);
+    kernels::block_bounds(pos, n, [&](const float lo[3], const float hi[3]) {
+        *box = tree::key_box_from_bounds(lo, hi);
+    });
 }
 
 __global__ void tree_keys_kernel(const float4* pos, int n, const tree::KeyBox* box, uint64_t* keys,
@@ -78,18 +55,9 @@ GpuTree::~GpuTree() {
 void GpuTree::Impl::reserve_bodies(std::size_t count) {
     if (count <= capacity || count == 0) return;
     input = kernels::DeviceBuffer::alloc(device, count * sizeof(float4), "tree bodies");
-    for (int b = 0; b < 2; ++b) {
-        keys[b] = kernels::DeviceBuffer::alloc(device, count * sizeof(uint64_t), "tree keys");
-        order[b] = kernels::DeviceBuffer::alloc(device, count * sizeof(uint32_t), "tree order");
-    }
+    sorted.reserve(device, count, 3 * tree::kKeyBits, "tree keys", "tree order", "tree sort scratch");
     for (auto* v : {&x, &y, &z, &m})
         *v = kernels::DeviceBuffer::alloc(device, count * sizeof(float), "tree SoA");
-    sort_temp_bytes = 0;
-    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, sort_temp_bytes, static_cast<const uint64_t*>(nullptr), static_cast<uint64_t*>(nullptr),
-        static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), static_cast<int>(count), 0,
-        3 * tree::kKeyBits));
-    sort_temp = kernels::DeviceBuffer::alloc(device, sort_temp_bytes, "tree sort scratch");
     capacity = count;
 }
 
@@ -115,19 +83,15 @@ void GpuTree::Impl::bounding_box_and_keys() {
     NBODY_CUDA_CHECK_LAUNCH("tree_box_kernel");
     tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), ni,
                                                            box.as<const tree::KeyBox>(),
-                                                           keys[0].as<uint64_t>(), order[0].as<uint32_t>());
+                                                           sorted.keys_in(), sorted.index_in());
     NBODY_CUDA_CHECK_LAUNCH("tree_keys_kernel");
 }
 
 // Stable radix sort of (key, body) on the 63 key bits: ties keep input order, as the CPU tree's sort.
 void GpuTree::Impl::sort() {
-    std::size_t bytes = sort_temp_bytes;
-    NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp.get(), bytes, keys[0].as<const uint64_t>(),
-                                                     keys[1].as<uint64_t>(), order[0].as<const uint32_t>(),
-                                                     order[1].as<uint32_t>(), static_cast<int>(n), 0,
-                                                     3 * tree::kKeyBits, stream));
+    sorted.enqueue(static_cast<int>(n), 3 * tree::kKeyBits, stream);
     tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
-        input.as<const float4>(), order[1].as<const uint32_t>(), static_cast<int>(n), x.as<float>(),
+        input.as<const float4>(), sorted.order(), static_cast<int>(n), x.as<float>(),
         y.as<float>(), z.as<float>(), m.as<float>());
     NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
 }
@@ -226,40 +190,40 @@ void GpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& 
 
 namespace {
 template <class T>
-std::vector<T> download(const kernels::DeviceBuffer& b, std::size_t count) {
+std::vector<T> download(const void* src, std::size_t count) {
     std::vector<T> out(count);
-    if (count) NBODY_CUDA_CHECK(cudaMemcpy(out.data(), b.get(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count) NBODY_CUDA_CHECK(cudaMemcpy(out.data(), src, count * sizeof(T), cudaMemcpyDeviceToHost));
     return out;
 }
 }  // namespace
 
 std::vector<tree::TreeCell> GpuTree::cells() const {
-    return download<tree::TreeCell>(m->tree_cells, m->cells);
+    return download<tree::TreeCell>(m->tree_cells.get(), m->cells);
 }
 std::vector<tree::TreeCell> GpuTree::cells_to_depth(int depth) const {
     // level_start holds the first cell of each level and then one past the last cell: levels 0 .. depth end
     // where level depth + 1 starts (or at the last cell when the tree is shallower).
     if (depth < 0 || m->level_start.size() < 2) return {};
     const std::size_t levels = m->level_start.size() - 1;
-    return download<tree::TreeCell>(m->tree_cells, m->level_start[std::min(std::size_t(depth) + 1, levels)]);
+    const std::size_t count = m->level_start[std::min(std::size_t(depth) + 1, levels)];
+    return download<tree::TreeCell>(m->tree_cells.get(), count);
 }
 std::vector<tree::CellMoments> GpuTree::moments() const {
-    return download<tree::CellMoments>(m->moments, m->cells);
+    return download<tree::CellMoments>(m->moments.get(), m->cells);
 }
 std::vector<uint64_t> GpuTree::keys() const {
-    return download<uint64_t>(m->keys[1], m->n);
+    return download<uint64_t>(m->sorted.keys(), m->n);
 }
 std::vector<uint32_t> GpuTree::order() const {
-    return download<uint32_t>(m->order[1], m->n);
+    return download<uint32_t>(m->sorted.order(), m->n);
 }
 tree::KeyBox GpuTree::key_box() const {
-    return download<tree::KeyBox>(m->box, 1).at(0);
+    return download<tree::KeyBox>(m->box.get(), 1).at(0);
 }
 
 double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
-    std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sort_temp.bytes() + m->scan_temp.bytes();
-    for (int b = 0; b < 2; ++b) bytes += m->keys[b].bytes() + m->order[b].bytes();
+    std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sorted.bytes() + m->scan_temp.bytes();
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->level_counts, &m->level_offsets,
                           &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
                           &m->host_acc, &m->group_made, &m->group_offsets, &m->group_list})

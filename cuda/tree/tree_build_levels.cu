@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <string>
 
+#include "common/warp_reduce.cuh"
 #include "core/tree/tree_shape.hpp"
 #include "tree/gpu_tree_impl.cuh"
-#include "warp_reduce.cuh"
 
 namespace nbody {
 
@@ -113,7 +113,7 @@ void GpuTree::Impl::build_levels(int leaf) {
     if (level_counts.bytes() < table * sizeof(uint32_t))
         for (auto* v : {&level_counts, &level_offsets})
             *v = kernels::DeviceBuffer::alloc(device, table * sizeof(uint32_t), "tree level counts");
-    const uint64_t* k = keys[1].as<const uint64_t>();
+    const uint64_t* k = sorted.keys();
     tree_level_cells_kernel<false>
         <<<blocks, kBlockBodies, 0, stream>>>(k, bodies, leaf, level_counts.as<uint32_t>(), nullptr, nullptr);
     NBODY_CUDA_CHECK_LAUNCH("tree_level_cells_kernel<count>");

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "backend/gpu_engine.cuh"
 #include "core/tree/tree_params.hpp"
-#include "gpu_engine.cuh"
-#include "potential_kernel.cuh"
+#include "direct/potential_kernel.cuh"
 #include "tree/gpu_tree.hpp"
 
 namespace nbody::kernels {

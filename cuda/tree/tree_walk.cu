@@ -306,7 +306,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.cells = tree_cells.as<const tree::TreeCell>();
     a.moments = moments.as<const tree::CellMoments>();
     a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
-    a.order = order[1].as<const uint32_t>();
+    a.order = sorted.order();
     a.group_list = group_list.as<const tree::TreeGroup>();
     a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups);
     a.soft2 = soft2;

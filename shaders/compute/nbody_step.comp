@@ -1,4 +1,4 @@
-// One fused leap-frog step of direct-summation gravity, the GLSL twin of cuda/step_kernel.cuh (fp32).
+// One fused leap-frog step of direct-summation gravity, the GLSL twin of cuda/direct/step_kernel.cuh (fp32).
 // The host prepends "#version 430" and the shape: WG (invocations a work group), K (i-bodies an invocation
 // keeps in registers), U (j-bodies an inner iteration reads), Q (invocations sharing one i-body's j range) and
 // ROLLED (1: the j loop one body at a time, the paper's none and i-unrolled variants; 0: U at a time, ij) and

@@ -1,7 +1,8 @@
 #pragma once
-// What a GPU offers the kernels: its generation, SMs, what one SM and one block may hold, clock and fp64 rate.
-// Filled from the CUDA device (cuda/gpu_query.cu) or from a data sheet (gpu_classes(), so the launch rules and
-// the shape model can be checked for GPUs this machine does not have). Plain C++: the host sees it.
+// What a GPU offers the kernels: its generation, SMs, what one SM and one block may hold, clock and fp64
+// rate. Filled from the CUDA device (cuda/common/gpu_query.cu) or from a data sheet (gpu_classes(), so the
+// launch rules and the shape model can be checked for GPUs this machine does not have). Plain C++: the host
+// sees it.
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -52,7 +52,7 @@ void validate_pairs_shape(const KernelShape& s);
 inline constexpr int kTensorIPerWarp = 16;
 inline constexpr int kTensorMaxBlock = 256;
 
-// The pairs family (cuda/pairs_kernel.cuh): a block of w warps takes a square tile of the pair matrix. q (1, 2 or
+// The pairs family (cuda/pairs/pairs_kernel.cuh): a block of w warps takes a square tile of the pair matrix. q (1, 2 or
 // 4, dividing w; 0 = 1) warps share each set of 32 k i-bodies and split the tile's j-groups between them (more warps
 // a tile at small N), so a strip is w / q x 32 k bodies on each side. The block keeps each i-set's sums on the tile's
 // j-bodies in shared memory, and the i-sums of the q - 1 other warps of a set until they are added: pairs_shared_bytes,
@@ -78,7 +78,8 @@ inline constexpr long long kPairsBandBytes = 512LL << 20;
 inline constexpr long long kPairsOverlapMinBand = 8;
 struct PairsBands {
     long long band;     // D: diagonals a launch takes, 1 to T
-    long long buffers;  // of S slots each, band b in buffer b mod buffers (launch_pairs, cuda/kernel_table_pairs.cu)
+    // of S slots each, band b in buffer b mod buffers (launch_pairs, cuda/pairs/kernel_table_pairs.cu)
+    long long buffers;
 };
 PairsBands pairs_bands(long long strips, long long strip);  // T strips of `strip` bodies
 long long pairs_band(std::size_t n, const KernelShape& s);  // pairs_bands(...).band for n bodies

@@ -6,8 +6,8 @@
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
 #ifdef NBODY_HAVE_CUDA
-#include "device_count.hpp"
-#include "hermite_forces.hpp"
+#include "backend/device_count.hpp"
+#include "hermite/hermite_forces.hpp"
 #endif
 
 #include <cstdlib>

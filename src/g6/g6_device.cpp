@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
 #ifdef NBODY_G6_CUDA
-#include "g6_cuda.hpp"
+#include "g6/g6_cuda.hpp"
 #else
 namespace nbody {
 class G6Cuda {  // the library was built without CUDA: never made

@@ -10,7 +10,7 @@
 #include "../unit/test_util.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
-#include "hermite_math.cuh"
+#include "hermite/hermite_math.cuh"
 
 namespace nbody::test {
 

@@ -1,8 +1,8 @@
-// The GRAPE-6 library's GPU engine (cuda/g6_cuda.cu) against its CPU engine in float64: the same j-particles
-// (with a2, j6 and their own times, so the device prediction is exercised), acceleration, jerk and potential of
-// an i-batch in fp64 (1e-12), ds (2e-6) and fp32 (1e-4) relative to the largest component; nearest neighbours
-// equal. Batches of 1 to npipes i-particles against 1 to 3,001 j-particles (the force kernel's plan changes
-// with both: threads per i, j-splits), and two batches queued back to back.
+// The GRAPE-6 library's GPU engine (cuda/g6/g6_cuda.cu) against its CPU engine in float64: the same
+// j-particles (with a2, j6 and their own times, so the device prediction is exercised), acceleration, jerk
+// and potential of an i-batch in fp64 (1e-12), ds (2e-6) and fp32 (1e-4) relative to the largest component;
+// nearest neighbours equal. Batches of 1 to npipes i-particles against 1 to 3,001 j-particles (the force
+// kernel's plan changes with both: threads per i, j-splits), and two batches queued back to back.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -11,9 +11,9 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cuda_backend.hpp"
-#include "hermite_forces.hpp"
-#include "hermite_plan.hpp"
 #include "gpu_test_util.hpp"
+#include "hermite/hermite_forces.hpp"
+#include "hermite/hermite_plan.hpp"
 #include "hermite_reference.hpp"
 
 using namespace nbody;

@@ -1,6 +1,7 @@
-// GPU tests (label gpu) of the pairs family (cuda/pairs_kernel.cuh) beyond the every-shape comparison with
-// float64 in test_cuda_backend.cpp: what it refuses, that `auto` passes it over where it cannot run, a live
-// switch, and stepping against the fp32 ij kernel. They skip, saying why, where no CUDA device can be used.
+// GPU tests (label gpu) of the pairs family (cuda/pairs/pairs_kernel.cuh) beyond the every-shape comparison
+// with float64 in test_cuda_backend.cpp: what it refuses, that `auto` passes it over where it cannot run, a
+// live switch, and stepping against the fp32 ij kernel. They skip, saying why, where no CUDA device can be
+// used.
 #include <gtest/gtest.h>
 
 #include <algorithm>

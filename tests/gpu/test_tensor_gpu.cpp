@@ -1,6 +1,6 @@
-// GPU tests (label gpu) of the tensor-core family (cuda/tensor_kernel.cuh): accuracy of its first evaluation
-// against float64, stepping against the fp32 CUDA-core kernel, live switches, eps = 0, tiny N, and what it
-// refuses. They skip, saying why, where no CUDA device can be used; run them on the device.
+// GPU tests (label gpu) of the tensor-core family (cuda/tensor/tensor_kernel.cuh): accuracy of its first
+// evaluation against float64, stepping against the fp32 CUDA-core kernel, live switches, eps = 0, tiny N, and
+// what it refuses. They skip, saying why, where no CUDA device can be used; run them on the device.
 #include <gtest/gtest.h>
 
 #include <algorithm>

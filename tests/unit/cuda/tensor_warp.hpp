@@ -1,10 +1,10 @@
 #pragma once
 // One warp's m16n8k8 TF32 MMA emulated on the CPU, on the lanes' fragments as the PTX ISA lays them out
-// (cuda/tensor_layout.hpp): what test_tensor_layout.cpp and test_tensor_kernel_model.cpp run the tensor
-// kernel's arithmetic on.
+// (cuda/tensor/tensor_layout.hpp): what test_tensor_layout.cpp and test_tensor_kernel_model.cpp run the
+// tensor kernel's arithmetic on.
 #include <array>
 
-#include "cuda/tensor_math.hpp"
+#include "cuda/tensor/tensor_math.hpp"
 
 namespace nbody::tensor::test {
 

@@ -1,10 +1,10 @@
-// How the Hermite force kernel spreads i-bodies and j-splits over its one-wave grid (cuda/hermite_plan.hpp,
-// plain C++ that the kernels, the engine and the GRAPE-6 library share): every j-body in exactly one split,
-// whole tiles, the scratch bound held, and waves filled, including the few-groups case whose exhaustive search
-// of split counts once cost more than the forces.
+// How the Hermite force kernel spreads i-bodies and j-splits over its one-wave grid
+// (cuda/hermite/hermite_plan.hpp, plain C++ that the kernels, the engine and the GRAPE-6 library share):
+// every j-body in exactly one split, whole tiles, the scratch bound held, and waves filled, including the
+// few-groups case whose exhaustive search of split counts once cost more than the forces.
 #include <gtest/gtest.h>
 
-#include "cuda/hermite_plan.hpp"
+#include "cuda/hermite/hermite_plan.hpp"
 
 using namespace nbody::kernels;
 

@@ -1,9 +1,9 @@
-// A CPU model of tensor_step_kernel (cuda/tensor_kernel.cuh), warp by warp, with the same helpers the device
-// runs (tensor_layout.hpp, tensor_math.hpp): the Morton order, each block's centre, tiles of `block`
-// j-bodies with zero padding, j-splits with chunks of whole groups, the self-pair mask, the near pairs on
-// the CUDA cores, the per-tile accumulation, the epilogue's shuffles (emulated) and row_sums, and the sum
-// over splits. It checks the
-// kernel's index math and padding where no GPU is, against a float64 direct sum. No GPU needed.
+// A CPU model of tensor_step_kernel (cuda/tensor/tensor_kernel.cuh), warp by warp, with the same helpers the
+// device runs (tensor_layout.hpp, tensor_math.hpp): the Morton order, each block's centre, tiles of `block`
+// j-bodies with zero padding, j-splits with chunks of whole groups, the self-pair mask, the near pairs on the
+// CUDA cores, the per-tile accumulation, the epilogue's shuffles (emulated) and row_sums, and the sum over
+// splits. It checks the kernel's index math and padding where no GPU is, against a float64 direct sum. No GPU
+// needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda/tensor_math.hpp"
+#include "cuda/tensor/tensor_math.hpp"
 #include "tensor_warp.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
-// CPU emulation of one warp running the tensor-core force tile (cuda/tensor_layout.hpp,
-// cuda/tensor_math.hpp): the fragment layouts of mma.m16n8k8 .tf32 against the PTX ISA's tables, the
+// CPU emulation of one warp running the tensor-core force tile (cuda/tensor/tensor_layout.hpp,
+// cuda/tensor/tensor_math.hpp): the fragment layouts of mma.m16n8k8 .tf32 against the PTX ISA's tables, the
 // emulated warp MMA against a plain matrix product, the shared-memory slots against the intended B
 // operands, and the whole two-product pair sum against a float64 direct sum. No GPU needed.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda/tensor_math.hpp"
+#include "cuda/tensor/tensor_math.hpp"
 #include "tensor_warp.hpp"
 
 namespace {
