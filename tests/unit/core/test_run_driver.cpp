@@ -201,7 +201,7 @@ TEST(RunDriver, EveryFaceReportsABlowUpInTheSameWords) {
     // The window's simulation (10 steps a frame): paused, with the words as its error.
     {
         ClockBackend* made = nullptr;
-        Simulation sim([&made](const SimParams&, std::string*) {
+        Simulation sim([&made](const SimParams&, BackendChoice*) {
             auto b = std::make_unique<ClockBackend>(5);
             made = b.get();
             return b;
@@ -225,7 +225,7 @@ TEST(RunDriver, EveryFaceReportsABlowUpInTheSameWords) {
         p.eps = 0.01;
         auto sim = api::Simulation::from_arrays(2, pos, vel, mass, p);
         ClockBackend* made = nullptr;
-        api::SimulationAccess::set_backend_factory(sim, [&made](const SimParams&, std::string*) {
+        api::SimulationAccess::set_backend_factory(sim, [&made](const SimParams&, BackendChoice*) {
             auto b = std::make_unique<ClockBackend>(5);
             made = b.get();
             return b;
