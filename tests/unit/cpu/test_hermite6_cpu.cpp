@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/hermite6.hpp"
+#include "core/param_registry.hpp"
 #include "cpu/hermite_test_util.hpp"
 #include "test_util.hpp"
 
@@ -238,4 +239,30 @@ TEST(Hermite6Cpu, DoubleSingleRefusedOnTheCpu) {
     EXPECT_THROW(CpuBackend(1).reset(s0, ds), ParamError);
     EXPECT_EQ(b.time(), t);
     EXPECT_EQ(b.params().precision, Precision::Fp64);
+}
+
+// The rows: names, order, steps and precisions; eta applies to hermite6-block; fp32 and the tree are refused
+// with the rows' words.
+TEST(Hermite6Rows, NamesScopeAndRefusals) {
+    EXPECT_EQ(parse_integrator("hermite6"), Integrator::Hermite6);
+    EXPECT_EQ(parse_integrator("hermite6-block"), Integrator::Hermite6Block);
+    const IntegratorInfo& row = integrator_info(Integrator::Hermite6Block);
+    EXPECT_EQ(row.scheme, Scheme::Hermite6);
+    EXPECT_EQ(row.order, 6);
+    EXPECT_TRUE(row.block_steps);
+    EXPECT_FALSE(integrator_info(Integrator::Hermite6).block_steps);
+    EXPECT_EQ(row.precisions, bit(Precision::Fp64) | bit(Precision::DS));
+    EXPECT_EQ(row.flops_per_pair, kFlopsPerInteractionHermite6);
+    EXPECT_NE(method_info(ForceMethod::Direct).integrators & bit(Integrator::Hermite6Block), 0u);
+    EXPECT_EQ(param_scope(*find_param("eta")), "integrator hermite-block, hermite6-block");
+    SimParams p;
+    p.integrator = Integrator::Hermite6;
+    p.precision = Precision::Fp32;
+    EXPECT_NE(test::validation_error(p).find("the hermite6 integrator runs in ds and fp64 only (got fp32)"),
+              std::string::npos)
+        << test::validation_error(p);
+    p.precision = Precision::Fp64;
+    EXPECT_EQ(test::validation_error(p), "");
+    p.method = ForceMethod::Tree;
+    EXPECT_NE(test::validation_error(p).find("got hermite6"), std::string::npos) << test::validation_error(p);
 }
