@@ -61,6 +61,7 @@ struct CudaBackend::Impl {
                     case Scheme::KickDriftKick:
                         return std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
                     case Scheme::Hermite4: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+                    case Scheme::Hermite6: break;  // no 6th-order engine yet: refused below
                 }
                 break;
         }

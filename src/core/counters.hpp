@@ -13,6 +13,9 @@ inline constexpr double kFlopsPerInteractionNvidia = 20.0;
 inline constexpr double kFlopsPerInteractionWarren = 38.0;
 // A Hermite interaction (acceleration, jerk and potential): Belleman et al. 2008's count.
 inline constexpr double kFlopsPerInteractionHermite = 60.0;
+// A 6th-order Hermite interaction (acceleration, jerk, snap and potential): Nitadori & Makino 2008's count of
+// their force loop. Sapporo2 credits 60 for it as for 4th order: its rates read 97 / 60 times lower.
+inline constexpr double kFlopsPerInteractionHermite6 = 97.0;
 
 // Work done: force evaluations (steps, or block steps) and the interactions they evaluated, body-body (`pairs`:
 // N^2 per shared direct step, active x N per block step) and body-cell (a tree's accepted cells; 0 for direct),

@@ -36,7 +36,9 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
     // clang-format off
     static const std::array<MethodInfo, kMethodCount> rows = {{
         {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step",
-         bit(Integrator::LeapFrog) | bit(Integrator::Hermite) | bit(Integrator::HermiteBlock), kAllPrecisions,
+         bit(Integrator::LeapFrog) | bit(Integrator::Hermite) | bit(Integrator::HermiteBlock) |
+             bit(Integrator::Hermite6) | bit(Integrator::Hermite6Block),
+         kAllPrecisions,
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
          /*has_cells*/ false, quadratic, validate_direct, direct_label},
         // Leap-frog in fp32 only: the walk evaluates float32 interactions and the engines integrate with one

@@ -1,7 +1,8 @@
 #pragma once
 // The 6th-order Hermite scheme's per-pair and per-body arithmetic (Nitadori & Makino 2008, New Astronomy 13,
-// 498): acceleration, jerk and snap of a pair from the relative position, velocity and acceleration, and the
-// Taylor predictor to crackle. Header-only, plain doubles, no exceptions: it compiles for host and device
+// 498): acceleration, jerk and snap of a pair from the relative position, velocity and acceleration, the
+// Taylor predictor to crackle, the corrector, the generalised Aarseth criterion. Block steps follow
+// core/hermite.hpp's rules (block_step). Header-only, plain doubles, no exceptions: it compiles for host and device
 // (CUDA includes it through cuda/sapporo6/), as core/hermite.hpp does for 4th order.
 #include "core/hermite.hpp"
 
@@ -81,6 +82,55 @@ NBODY_HD inline void predict6(D3 x, D3 v, D3 a, D3 j, D3 s, D3 c, double dt, D3&
     xp = x + dt * (v + h2 * (a + h3 * (j + h4 * (s + h5 * c))));
     vp = v + dt * (a + h2 * (j + h3 * (s + h4 * c)));
     ap = a + dt * (j + h2 * (s + h3 * c));
+}
+
+// The corrector's result: position and velocity at t1 = t0 + dt, and the interpolant's crackle and pop at t1
+// and its 5th derivative (constant over the step), for the next predictor and the time-step criterion.
+struct Corrected6 {
+    D3 x, v;
+    D3 crackle, pop, a5;
+};
+
+// Nitadori & Makino 2008 (section 2): with h = dt / 2, A- = a1 - a0, J+ = j1 + j0, J- = j1 - j0, S+ = s1 + s0,
+// S- = s1 - s0 (a, j, s at t0 and, evaluated at the predicted state, at t1):
+//     v1 = v0 + dt/2 (a1 + a0) - dt^2/10 (j1 - j0) + dt^3/120 (s1 + s0)
+//     x1 = x0 + dt/2 (v1 + v0) - dt^2/10 (a1 - a0) + dt^3/120 (j1 + j0)
+// and the quintic through both ends' a, j, s, at the step's midpoint:
+//     crackle = 3/(4h^3) (-5 A- + 5h J+ - h^2 S-),   pop = 3/(2h^3) (h S+ - J-),
+//     a5 = 15/(2h^5) (3 A- - 3h J+ + h^2 S-)
+// carried to t1 by Taylor (crackle + h pop + h^2/2 a5, pop + h a5). v1 is exact for a quintic acceleration.
+NBODY_HD inline Corrected6 correct6(D3 x0, D3 v0, D3 a0, D3 j0, D3 s0, D3 a1, D3 j1, D3 s1, double dt) {
+    const double d2 = dt * dt, d3 = d2 * dt;
+    Corrected6 c;
+    c.v = v0 + (0.5 * dt) * (a1 + a0) - (d2 / 10.0) * (j1 - j0) + (d3 / 120.0) * (s1 + s0);
+    c.x = x0 + (0.5 * dt) * (c.v + v0) - (d2 / 10.0) * (a1 - a0) + (d3 / 120.0) * (j1 + j0);
+    const double h = 0.5 * dt, hi = 1.0 / h, hi2 = hi * hi, hi3 = hi2 * hi;
+    const D3 am = a1 - a0, jp = j1 + j0, jm = j1 - j0, sp = s1 + s0, sm = s1 - s0;
+    const D3 crackle_mid = (0.75 * hi3) * (-5.0 * am + (5.0 * h) * jp - (h * h) * sm);
+    const D3 pop_mid = (1.5 * hi3) * (h * sp - jm);
+    c.a5 = (7.5 * hi3 * hi2) * (3.0 * am - (3.0 * h) * jp + (h * h) * sm);
+    c.crackle = crackle_mid + h * pop_mid + (0.5 * h * h) * c.a5;
+    c.pop = pop_mid + h * c.a5;
+    return c;
+}
+
+// Nitadori & Makino 2008's generalised Aarseth criterion for order p = 6, dt = eta' (A1 / A4)^(1/3) with
+// A_k = sqrt(|a^(k-1)| |a^(k+1)| + |a^(k)|^2), written with eta' = sqrt(eta) so that eta means what it means
+// in 4th order's sqrt(eta (|a||s| + |j|^2) / (|j||c| + |s|^2)) (their p = 4 case):
+//     dt = sqrt(eta) ((|a| |s| + |j|^2) / (|c| |a5| + |pop|^2))^(1/6)
+// +infinity (HUGE_VAL) where the denominator is zero: the caller clamps to its largest step.
+NBODY_HD inline double aarseth6_step(double eta, D3 a, D3 j, D3 s, D3 crackle, D3 pop, D3 a5) {
+    using hermite::norm;
+    const double num = norm(a) * norm(s) + dot(j, j);
+    const double den = norm(crackle) * norm(a5) + dot(pop, pop);
+    if (!(den > 0.0)) return HUGE_VAL;
+    return sqrt(eta) * pow(num / den, 1.0 / 6.0);
+}
+
+// The first step, before crackle is known (the first predictor runs without it): 4th order's cautious
+// starter, eta |a| / |j| (hermite::initial_step), the same for both orders so they start alike.
+NBODY_HD inline double initial_step6(double eta, D3 a, D3 j) {
+    return hermite::initial_step(eta, a, j);
 }
 
 }  // namespace nbody::hermite6

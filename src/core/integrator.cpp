@@ -21,6 +21,15 @@ const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
          "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)",
          Scheme::Hermite4, 4, true, bit(ForceMethod::Direct), kAllPrecisions,
          true, false, true, true, kFlopsPerInteractionHermite, "acceleration, jerk and potential"},
+        // fp64 and double-single: the GPU engines run both; the CPU backend runs fp64 (cpu/cpu_backend.cpp).
+        {Integrator::Hermite6, "hermite6",
+         "6th-order Hermite predictor-corrector (Nitadori & Makino 2008), one shared time step",
+         Scheme::Hermite6, 6, false, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
+         false, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
+        {Integrator::Hermite6Block, "hermite6-block",
+         "6th-order Hermite with individual block (power-of-two) time steps, the generalised Aarseth criterion (eta)",
+         Scheme::Hermite6, 6, true, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
+         false, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
     }};
     // clang-format on
     return rows;
@@ -40,6 +49,7 @@ std::string_view scheme_name(Scheme s) {
     switch (s) {
         case Scheme::KickDriftKick: return "kick-drift-kick";
         case Scheme::Hermite4: return "4th-order Hermite";
+        case Scheme::Hermite6: return "6th-order Hermite";
     }
     return "?";
 }

@@ -17,6 +17,8 @@ enum class Integrator {
     LeapFrog,      // kick-drift-kick, 2nd order, symplectic; one shared dt
     Hermite,       // 4th-order Hermite predictor-corrector (Makino & Aarseth 1992), one shared dt
     HermiteBlock,  // the same with individual block (power-of-two) time steps, Aarseth's criterion
+    Hermite6,      // 6th-order Hermite (Nitadori & Makino 2008): acceleration, jerk and snap, one shared dt
+    Hermite6Block, // the same with block steps and their generalised Aarseth criterion
 };
 
 // The arithmetic of a step, which each backend implements once as an engine; integrators of one scheme differ
@@ -24,6 +26,7 @@ enum class Integrator {
 enum class Scheme {
     KickDriftKick,  // accelerations only, one force evaluation a step
     Hermite4,       // acceleration and jerk a pair; predictor to jerk, corrector to crackle's order
+    Hermite6,       // acceleration, jerk and snap a pair; predictor to crackle, corrector from a, j, s at both ends
 };
 
 struct IntegratorInfo {
@@ -48,13 +51,13 @@ struct IntegratorInfo {
 };
 
 // Every integrator, in the order the UI lists them.
-inline constexpr std::size_t kIntegratorCount = 3;
+inline constexpr std::size_t kIntegratorCount = 5;
 const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows();
 const IntegratorInfo& integrator_info(Integrator i);
 
 // Name tables for parsing and for combo boxes, made from the rows.
 const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table();
-std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "hermite", "hermite-block"
+std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "hermite", "hermite-block", ...
 std::string_view integrator_name(Integrator i);
 std::string_view scheme_name(Scheme s);
 

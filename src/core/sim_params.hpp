@@ -51,7 +51,7 @@ struct SimParams {
     KernelShape shape = variant_info(KernelVariant::IJUnrolled).default_shape;
     Precision precision = Precision::Fp32;
     Integrator integrator = Integrator::LeapFrog;
-    double eta = 0.01;         // Aarseth accuracy parameter (hermite-block), 1e-6 to 1
+    double eta = 0.01;         // Aarseth accuracy parameter (block steps), 1e-6 to 1
     int gpus = 1;              // GPUs the CUDA backend spreads the bodies over: 1 to kMaxGpus, 0 = all
     int cpu_threads = 0;       // 0 = all hardware threads
 };

@@ -49,8 +49,18 @@ bool CpuBackend::set_partition(RangePartition p) {
     return true;
 }
 
+std::string CpuBackend::refusal(const SimParams& p) const {
+    try {
+        check_cpu_reach(p);
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+    return {};
+}
+
 void CpuBackend::reset(const State& s, const SimParams& p) {
     validate(p);
+    check_cpu_reach(p);
     check_state_finite(s);
     const std::size_t n = s.size();
     std::size_t begin = 0, end = n;
@@ -96,6 +106,7 @@ void CpuBackend::reset(const State& s, const SimParams& p) {
 
 void CpuBackend::set_params(const SimParams& p) {
     validate(p);
+    check_cpu_reach(p);
     if (m_partition.gather) check_partitioned(p);
     const SimParams& o = m_params;
     const bool restart = p.eps != o.eps || p.G != o.G || p.precision != o.precision || p.method != o.method ||

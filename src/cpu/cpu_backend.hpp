@@ -1,8 +1,8 @@
 #pragma once
 // The CPU backend: the numerical reference for the CUDA kernels and the fallback where no NVIDIA GPU is
 // present. The state is float64 (structure of arrays). A force evaluator (cpu_forces: direct summation in
-// the precision asked, or the CPU tree) and one integrator per scheme (cpu_integrator: leap-frog, Hermite with
-// shared or block steps) share the bodies, as the GPU engines split. Every core is used.
+// the precision asked, or the CPU tree) and one integrator per scheme (cpu_integrator: leap-frog, 4th- and
+// 6th-order Hermite with shared or block steps) share the bodies, as the GPU engines split. Every core is used.
 #include <memory>
 #include <vector>
 
@@ -20,6 +20,8 @@ class CpuBackend final : public Backend {
     std::string name() const override;
     BackendCaps caps() const override { return {}; }
     void reset(const State& s, const SimParams& p) override;
+    // hermite6 and hermite6-block in a precision other than fp64 (check_cpu_reach's words).
+    std::string refusal(const SimParams& p) const override;
     // Switching precision, integrator, eps, G or eta (or dt under hermite-block) keeps the particles (block
     // steps: predicted to the current time) and restarts the integrator on them.
     void set_params(const SimParams& p) override;

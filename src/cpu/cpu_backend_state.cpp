@@ -48,6 +48,7 @@ bool CpuBackend::export_state(IntegratorState& st) {
 void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, long long steps) {
     need_backend(st, "cpu");
     validate(p);
+    check_cpu_reach(p);
     if (m_partition.gather) throw Error("a distributed run cannot import an integrator state");
     const std::size_t n = need_body_count(st);
     Bodies b;

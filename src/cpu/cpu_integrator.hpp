@@ -35,6 +35,10 @@ class CpuIntegrator {
     virtual void import_from(const IntegratorState&, std::size_t) {}
 };
 
+// ParamError for what the CPU's integrators have no code for (hermite6 runs in fp64 only), naming the backend,
+// the integrator and the precision.
+void check_cpu_reach(const SimParams& p);
+
 // The CPU's integrator for p's scheme; the leap-frog one evaluates forces through `forces` on rows
 // [begin, end) (all unless partitioned), calling `gather` between its drift and its force evaluation.
 std::unique_ptr<CpuIntegrator> make_cpu_integrator(const SimParams& p, CpuForces& forces, std::size_t begin,

@@ -68,6 +68,42 @@ NBODY_ROWS(jerk_ds, float, double, true, true)
 NBODY_ROWS(jerk_fp64, double, double, true, true)
 #undef NBODY_ROWS
 
+// One body i against every j in float64: core/hermite6.hpp's pair6 written out over the structure of arrays,
+// the self term (j == i) and a zero r^2 selected away before 1/sqrt can reach a product.
+__attribute__((always_inline)) inline hermite6::Force6 row6(const Sources6& s, std::size_t i, double eps2) {
+    const SourcesF64& b = s.xv;
+    const double xi = b.x[i], yi = b.y[i], zi = b.z[i], vxi = b.vx[i], vyi = b.vy[i], vzi = b.vz[i];
+    const double axi = s.ax[i], ayi = s.ay[i], azi = s.az[i];
+    double ax = 0, ay = 0, az = 0, jx = 0, jy = 0, jz = 0, sx = 0, sy = 0, sz = 0, pot = 0;
+#pragma omp simd reduction(+ : ax, ay, az, jx, jy, jz, sx, sy, sz, pot)
+    for (std::size_t j = 0; j < b.n; ++j) {
+        const double dx = b.x[j] - xi, dy = b.y[j] - yi, dz = b.z[j] - zi;
+        const double dvx = b.vx[j] - vxi, dvy = b.vy[j] - vyi, dvz = b.vz[j] - vzi;
+        const double dax = s.ax[j] - axi, day = s.ay[j] - ayi, daz = s.az[j] - azi;
+        const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+        const double rinv = j != i && r2 > 0 ? 1.0 / std::sqrt(r2) : 0.0;
+        const double rinv2 = rinv * rinv, m = b.m[j];
+        const double mr3 = m * rinv * rinv2;
+        const double alpha = (dx * dvx + dy * dvy + dz * dvz) * rinv2;
+        const double v2_ra = dvx * dvx + dvy * dvy + dvz * dvz + dx * dax + dy * day + dz * daz;  // |dv|^2 + dr.da
+        const double beta = v2_ra * rinv2 + alpha * alpha;
+        const double pax = mr3 * dx, pay = mr3 * dy, paz = mr3 * dz;
+        const double pjx = mr3 * dvx - 3 * alpha * pax, pjy = mr3 * dvy - 3 * alpha * pay,
+                     pjz = mr3 * dvz - 3 * alpha * paz;
+        ax += pax, ay += pay, az += paz, jx += pjx, jy += pjy, jz += pjz;
+        sx += mr3 * dax - 6 * alpha * pjx - 3 * beta * pax;
+        sy += mr3 * day - 6 * alpha * pjy - 3 * beta * pay;
+        sz += mr3 * daz - 6 * alpha * pjz - 3 * beta * paz;
+        pot -= m * rinv;
+    }
+    return {{ax, ay, az}, {jx, jy, jz}, {sx, sy, sz}, pot};
+}
+
+NBODY_CLONES void snap_fp64(const Sources6& s, const std::size_t* rows, std::size_t first, std::size_t count,
+                            double eps2, hermite6::Force6* out) {
+    for (std::size_t k = first; k < first + count; ++k) out[k] = row6(s, rows ? rows[k] : k, eps2);
+}
+
 RowsFn rows_for(Precision p, bool jerk) {
     switch (p) {
         case Precision::Fp32:
@@ -97,6 +133,12 @@ void hermite_forces(const SourcesF64& src, const std::size_t* rows, std::size_t 
     const RowsFn fn = rows_for(p, true);
     parallel_for(
         count, threads, [&](std::size_t b, std::size_t e) { fn(src, rows, b, e - b, eps2, out); }, 8);
+}
+
+void hermite6_forces(const Sources6& src, const std::size_t* rows, std::size_t count, double eps2, int threads,
+                     hermite6::Force6* out) {
+    parallel_for(
+        count, threads, [&](std::size_t b, std::size_t e) { snap_fp64(src, rows, b, e - b, eps2, out); }, 8);
 }
 
 }  // namespace nbody

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "core/hermite.hpp"
+#include "core/hermite6.hpp"
 #include "core/sim_params.hpp"
 
 namespace nbody {
@@ -34,5 +35,21 @@ void accelerations(const SourcesF64& src, Precision p, double eps2, int threads,
 // to out[k] for rows[k]. 60 flops per pair by Belleman et al.'s count.
 void hermite_forces(const SourcesF64& src, const std::size_t* rows, std::size_t count, Precision p,
                     double eps2, int threads, hermite::Force* out);
+
+// The 6th-order sum's sources: src's bodies (predicted) with their predicted accelerations, G included.
+struct Sources6 {
+    SourcesF64 xv;
+    const double* ax;
+    const double* ay;
+    const double* az;
+};
+
+// Acceleration, jerk, snap and potential (without G) on rows[0..count) from every other body of src, in
+// float64 (core/hermite6.hpp's pair terms), written to out[k] for rows[k]; each row summed by one thread in a
+// fixed j order, so the result does not depend on the thread count. The self term is left out by index (and a
+// pair at zero distance with eps = 0 contributes nothing rather than infinities). 97 flops a pair by
+// Nitadori & Makino's count (kFlopsPerInteractionHermite6).
+void hermite6_forces(const Sources6& src, const std::size_t* rows, std::size_t count, double eps2, int threads,
+                     hermite6::Force6* out);
 
 }  // namespace nbody

@@ -2,32 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <string>
 
 #include "core/errors.hpp"
 #include "core/hermite.hpp"
+#include "cpu/block_steps.hpp"
 
 namespace nbody {
 
 using hermite::D3;
 
 namespace {
-
-// hermite-block's largest step: the power of two at or below SimParams::dt.
-double block_dt_max(const SimParams& p) {
-    return hermite::floor_pow2(p.dt);
-}
-
-[[noreturn]] void underflow(std::size_t i, double t, double wanted) {
-    char buf[320];
-    std::snprintf(
-        buf, sizeof buf,
-        "block step underflow: body %zu at t = %.17g needs a step of %.3g, below the block floor 2^-40 "
-        "(a close encounter or collapse: raise eps); the state is kept",
-        i, t, wanted);
-    throw BackendError(buf);
-}
 
 D3 times(double g, D3 v) {
     return g * v;
@@ -53,7 +37,7 @@ void HermiteCpu::start(Bodies& b, const SimParams& p, int threads, WorkCount& wo
         if (!integrator_info(p.integrator).block_steps) continue;
         const double want = hermite::initial_step(p.eta, b.acc(i), j);
         m_dt[i] = hermite::block_step(want, 0.0, 0.0, dt_max);
-        if (m_dt[i] == 0.0) underflow(i, 0.0, want);
+        if (m_dt[i] == 0.0) block_underflow(i, 0.0, want);
     }
 }
 
@@ -72,20 +56,11 @@ void HermiteCpu::predict_all(const Bodies& b, double t) {
 std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double&) {
     const std::size_t n = b.size();
     const bool block = integrator_info(p.integrator).block_steps;
-    if (n == 0) {  // nothing to integrate: the clock still moves, by the largest step
-        m_clock += block ? block_dt_max(p) : p.dt;
-        return 0;
-    }
     // The active set: every body (shared steps), or those whose step ends first (block steps).
-    double t_next = m_clock + p.dt;
-    m_active.clear();
-    if (block) {
-        t_next = HUGE_VAL;
-        for (std::size_t i = 0; i < n; ++i) t_next = std::min(t_next, m_t[i] + m_dt[i]);
-        for (std::size_t i = 0; i < n; ++i)
-            if (m_t[i] + m_dt[i] == t_next) m_active.push_back(i);
-    } else {
-        for (std::size_t i = 0; i < n; ++i) m_active.push_back(i), m_dt[i] = p.dt;
+    const double t_next = next_active(p, m_clock, m_t, m_dt, m_active);
+    if (n == 0) {  // nothing to integrate: the clock still moves
+        m_clock = t_next;
+        return 0;
     }
     predict_all(b, t_next);
     const std::size_t na = m_active.size();
@@ -95,9 +70,7 @@ std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCou
     work.evaluations += 1;
     work.add_direct(double(na) * double(n));
 
-    const double dt_max = block_dt_max(p);
-    long bad = -1;
-    double bad_want = 0;
+    BlockStepUpdate steps(p, t_next);
     for (std::size_t k = 0; k < na; ++k) {
         const std::size_t i = m_active[k];
         const D3 a1 = times(p.G, m_force[k].acc), j1 = times(p.G, m_force[k].jerk);
@@ -109,16 +82,10 @@ std::size_t HermiteCpu::step(Bodies& b, const SimParams& p, int threads, WorkCou
         b.set_acc(i, a1);
         m_jx[i] = j1.x, m_jy[i] = j1.y, m_jz[i] = j1.z;
         m_t[i] = t_next;
-        if (!block) continue;
-        const double want = hermite::aarseth_step(p.eta, a1, j1, c.a2, c.a3);
-        const double next = hermite::block_step(want, m_dt[i], t_next, dt_max);
-        if (next > 0.0)
-            m_dt[i] = next;
-        else if (bad < 0)
-            bad = static_cast<long>(i), bad_want = want;  // keeps its old step: still on the time line
+        if (block) steps.next(i, hermite::aarseth_step(p.eta, a1, j1, c.a2, c.a3), m_dt[i]);
     }
     m_clock = t_next;
-    if (bad >= 0) underflow(static_cast<std::size_t>(bad), t_next, bad_want);
+    steps.finish();
     return na;
 }
 

@@ -1,6 +1,8 @@
 #include "cpu/leapfrog_integrator.hpp"
 
 #include "core/leapfrog.hpp"
+#include "core/errors.hpp"
+#include "cpu/hermite6_integrator.hpp"
 #include "cpu/hermite_integrator.hpp"
 
 namespace nbody {
@@ -45,8 +47,16 @@ std::unique_ptr<CpuIntegrator> make_cpu_integrator(const SimParams& p, CpuForces
     switch (integrator_info(p.integrator).scheme) {  // every scheme: the compiler names this place for a new one
         case Scheme::KickDriftKick: return std::make_unique<LeapfrogCpu>(forces, begin, end, partition);
         case Scheme::Hermite4: return std::make_unique<HermiteCpu>();
+        case Scheme::Hermite6: return std::make_unique<Hermite6Cpu>();
     }
     return nullptr;
+}
+
+void check_cpu_reach(const SimParams& p) {
+    const IntegratorInfo& in = integrator_info(p.integrator);
+    if (in.scheme == Scheme::Hermite6 && p.precision != Precision::Fp64)  // its sums are float64 only
+        throw ParamError("precision", "the cpu backend runs " + std::string(in.name) + " in fp64 only (got " +
+                                          std::string(precision_name(p.precision)) + "); choose precision fp64");
 }
 
 }  // namespace nbody

@@ -5,7 +5,10 @@
 #include <cstring>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "core/errors.hpp"
+#include "core/integrator_state.hpp"
 #include "core/kernel_config.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
@@ -51,6 +54,21 @@ inline std::string validation_error(const SimParams& p) {
         return e.what();
     }
     return "";
+}
+
+// Two integrator states hold the same arrays and scalars, bit for bit (a checkpoint's resume).
+inline void expect_same_bits(const IntegratorState& a, const IntegratorState& b) {
+    ASSERT_EQ(a.arrays.size(), b.arrays.size());
+    for (std::size_t k = 0; k < a.arrays.size(); ++k) {
+        ASSERT_EQ(a.arrays[k].first, b.arrays[k].first);
+        ASSERT_EQ(a.arrays[k].second.size(), b.arrays[k].second.size());
+        EXPECT_EQ(0, std::memcmp(a.arrays[k].second.data(), b.arrays[k].second.data(),
+                                 a.arrays[k].second.size() * sizeof(double)))
+            << "array " << a.arrays[k].first;
+    }
+    ASSERT_EQ(a.scalars.size(), b.scalars.size());
+    for (std::size_t k = 0; k < a.scalars.size(); ++k)
+        EXPECT_EQ(a.scalars[k].second, b.scalars[k].second) << "scalar " << a.scalars[k].first;
 }
 
 }  // namespace nbody::test

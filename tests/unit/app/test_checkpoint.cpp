@@ -37,25 +37,11 @@ SimParams params_for(Integrator integrator) {
     p.backend = BackendKind::Cpu;
     p.integrator = integrator;
     p.precision = Precision::Fp64;
-    p.dt = integrator == Integrator::HermiteBlock ? 1.0 / 32 : 1.0 / 256;
+    p.dt = integrator_info(integrator).block_steps ? 1.0 / 32 : 1.0 / 256;
     p.eps = 0.05;
     p.eta = 0.02;
     p.cpu_threads = 2;
     return p;
-}
-
-void expect_same_bits(const IntegratorState& a, const IntegratorState& b) {
-    ASSERT_EQ(a.arrays.size(), b.arrays.size());
-    for (std::size_t k = 0; k < a.arrays.size(); ++k) {
-        ASSERT_EQ(a.arrays[k].first, b.arrays[k].first);
-        ASSERT_EQ(a.arrays[k].second.size(), b.arrays[k].second.size());
-        EXPECT_EQ(0, std::memcmp(a.arrays[k].second.data(), b.arrays[k].second.data(),
-                                 a.arrays[k].second.size() * sizeof(double)))
-            << "array " << a.arrays[k].first;
-    }
-    ASSERT_EQ(a.scalars.size(), b.scalars.size());
-    for (std::size_t k = 0; k < a.scalars.size(); ++k)
-        EXPECT_EQ(a.scalars[k].second, b.scalars[k].second) << "scalar " << a.scalars[k].first;
 }
 
 // Runs `steps`, checkpoints through a file, runs `more` on the original and on a fresh backend resumed from
@@ -80,7 +66,7 @@ void resume_is_exact(Integrator integrator) {
     a.step(9), b.step(9);
     IntegratorState sa, sb;
     a.export_state(sa), b.export_state(sb);
-    expect_same_bits(sa, sb);
+    test::expect_same_bits(sa, sb);
     EXPECT_EQ(a.steps_taken(), b.steps_taken());
     EXPECT_EQ(a.time(), b.time());
     fs::remove_all(dir);
@@ -134,6 +120,12 @@ TEST(Hdf5Checkpoint, SharedHermiteResumesBitForBit) {
 TEST(Hdf5Checkpoint, BlockHermiteResumesBitForBit) {
     NEED_HDF5();
     resume_is_exact(Integrator::HermiteBlock);
+}
+
+TEST(Hdf5Checkpoint, SixthOrderHermiteResumesBitForBit) {
+    NEED_HDF5();
+    resume_is_exact(Integrator::Hermite6);
+    resume_is_exact(Integrator::Hermite6Block);
 }
 
 TEST(Hdf5Checkpoint, TruncatedFileGivesALocatedError) {

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/reference_force.hpp"
+#include "cpu/hermite_test_util.hpp"
 #include "scene/orbits.hpp"
 #include "test_util.hpp"
 
@@ -19,54 +20,12 @@ using namespace nbody;
 
 namespace {
 
-std::string sci(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3e", v);
-    return buf;
-}
-
-// Relative energy error of `b` after running to time t_end (block steps: until the clock reaches it).
-double energy_error_at(CpuBackend& b, const State& s0, double t_end, double eps, double G) {
-    const Diagnostics d0 = compute_diagnostics(s0, eps, G, 1);
-    while (b.time() < t_end - 1e-12) b.step(1);
-    State s;
-    b.read_state(s);
-    return relative_energy_error(d0, compute_diagnostics(s, eps, G, 1));
-}
-
-// Two bodies (m = 0.5 each) on a Kepler orbit of semi-major axis 1 and eccentricity e, starting at
-// pericentre along x, with G chosen so the period is `period` (G M = (2 pi / P)^2 a^3).
-State kepler_pair(double e, double period, double* G) {
-    const double gm = std::pow(2 * std::numbers::pi / period, 2);
-    *G = gm;  // M = 1
-    const double rp = 1 - e, vp = std::sqrt(gm * (1 + e) / (1 - e));
-    State s;
-    s.resize(2);
-    s.pos_mass[0] = {0.5 * rp, 0, 0, 0.5};
-    s.pos_mass[1] = {-0.5 * rp, 0, 0, 0.5};
-    s.vel[0] = {0, 0.5 * vp, 0, 0};
-    s.vel[1] = {0, -0.5 * vp, 0, 0};
-    return s;
-}
-
-SimParams params(Integrator in, Precision pr, double dt, double eps) {
-    SimParams p;
-    p.integrator = in;
-    p.precision = pr;
-    p.dt = dt;
-    p.eps = eps;
-    p.cpu_threads = 2;
-    return p;
-}
-
-// Energy error of a softened Plummer sphere of n bodies at time t_end (fp64).
+using test::energy_error_at;
+using test::kepler_pair;
+using test::sci;
+SimParams params(Integrator in, Precision pr, double dt, double eps) { return test::hermite_params(in, pr, dt, eps); }
 double plummer_error(Integrator in, std::size_t n, double eps, double t_end, double dt, double eta) {
-    const State s0 = test::plummer_state(n, 5);
-    CpuBackend b(2);
-    SimParams p = params(in, Precision::Fp64, dt, eps);
-    p.eta = eta;
-    b.reset(s0, p);
-    return energy_error_at(b, s0, t_end, eps, 1.0);
+    return test::plummer_energy_error(in, n, eps, t_end, dt, eta);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+#include "cpu/block_steps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/errors.hpp"
+#include "core/hermite.hpp"
+#include "core/integrator.hpp"
+
+namespace nbody {
+
+double block_dt_max(const SimParams& p) { return hermite::floor_pow2(p.dt); }
+
+double next_active(const SimParams& p, double clock, const std::vector<double>& t, std::vector<double>& dt,
+                   std::vector<std::size_t>& active) {
+    const std::size_t n = t.size();
+    active.clear();
+    const bool block = integrator_info(p.integrator).block_steps;
+    if (n == 0) return clock + (block ? block_dt_max(p) : p.dt);
+    if (!block) {
+        for (std::size_t i = 0; i < n; ++i) active.push_back(i), dt[i] = p.dt;
+        return clock + p.dt;
+    }
+    double t_next = HUGE_VAL;
+    for (std::size_t i = 0; i < n; ++i) t_next = std::min(t_next, t[i] + dt[i]);
+    for (std::size_t i = 0; i < n; ++i)
+        if (t[i] + dt[i] == t_next) active.push_back(i);
+    return t_next;
+}
+
+void block_underflow(std::size_t i, double t, double wanted) {
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf,
+        "block step underflow: body %zu at t = %.17g needs a step of %.3g, below the block floor 2^-40 "
+        "(a close encounter or collapse: raise eps); the state is kept",
+        i, t, wanted);
+    throw BackendError(buf);
+}
+
+void BlockStepUpdate::next(std::size_t i, double want, double& dt) {
+    const double next = hermite::block_step(want, dt, m_t, m_dt_max);
+    if (next > 0.0)
+        dt = next;
+    else if (m_bad < 0)
+        m_bad = static_cast<long>(i), m_bad_want = want;
+}
+
+void BlockStepUpdate::finish() const {
+    if (m_bad >= 0) block_underflow(static_cast<std::size_t>(m_bad), m_t, m_bad_want);
+}
+
+}  // namespace nbody
