@@ -30,14 +30,20 @@ void validate_direct(const SimParams& p) {
 std::string direct_label(const SimParams& p) { return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape); }
 std::string tree_params_label(const SimParams& p) { return tree_label(p.tree); }
 
+std::array<MethodInfo, kMethodCount> with_integrators(std::array<MethodInfo, kMethodCount> rows) {
+    for (MethodInfo& m : rows)
+        for (const IntegratorInfo& in : integrator_rows())
+            if (in.methods & bit(m.id)) m.integrators |= bit(in.id);
+    return rows;
+}
+
 }  // namespace
 
 const std::array<MethodInfo, kMethodCount>& method_rows() {
     // clang-format off
-    static const std::array<MethodInfo, kMethodCount> rows = {{
-        {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step",
-         bit(Integrator::LeapFrog) | bit(Integrator::Hermite) | bit(Integrator::HermiteBlock) |
-             bit(Integrator::Hermite6) | bit(Integrator::Hermite6Block),
+    // `integrators` (0 here) is filled in from the integrator rows' `methods`: one place says which pairs run.
+    static const std::array<MethodInfo, kMethodCount> rows = with_integrators({{
+        {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step", 0,
          kAllPrecisions,
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
          /*has_cells*/ false, quadratic, validate_direct, direct_label},
@@ -46,9 +52,9 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
         {ForceMethod::Tree, "tree",
          "Barnes-Hut tree: near bodies one by one, far groups as one cell (opening angle theta); about N log N "
          "interactions a step, leap-frog in fp32",
-         bit(Integrator::LeapFrog), bit(Precision::Fp32), false, false, false, true, true, n_log2_squared,
+         0, bit(Precision::Fp32), false, false, false, true, true, n_log2_squared,
          nullptr, tree_params_label},  // its parameters' ranges are all it checks (core/param_registry.cpp)
-    }};
+    }});
     // clang-format on
     return rows;
 }

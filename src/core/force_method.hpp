@@ -25,7 +25,7 @@ struct MethodInfo {
     ForceMethod id;
     std::string_view name;  // as typed on the command line and in scene files, and shown in the UI
     std::string_view description;
-    unsigned integrators;  // bit 1 << Integrator it runs with
+    unsigned integrators;  // bit 1 << Integrator it runs with: those whose rows list this method
     unsigned precisions;   // bit 1 << Precision its forces are evaluated in
     bool several_parts;    // spread over several GPUs of one process
     bool over_ranks;       // run as one rank of several (MPI): needs only its own bodies' forces
