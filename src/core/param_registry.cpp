@@ -100,8 +100,12 @@ std::string param_scope(const ParamSpec& s) {
 
 std::string param_help_text(const ParamSpec& s) {
     const std::string scope = param_scope(s);
-    const std::string unit = s.unit.empty() ? "" : " " + std::string(s.unit);
-    return std::string(s.help) + " (" + (scope.empty() ? "" : scope + "; ") + range_text(s) + unit + ")";
+    std::string out(s.help);
+    out += " (";
+    if (!scope.empty()) out += scope + "; ";
+    out += range_text(s);
+    if (!s.unit.empty()) out.append(" ").append(s.unit);
+    return out + ")";
 }
 
 }  // namespace nbody
