@@ -65,8 +65,10 @@ struct CudaBackend::Impl {
                 }
                 break;
         }
-        throw ParamError("integrator", "the cuda backend has no engine for " + std::string(integrator_name(p.integrator)) +
-                                           " with method " + std::string(method_name(p.method)));
+        // A BackendError, not a ParamError: the rows allow the pair, this backend has no code for it yet, so the
+        // factory runs it on the CPU with these words (engine/backend_factory.cpp reset_or_cpu).
+        throw BackendError("the cuda backend has no engine for " + std::string(integrator_name(p.integrator)) +
+                           " with method " + std::string(method_name(p.method)) + " yet");
     }
 
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {

@@ -14,6 +14,7 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
+#include "engine/backend_factory.hpp"
 #include "gpu_test_util.hpp"
 #include "../unit/test_util.hpp"
 
@@ -276,4 +277,28 @@ TEST(CudaBackend, FindsTheFirstNonFiniteBodyOnTheDevice) {
     const std::optional<std::size_t> device = gpu->first_nonfinite_position();
     ASSERT_TRUE(device.has_value());
     EXPECT_EQ(device, gpu->Backend::first_nonfinite_position());  // the host copy's answer
+}
+
+// An integrator the rows allow but the CUDA backend has no engine for (sixth order so far): the CUDA backend
+// refuses it as a backend error, and the factory runs it on the CPU with those words instead of stopping.
+TEST(CudaBackend, AnIntegratorWithoutAnEngineRunsOnTheCpuWithTheReason) {
+    REQUIRE_GPU(gpu);
+    const State s0 = test::plummer_state(256, 5);
+    SimParams p;
+    p.integrator = Integrator::Hermite6Block;
+    p.precision = Precision::Fp64;
+    try {
+        gpu->reset(s0, p);
+        ADD_FAILURE() << "the CUDA backend took hermite6-block";
+    } catch (const BackendError& e) {
+        EXPECT_NE(std::string(e.what()).find("no engine for hermite6-block"), std::string::npos) << e.what();
+    }
+    std::unique_ptr<Backend> b = std::move(gpu);
+    BackendChoice choice;
+    reset_or_cpu(b, s0, p, &choice);
+    EXPECT_FALSE(b->caps().gpu);
+    EXPECT_EQ(choice.running, BackendKind::Cpu);
+    EXPECT_NE(choice.fallback.find("no engine for hermite6-block"), std::string::npos) << choice.fallback;
+    b->step(2);
+    EXPECT_EQ(b->steps_taken(), 2);
 }
