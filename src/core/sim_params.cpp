@@ -121,10 +121,8 @@ void validate(const SimParams& p) {
 void validate_variant_precision(KernelVariant v, Precision p) {
     const FamilyInfo& f = variant_info(v);
     if (runs_in(f, p)) return;
-    std::string ok, others;  // "fp32"; "ds and fp64"
-    for (const auto& row : precision_table())
-        (runs_in(f, row.value) ? ok : others) +=
-            ((runs_in(f, row.value) ? ok : others).empty() ? "" : " and ") + std::string(row.name);
+    const std::string ok = names_in(precision_table(), f.precisions);                       // "fp32"
+    const std::string others = names_in(precision_table(), kAllPrecisions & ~f.precisions);  // "ds and fp64"
     throw ParamError("precision", "the " + std::string(f.name) + " kernel runs in " + ok + " only (got " +
                                       std::string(precision_name(p)) + "); choose " + ok + ", or another variant for " +
                                       others);
