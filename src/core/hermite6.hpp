@@ -2,8 +2,8 @@
 // The 6th-order Hermite scheme's per-pair and per-body arithmetic (Nitadori & Makino 2008, New Astronomy 13,
 // 498): acceleration, jerk and snap of a pair from the relative position, velocity and acceleration, the
 // Taylor predictor to crackle, the corrector, the generalised Aarseth criterion. Block steps follow
-// core/hermite.hpp's rules (block_step). Header-only, plain doubles, no exceptions: it compiles for host and device
-// (CUDA includes it through cuda/sapporo6/), as core/hermite.hpp does for 4th order.
+// core/hermite.hpp's rules (block_step). Header-only, plain doubles, no exceptions: it compiles for host and
+// device (CUDA includes it through cuda/sapporo6/), as core/hermite.hpp does for 4th order.
 #include "core/hermite.hpp"
 
 namespace nbody::hermite6 {
@@ -91,8 +91,8 @@ struct Corrected6 {
     D3 crackle, pop, a5;
 };
 
-// Nitadori & Makino 2008 (section 2): with h = dt / 2, A- = a1 - a0, J+ = j1 + j0, J- = j1 - j0, S+ = s1 + s0,
-// S- = s1 - s0 (a, j, s at t0 and, evaluated at the predicted state, at t1):
+// Nitadori & Makino 2008 (section 2): with h = dt / 2, A- = a1 - a0, J+ = j1 + j0, J- = j1 - j0, S+ = s1 +
+// s0, S- = s1 - s0 (a, j, s at t0 and, evaluated at the predicted state, at t1):
 //     v1 = v0 + dt/2 (a1 + a0) - dt^2/10 (j1 - j0) + dt^3/120 (s1 + s0)
 //     x1 = x0 + dt/2 (v1 + v0) - dt^2/10 (a1 - a0) + dt^3/120 (j1 + j0)
 // and the quintic through both ends' a, j, s, at the step's midpoint:
@@ -127,14 +127,51 @@ NBODY_HD inline double aarseth6_step(double eta, D3 a, D3 j, D3 s, D3 crackle, D
     return sqrt(eta) * pow(num / den, 1.0 / 6.0);
 }
 
+// The step a body asks for after a correction: the sixth-order criterion above, but never below the
+// fourth-order criterion (hermite::aarseth_step from a, j, s and crackle) at the eta that gives the same
+// energy error, eta / kInitialEtaDivisor6. Why: pop and a5 come from differences of the forces over the step
+// (a5 ~ (a1 - a0 - ...) / h^5), so at a step far below the body's time scale they are the rounding of the
+// force sums over h^5; the criterion then asks for a smaller step, which makes them noisier, and the step
+// spirals down to the block floor within a few steps. A sequential sum in a fixed order rounds a0 and a1
+// alike, and the differences stay clean; the GPU's order changes with the active count, so a0 and a1 carry
+// independent roundings (~1e-15 of a force in float64), which a5 reads amplified by (tau / h)^5: at the
+// cautious first step of eta 0.01 (h = tau / 6,400) that is 1e4 times a5 itself. Crackle's noise grows only
+// as (tau / h)^3, a thousandth of crackle there. Where the sixth-order data are sound their step is the
+// larger one.
+NBODY_HD inline double next_step6(double eta, D3 a, D3 j, D3 s, const Corrected6& c);
+
+// Double-single forces err by up to ~1e-6 of a force, and that error changes from one evaluation to the next
+// (the positions move by many float ulps): crackle, interpolated from a1 - a0 and j1 + j0 over the step,
+// reads it amplified by (tau / h)^3 (tau = |a| / |j|, the jerk time scale), pop and a5 by more. Below h = tau
+// / 40 that noise passes a tenth of crackle itself, and from a cautious first step of tau / 3,200 (eta 0.01)
+// the GPU's double-single runs asked for ever smaller steps, down to the block floor within two steps. So a
+// double-single step is no shorter than kDsStepFloor6 tau, 20 steps per time scale (a sixth-order step there
+// errs by ~(1/20)^7 of the orbit), with tau the shorter of |a| / |j| and sqrt(|a| / |s|): the jerk alone
+// passes through zero on its way round an orbit, and |a| / |j| alone then put a body's floor at the largest
+// step (a Plummer sphere of 16,384 lost 5e-4 of its energy by t = 1 at any eta). Float64 sums need no floor.
+constexpr double kDsStepFloor6 = 0.05;
+NBODY_HD inline double floored_step6(double want, double floor, D3 a, D3 j, D3 s) {
+    const double ns = hermite::norm(s);
+    const double tau_j = hermite::initial_step(1.0, a, j),
+                 tau_s = ns > 0.0 ? sqrt(hermite::norm(a) / ns) : HUGE_VAL;
+    const double f = floor * (tau_j < tau_s ? tau_j : tau_s);
+    return want > f ? want : f;
+}
+
 // The first step, before crackle is known (the first predictor runs without it, a 4th-order predictor):
-// 4th order's starter eta4 |a| / |j| at the 4th-order eta that gives 6th order's energy error, eta4 = eta / 32
-// (Plummer sphere, N = 2,048: 6th order at eta 0.32 and 0.08 matches 4th order at 0.01 and 0.0025). Started
-// at eta |a| / |j| (4th order's own starter), the oversized first steps set the whole run's error (1.1e-1 at
-// eta 0.16, 7e-5 at 0.08). Steps then grow by doubling: a few extra block steps a body.
+// 4th order's starter eta4 |a| / |j| at the 4th-order eta that gives 6th order's energy error, eta4 = eta /
+// 32 (Plummer sphere, N = 2,048: 6th order at eta 0.32 and 0.08 matches 4th order at 0.01 and 0.0025).
+// Started at eta |a| / |j| (4th order's own starter), the oversized first steps set the whole run's error
+// (1.1e-1 at eta 0.16, 7e-5 at 0.08). Steps then grow by doubling: a few extra block steps a body.
 constexpr double kInitialEtaDivisor6 = 32.0;
 NBODY_HD inline double initial_step6(double eta, D3 a, D3 j) {
     return hermite::initial_step(eta / kInitialEtaDivisor6, a, j);
+}
+
+NBODY_HD inline double next_step6(double eta, D3 a, D3 j, D3 s, const Corrected6& c) {
+    const double six = aarseth6_step(eta, a, j, s, c.crackle, c.pop, c.a5);
+    const double four = hermite::aarseth_step(eta / kInitialEtaDivisor6, a, j, s, c.crackle);
+    return six > four ? six : four;
 }
 
 }  // namespace nbody::hermite6

@@ -93,7 +93,7 @@ std::size_t Hermite6Cpu::step(Bodies& b, const SimParams& p, int threads, WorkCo
         b.set_acc(i, a1);
         m_jerk[i] = j1, m_snap[i] = s1, m_crackle[i] = c.crackle;
         m_t[i] = t_next;
-        if (block) steps.next(i, hermite6::aarseth6_step(p.eta, a1, j1, s1, c.crackle, c.pop, c.a5), m_dt[i]);
+        if (block) steps.next(i, hermite6::next_step6(p.eta, a1, j1, s1, c), m_dt[i]);
     }
     m_clock = t_next;
     steps.finish();
