@@ -60,8 +60,8 @@ struct CudaBackend::Impl {
                 switch (scheme) {
                     case Scheme::KickDriftKick:
                         return std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
-                    case Scheme::Hermite4: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
-                    case Scheme::Hermite6: break;  // no 6th-order engine yet: refused below
+                    case Scheme::Hermite4:  // one engine for both orders: the order picks its kernels
+                    case Scheme::Hermite6: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
                 }
                 break;
         }

@@ -1,6 +1,6 @@
-// The Hermite engine's checkpoint state: everything a block step reads (hermite_engine.cuh), so an imported
-// run takes the very block steps the exported one would have. Every part holds every body alike, so part 0
-// is exported and the import is uploaded to every part.
+// The Hermite engine's checkpoint state, either order: everything a block step reads (hermite_engine.cuh), so
+// an imported run takes the very block steps the exported one would have. Every part holds every body alike,
+// so part 0 is exported and the import is uploaded to every part.
 #include <string>
 
 #include "core/errors.hpp"
@@ -9,11 +9,16 @@
 namespace nbody::kernels {
 
 namespace {
-// The four Dbl4 arrays, their components in this order (pos.w = mass; acc.w = 0 while stepping).
-constexpr const char* kComponents[4][4] = {{"x", "y", "z", "m"},
-                                           {"vx", "vy", "vz", "vw"},
-                                           {"ax", "ay", "az", "aw"},
-                                           {"jx", "jy", "jz", "jw"}};
+// The Dbl4 arrays, their components in this order (pos.w = mass; acc.w = 0 while stepping); 4th order the
+// first four, 6th order all six.
+constexpr int kArrays = 6;
+constexpr const char* kComponents[kArrays][4] = {{"x", "y", "z", "m"},     {"vx", "vy", "vz", "vw"},
+                                                 {"ax", "ay", "az", "aw"}, {"jx", "jy", "jz", "jw"},
+                                                 {"sx", "sy", "sz", "sw"}, {"cx", "cy", "cz", "cw"}};
+
+int arrays_of(bool sixth) {
+    return sixth ? 6 : 4;
+}
 
 void copy_out(std::vector<Dbl4>& host, const DeviceBuffer& dev, std::size_t n) {
     host.resize(n);
@@ -26,9 +31,9 @@ bool HermiteEngine::export_state(IntegratorState& st) {
     m_dev.synchronize();
     const PartBuffers& b = m_buf.front();
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    std::vector<Dbl4> v[4];
-    const DeviceBuffer* src[4] = {&b.pos, &b.vel, &b.acc, &b.jerk};
-    for (int a = 0; a < 4; ++a) {
+    std::vector<Dbl4> v[kArrays];
+    const DeviceBuffer* src[kArrays] = {&b.pos, &b.vel, &b.acc, &b.jerk, &b.snap, &b.crackle};
+    for (int a = 0; a < arrays_of(sixth()); ++a) {
         copy_out(v[a], *src[a], m_n);
         for (int c = 0; c < 4; ++c) {
             std::vector<double> col(m_n);
@@ -38,7 +43,8 @@ bool HermiteEngine::export_state(IntegratorState& st) {
     }
     std::vector<long long> t_last(m_n), t_end(m_n);
     if (m_n > 0) {
-        NBODY_CUDA_CHECK(cudaMemcpy(t_last.data(), b.t_last.get(), m_n * sizeof(Tick), cudaMemcpyDeviceToHost));
+        NBODY_CUDA_CHECK(
+            cudaMemcpy(t_last.data(), b.t_last.get(), m_n * sizeof(Tick), cudaMemcpyDeviceToHost));
         NBODY_CUDA_CHECK(cudaMemcpy(t_end.data(), b.t_end.get(), m_n * sizeof(Tick), cudaMemcpyDeviceToHost));
     }
     put_counts(st, "t_last", t_last);
@@ -52,8 +58,9 @@ bool HermiteEngine::export_state(IntegratorState& st) {
 void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) {
     // Everything read and checked before the device is touched.
     const std::size_t n = need_body_count(st);
-    std::vector<Dbl4> v[4];
-    for (int a = 0; a < 4; ++a) {
+    const int arrays = arrays_of(integrator_info(p.integrator).scheme == Scheme::Hermite6);
+    std::vector<Dbl4> v[kArrays];
+    for (int a = 0; a < arrays; ++a) {
         v[a].resize(n);
         for (int c = 0; c < 4; ++c) {
             const std::vector<double>& col = need_array(st, kComponents[a][c], n);
@@ -81,22 +88,22 @@ void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) 
     s.time = time_base;
     reset(s, p);
     m_t0 = time_base;
-    m_carried = {0, 0, kFlopsPerInteractionHermite};
+    m_carried = {0, 0, integrator_info(p.integrator).flops_per_pair};
     for_each_part(m_dev, [&](const DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        DeviceBuffer* dst[4] = {&b.pos, &b.vel, &b.acc, &b.jerk};
-        for (int a = 0; a < 4 && n > 0; ++a)
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[a]->get(), v[a].data(), n * sizeof(Dbl4), cudaMemcpyHostToDevice,
-                                             part.stream));
+        DeviceBuffer* dst[kArrays] = {&b.pos, &b.vel, &b.acc, &b.jerk, &b.snap, &b.crackle};
+        for (int a = 0; a < arrays && n > 0; ++a)
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[a]->get(), v[a].data(), n * sizeof(Dbl4),
+                                             cudaMemcpyHostToDevice, part.stream));
         if (n > 0) {
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.t_last.get(), t_last.data(), n * sizeof(Tick), cudaMemcpyHostToDevice,
-                                             part.stream));
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.t_end.get(), t_end.data(), n * sizeof(Tick), cudaMemcpyHostToDevice,
-                                             part.stream));
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.t_last.get(), t_last.data(), n * sizeof(Tick),
+                                             cudaMemcpyHostToDevice, part.stream));
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(b.t_end.get(), t_end.data(), n * sizeof(Tick),
+                                             cudaMemcpyHostToDevice, part.stream));
         }
         m_stats[k] = HermiteStats{t_now, 0, 0, -1, -1};
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.stats.get(), &m_stats[k], sizeof(HermiteStats), cudaMemcpyHostToDevice,
-                                         part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(b.stats.get(), &m_stats[k], sizeof(HermiteStats),
+                                         cudaMemcpyHostToDevice, part.stream));
     });
     m_dev.synchronize();  // the host arrays go out of scope
 }

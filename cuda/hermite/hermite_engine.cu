@@ -6,6 +6,7 @@
 
 #include "common/graph_capture.cuh"
 #include "core/errors.hpp"
+#include "core/hermite6.hpp"
 #include "cpu/force_f32.hpp"
 
 namespace nbody::kernels {
@@ -17,8 +18,8 @@ constexpr int kGraphBlockSteps = 16;
 }  // namespace
 
 HermiteBodies HermiteEngine::PartBuffers::bodies() const {
-    return {pos.as<Dbl4>(),  vel.as<Dbl4>(),    acc.as<Dbl4>(),
-            jerk.as<Dbl4>(), t_last.as<Tick>(), t_end.as<Tick>()};
+    return {pos.as<Dbl4>(),  vel.as<Dbl4>(),     acc.as<Dbl4>(),    jerk.as<Dbl4>(),
+            snap.as<Dbl4>(), crackle.as<Dbl4>(), t_last.as<Tick>(), t_end.as<Tick>()};
 }
 
 HermiteEngine::HermiteEngine(DeviceSet& devices, int sm_count) : m_dev(devices), m_sm(sm_count) {}
@@ -41,6 +42,7 @@ void HermiteEngine::allocate(const State& s) {
     const std::size_t body = prec == Precision::Fp64 ? sizeof(Dbl4) : sizeof(float4);
     const long long records =
         force_partial_records(static_cast<int>(n), m_force_block, m_force_grid, m_force_k);
+    const bool sixth_order = sixth();
     m_buf.resize(parts);
     std::vector<HermiteBodies> table(parts);
     for (std::size_t k = 0; k < parts; ++k) {
@@ -48,6 +50,12 @@ void HermiteEngine::allocate(const State& s) {
         PartBuffers& b = m_buf[k];
         for (DeviceBuffer* buf : {&b.pos, &b.vel, &b.acc, &b.jerk})
             *buf = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Dbl4), "hermite state");
+        if (sixth_order) {
+            for (DeviceBuffer* buf : {&b.snap, &b.crackle})
+                *buf = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Dbl4), "hermite6 state");
+            b.pred_acc =
+                DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted accelerations");
+        }
         b.t_last = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Tick), "hermite times");
         b.t_end = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * sizeof(Tick), "hermite times");
         b.pred_pos = DeviceBuffer::alloc(d, std::max<std::size_t>(n, 1) * body, "predicted positions");
@@ -60,8 +68,9 @@ void HermiteEngine::allocate(const State& s) {
         b.scalars = DeviceBuffer::alloc(d, 2 * sizeof(Tick), "block time");
         b.stats = DeviceBuffer::alloc(d, sizeof(HermiteStats), "hermite counters");
         b.table = DeviceBuffer::alloc(d, parts * sizeof(HermiteBodies), "part table");
-        b.partial = DeviceBuffer::alloc(d, static_cast<std::size_t>(records) * 2 * hermite_record_bytes(prec),
-                                        "j-split partial sums");
+        b.partial = DeviceBuffer::alloc(
+            d, static_cast<std::size_t>(records) * m_kernels->records * m_kernels->record_bytes(prec),
+            "j-split partial sums");
         NBODY_CUDA_CHECK(cudaSetDevice(d));
         b.scratch_bytes = HermiteSelect{}.scratch_bytes(static_cast<int>(n));
         b.scratch = DeviceBuffer::alloc(d, std::max<std::size_t>(b.scratch_bytes, 1), "block-time selection");
@@ -84,8 +93,8 @@ void HermiteEngine::allocate(const State& s) {
                                          cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.vel.get(), s.vel.data(), n * sizeof(Dbl4), cudaMemcpyHostToDevice,
                                          part.stream));
-        for (DeviceBuffer* buf : {&b.acc, &b.jerk, &b.t_last, &b.t_end, &b.scalars})
-            NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
+        for (DeviceBuffer* buf : {&b.acc, &b.jerk, &b.snap, &b.crackle, &b.t_last, &b.t_end, &b.scalars})
+            if (buf->get()) NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.stats.get(), &m_stats[k], sizeof(HermiteStats),
                                          cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b.table.get(), table.data(), parts * sizeof(HermiteBodies),
@@ -103,7 +112,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.all = b.table.as<const HermiteBodies>();
     a.parts = static_cast<int>(m_dev.size());
     a.part = static_cast<int>(k);
-    a.pred = {b.pred_pos.get(), b.pred_vel.get(), b.pred_lo.as<float4>()};
+    a.pred = {b.pred_pos.get(), b.pred_vel.get(), b.pred_lo.as<float4>(), b.pred_acc.get()};
     a.active = b.active.as<const int>();
     a.t_next = b.scalars.as<const Tick>();
     a.n_active = reinterpret_cast<const int*>(b.scalars.as<const Tick>() + 1);
@@ -118,6 +127,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.G = m_params.G;
     a.tick = m_params.dt / static_cast<double>(kHermiteTicks);
     a.eta = m_params.eta;
+    a.step_floor = sixth() && m_params.precision == Precision::DS ? hermite6::kDsStepFloor6 : 0.0;
     a.dt_max = kHermiteTicks;
     a.block_steps = block_steps();
     a.prime = prime;
@@ -125,30 +135,32 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     return a;
 }
 
-void HermiteEngine::block_step(bool prime, bool select) {
+void HermiteEngine::block_step(bool prime, bool select, bool prime_acc) {
     if (m_n == 0) return;
     const int n = static_cast<int>(m_n);
     const bool several = m_dev.size() > 1;
     m_dev.wait_for_peers();  // every part's corrected bodies of the last block step have landed everywhere
     for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        const HermiteArgs a = args(k, prime);
+        HermiteArgs a = args(k, prime);
+        a.prime_acc = prime_acc;
         // Every part selects the same active list from the same times (CUB's selection keeps index order).
         if (select)
             HermiteSelect{}.run(b.t_end.as<const Tick>(), b.iota.as<const int>(), n, b.scalars.as<Tick>(),
                                 b.active.as<int>(), reinterpret_cast<int*>(b.scalars.as<Tick>() + 1),
                                 b.scratch.get(), b.scratch_bytes, a.stats, k == 0, prime, part.stream);
-        launch_hermite_predict(m_params.precision, a, part.stream);
+        m_kernels->predict(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(b.predicted, part.stream));
     });
     for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
-        const HermiteArgs a = args(k, prime);
-        launch_hermite_force(m_params.precision, a, part.stream);
+        HermiteArgs a = args(k, prime);
+        a.prime_acc = prime_acc;
+        m_kernels->force(m_params.precision, a, part.stream);
         // The corrector overwrites bodies in the other parts' copies: wait until they have predicted from
         // the old ones.
         for (std::size_t o = 0; several && o < m_dev.size(); ++o)
             if (o != k) NBODY_CUDA_CHECK(cudaStreamWaitEvent(part.stream, m_buf[o].predicted, 0));
-        launch_hermite_correct(m_params.precision, a, part.stream);
+        m_kernels->correct(m_params.precision, a, part.stream);
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
     });
 }
@@ -170,11 +182,12 @@ void HermiteEngine::finish() {
     std::string why;
     for (const HermiteStats& st : m_stats) {
         if (st.nonfinite_body >= 0 && why.empty())
-            why = "hermite: body " + std::to_string(st.nonfinite_body) +
-                  " became NaN or infinite (close encounter with eps " + std::to_string(m_params.eps) +
-                  "?); reset, or raise eps or lower dt / eta";
+            why = std::string(integrator_name(m_params.integrator)) + ": body " +
+                  std::to_string(st.nonfinite_body) + " became NaN or infinite (close encounter with eps " +
+                  std::to_string(m_params.eps) + "?); reset, or raise eps or lower dt / eta";
         if (st.underflow_body >= 0 && why.empty())
-            why = "hermite-block: body " + std::to_string(st.underflow_body) + " needs a step below dt / 2^" +
+            why = std::string(integrator_name(m_params.integrator)) + ": body " +
+                  std::to_string(st.underflow_body) + " needs a step below dt / 2^" +
                   std::to_string(kHermiteLevels) + " = " +
                   std::to_string(m_params.dt / static_cast<double>(kHermiteTicks)) +
                   " at t = " + std::to_string(time()) +
@@ -203,19 +216,28 @@ void HermiteEngine::reset(const State& s, const SimParams& p) {
     m_params = p;
     m_t0 = s.time;
     m_group = s.group;
+    m_kernels = sixth() ? &hermite6_kernels() : &hermite4_kernels();
+    m_carried.flops_per_pair = integrator_info(p.integrator).flops_per_pair;
     // One wave of force blocks: the grid every block step's (i-group, j-split) items are dealt over.
     const Precision prec = p.precision;
     int resident = 1;
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
     NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &resident, hermite_force_function(prec), kForceBlock,
-        static_cast<size_t>(kForceBlock) * hermite_force_smem_per_thread(prec)));
+        &resident, m_kernels->force_function(prec, false), kForceBlock,
+        static_cast<size_t>(kForceBlock) * m_kernels->smem_per_thread(prec)));
     m_force_block = kForceBlock;
-    m_force_k = hermite_force_max_k(prec);
+    m_force_k = m_kernels->max_k(prec);
     m_force_grid = std::max(1, resident) * std::max(1, m_sm);
     allocate(s);
-    block_step(true);
+    prime();
     finish();
+}
+
+// 6th order's snap needs every j-body's acceleration: a first pass stores the accelerations alone (the
+// predictor then hands them to the force kernel), the second is the priming evaluation proper.
+void HermiteEngine::prime() {
+    if (sixth()) block_step(true, true, true);
+    block_step(true);
 }
 
 void HermiteEngine::set_params(const SimParams& p) {
@@ -238,6 +260,7 @@ void HermiteEngine::set_params(const SimParams& p) {
     std::swap(m_now_vel, fresh.m_now_vel);
     std::swap(m_pinned, fresh.m_pinned);
     std::swap(m_graph, fresh.m_graph);
+    m_kernels = fresh.m_kernels;
     m_stats = fresh.m_stats;
     m_params = fresh.m_params;
     m_force_block = fresh.m_force_block;
@@ -310,7 +333,7 @@ WorkCount HermiteEngine::work() const {
 
 KernelResources HermiteEngine::resources() const {
     cudaFuncAttributes attr{};
-    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, hermite_force_function(m_params.precision)));
+    NBODY_CUDA_CHECK(cudaFuncGetAttributes(&attr, m_kernels->force_function(m_params.precision, false)));
     return {attr.numRegs, attr.maxThreadsPerBlock, static_cast<int>(attr.localSizeBytes)};
 }
 

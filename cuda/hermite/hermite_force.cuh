@@ -25,6 +25,8 @@
 //         0.48e12 interactions/s.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "common/precision.cuh"
 #include "hermite/hermite_kernel.cuh"
 #include "hermite/hermite_math.cuh"
@@ -42,11 +44,59 @@ __device__ __forceinline__ double inv_sqrt(double r2) {
     return y * fma(e, fma(e, 0.375, 0.5), 1.0);
 }
 
+// A record or body of four components in float4 or Dbl4.
+template <class B>
+__host__ __device__ inline B make_body(double x, double y, double z, double w) {
+    if constexpr (std::is_same_v<B, float4>)
+        return make_float4(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z),
+                           static_cast<float>(w));
+    else
+        return B{x, y, z, w};
+}
+
 // The seven sums of one i-body.
 template <class R>
 struct HermiteSums {
     R ax, ay, az, jx, jy, jz, phi;
 };
+
+// The sums of the q neighbouring threads (a j-split inside the warp) added, a butterfly of shuffles.
+template <class R>
+__device__ inline void butterfly(HermiteSums<R>& r, int q) {
+    for (int off = 1; off < q; off <<= 1) {
+        r.ax += __shfl_xor_sync(0xffffffffu, r.ax, off);
+        r.ay += __shfl_xor_sync(0xffffffffu, r.ay, off);
+        r.az += __shfl_xor_sync(0xffffffffu, r.az, off);
+        r.jx += __shfl_xor_sync(0xffffffffu, r.jx, off);
+        r.jy += __shfl_xor_sync(0xffffffffu, r.jy, off);
+        r.jz += __shfl_xor_sync(0xffffffffu, r.jz, off);
+        r.phi += __shfl_xor_sync(0xffffffffu, r.phi, off);
+    }
+}
+
+// The two partial-sum records of one i-body and j-split: (a, phi), (jerk, 0).
+template <class Rec, class R>
+__device__ inline void put_records(Rec* out, const HermiteSums<R>& r) {
+    out[0] = make_body<Rec>(r.ax, r.ay, r.az, r.phi);
+    out[1] = make_body<Rec>(r.jx, r.jy, r.jz, 0.0);
+}
+
+// 1 / r with r^2 = |x_ij|^2 + eps^2 (both orders' pair terms). REFINE (ds): one Newton step on the float rsqrt.
+// PHI: d2 = |x_ij|^2 as well, for the potential's self test; else 0, and eps^2 seeds the first FFMA.
+template <class R, bool REFINE, bool PHI>
+__device__ __forceinline__ R pair_rinv(R dx, R dy, R dz, R soft2, R& d2) {
+    R r2;
+    d2 = R(0);
+    if constexpr (PHI) {
+        d2 = fma(dz, dz, fma(dy, dy, dx * dx));
+        r2 = d2 + soft2;
+    } else {
+        r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, soft2)));
+    }
+    R rinv = inv_sqrt(r2);
+    if constexpr (REFINE) rinv = fma(R(0.5) * rinv, fma(-r2 * rinv, rinv, R(1)), rinv);
+    return rinv;
+}
 
 // The pair term for x_ij = (dx, dy, dz), v_ij = (dvx, dvy, dvz) and m_j. REFINE (ds): one Newton step on
 // the float rsqrt (4 more instructions), so the float arithmetic after the difference errs by ~1 ulp.
@@ -56,15 +106,8 @@ struct HermiteSums {
 template <class R, bool REFINE = false, bool PHI = true>
 __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R m, R soft2,
                                              HermiteSums<R>& s) {
-    R d2 = R(0), r2;
-    if constexpr (PHI) {
-        d2 = fma(dz, dz, fma(dy, dy, dx * dx));
-        r2 = d2 + soft2;
-    } else {
-        r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, soft2)));
-    }
-    R rinv = inv_sqrt(r2);
-    if constexpr (REFINE) rinv = fma(R(0.5) * rinv, fma(-r2 * rinv, rinv, R(1)), rinv);
+    R d2;
+    const R rinv = pair_rinv<R, REFINE, PHI>(dx, dy, dz, soft2, d2);
     const R mrinv = m * rinv;
     const R rinv2 = rinv * rinv;
     const R mrinv3 = mrinv * rinv2;
@@ -83,6 +126,7 @@ __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R d
 template <class R, class B>
 struct HermitePlain {
     using Rec = B;  // a partial-sum record (two per i-body: a + phi, jerk)
+    static constexpr int kRecords = 2;
     static constexpr int kMaxK = sizeof(R) == 4 ? 4 : 2;  // i-bodies per thread (registers: 12 per body)
     struct J {
         B p, v;
@@ -120,6 +164,7 @@ using HermiteFp64 = HermitePlain<double, Dbl4>;
 // the 48-byte j-body): about 0.75e12 interactions/s at most on an H200.
 struct HermiteDS {
     using Rec = Dbl4;
+    static constexpr int kRecords = 2;
     static constexpr int kMaxK = 2;  // 29 registers per i-body (9 + 6 float + 7 double sums)
     struct J {
         float4 h, l, v;

@@ -11,10 +11,11 @@ namespace nbody {
 struct HermiteForces {
     std::vector<Double4> acc;   // G included; w = phi_i = -G sum_{j != i} m_j / sqrt(r^2 + eps^2)
     std::vector<Double4> jerk;  // G included
+    std::vector<Double4> snap;  // G included; 6th order only (p.integrator's scheme), else empty
 };
 
-// Acceleration, potential and jerk of the bodies `active` (distinct indices, in that order) of s, as it is,
-// against all bodies, with p's precision (fp32 or fp64), eps and G, on `devices` (CUDA ordinals, one part
+// Acceleration, potential, jerk and (p.integrator of 6th order) snap of the bodies `active` (distinct
+// indices, in that order) of s, as it is, against all bodies, with p's precision, eps and G, on `devices` (CUDA ordinals, one part
 // each, as CudaBackend takes them). Throws BackendError (no device) or ParamError.
 HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active, const SimParams& p,
                                   const std::vector<int>& devices = {0});

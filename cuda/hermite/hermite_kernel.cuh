@@ -1,8 +1,9 @@
 #pragma once
-// The 4th-order Hermite integrator's kernels (Makino & Aarseth 1992; Belleman et al. 2008; Sapporo2): the
-// predictor of every body, the force (acceleration, jerk, potential) of an active list of i-bodies against
-// all predicted j-bodies, and the corrector with the next time step. hermite_engine.cu strings them
-// together, with the block-time selection (hermite_select.cu), over the parts of a DeviceSet.
+// The Hermite integrators' kernels, 4th order (Makino & Aarseth 1992; Belleman et al. 2008; Sapporo2) and 6th
+// order (Nitadori & Makino 2008): the predictor of every body, the force (acceleration, jerk, 6th order also
+// snap; the potential on request) of an active list of i-bodies against all predicted j-bodies, and the
+// corrector with the next time step. hermite_engine.cu strings them together, with the block-time selection
+// (hermite_select.cu), over the parts of a DeviceSet; one HermiteKernelSet per order says which kernels.
 //
 // Time is kept in integer ticks, 2^kHermiteLevels of them per largest step p.dt: block steps are p.dt / 2^k,
 // so t_i + dt_i, the minimum over bodies and the equality that picks the active set are exact integer
@@ -27,6 +28,8 @@ struct HermiteBodies {
     Dbl4* vel;     // v at t_last
     Dbl4* acc;     // a at t_last, G included; w = phi_i = -G sum_j m_j / r_ij (the potential per unit mass)
     Dbl4* jerk;    // da/dt at t_last, G included
+    Dbl4* snap;    // 6th order: d^2a/dt^2 at t_last, G included (null for 4th order)
+    Dbl4* crackle; // 6th order: d^3a/dt^3 at t_last from the last corrector's interpolant (null for 4th order)
     Tick* t_last;  // when the body was last corrected
     Tick* t_end;   // t_last + dt_i: when it is next due
 };
@@ -45,6 +48,7 @@ struct Predicted {
     void* pos;   // x (w = m): float4 (fp32; ds: the float hi part) or Dbl4 (fp64)
     void* vel;   // v: float4 (fp32, ds) or Dbl4 (fp64)
     float4* lo;  // ds: x - hi (w unused)
+    void* acc;   // 6th order: a, float4 (ds) or Dbl4 (fp64); null for 4th order
 };
 
 struct HermiteArgs {
@@ -65,30 +69,44 @@ struct HermiteArgs {
     double soft2_d;
     double G, tick;    // tick: time units per tick
     double eta;        // Aarseth's parameter
+    double step_floor; // 6th order: the shortest step as a fraction of |a| / |j| (ds: kDsStepFloor6; else 0)
     Tick dt_max;       // ticks in the largest step (kHermiteTicks)
     bool block_steps;  // false: every body steps dt_max
-    bool prime;        // the first evaluation: store a, j and the first step, move nothing
+    bool prime;        // the first evaluation: store a, j (and s) and the first step, move nothing
+    bool prime_acc;    // 6th order, before prime: store a only (snap needs every body's a), keep the times
     bool potential;    // the force kernel also sums phi into acc.w (cuda_hermite_forces); else acc.w = 0
 };
 
-// The force kernel's records of i-body p (of ni) over its `splits` j-splits, added by one warp in a fixed order
-// (lane l takes splits l, l + 32, ..., then a butterfly), into v: a (3), phi, jerk (3), every lane the total.
-// The corrector and the GRAPE-6 library's reduction both read them so.
-template <class Rec>
-__device__ inline void sum_split_records(const Rec* partial, int splits, int ni, int p, double v[7]) {
+// The force kernel's R records of i-body p (of ni) over its `splits` j-splits, added by one warp in a fixed
+// order (lane l takes splits l, l + 32, ..., then a butterfly), into v: record r's x, y, z, w at 4r .. 4r + 3
+// (a, phi; jerk, 0; 6th order: snap, 0), every lane the total.
+template <int R, class Rec>
+__device__ inline void sum_records(const Rec* partial, int splits, int ni, int p, double (&v)[4 * R]) {
     const int lane = threadIdx.x & 31;
-    for (int k = 0; k < 7; ++k) v[k] = 0;
+    for (int k = 0; k < 4 * R; ++k) v[k] = 0;
     for (int s = lane; s < splits; s += 32) {
-        const Rec* r = partial + 2 * (static_cast<long long>(s) * ni + p);
-        const Rec f = r[0], g = r[1];
-        v[0] += f.x, v[1] += f.y, v[2] += f.z, v[3] += f.w, v[4] += g.x, v[5] += g.y, v[6] += g.z;
+        const Rec* r = partial + R * (static_cast<long long>(s) * ni + p);
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const Rec f = r[q];
+            v[4 * q] += f.x, v[4 * q + 1] += f.y, v[4 * q + 2] += f.z, v[4 * q + 3] += f.w;
+        }
     }
 #pragma unroll
-    for (int k = 0; k < 7; ++k)
+    for (int k = 0; k < 4 * R; ++k)
         for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_xor_sync(0xffffffffu, v[k], off);
 }
 
-// Launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64).
+// 4th order's two records as a (3), phi, jerk (3): the corrector and the GRAPE-6 library's reduction.
+template <class Rec>
+__device__ inline void sum_split_records(const Rec* partial, int splits, int ni, int p, double v[7]) {
+    double w[8];
+    sum_records<2>(partial, splits, ni, p, w);
+    for (int k = 0; k < 7; ++k) v[k] = w[k];
+}
+
+// 4th order's launchers (hermite_kernels.cu), for the force precision `prec` (fp32, ds, fp64); the GRAPE-6
+// library calls them too.
 void launch_hermite_predict(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_force(Precision prec, const HermiteArgs& a, cudaStream_t s);
 void launch_hermite_correct(Precision prec, const HermiteArgs& a, cudaStream_t s);
@@ -100,6 +118,22 @@ int hermite_force_smem_per_thread(Precision prec);
 int hermite_record_bytes(Precision prec);
 // The most i-bodies per thread the force kernel of `prec` takes (force_plan's max_k).
 int hermite_force_max_k(Precision prec);
+
+// One order's kernels as the engine calls them: 4th order (hermite_kernels.cu) or 6th (hermite6_kernels.cu).
+// records: partial-sum records per i-body and j-split (acc + phi, jerk; 6th order also snap). A precision the
+// order has no kernel for (6th order: fp32) is refused by the integrator rows before any launch.
+struct HermiteKernelSet {
+    void (*predict)(Precision, const HermiteArgs&, cudaStream_t);
+    void (*force)(Precision, const HermiteArgs&, cudaStream_t);
+    void (*correct)(Precision, const HermiteArgs&, cudaStream_t);
+    const void* (*force_function)(Precision, bool potential);
+    int (*smem_per_thread)(Precision);
+    int (*record_bytes)(Precision);
+    int (*max_k)(Precision);
+    int records;
+};
+const HermiteKernelSet& hermite4_kernels();
+const HermiteKernelSet& hermite6_kernels();
 
 // Block-time selection (hermite_select.cu): t_next = min_i t_end[i], the active list = the bodies with
 // t_end[i] == t_next in index order, n_active; the part that counts (count_stats) adds to the stats.

@@ -73,8 +73,8 @@ std::optional<double> HermiteEngine::potential_energy() {
     predict_now();  // the same state read_state returns
     const DevicePart& first = m_dev.parts().front();
     PotentialSum phi;
-    phi.launch(m_now_pos.get(), true, static_cast<int>(m_n), 0, static_cast<int>(m_n), m_params.eps * m_params.eps,
-               first.device, first.stream);
+    phi.launch(m_now_pos.get(), true, static_cast<int>(m_n), 0, static_cast<int>(m_n),
+               m_params.eps * m_params.eps, first.device, first.stream);
     const double sum = phi.sum();
     return -0.5 * m_params.G * sum;
 }
@@ -95,15 +95,17 @@ void HermiteEngine::load_active(const std::vector<int>& active) {
                                          cudaMemcpyHostToDevice, part.stream));
         NBODY_CUDA_CHECK(
             cudaMemcpyAsync(b.scalars.as<Tick>() + 1, &na, sizeof(int), cudaMemcpyHostToDevice, part.stream));
-        for (DeviceBuffer* buf : {&b.acc, &b.jerk})
-            NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
+        // 6th order keeps the accelerations: they are the j-bodies' inputs to snap.
+        for (DeviceBuffer* buf : {&b.acc, &b.jerk, &b.snap})
+            if (buf->get() && !(sixth() && buf == &b.acc))
+                NBODY_CUDA_CHECK(cudaMemsetAsync(buf->get(), 0, buf->bytes(), part.stream));
         NBODY_CUDA_CHECK(cudaEventRecord(part.done, part.stream));
     });
     m_dev.synchronize();
 }
 
 void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4>& acc,
-                             std::vector<Double4>& jerk) {
+                             std::vector<Double4>& jerk, std::vector<Double4>* snap) {
     load_active(active);
     m_potential = true;  // the one reader of phi (acc.w)
     block_step(true, false);
@@ -117,6 +119,13 @@ void HermiteEngine::evaluate(const std::vector<int>& active, std::vector<Double4
         cudaMemcpy(all_jerk.data(), m_buf.front().jerk.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
     acc.clear(), jerk.clear();
     for (int i : active) acc.push_back(all_acc[i]), jerk.push_back(all_jerk[i]);
+    if (!snap) return;
+    snap->clear();
+    if (!sixth()) return;
+    std::vector<Double4> all_snap(m_n);
+    NBODY_CUDA_CHECK(
+        cudaMemcpy(all_snap.data(), m_buf.front().snap.get(), m_n * sizeof(Dbl4), cudaMemcpyDeviceToHost));
+    for (int i : active) snap->push_back(all_snap[i]);
 }
 
 // The predictor, force and corrector of one block step on a fixed active list, `repeats` times between two
@@ -155,11 +164,12 @@ HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active
     NBODY_CUDA_CHECK(
         cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, devices.empty() ? 0 : devices.front()));
     SimParams q = p;
-    q.integrator = Integrator::Hermite;
+    const bool sixth = integrator_info(p.integrator).scheme == Scheme::Hermite6;
+    q.integrator = sixth ? Integrator::Hermite6 : Integrator::Hermite;
     kernels::HermiteEngine engine(set, sm);
     engine.reset(s, q);
     HermiteForces f;
-    engine.evaluate(active, f.acc, f.jerk);
+    engine.evaluate(active, f.acc, f.jerk, &f.snap);
     return f;
 }
 
@@ -168,7 +178,8 @@ double cuda_hermite_force_ms(const State& s, int active_count, const SimParams& 
     int sm = 0;
     NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0));
     SimParams q = p;
-    q.integrator = Integrator::HermiteBlock;
+    q.integrator = integrator_info(p.integrator).scheme == Scheme::Hermite6 ? Integrator::Hermite6Block
+                                                                            : Integrator::HermiteBlock;
     kernels::HermiteEngine engine(set, sm);
     engine.reset(s, q);
     // Evenly spread over the bodies, as the active set of a block step is (bodies in index order are

@@ -21,15 +21,16 @@ const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
          "4th-order Hermite with individual block (power-of-two) time steps, Aarseth's criterion (eta)",
          Scheme::Hermite4, 4, true, bit(ForceMethod::Direct), kAllPrecisions,
          true, false, true, true, kFlopsPerInteractionHermite, "acceleration, jerk and potential"},
-        // fp64 and double-single: the GPU engines run both; the CPU backend runs fp64 (cpu/cpu_backend.cpp).
+        // fp64 and double-single: the GPU engine runs both, over several GPUs as 4th order does; the CPU backend runs
+        // fp64 (cpu/cpu_backend.cpp).
         {Integrator::Hermite6, "hermite6",
          "6th-order Hermite predictor-corrector (Nitadori & Makino 2008), one shared time step",
          Scheme::Hermite6, 6, false, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
-         false, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
+         true, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
         {Integrator::Hermite6Block, "hermite6-block",
          "6th-order Hermite with individual block (power-of-two) time steps, the generalised Aarseth criterion (eta)",
          Scheme::Hermite6, 6, true, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
-         false, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
+         true, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
     }};
     // clang-format on
     return rows;

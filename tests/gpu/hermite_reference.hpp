@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "../unit/test_util.hpp"
+#include "core/backend.hpp"
+#include "core/diagnostics.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 #include "hermite/hermite_math.cuh"
@@ -129,6 +131,16 @@ inline double max_position_difference(const State& a, const State& b) {
         worst = std::max(worst, std::sqrt(dot(d, d)));
     }
     return worst;
+}
+
+// |dE/E| of a run from s to t_end (steps of one call each, so a block-step run ends on t_end).
+inline double energy_error_after(Backend& b, const State& s, const SimParams& p, double t_end) {
+    b.reset(s, p);
+    const Diagnostics d0 = compute_diagnostics(s, p.eps, p.G);
+    while (b.time() < t_end - 1e-12) b.step(1);
+    State out;
+    b.read_state(out);
+    return relative_energy_error(d0, compute_diagnostics(out, p.eps, p.G));
 }
 
 inline SimParams hermite_params(Integrator in, Precision prec, double dt, double eps) {

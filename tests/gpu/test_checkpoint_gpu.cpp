@@ -26,7 +26,7 @@ void resume_on_cuda_is_exact(Integrator integrator, Precision precision, int par
     p.backend = BackendKind::Cuda;
     p.integrator = integrator;
     p.precision = precision;
-    p.dt = integrator == Integrator::HermiteBlock ? 1.0 / 32 : 1.0 / 256;
+    p.dt = integrator_info(integrator).block_steps ? 1.0 / 32 : 1.0 / 256;
     p.eps = 0.05;
     a->reset(test::plummer_state(4099, 5), p);
     a->step(5);
@@ -65,6 +65,12 @@ TEST(CudaCheckpoint, HermiteBlockResumesBitForBit) {
 }
 TEST(CudaCheckpoint, HermiteBlockFp64ResumesBitForBit) {
     resume_on_cuda_is_exact(Integrator::HermiteBlock, Precision::Fp64);
+}
+TEST(CudaCheckpoint, Hermite6BlockResumesBitForBit) {
+    resume_on_cuda_is_exact(Integrator::Hermite6Block, Precision::Fp64);
+}
+TEST(CudaCheckpoint, Hermite6BlockDsOnTwoPartsResumesBitForBit) {
+    resume_on_cuda_is_exact(Integrator::Hermite6Block, Precision::DS, 2);
 }
 TEST(CudaCheckpoint, HermiteBlockOnTwoPartsResumesBitForBit) {
     resume_on_cuda_is_exact(Integrator::HermiteBlock, Precision::DS, 2);

@@ -279,26 +279,19 @@ TEST(CudaBackend, FindsTheFirstNonFiniteBodyOnTheDevice) {
     EXPECT_EQ(device, gpu->Backend::first_nonfinite_position());  // the host copy's answer
 }
 
-// An integrator the rows allow but the CUDA backend has no engine for (sixth order so far): the CUDA backend
-// refuses it as a backend error, and the factory runs it on the CPU with those words instead of stopping.
-TEST(CudaBackend, AnIntegratorWithoutAnEngineRunsOnTheCpuWithTheReason) {
+// Sixth order runs on the GPU: the backend takes it (no fall back to the CPU) and counts its flops.
+TEST(CudaBackend, RunsSixthOrderOnTheGpu) {
     REQUIRE_GPU(gpu);
     const State s0 = test::plummer_state(256, 5);
     SimParams p;
     p.integrator = Integrator::Hermite6Block;
     p.precision = Precision::Fp64;
-    try {
-        gpu->reset(s0, p);
-        ADD_FAILURE() << "the CUDA backend took hermite6-block";
-    } catch (const BackendError& e) {
-        EXPECT_NE(std::string(e.what()).find("no engine for hermite6-block"), std::string::npos) << e.what();
-    }
     std::unique_ptr<Backend> b = std::move(gpu);
     BackendChoice choice;
     reset_or_cpu(b, s0, p, &choice);
-    EXPECT_FALSE(b->caps().gpu);
-    EXPECT_EQ(choice.running, BackendKind::Cpu);
-    EXPECT_NE(choice.fallback.find("no engine for hermite6-block"), std::string::npos) << choice.fallback;
+    EXPECT_TRUE(b->caps().gpu);  // reset_or_cpu kept the CUDA backend
+    EXPECT_TRUE(choice.fallback.empty()) << choice.fallback;
     b->step(2);
     EXPECT_EQ(b->steps_taken(), 2);
+    EXPECT_EQ(b->work().flops_per_pair, kFlopsPerInteractionHermite6);
 }

@@ -19,20 +19,6 @@
 using namespace nbody;
 using namespace nbody::test;
 
-namespace {
-
-
-double energy_error_after(CudaBackend& b, const State& s, const SimParams& p, double t_end) {
-    b.reset(s, p);
-    const Diagnostics d0 = compute_diagnostics(s, p.eps, p.G);
-    while (b.time() < t_end - 1e-12) b.step(1);
-    State out;
-    b.read_state(out);
-    return relative_energy_error(d0, compute_diagnostics(out, p.eps, p.G));
-}
-
-}  // namespace
-
 // No device needed: the device-side plan never writes more partial sums than the engine allocated, covers
 // every i-body and every j-body, and keeps q within a warp, for every active count.
 TEST(HermitePlan, CoversEveryActiveCountWithinTheScratch) {
