@@ -1,7 +1,9 @@
-// The GPU tree's groups (tree::emit_groups, the CPU tree's rule): each cell counts the groups it emits, a CUB
-// scan places them, and a second pass writes them, in cell order as the CPU tree lists them.
+// The GPU tree's groups (tree::emit_groups of core/tree/groups.hpp, the CPU tree's rule, which reads the
+// cells' bodies' boxes from the double moments): each cell counts the groups it emits, a CUB scan places
+// them, and a second pass writes them, in cell order as the CPU tree lists them.
 #include <cub/device/device_scan.cuh>
 
+#include "core/tree/groups.hpp"
 #include "tree/gpu_tree_impl.cuh"
 
 namespace nbody {
@@ -9,12 +11,12 @@ namespace nbody {
 namespace {
 
 template <bool kWrite>
-__global__ void tree_groups_kernel(const tree::TreeCell* cells, uint32_t count, uint32_t group, uint32_t* made,
-                                   const uint32_t* offsets, tree::TreeGroup* out) {
+__global__ void tree_groups_kernel(const tree::TreeCell* cells, const tree::MomentsD* moments, uint32_t count,
+                                   uint32_t group, uint32_t* made, const uint32_t* offsets, tree::TreeGroup* out) {
     const uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= count) return;
     uint32_t at = kWrite ? offsets[p] : 0;
-    const uint32_t n = tree::emit_groups(cells, p, group, [&](uint32_t begin, uint32_t k) {
+    const uint32_t n = tree::emit_groups(cells, moments, p, group, [&](uint32_t begin, uint32_t k) {
         if (kWrite) out[at++] = {begin, k};
     });
     if (!kWrite) made[p] = n;
@@ -34,11 +36,13 @@ void GpuTree::Impl::exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t
 
 void GpuTree::Impl::make_groups(uint32_t group) {
     const uint32_t count = static_cast<uint32_t>(cells);
+    const auto* cell = tree_cells.as<const tree::TreeCell>();
+    const auto* md = moments_d.as<const tree::MomentsD>();  // the bodies' boxes the packing reads
     if (group_made.bytes() < std::size_t(count) * 4)
         for (auto* v : {&group_made, &group_offsets})
             *v = kernels::DeviceBuffer::alloc(device, std::size_t(count) * 2 * 4, "tree group counts");
     tree_groups_kernel<false><<<grid_for(count, 128), 128, 0, stream>>>(
-        tree_cells.as<const tree::TreeCell>(), count, group, group_made.as<uint32_t>(), nullptr, nullptr);
+        cell, md, count, group, group_made.as<uint32_t>(), nullptr, nullptr);
     NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<count>");
     exclusive_sum(group_made.as<const uint32_t>(), group_offsets.as<uint32_t>(), count);
     uint32_t tail[2];
@@ -52,8 +56,7 @@ void GpuTree::Impl::make_groups(uint32_t group) {
         group_list = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(groups, n / 8 + 1) * sizeof(tree::TreeGroup),
                                                   "tree groups");
     tree_groups_kernel<true><<<grid_for(count, 128), 128, 0, stream>>>(
-        tree_cells.as<const tree::TreeCell>(), count, group, nullptr, group_offsets.as<const uint32_t>(),
-        group_list.as<tree::TreeGroup>());
+        cell, md, count, group, nullptr, group_offsets.as<const uint32_t>(), group_list.as<tree::TreeGroup>());
     NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<write>");
 }
 

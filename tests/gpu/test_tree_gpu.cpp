@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "../unit/test_util.hpp"
+#include "../unit/tree_test_util.hpp"
 #include "gpu_test_util.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "tree_gpu_compare.hpp"
@@ -98,6 +99,41 @@ TEST(TreeGpu, WalkMatchesOnDegenerateInput) {
     bodies = as_float4(test::plummer_state(5000, 8));
     bodies[17] = {1e4f, 0, 0, bodies[17].w};  // a far outlier
     expect_same_walk(bodies, TreeParams{}, *g);
+}
+
+// Two clusters 1e4 apart (a key cube 1e4 wide, each core inside a cell): the same tree and groups as the CPU
+// tree's, whose packing keeps out of the cores (core/tree/groups.hpp). Prints both walks' times at 131,072: the
+// costliest group bounds them there, and the two clusters' should be near the one sphere's.
+TEST(TreeGpu, WalkMatchesOnTwoFarClusters) {
+    REQUIRE_GPU_TREE(g);
+    if (test::within_cap(100003)) {
+        const auto bodies = as_float4(test::two_far_clusters(100003, 1e4, 7));
+        expect_same_tree(bodies, TreeParams{}, *g);
+        expect_same_walk(bodies, TreeParams{}, *g);
+    }
+    const std::size_t n = std::size_t(1) << 17;
+    if (!test::within_cap(n)) GTEST_SKIP() << "above NBODY_GPU_TEST_MAX_N";
+    for (const char* what : {"one Plummer sphere", "two clusters 1e4 apart"}) {
+        const auto bodies = as_float4(what[0] == 'o' ? rounded_to_float32(test::plummer_state(n, 21))
+                                                     : test::two_far_clusters(n, 1e4, 7));
+        std::vector<Float4> acc(n);
+        TreeStats st;
+        double best = HUGE_VAL;
+        for (int rep = 0; rep < 6; ++rep) {
+            g->evaluate(bodies.data(), n, TreeParams{}, 0.01, acc.data(), &st, rep > 0);
+            if (rep > 0) best = std::min(best, st.t_walk);
+        }
+        const auto cells = g->group_cell_counts(), kids = g->group_body_counts();
+        double mean = 0, worst = 0;
+        for (std::size_t k = 0; k < cells.size(); ++k) {
+            const double cost = 35.0 * cells[k] + 13.0 * kids[k];
+            mean += cost / double(cells.size());
+            worst = std::max(worst, cost);
+        }
+        std::printf("GPU tree, N = %zu, %s: walk %.3f ms (best of 5), costliest group %.1f x the mean\n", n, what,
+                    best * 1e3, worst / mean);
+        EXPECT_LE(worst, 4 * mean);
+    }
 }
 
 // Every cell opened: the walk is direct summation, so it must meet float64 direct summation.

@@ -7,6 +7,7 @@
 #include "core/state.hpp"
 #include "cpu/reference_force.hpp"
 #include "cpu/tree/cpu_tree.hpp"
+#include "test_util.hpp"  // plummer_state
 
 namespace nbody::test {
 
@@ -18,6 +19,35 @@ inline std::vector<Float4> tree_accelerations(const State& s, const TreeParams& 
     CpuTree& t = keep ? *keep : local;
     t.evaluate(s.pos_mass.data(), s.size(), p, eps, acc.data(), st);
     return acc;
+}
+
+// Two Plummer spheres of n / 2 bodies each (Henon units, each of mass 1/2), their centres `separation` apart
+// on the x axis: a key cube that is mostly empty, each cluster's core inside a cell rather than at a corner.
+inline State two_far_clusters(std::size_t n, double separation, uint64_t seed) {
+    const State a = plummer_state(n / 2, seed), b = plummer_state(n - n / 2, seed + 1);
+    State s;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool first = i < a.size();
+        const Double4 p = first ? a.pos_mass[i] : b.pos_mass[i - a.size()];
+        s.pos_mass[i] = {p.x + (first ? -0.5 : 0.5) * separation, p.y, p.z, 0.5 * p.w};
+        s.vel[i] = first ? a.vel[i] : b.vel[i - a.size()];
+    }
+    return rounded_to_float32(s);
+}
+
+// The deepest cell of a tree (breadth-first cells, root 0) that holds all of key-order bodies [begin, end).
+inline std::size_t deepest_cell_holding(const std::vector<tree::TreeCell>& cells, uint32_t begin, uint32_t end) {
+    std::size_t h = 0;
+    for (bool deeper = true; deeper;) {
+        deeper = false;
+        const tree::TreeCell& k = cells[h];
+        for (uint32_t c = 0; c < k.n_children && !deeper; ++c) {
+            const tree::TreeCell& kid = cells[k.first_child + c];
+            if (kid.body_begin <= begin && end <= kid.body_begin + kid.body_count) h = k.first_child + c, deeper = true;
+        }
+    }
+    return h;
 }
 
 // |a - ref| / |ref| for the bodies `rows` (ref[r] belongs to body rows[r]), skipping zero reference forces.

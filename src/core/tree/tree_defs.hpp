@@ -63,43 +63,6 @@ struct TreeGroup {
     uint32_t begin, count;
 };
 
-// The groups are made of cells, so their bodies are close together (consecutive bodies in key order are not:
-// the Morton curve jumps, and a group across a jump spans half the system and opens almost every cell). Cell p
-// emits its children that hold at most `group` bodies or are leaves (the root itself when it is one of those),
-// a leaf larger than `group` (leaf > group, or capped at the deepest level) in chunks of `group`, and packs
-// consecutive pieces into one group while they total at most `group`: siblings share the parent's box, so a
-// packed group stays compact, and a warp's lanes are used. (One group a child left the lanes 9 of 32 full on
-// a Plummer sphere of 1M bodies; packing fills 23 and halves the walk's work at the same lists.)
-// visit(begin, count) is called once per group, in order; returns how many.
-template <class Visit>
-NBODY_TREE_HD uint32_t emit_groups(const TreeCell* cells, uint32_t p, uint32_t group, Visit&& visit) {
-    const TreeCell& c = cells[p];
-    uint32_t made = 0, begin = 0, count = 0;  // the group being packed: [begin, begin + count)
-    auto flush = [&]() {
-        if (count == 0) return;
-        visit(begin, count);
-        ++made;
-        count = 0;
-    };
-    auto add = [&](uint32_t b, uint32_t k) {  // pieces are contiguous only between emitted siblings
-        if (count > 0 && (count + k > group || begin + count != b)) flush();
-        if (count == 0) begin = b;
-        count += k;
-    };
-    auto chunks = [&](const TreeCell& k) {
-        for (uint32_t b = 0; b < k.body_count; b += group)
-            add(k.body_begin + b, k.body_count - b < group ? k.body_count - b : group);
-    };
-    if (p == 0 && (c.body_count <= group || c.n_children == 0)) chunks(c);
-    if (c.body_count > group && c.n_children > 0)
-        for (uint32_t k = 0; k < c.n_children; ++k) {
-            const TreeCell& kid = cells[c.first_child + k];
-            if (kid.body_count <= group || kid.n_children == 0) chunks(kid);
-        }
-    flush();
-    return made;
-}
-
 // Three float32 components (an acceleration contribution), without CUDA's float3 so host code needs no
 // CUDA header.
 struct F3 {

@@ -44,8 +44,8 @@ class CpuTree {
     // Body k in key order is input body order()[k].
     const std::vector<uint32_t>& order() const { return m_order; }
     const std::vector<uint64_t>& keys() const { return m_keys; }
-    // The groups of the last walk (tree::emit_groups: siblings packed to at most `group` bodies) and per group its
-    // interaction list's lengths.
+    // The groups of the last walk (tree::emit_groups: siblings packed to at most `group` bodies, clear of dense
+    // siblings) and per group its interaction list's lengths.
     const std::vector<tree::TreeGroup>& groups() const { return m_groups; }
     const std::vector<uint32_t>& group_cell_counts() const { return m_group_cells; }
     const std::vector<uint32_t>& group_body_counts() const { return m_group_bodies; }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/tree/groups.hpp"
 #include "core/tree/interactions.hpp"
 #include "cpu/tree/cpu_tree.hpp"
 #include "cpu/tree/tree_eval.hpp"
@@ -48,7 +49,7 @@ tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_
 void CpuTree::make_groups(int group) {
     m_groups.clear();
     for (uint32_t c = 0; c < m_cells.size(); ++c)
-        tree::emit_groups(m_cells.data(), c, uint32_t(group),
+        tree::emit_groups(m_cells.data(), m_moments_d.data(), c, uint32_t(group),
                           [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
 }
 

@@ -206,19 +206,10 @@ TEST(TreeGroups, PackedSiblingsCoverEveryBodyOnceAndFillTheLanes) {
                 // H, the deepest cell holding the whole group, is the parent it was packed in: each child of H
                 // that shares bodies with the group was emitted whole (a leaf or at most `group` bodies), or
                 // H is itself such a cell (the root, or a leaf cut in chunks). Packing across parents fails.
-                const auto holds = [&](const tree::TreeCell& k) {
-                    return k.body_begin <= g.begin && g.begin + g.count <= k.body_begin + k.body_count;
-                };
                 const auto emitted = [&](const tree::TreeCell& k) {
                     return k.n_children == 0 || k.body_count <= uint32_t(group);
                 };
-                std::size_t h = 0;
-                for (bool deeper = true; deeper;) {
-                    deeper = false;
-                    const tree::TreeCell& k = cells[h];
-                    for (uint32_t c = 0; c < k.n_children && !deeper; ++c)
-                        if (holds(cells[k.first_child + c])) h = k.first_child + c, deeper = true;
-                }
+                const std::size_t h = test::deepest_cell_holding(cells, g.begin, g.begin + g.count);
                 const tree::TreeCell& hc = cells[h];
                 bool inside_small_parent = emitted(hc);
                 if (!inside_small_parent) {
