@@ -51,9 +51,10 @@ __device__ inline void put_records(Rec* out, const Hermite6Sums<R>& r) {
 
 // The pair term for x_ij = (dx, dy, dz), v_ij = (dvx, ...), a_ij = (dax, ...) and m_j. REFINE (ds): one
 // Newton step on the float rsqrt. The self pair adds nothing: x_ij = v_ij = a_ij = 0 (eps^2 carries the
-// self-interaction floor, so r^2 > 0 even at eps = 0).
+// self-interaction floor, so r^2 > 0 even at eps = 0). Returns 1 / r (the sixth-order library sums its own
+// potential from it, coincident bodies included).
 template <class R, bool REFINE, bool PHI>
-__device__ __forceinline__ void hermite6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
+__device__ __forceinline__ R hermite6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
                                               R soft2, Hermite6Sums<R>& s) {
     R d2;
     const R rinv = pair_rinv<R, REFINE, PHI>(dx, dy, dz, soft2, d2);
@@ -75,6 +76,7 @@ __device__ __forceinline__ void hermite6_pair(R dx, R dy, R dz, R dvx, R dvy, R 
     s.sx = fma(m3, fma(-a6, tjx, fma(-b3, dx, dax)), s.sx);
     s.sy = fma(m3, fma(-a6, tjy, fma(-b3, dy, day)), s.sy);
     s.sz = fma(m3, fma(-a6, tjz, fma(-b3, dz, daz)), s.sz);
+    return rinv;
 }
 
 // fp64: bodies in double, x (w = m), v and a as three Dbl4 (96 bytes a j-body in the tile).

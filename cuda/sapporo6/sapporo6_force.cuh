@@ -1,14 +1,17 @@
 #pragma once
-// The sixth-order force kernels. A block is 128 i-particles (one a thread) against one slice of the j range,
-// staged through shared memory 128 j at a time; s6_reduce adds the slices' partial sums per i in slice order,
-// so the result does not depend on timing. The pair term is core/hermite6.hpp's pair6, the code the CPU
-// reference runs:
-//   fp64: all in double (about 60 flops and a double rsqrt a pair);
-//   ds:   dr in double (the positions' difference keeps their full precision) then float, dv, da and the pair
-//         terms in float (MUFU rsqrt), summed in float over a tile of 128 j and the tiles' sums in double.
+// The sixth-order library's force kernels. A block is 128 i-particles (one a thread) against one slice of the
+// j range, staged through shared memory 128 j at a time; s6_reduce adds the slices' partial sums per i in
+// slice order, so the result does not depend on timing. The pair term is the native engine's
+// (cuda/hermite/hermite6_force.cuh, the code the hermite6 integrators run), with the library's own self term
+// (skipped by id), potential and nearest neighbour beside it:
+//   fp64: all in double (a double rsqrt refined a pair);
+//   ds:   x_j - x_i from float hi + lo parts, the rest in float with a Newton step on rsqrt, summed in float
+//   over
+//         a tile of 128 j and the tiles' sums in double.
 #include <cuda_runtime.h>
 
 #include "core/hermite6.hpp"
+#include "hermite/hermite6_force.cuh"
 #include "sapporo6/sapporo6_cpu.hpp"
 
 namespace nbody::kernels {
@@ -33,30 +36,54 @@ __device__ inline D3 d3(Quad v) {
     return {v.x, v.y, v.z};
 }
 
-struct F3 {
-    float x, y, z;
-};
-__device__ inline F3 operator+(F3 a, F3 b) {
-    return {a.x + b.x, a.y + b.y, a.z + b.z};
-}
-__device__ inline F3 operator-(F3 a, F3 b) {
-    return {a.x - b.x, a.y - b.y, a.z - b.z};
-}
-__device__ inline F3 operator*(float s, F3 a) {
-    return {s * a.x, s * a.y, s * a.z};
-}
-__device__ inline float dot(F3 a, F3 b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-__device__ inline F3 f3(Quad v) {
-    return {float(v.x), float(v.y), float(v.z)};
-}
-
 // What one thread sums for its i-particle: forces in double, the nearest j (squared distance, id).
 struct S6Sums {
     hermite6::Force6 f;
     double r2min, nearest;
 };
+
+// A tile's sums in the tile's precision: the native engine's Hermite6Sums and the nearest j of the tile (its
+// squared distance and slot; ties keep the lower slot).
+template <class R>
+struct TileSums {
+    Hermite6Sums<R> f{};
+    R d2min = R(HUGE_VAL);
+    int nearest = -1;
+};
+
+// A tile's sums added into the thread's; id_of(slot) is the nearest j's id (ties keep the earlier tile).
+template <class R, class IdOf>
+__device__ inline void add_tile(const TileSums<R>& t, IdOf&& id_of, S6Sums& s) {
+    s.f.acc = s.f.acc + D3{t.f.ax, t.f.ay, t.f.az};
+    s.f.jerk = s.f.jerk + D3{t.f.jx, t.f.jy, t.f.jz};
+    s.f.snap = s.f.snap + D3{t.f.sx, t.f.sy, t.f.sz};
+    s.f.pot += t.f.phi;
+    if (t.nearest >= 0 && double(t.d2min) < s.r2min) s.r2min = t.d2min, s.nearest = id_of(t.nearest);
+}
+
+// j-particle k's pull on the thread's i-particle: the native engine's pair term (hermite6_pair, without its
+// potential: the library's counts coincident particles of other ids, as the CPU reference does), the
+// potential from its 1 / r, and the nearest neighbour, all in the tile's precision.
+template <class R, bool REFINE>
+__device__ __forceinline__ void s6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
+                                        R eps2, int k, TileSums<R>& t) {
+    const R rinv = hermite6_pair<R, REFINE, false>(dx, dy, dz, dvx, dvy, dvz, dax, day, daz, m, eps2, t.f);
+    t.f.phi -= m * rinv;
+    const R d2 = fma(dz, dz, fma(dy, dy, dx * dx));
+    if (d2 < t.d2min) t.d2min = d2, t.nearest = k;
+}
+
+// pair(k) for the tile's j-particles 0..count-1: a full tile as a fixed trip count unrolled 8 deep (the
+// native kernel's shape), a partial one plainly.
+template <class Pair>
+__device__ __forceinline__ void for_each_j(int count, Pair&& pair) {
+    if (count == kS6Block) {
+#pragma unroll 8
+        for (int k = 0; k < kS6Block; ++k) pair(k);
+    } else {
+        for (int k = 0; k < count; ++k) pair(k);
+    }
+}
 
 // fp64: j-particles in shared memory as they are.
 struct Fp64Tile {
@@ -65,56 +92,56 @@ struct Fp64Tile {
         pm[t] = j.pm[k], vid[t] = j.vid[k], acc[t] = j.acc[k];
     }
     __device__ void run(int count, Quad xe, Quad vi, Quad ai, S6Sums& s) const {
-        for (int k = 0; k < count; ++k) {
-            const Quad jp = pm[k], jv = vid[k];
-            if (jv.w == vi.w) continue;  // the self term, by id
-            const D3 dr = d3(jp) - d3(xe);
-            hermite6::add_pair6(dr, d3(jv) - d3(vi), d3(acc[k]) - d3(ai), jp.w, xe.w, s.f);
-            const double d2 = hermite6::dot(dr, dr);
-            if (d2 < s.r2min) s.r2min = d2, s.nearest = jv.w;
-        }
+        TileSums<double> t;
+        for_each_j(count, [&](int k) {
+            const Quad jp = pm[k], jv = vid[k], ja = acc[k];
+            if (jv.w == vi.w) return;  // the self term, by id
+            s6_pair<double, false>(jp.x - xe.x, jp.y - xe.y, jp.z - xe.z, jv.x - vi.x, jv.y - vi.y,
+                                   jv.z - vi.z, ja.x - ai.x, ja.y - ai.y, ja.z - ai.z, jp.w, xe.w, k, t);
+        });
+        add_tile(
+            t, [&](int k) { return vid[k].w; }, s);
     }
 };
 
-// ds: positions in double, velocity and acceleration (and the mass) in float, ids as integers.
+// ds: positions as float hi + lo parts (x_j - x_i = (hi_j - hi_i) + (lo_j - lo_i), as the native engine's
+// double-single forms it, without a double subtraction and conversion a pair), velocity and acceleration
+// (and the mass) in float, ids as integers; the pair terms in float with a Newton step on rsqrt, summed in
+// float over a tile and the tiles in double.
 struct DsTile {
-    Quad pm[kS6Block];
-    float4 vm[kS6Block], acc[kS6Block];
+    float4 hi[kS6Block], lo[kS6Block], vm[kS6Block], acc[kS6Block];
     int id[kS6Block];
     __device__ void load(int t, const S6Particles& j, int k) {
         const Quad p = j.pm[k], v = j.vid[k], a = j.acc[k];
-        pm[t] = p;
+        const float hx = float(p.x), hy = float(p.y), hz = float(p.z);
+        hi[t] = make_float4(hx, hy, hz, 0.f);
+        lo[t] = make_float4(float(p.x - hx), float(p.y - hy), float(p.z - hz), 0.f);
         vm[t] = make_float4(float(v.x), float(v.y), float(v.z), float(p.w));
         acc[t] = make_float4(float(a.x), float(a.y), float(a.z), 0.f);
         id[t] = int(v.w);
     }
     __device__ void run(int count, Quad xe, Quad vi, Quad ai, S6Sums& s) const {
-        const F3 v = f3(vi), a = f3(ai);
-        const float eps2 = float(xe.w);
+        const float xh = float(xe.x), yh = float(xe.y), zh = float(xe.z);
+        const float xl = float(xe.x - xh), yl = float(xe.y - yh), zl = float(xe.z - zh);
+        const float vx = float(vi.x), vy = float(vi.y), vz = float(vi.z);
+        const float ax = float(ai.x), ay = float(ai.y), az = float(ai.z), eps2 = float(xe.w);
         const int self = int(vi.w);
-        F3 sa{0, 0, 0}, sj{0, 0, 0}, ss{0, 0, 0};
-        float pot = 0;
-        for (int k = 0; k < count; ++k) {
-            if (id[k] == self) continue;  // the self term, by id
-            const F3 dr = f3(Quad{pm[k].x - xe.x, pm[k].y - xe.y, pm[k].z - xe.z, 0});
-            const float4 jv = vm[k], ja = acc[k];
-            const hermite6::PairTerms6<float, F3> p =
-                hermite6::pair6(dr, F3{jv.x, jv.y, jv.z} - v, F3{ja.x, ja.y, ja.z} - a, jv.w, eps2);
-            sa = sa + p.a, sj = sj + p.j, ss = ss + p.s, pot += p.pot;
-            const float d2 = dot(dr, dr);
-            if (d2 < s.r2min) s.r2min = d2, s.nearest = id[k];
-        }
-        s.f.acc = s.f.acc + D3{sa.x, sa.y, sa.z};
-        s.f.jerk = s.f.jerk + D3{sj.x, sj.y, sj.z};
-        s.f.snap = s.f.snap + D3{ss.x, ss.y, ss.z};
-        s.f.pot += pot;
+        TileSums<float> t;
+        for_each_j(count, [&](int k) {
+            if (id[k] == self) return;  // the self term, by id
+            const float4 h = hi[k], l = lo[k], v = vm[k], a = acc[k];
+            s6_pair<float, true>((h.x - xh) + (l.x - xl), (h.y - yh) + (l.y - yl), (h.z - zh) + (l.z - zl),
+                                 v.x - vx, v.y - vy, v.z - vz, a.x - ax, a.y - ay, a.z - az, v.w, eps2, k, t);
+        });
+        add_tile(
+            t, [&](int k) { return double(id[k]); }, s);
     }
 };
 
 // Partial sums of i-particle i over j in [j0, j1): part[slice * ni + i] = (acc, pot), (jerk, r2min),
 // (snap, id of the nearest). Ties of distance keep the lower address.
 template <class Tile>
-__global__ void __launch_bounds__(kS6Block)
+__global__ void __launch_bounds__(kS6Block, 1)
     s6_force(S6Particles j, int nj, int chunk, S6Particles in, int ni, Quad* pa, Quad* pj, Quad* ps) {
     __shared__ Tile tile;
     const int i = blockIdx.x * kS6Block + threadIdx.x;
