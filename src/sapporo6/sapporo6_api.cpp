@@ -46,6 +46,10 @@ void open_board(int ndev, const int* list) {
     nbody::sapporo6::Config c = nbody::sapporo6::config_from_environment(error);
     if (!error.empty()) return report("initialize: " + error);
     if (ndev > 0 && list) c.gpu = list[0];
+    if (ndev > 1 && list)  // a code written for several GPUs still runs: on the first, and it is told so
+        std::fprintf(stderr,
+                     "sapporo6: initialize_special: %d devices listed; this library runs on one, device %d\n",
+                     ndev, list[0]);
     try {
         board() = std::make_unique<Board>(c);
         report({});

@@ -239,5 +239,20 @@ TEST(Sapporo6Config, ABadEnvironmentValueNamesTheVariable) {
     cleanup();
 }
 
+// A code written for several GPUs still opens: on the first listed device, and it is told so on stderr (no
+// error: the calls that follow work).
+TEST(Sapporo6Config, SeveralListedDevicesRunOnTheFirstAndSaySo) {
+    setenv("NBODY_SAPPORO6_DEVICE", "cpu", 1);
+    int list[2] = {0, 1};
+    ::testing::internal::CaptureStderr();
+    initialize_special(2, list);
+    const std::string said = ::testing::internal::GetCapturedStderr();
+    EXPECT_STREQ(sapporo6_last_error(), "");
+    EXPECT_NE(said.find("initialize_special: 2 devices listed; this library runs on one, device 0"),
+              std::string::npos)
+        << said;
+    cleanup();
+}
+
 }  // namespace
 }  // namespace nbody::test
