@@ -6,7 +6,12 @@
 // choose their next step (core/leapfrog.hpp's block_leapfrog_step on the block time line of block_steps.hpp)
 // and open it with a half kick at the start of the next block step. With every body on one level it is the
 // shared-step leap-frog, operation for operation. Work: active x N pairs a block step at the leap-frog's 20
-// flops a pair (NVIDIA's count, kFlopsPerInteractionNvidia), or the tree's walked lists for the active bodies.
+// flops a pair (NVIDIA's count, kFlopsPerInteractionNvidia), or the tree's walked lists for the active
+// bodies. Energy: on fixed levels the error oscillates, bounded, as the shared leap-frog's does; each change
+// of level (a step chosen at its start, not time-symmetrically) moves a body to another step's shadow energy,
+// so where bodies change level often the error grows with time. 2,048 Plummer bodies, eps 0.01, largest step
+// 1/128, eta 0.1 (1% of them on 1/256), t = 0.75: 1.8e-4 with 1,214 level changes, 2.3e-5 with the levels
+// held, 3.5e-5 for the shared step.
 #include <cstddef>
 #include <vector>
 

@@ -184,6 +184,54 @@ TEST(LeapfrogBlockCpu, ATightBinaryTakesShorterStepsThanItsField) {
     EXPECT_LT(c.energy, 5e-3);
 }
 
+// Two circular binaries 1e4 apart (their pull on each other ~1e-8, its tidal part ~1e-12): a tight one
+// (separation 0.05, |a| = 200) and a wide one (0.4, |a| = 200 / 64), eta chosen so each wants 1.4 times a
+// power of two: the tight pair on 2^-11, the wide on 2^-8, for good (circular orbits keep |a|). Each pair
+// must then move as the shared leap-frog moves it alone at its own step: their separations agree to 1e-9
+// after 3.5 tight orbits (the far pull cancels in a separation; what is left is round-off: measured 1.6e-14
+// for the tight pair, 3.9e-11 for the wide one, drifted in eight pieces a step at x = 1e4, where a double's
+// ulp is 2e-12).
+TEST(LeapfrogBlockCpu, EachLevelIntegratesItsBodiesAsTheSharedLeapfrogAtItsStep) {
+    const double eps = 1e-4, far = 1e4;
+    auto binary = [](State& s, double d, double x0) {
+        const double v = std::sqrt(0.5 / (2 * d));  // masses 0.5: each circles at d / 2 with v^2 = m / (2 d)
+        s.pos_mass.push_back({x0 + 0.5 * d, 0, 0, 0.5});
+        s.pos_mass.push_back({x0 - 0.5 * d, 0, 0, 0.5});
+        s.vel.push_back({0, v, 0, 0});
+        s.vel.push_back({0, -v, 0, 0});
+        s.group.resize(s.pos_mass.size(), 0);
+    };
+    State both, tight, wide;
+    binary(both, 0.05, 0), binary(both, 0.4, far), binary(tight, 0.05, 0), binary(wide, 0.4, 0);
+    const double a_tight = 0.5 * 0.05 / std::pow(0.05 * 0.05 + eps * eps, 1.5);
+    const double eta = 1.4 * std::ldexp(1.0, -11) / std::sqrt(eps / a_tight);
+    ASSERT_LT(eta, 1.0);
+    CpuBackend block(1);
+    block.reset(both, block_params(ForceMethod::Direct, Precision::Fp64, 1.0 / 64, eps, eta));
+    run_to_sync(block, 0.25);
+    EXPECT_EQ(block.block_dt(0), std::ldexp(1.0, -11));
+    EXPECT_EQ(block.block_dt(3), std::ldexp(1.0, -8));
+    State got;
+    block.read_state(got);
+    for (const auto& [alone, step, first] : {std::tuple{tight, -11, 0}, std::tuple{wide, -8, 2}}) {
+        SimParams p = block_params(ForceMethod::Direct, Precision::Fp64, std::ldexp(1.0, step), eps, eta);
+        p.integrator = Integrator::LeapFrog;
+        CpuBackend shared(1);
+        shared.reset(alone, p);
+        while (shared.time() < block.time()) shared.step(1);
+        ASSERT_EQ(shared.time(), block.time());
+        State want;
+        shared.read_state(want);
+        const Double4 g0 = got.pos_mass[first], g1 = got.pos_mass[first + 1];
+        const Double4 w0 = want.pos_mass[0], w1 = want.pos_mass[1];
+        const double dx = (g0.x - g1.x) - (w0.x - w1.x), dy = (g0.y - g1.y) - (w0.y - w1.y);
+        testing::Test::RecordProperty("separation_difference_2^" + std::to_string(step),
+                                      sci(std::hypot(dx, dy)));
+        EXPECT_LT(std::hypot(dx, dy), 1e-9) << "level 2^" << step;
+        EXPECT_GT(std::hypot(w0.x - w1.x, w0.y - w1.y), 0.04);  // still a binary, not a collapsed pair
+    }
+}
+
 // Export after 11 block steps, import into a fresh backend, 13 more on both: every bit the same, direct fp64
 // and the tree. The tree's acceleration criterion reads each body's last acceleration, which the import takes
 // from the bodies' own (cpu_forces resume); without it the resumed walk opens other cells (3,000 bodies show
