@@ -73,14 +73,15 @@ class Simulation:
     G: float
     """Gravitational constant, from 1e-12 to 1e12; changing it restarts the energy baseline."""
     eta: float
-    """Aarseth's accuracy parameter of hermite-block and hermite6-block, from 1e-6 to 1."""
+    """Block-step accuracy parameter of hermite-block, hermite6-block (Aarseth's criterion) and leapfrog-block
+    (eta sqrt(eps / |a|)), from 1e-6 to 1."""
     backend: str
     """'auto', 'cpu', 'cuda' or 'gl' (OpenGL 4.3 compute through a headless EGL context: fp32, leapfrog,
     direct)."""
     precision: str
     """'fp32', 'ds' (double-single) or 'fp64'."""
     integrator: str
-    """'leapfrog', 'hermite', 'hermite-block', 'hermite6' or 'hermite6-block'."""
+    """'leapfrog', 'leapfrog-block', 'hermite', 'hermite-block', 'hermite6' or 'hermite6-block'."""
     variant: str
     """The CUDA kernel: 'auto' or a variant name; the CPU backend ignores it."""
     method: str

@@ -92,13 +92,15 @@ const std::vector<ParamField>& param_fields() {
         number<&api::Params::G>("G",
                                 "Gravitational constant, from 1e-12 to 1e12 (1 in N-body units). Changing it "
                                 "restarts the energy baseline."),
-        number<&api::Params::eta>("eta", "Aarseth's accuracy parameter of hermite-block and hermite6-block, from 1e-6 to 1."),
+        number<&api::Params::eta>("eta",
+                                  "Block-step accuracy parameter of hermite-block, hermite6-block (Aarseth's "
+                                  "criterion) and leapfrog-block (eta sqrt(eps / |a|)), from 1e-6 to 1."),
         text<&api::Params::backend>(
             "backend", "'auto' (CUDA where a usable device exists, else the CPU), 'cpu' or 'cuda'."),
         text<&api::Params::precision>("precision", "'fp32', 'ds' (double-single) or 'fp64'."),
         text<&api::Params::integrator>("integrator",
-                                       "'leapfrog', 'hermite', 'hermite-block' (individual block steps), 'hermite6' or "
-                                       "'hermite6-block' (6th order)."),
+                                       "'leapfrog', 'leapfrog-block', 'hermite', 'hermite-block' (individual block "
+                                       "steps), 'hermite6' or 'hermite6-block' (6th order)."),
         text<&api::Params::variant>("variant",
                                     "The CUDA kernel: 'auto' or a variant name (none, i-unrolled, "
                                     "ij-unrolled, tensor, pairs); the CPU backend ignores it."),

@@ -62,6 +62,7 @@ struct CudaBackend::Impl {
                         return std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
                     case Scheme::Hermite4:  // one engine for both orders: the order picks its kernels
                     case Scheme::Hermite6: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
+                    case Scheme::KickDriftKickBlock: break;  // no GPU engine yet
                 }
                 break;
         }

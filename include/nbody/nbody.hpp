@@ -49,7 +49,7 @@ struct Params {
     // Python module and the project's programs, which link the GL backend (libnbody alone refuses it)
     std::string backend = "auto";
     std::string precision = "fp32";       // "fp32", "ds" (double-single, as Sapporo2), "fp64"
-    std::string integrator = "leapfrog";  // "leapfrog", "hermite", "hermite-block", "hermite6", "hermite6-block"
+    std::string integrator = "leapfrog";  // "leapfrog", "leapfrog-block", "hermite", ...
     double eta = 0.01;                    // block steps: Aarseth's accuracy parameter, 1e-6 to 1
     // The CUDA kernel: "auto" (tuned for N and the GPU) or a variant name (none, i-unrolled, ij-unrolled,
     // tensor, pairs; i, ij, tc); the CPU backend ignores it.

@@ -1,7 +1,7 @@
 // Backend's default rewind storage: whole states in host memory, saved with read_state and restored with
 // reset (which re-evaluates the accelerations at the saved positions: the same values the run had there, so a
-// leap-frog run restored this way goes on bit-identically). Block-step Hermite restarts its block schedule
-// from the saved (synchronised) state instead of the per-body times it had.
+// leap-frog run restored this way goes on bit-identically). A block-step integrator restarts its block
+// schedule from the saved (synchronised) state instead of the per-body times it had.
 #include <algorithm>
 #include <cstdint>
 #include <string>

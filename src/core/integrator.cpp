@@ -31,6 +31,13 @@ const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
          "6th-order Hermite with individual block (power-of-two) time steps, the generalised Aarseth criterion (eta)",
          Scheme::Hermite6, 6, true, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
          true, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
+        // The CPU runs it (the reference); the GPU backends have no engine for it yet and hand it to the CPU.
+        // One process: its active sets differ from step to step, which no partition over GPUs or ranks follows.
+        {Integrator::LeapFrogBlock, "leapfrog-block",
+         "kick-drift-kick leap-frog with individual block (power-of-two) time steps: dt_i = eta sqrt(eps / |a_i|) "
+         "(eps 0: eta |v_i| / |a_i|), every body drifts, only the bodies whose steps end are evaluated and kicked",
+         Scheme::KickDriftKickBlock, 2, true, bit(ForceMethod::Direct) | bit(ForceMethod::Tree), kAllPrecisions,
+         false, false, false, true, kFlopsPerInteractionNvidia, "acceleration"},
     }};
     // clang-format on
     return rows;
@@ -51,6 +58,7 @@ std::string_view scheme_name(Scheme s) {
         case Scheme::KickDriftKick: return "kick-drift-kick";
         case Scheme::Hermite4: return "4th-order Hermite";
         case Scheme::Hermite6: return "6th-order Hermite";
+        case Scheme::KickDriftKickBlock: return "hierarchical kick-drift-kick";
     }
     return "?";
 }

@@ -19,6 +19,7 @@ enum class Integrator {
     HermiteBlock,  // the same with individual block (power-of-two) time steps, Aarseth's criterion
     Hermite6,      // 6th-order Hermite (Nitadori & Makino 2008): acceleration, jerk and snap, one shared dt
     Hermite6Block, // the same with block steps and their generalised Aarseth criterion
+    LeapFrogBlock, // kick-drift-kick with block (power-of-two) steps, dt_i = eta sqrt(eps / |a_i|)
 };
 
 // The arithmetic of a step, which each backend implements once as an engine; integrators of one scheme differ
@@ -27,6 +28,9 @@ enum class Scheme {
     KickDriftKick,  // accelerations only, one force evaluation a step
     Hermite4,       // acceleration and jerk a pair; predictor to jerk, corrector to crackle's order
     Hermite6,       // acceleration, jerk and snap a pair; predictor to crackle, corrector from a, j, s at both ends
+    // Hierarchical kick-drift-kick (GADGET-2, GOTHIC): every body drifts to each block time, the active ones
+    // are kicked; a scheme of its own, since a shared-step leap-frog engine would ignore the levels.
+    KickDriftKickBlock,
 };
 
 struct IntegratorInfo {
@@ -51,13 +55,13 @@ struct IntegratorInfo {
 };
 
 // Every integrator, in the order the UI lists them.
-inline constexpr std::size_t kIntegratorCount = 5;
+inline constexpr std::size_t kIntegratorCount = 6;
 const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows();
 const IntegratorInfo& integrator_info(Integrator i);
 
 // Name tables for parsing and for combo boxes, made from the rows.
 const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table();
-std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "hermite", "hermite-block", ...
+std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "leapfrog-block", ...
 std::string_view integrator_name(Integrator i);
 std::string_view scheme_name(Scheme s);
 

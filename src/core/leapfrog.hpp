@@ -3,6 +3,7 @@
 //     v += a dt/2;  x += v dt;  a = a(x);  v += a dt/2
 // and needs one force evaluation because the accelerations are kept between steps. Each kick and drift
 // conserves linear and angular momentum exactly (round-off only); energy error stays bounded.
+#include <cmath>
 #include <cstddef>
 
 namespace nbody {
@@ -25,6 +26,22 @@ inline void drift(std::size_t n, T* x, T* y, T* z, const T* vx, const T* vy, con
         y[i] += vy[i] * dt;
         z[i] += vz[i] * dt;
     }
+}
+
+// The block leap-frog's wanted step of a body of acceleration a (G included) and velocity v (given squared):
+//     dt = eta sqrt(eps / |a|)
+// GADGET-2's criterion (Springel 2005, eq. 34, with eta outside the root: eta here = sqrt(2 eta_GADGET)): a
+// fraction of the time to move one softening length from rest under a. Where the tidal rate omega^2 ~ |a| /
+// eps (a body pulled at the softening scale) the KDK energy error of its orbit is about (omega dt)^2 / 4 =
+// eta^2 / 4; near a potential minimum a -> 0 and the largest step bounds it instead. With eps = 0 no length
+// exists: dt = eta |v| / |a| (the time to change the velocity by itself). +infinity where neither bounds it
+// (a = 0, or eps = 0 and v = 0, a body at rest): the caller clamps that to its largest step; never a division
+// by zero. A NaN stays NaN (refused later).
+inline double block_leapfrog_step(double eta, double eps, double a2, double v2) {
+    if (a2 == 0.0) return HUGE_VAL;
+    const double a = std::sqrt(a2);
+    if (eps > 0.0) return eta * std::sqrt(eps / a);
+    return v2 > 0.0 ? eta * std::sqrt(v2) / a : HUGE_VAL;
 }
 
 }  // namespace nbody

@@ -11,7 +11,8 @@ namespace nbody {
 namespace {
 using namespace limits;
 constexpr unsigned kTree = bit(ForceMethod::Tree);
-constexpr unsigned kBlockSteps = bit(Integrator::HermiteBlock) | bit(Integrator::Hermite6Block);
+constexpr unsigned kBlockSteps =
+    bit(Integrator::HermiteBlock) | bit(Integrator::Hermite6Block) | bit(Integrator::LeapFrogBlock);
 
 // One accessor pair a field: the table holds plain function pointers (no captures), so the rows stay constant.
 #define NBODY_FIELD(expr, type)                                               \
@@ -21,7 +22,8 @@ constexpr unsigned kBlockSteps = bit(Integrator::HermiteBlock) | bit(Integrator:
 // clang-format off
 const std::array<ParamSpec, 11> kRegistry = {{
     {"dt", false, kMinDt, kMaxDt, "", "time units",
-     "Time step; block steps (hermite-block, hermite6-block): the largest block step", 0, 0, NBODY_FIELD(dt, double)},
+     "Time step; block steps (hermite-block, hermite6-block, leapfrog-block): the largest block step", 0, 0,
+     NBODY_FIELD(dt, double)},
     {"eps", false, kMinEps, kMaxLength, "no softening", "length units",
      "Plummer softening length: forces go as 1 / (r^2 + eps^2)", 0, 0, NBODY_FIELD(eps, double)},
     {"G", false, kMinG, kMaxG, "", "",
@@ -29,8 +31,9 @@ const std::array<ParamSpec, 11> kRegistry = {{
     {"steps_per_frame", true, 1, 10000, "", "steps",
      "Steps between drawn frames (block steps under block-step integrators)", 0, 0, NBODY_FIELD(steps_per_frame, int)},
     {"eta", false, 1e-6, 1, "", "",
-     "Aarseth accuracy parameter: smaller is more accurate and slower (typically 0.01 to 0.02; hermite6-block "
-     "0.04 to 0.64, where its energy error matches 4th order's at about eta / 32)", 0, kBlockSteps,
+     "Block-step accuracy parameter: smaller is more accurate and slower (Aarseth's criterion: typically 0.01 "
+     "to 0.02; hermite6-block 0.04 to 0.64, where its energy error matches 4th order's at about eta / 32; "
+     "leapfrog-block dt_i = eta sqrt(eps / |a_i|), typically 0.01 to 0.1)", 0, kBlockSteps,
      NBODY_FIELD(eta, double)},
     {"theta", false, 1e-6, 1.5, "", "",
      "Barnes opening angle: a cell farther than its size / theta acts as one body; smaller is more accurate "

@@ -43,15 +43,16 @@ std::string_view precision_name(Precision p) {
 
 namespace {
 template <class E, std::size_t N>
-std::string names_in(const std::array<NamedValue<E>, N>& table, unsigned mask) {  // "fp32", "ds and fp64"
+std::string names_in(const std::array<NamedValue<E>, N>& table, unsigned mask,
+                     const char* join = " and ") {  // "fp32", "ds and fp64" ("ds or fp64" to choose from)
     std::string out;
     for (const auto& row : table)
-        if (mask & bit(row.value)) out += (out.empty() ? "" : " and ") + std::string(row.name);
+        if (mask & bit(row.value)) out += (out.empty() ? "" : join) + std::string(row.name);
     return out;
 }
 
 // The integrator and method rows must run together, and in the precision asked: the method's row names what
-// it takes ("the tree runs with leapfrog only (got hermite)"), then the integrator's.
+// it takes ("the tree runs with leapfrog and leapfrog-block only (got hermite)"), then the integrator's.
 void validate_combination(const SimParams& p) {
     const MethodInfo& m = method_info(p.method);
     const IntegratorInfo& in = integrator_info(p.integrator);
@@ -59,8 +60,8 @@ void validate_combination(const SimParams& p) {
         throw ParamError("integrator", "the " + std::string(m.name) + " runs with " +
                                            names_in(integrator_table(), m.integrators) + " only (got " +
                                            std::string(in.name) + "); choose " +
-                                           names_in(integrator_table(), m.integrators) + ", or method " +
-                                           names_in(method_table(), in.methods));
+                                           names_in(integrator_table(), m.integrators, " or ") +
+                                           ", or method " + names_in(method_table(), in.methods));
     if (!(m.precisions & bit(p.precision)))
         throw ParamError("precision", "the " + std::string(m.name) + " evaluates forces in " +
                                           names_in(precision_table(), m.precisions) + " only (got " +

@@ -44,7 +44,7 @@ void Simulation::step_recording(int k) {
     }
     // Stepping on from a restored state: what was saved after it belongs to the abandoned future.
     m_rewind.drop_after(m_backend->steps_taken());
-    // Whole steps of dt (Hermite block steps: of the largest block step, so saves come at least as often).
+    // Whole steps of dt (block steps: of the largest block step, so saves come at least as often).
     const long long stride = rewind_stride(m_rewind_settings.interval, m_current.dt);
     while (k > 0) {
         const long long now = m_backend->steps_taken();

@@ -29,6 +29,12 @@ double next_active(const SimParams& p, double clock, const std::vector<double>& 
     return t_next;
 }
 
+double first_block_step(std::size_t i, double want, double dt_max) {
+    const double dt = hermite::block_step(want, 0.0, 0.0, dt_max);
+    if (dt == 0.0) block_underflow(i, 0.0, want);
+    return dt;
+}
+
 void block_underflow(std::size_t i, double t, double wanted) {
     char buf[320];
     std::snprintf(

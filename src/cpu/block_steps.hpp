@@ -1,6 +1,6 @@
 #pragma once
-// What the CPU's Hermite integrators (4th and 6th order) share about steps: the largest block step, the
-// active set of the next step, and the underflow refusal.
+// What the CPU's block-step integrators (4th- and 6th-order Hermite, leap-frog) share about steps: the
+// largest block step, the active set of the next step, first and next steps, and the underflow refusal.
 #include <cstddef>
 #include <vector>
 
@@ -16,6 +16,10 @@ double block_dt_max(const SimParams& p);
 // No bodies: none active, and the clock still moves, by the largest step.
 double next_active(const SimParams& p, double clock, const std::vector<double>& t, std::vector<double>& dt,
                    std::vector<std::size_t>& active);
+
+// Body i's first step (it has no old one) where it wants `want`: the power of two at or below both want and
+// dt_max (hermite::block_step's rules); throws block_underflow for it at t = 0 where that is below the floor.
+double first_block_step(std::size_t i, double want, double dt_max);
 
 // Throws BackendError "block step underflow" naming body i, its time and the step it wanted.
 [[noreturn]] void block_underflow(std::size_t i, double t, double wanted);

@@ -1,8 +1,9 @@
 #pragma once
 // The CPU backend: the numerical reference for the CUDA kernels and the fallback where no NVIDIA GPU is
 // present. The state is float64 (structure of arrays). A force evaluator (cpu_forces: direct summation in
-// the precision asked, or the CPU tree) and one integrator per scheme (cpu_integrator: leap-frog, 4th- and
-// 6th-order Hermite with shared or block steps) share the bodies, as the GPU engines split. Every core is used.
+// the precision asked, or the CPU tree) and one integrator per scheme (cpu_integrator: leap-frog with shared
+// or block steps, 4th- and 6th-order Hermite with shared or block steps) share the bodies, as the GPU engines
+// split. Every core is used.
 #include <memory>
 #include <vector>
 
@@ -30,7 +31,7 @@ class CpuBackend final : public Backend {
     // the state kept (the simulation pauses on it).
     void step(int k) override;
     void read_state(State& out) override;
-    // hermite-block: each body's acceleration at the end of its own last step (all at one time right after a
+    // Block steps: each body's acceleration at the end of its own last step (all at one time right after a
     // reset or set_params).
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
@@ -44,13 +45,13 @@ class CpuBackend final : public Backend {
     double time() const override;
     long long steps_taken() const override { return m_steps; }
     void set_steps_taken(long long n) override { m_steps = n; }
-    // cpu_backend_state.cpp: the float64 bodies, accelerations, groups, the time and, under Hermite, the
-    // integrator's own state; import takes the same back (the accelerations are not re-evaluated).
+    // cpu_backend_state.cpp: the float64 bodies, accelerations, groups, the time and the integrator's state
+    // (block steps, Hermite); import takes the same back (the accelerations are not re-evaluated).
     bool export_state(IntegratorState& st) override;
     void import_state(const IntegratorState& st, const SimParams& p, long long steps) override;
 
     int threads() const { return m_threads; }
-    // hermite-block: the current step of body i (a power of two); 0 under the other integrators.
+    // Block steps: the current step of body i (a power of two); 0 under shared steps.
     double block_dt(std::size_t i) const;
 
   private:

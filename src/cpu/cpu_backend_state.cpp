@@ -58,6 +58,7 @@ void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, lon
     std::unique_ptr<CpuIntegrator> in = make_cpu_integrator(p, m_forces, 0, n, &m_partition);
     in->import_from(st, n);
     m_bodies = std::move(b);
+    m_forces.resume(m_bodies, p);
     m_integrator = std::move(in);
     m_group = std::move(group);
     m_params = p;

@@ -120,12 +120,19 @@ RowsFn rows_for(Precision p, bool jerk) {
 
 void accelerations(const SourcesF64& src, Precision p, double eps2, int threads, double* ax, double* ay,
                    double* az) {
+    accelerations(src, nullptr, src.n, p, eps2, threads, ax, ay, az);
+}
+
+void accelerations(const SourcesF64& src, const std::size_t* rows, std::size_t count, Precision p,
+                   double eps2, int threads, double* ax, double* ay, double* az) {
     const RowsFn fn = rows_for(p, false);
-    std::vector<hermite::Force> f(src.n);
+    std::vector<hermite::Force> f(count);
     parallel_for(
-        src.n, threads, [&](std::size_t b, std::size_t e) { fn(src, nullptr, b, e - b, eps2, f.data()); },
-        16);
-    for (std::size_t i = 0; i < src.n; ++i) ax[i] = f[i].acc.x, ay[i] = f[i].acc.y, az[i] = f[i].acc.z;
+        count, threads, [&](std::size_t b, std::size_t e) { fn(src, rows, b, e - b, eps2, f.data()); }, 16);
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t i = rows ? rows[k] : k;
+        ax[i] = f[k].acc.x, ay[i] = f[k].acc.y, az[i] = f[k].acc.z;
+    }
 }
 
 void hermite_forces(const SourcesF64& src, const std::size_t* rows, std::size_t count, Precision p,

@@ -30,6 +30,10 @@ struct SourcesF64 {
 // fixed j order, so the result does not depend on the thread count. Pairs at zero separation are skipped.
 void accelerations(const SourcesF64& src, Precision p, double eps2, int threads, double* ax, double* ay,
                    double* az);
+// The same for the bodies rows[0..count) only (all of [0, count) where rows is null), written to ax[rows[k]]
+// and so on: each row's bits are those of the whole sum's (block steps evaluate their active bodies alone).
+void accelerations(const SourcesF64& src, const std::size_t* rows, std::size_t count, Precision p,
+                   double eps2, int threads, double* ax, double* ay, double* az);
 
 // Acceleration, jerk and potential (without G) on the bodies rows[0..count) from every body of src, written
 // to out[k] for rows[k]. 60 flops per pair by Belleman et al.'s count.

@@ -48,8 +48,7 @@ void Hermite6Cpu::start(Bodies& b, const SimParams& p, int threads, WorkCount& w
         m_snap[i] = p.G * m_force[i].snap;
         if (!block) continue;
         const double want = hermite6::initial_step6(p.eta, b.acc(i), m_jerk[i]);
-        m_dt[i] = hermite::block_step(want, 0.0, 0.0, dt_max);
-        if (m_dt[i] == 0.0) block_underflow(i, 0.0, want);
+        m_dt[i] = first_block_step(i, want, dt_max);
     }
 }
 

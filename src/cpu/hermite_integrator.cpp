@@ -36,8 +36,7 @@ void HermiteCpu::start(Bodies& b, const SimParams& p, int threads, WorkCount& wo
         m_jx[i] = j.x, m_jy[i] = j.y, m_jz[i] = j.z;
         if (!integrator_info(p.integrator).block_steps) continue;
         const double want = hermite::initial_step(p.eta, b.acc(i), j);
-        m_dt[i] = hermite::block_step(want, 0.0, 0.0, dt_max);
-        if (m_dt[i] == 0.0) block_underflow(i, 0.0, want);
+        m_dt[i] = first_block_step(i, want, dt_max);
     }
 }
 

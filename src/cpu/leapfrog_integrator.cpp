@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "cpu/hermite6_integrator.hpp"
 #include "cpu/hermite_integrator.hpp"
+#include "cpu/leapfrog_block_integrator.hpp"
 
 namespace nbody {
 
@@ -48,6 +49,7 @@ std::unique_ptr<CpuIntegrator> make_cpu_integrator(const SimParams& p, CpuForces
         case Scheme::KickDriftKick: return std::make_unique<LeapfrogCpu>(forces, begin, end, partition);
         case Scheme::Hermite4: return std::make_unique<HermiteCpu>();
         case Scheme::Hermite6: return std::make_unique<Hermite6Cpu>();
+        case Scheme::KickDriftKickBlock: return std::make_unique<LeapfrogBlockCpu>(forces);
     }
     return nullptr;
 }

@@ -105,6 +105,19 @@ void CpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& 
     load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
 }
 
+void CpuTree::evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active,
+                              const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
+                              bool acc_holds_last) {
+    m_active = active;
+    try {
+        load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
+    } catch (...) {
+        m_active = nullptr;
+        throw;
+    }
+    m_active = nullptr;
+}
+
 void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
                   bool acc_holds_last) {
     if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
@@ -130,8 +143,9 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
     make_groups(p.group);
     const bool criterion = p.reads_last_accelerations();
-    if (criterion && !acc_holds_last) walk(soft2, acc, st, false);  // the accelerations it needs, under theta alone
-    walk(soft2, acc, st, criterion);
+    // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
+    if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr);
+    walk(soft2, acc, st, criterion, m_active);
     st.t_walk = seconds_since(t);
     // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
     st.t_keys = m_key_seconds;

@@ -32,6 +32,14 @@ class CpuTree {
     void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
                   TreeStats* stats = nullptr, bool acc_holds_last = false);
 
+    // The same for the bodies with active[i] != 0 (input order) only, block steps' active set: the tree is
+    // built over every body, only the groups holding an active body are walked, each with its whole group's
+    // box, so an active body gets the bits a full evaluation gives it. The other bodies' acc entries are left
+    // as they are (the acceleration criterion reads them as their last accelerations); stats count the active
+    // bodies'.
+    void evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active, const TreeParams& p,
+                         double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
+
     // The most bodies this machine's memory holds a tree for (about kBytesPerBody a body, all stages).
     static std::size_t max_bodies();
     static constexpr std::size_t kBytesPerBody = 192;
@@ -62,8 +70,9 @@ class CpuTree {
     void build(int leaf);
     void compute_moments(double inv_theta, double alpha);
     void make_groups(int group);  // m_groups, tree::emit_groups' rule
-    // Over m_groups. use_last: take each group's smallest acceleration from acc (read before the group's own write)
-    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last);
+    // Over m_groups. use_last: take each group's smallest acceleration from acc (read before the group's own
+    // write); active (null: all): evaluate those bodies only, skipping the groups without one.
+    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active);
 
     int m_threads;
     std::size_t m_n = 0;
@@ -79,6 +88,7 @@ class CpuTree {
     std::vector<tree::TreeGroup> m_groups;
     std::vector<uint32_t> m_group_cells, m_group_bodies;
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
+    const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call
 };
 
 }  // namespace nbody

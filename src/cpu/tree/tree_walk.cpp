@@ -25,6 +25,8 @@ struct WalkScratch {
     std::vector<float> c[11];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz, softened trace term
     std::vector<float> b[4];   // body list: x, y, z, m
     float ax[128], ay[128], az[128];
+    float xi[128], yi[128], zi[128];  // an active-only walk's evaluated bodies, gathered
+    uint32_t picked[128];             // their positions in key order
     uint64_t body_body = 0, body_cell = 0;
 
     void size_for(std::size_t cells, std::size_t bodies) {
@@ -53,7 +55,7 @@ void CpuTree::make_groups(int group) {
                           [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
 }
 
-void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last) {
+void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active) {
     const uint32_t groups = uint32_t(m_groups.size());
     st.groups = groups;
     m_group_cells.assign(groups, 0);
@@ -66,6 +68,15 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last) {
 
     auto one_group = [&](WalkScratch& s, uint32_t g) {
         const uint32_t gb = m_groups[g].begin, ge = gb + m_groups[g].count;
+        uint32_t ni = ge - gb;  // the bodies evaluated: all of the group, or its active ones
+        if (active) {
+            ni = 0;
+            for (uint32_t k = gb; k < ge; ++k)
+                if (active[m_order[k]]) s.picked[ni++] = k;
+            if (ni == 0) return;  // no list: the group's bodies only drift this step
+        }
+        // the whole group's box even where some are inactive: the same lists, so the same bits, as a full
+        // walk
         const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
         float factor = tree::kNoAcceleration;
         if (use_last) {  // this group's bodies' last accelerations: only this group writes them, at its end
@@ -111,12 +122,22 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last) {
                              s.c[4].data(), s.c[5].data(), s.c[6].data(), s.c[7].data(),
                              s.c[8].data(), s.c[9].data(), s.c[10].data(), n_acc};
         const SourcesF32 bl{s.b[0].data(), s.b[1].data(), s.b[2].data(), s.b[3].data(), nb};
-        tree_group_forces(cl, bl, &m_x[gb], &m_y[gb], &m_z[gb], ge - gb, soft2, s.ax, s.ay, s.az);
-        for (uint32_t k = gb; k < ge; ++k) acc[m_order[k]] = {s.ax[k - gb], s.ay[k - gb], s.az[k - gb], 0.f};
+        if (active) {
+            for (uint32_t k = 0; k < ni; ++k) {
+                const uint32_t b = s.picked[k];
+                s.xi[k] = m_x[b], s.yi[k] = m_y[b], s.zi[k] = m_z[b];
+            }
+            tree_group_forces(cl, bl, s.xi, s.yi, s.zi, ni, soft2, s.ax, s.ay, s.az);
+            for (uint32_t k = 0; k < ni; ++k) acc[m_order[s.picked[k]]] = {s.ax[k], s.ay[k], s.az[k], 0.f};
+        } else {
+            tree_group_forces(cl, bl, &m_x[gb], &m_y[gb], &m_z[gb], ni, soft2, s.ax, s.ay, s.az);
+            for (uint32_t k = gb; k < ge; ++k)
+                acc[m_order[k]] = {s.ax[k - gb], s.ay[k - gb], s.az[k - gb], 0.f};
+        }
         m_group_cells[g] = n_acc;
         m_group_bodies[g] = uint32_t(nb);
-        s.body_cell += uint64_t(n_acc) * (ge - gb);
-        s.body_body += uint64_t(nb) * (ge - gb);
+        s.body_cell += uint64_t(n_acc) * ni;
+        s.body_body += uint64_t(nb) * ni;
     };
     auto worker = [&](WalkScratch& s) {
         for (uint32_t g0; (g0 = next.fetch_add(block, std::memory_order_relaxed)) < groups;)

@@ -1,7 +1,7 @@
 // HDF5 snapshots and checkpoints in-process: the GADGET layout round-trips every float64 bit, a CPU
-// backend's exported state imports into a fresh backend that then steps bit-identically (leap-frog, shared and
-// block Hermite), and truncated, corrupt or half-written files give located errors and leave the previous
-// checkpoint whole.
+// backend's exported state imports into a fresh backend that then steps bit-identically (leap-frog and
+// Hermite, shared and block steps), and truncated, corrupt or half-written files give located errors and
+// leave the previous checkpoint whole.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -126,6 +126,11 @@ TEST(Hdf5Checkpoint, SixthOrderHermiteResumesBitForBit) {
     NEED_HDF5();
     resume_is_exact(Integrator::Hermite6);
     resume_is_exact(Integrator::Hermite6Block);
+}
+
+TEST(Hdf5Checkpoint, BlockLeapfrogResumesBitForBit) {
+    NEED_HDF5();
+    resume_is_exact(Integrator::LeapFrogBlock);
 }
 
 TEST(Hdf5Checkpoint, TruncatedFileGivesALocatedError) {

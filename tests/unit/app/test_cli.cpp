@@ -90,6 +90,14 @@ TEST(CommandLine, EngineAxesFromFlags) {
     EXPECT_FALSE(s.params.kernel_auto);
     EXPECT_EQ(s.params.variant, KernelVariant::IJUnrolled);
 
+    auto lb = parse({"--integrator", "leapfrog-block", "--method", "tree", "--eta", "0.1",
+                     NBODY_SOURCE_DIR "/scenes/plummer.toml"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(lb));
+    const RunSetup block = prepare_run(std::get<AppOptions>(lb));
+    EXPECT_EQ(block.params.integrator, Integrator::LeapFrogBlock);
+    EXPECT_EQ(block.params.method, ForceMethod::Tree);
+    EXPECT_DOUBLE_EQ(block.params.eta, 0.1);
+
     auto d = parse({NBODY_SOURCE_DIR "/scenes/plummer.toml"});
     const RunSetup def = prepare_run(std::get<AppOptions>(d));
     EXPECT_TRUE(def.params.kernel_auto);

@@ -8,6 +8,7 @@
 #include "cli_parse.hpp"
 #include "core/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "cpu/hermite_test_util.hpp"
 
 using namespace nbody;
 
@@ -38,6 +39,12 @@ TEST(RunUntil, StopsAtTEndWhateverTheIntegrator) {
     EXPECT_LT(block.rate.interactions_per_s / block.rate.steps_per_s,
               128.0 * 128.0);  // active < N on average
 
+    const RunSummary leapfrog_block = run_until({"--integrator", "leapfrog-block", "--method", "tree",
+                                                 "--eta", "0.1", "--dt", "0.0625", "--t-end", "0.25"});
+    EXPECT_EQ(leapfrog_block.sim_time, 0.25);
+    EXPECT_GT(leapfrog_block.steps, 4);
+    EXPECT_LT(leapfrog_block.rel_energy_error, 1e-3);
+
     const RunSummary shared = run_until({"--integrator", "hermite", "--dt", "0.01", "--t-end", "0.05"});
     EXPECT_EQ(shared.steps, 5);
     EXPECT_NEAR(shared.sim_time, 0.05, 1e-12);
@@ -57,30 +64,29 @@ TEST(RunUntil, TEndMustBePositive) {
     EXPECT_NE(err.find("t-end"), std::string::npos) << err;
 }
 
-// Two bodies falling head-on with eps = 0 under block steps: the step that would underflow pauses the
-// simulation with the message, and the bodies are still there, finite, where they were.
+// Two bodies falling head-on with eps = 0 under block steps (Hermite and leap-frog): the step that would
+// underflow pauses the simulation with the message, and the bodies are still there, finite, where they were.
 TEST(RunUntil, BlockStepUnderflowPausesTheSimulation) {
-    Simulation sim{
-        [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
-    State s;
-    s.resize(2);
-    s.pos_mass[0] = {0.5, 0, 0, 0.5};
-    s.pos_mass[1] = {-0.5, 0, 0, 0.5};
-    SimParams p;
-    p.backend = BackendKind::Cpu;
-    p.cpu_threads = 1;
-    p.eps = 0;
-    p.dt = 0.125;
-    p.integrator = Integrator::HermiteBlock;
-    p.precision = Precision::Fp64;
-    p.steps_per_frame = 1000;
-    sim.load(s, p);
-    for (int frame = 0; frame < 200 && !sim.paused(); ++frame) sim.advance_frame(1.0, 0.1 * frame);
-    ASSERT_TRUE(sim.paused());
-    EXPECT_NE(sim.error().find("block step underflow"), std::string::npos) << sim.error();
-    State now;
-    sim.backend().read_state(now);
-    EXPECT_TRUE(std::isfinite(now.pos_mass[0].x));
-    EXPECT_GT(now.pos_mass[0].x, 0.0);
-    EXPECT_EQ(sim.advance_frame(1.0, 100.0), 0);  // stays paused
+    for (Integrator integrator : {Integrator::HermiteBlock, Integrator::LeapFrogBlock}) {
+        Simulation sim{
+            [](const SimParams& p, BackendChoice*) { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+        const State s = test::head_on_pair();
+        SimParams p;
+        p.backend = BackendKind::Cpu;
+        p.cpu_threads = 1;
+        p.eps = 0;
+        p.dt = 0.125;
+        p.integrator = integrator;
+        p.precision = Precision::Fp64;
+        p.steps_per_frame = 1000;
+        sim.load(s, p);
+        for (int frame = 0; frame < 200 && !sim.paused(); ++frame) sim.advance_frame(1.0, 0.1 * frame);
+        ASSERT_TRUE(sim.paused());
+        EXPECT_NE(sim.error().find("block step underflow"), std::string::npos) << sim.error();
+        State now;
+        sim.backend().read_state(now);
+        EXPECT_TRUE(std::isfinite(now.pos_mass[0].x));
+        EXPECT_GT(now.pos_mass[0].x, 0.0);
+        EXPECT_EQ(sim.advance_frame(1.0, 100.0), 0);  // stays paused
+    }
 }

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/diagnostics.hpp"
+#include "core/errors.hpp"
+#include "core/integrator_state.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -45,6 +47,16 @@ inline State kepler_pair(double e, double period, double* G) {
     return s;
 }
 
+// Two bodies of mass 0.5 at rest 1 apart on the x axis: with eps = 0 they fall into each other at
+// t = pi / (2 sqrt 2) = 1.11 (G = 1), the steps shrinking until one would underflow.
+inline State head_on_pair() {
+    State s;
+    s.resize(2);
+    s.pos_mass[0] = {0.5, 0, 0, 0.5};
+    s.pos_mass[1] = {-0.5, 0, 0, 0.5};
+    return s;
+}
+
 // CPU run parameters: integrator, precision, dt and eps, two threads.
 inline SimParams hermite_params(Integrator in, Precision pr, double dt, double eps) {
     SimParams p;
@@ -64,6 +76,40 @@ inline double plummer_energy_error(Integrator in, std::size_t n, double eps, dou
     p.eta = eta;
     b.reset(s0, p);
     return energy_error_at(b, s0, t_end, eps, 1.0);
+}
+
+// Runs `before` steps from s0, exports the state, imports it into a fresh backend, runs `after` more on both
+// and expects every bit of their states and their clocks the same. Returns the exported state.
+inline IntegratorState expect_resume_exact(const SimParams& p, const State& s0, int before, int after) {
+    CpuBackend a(2);
+    a.reset(s0, p);
+    a.step(before);
+    IntegratorState st;
+    EXPECT_TRUE(a.export_state(st));
+    CpuBackend b(2);
+    b.import_state(st, p, a.steps_taken());
+    EXPECT_EQ(b.time(), a.time());
+    a.step(after), b.step(after);
+    IntegratorState sa, sb;
+    a.export_state(sa), b.export_state(sb);
+    expect_same_bits(sa, sb);
+    EXPECT_EQ(a.time(), b.time());
+    return st;
+}
+
+// Steps b one step at a time until a step is refused with BackendError, at most max_steps; the refusal's
+// words
+// ("" if none came). dt0_before: body 0's block step before the refused step.
+inline std::string step_until_refused(CpuBackend& b, long long max_steps, double* dt0_before = nullptr) {
+    for (long long k = 0; k < max_steps; ++k) {
+        if (dt0_before) *dt0_before = b.block_dt(0);
+        try {
+            b.step(1);
+        } catch (const BackendError& e) {
+            return e.what();
+        }
+    }
+    return {};
 }
 
 }  // namespace nbody::test

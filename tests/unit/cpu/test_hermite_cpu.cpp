@@ -226,22 +226,11 @@ TEST(CpuHermite, BadEtaRefusedStateKept) {
 // Two bodies falling head-on with eps = 0: the steps shrink towards the collision until one would be below
 // 2^-40. The step is refused with "block step underflow", the state stays finite and the clock stays put.
 TEST(CpuHermite, BlockStepUnderflowIsRefusedWithStateKept) {
-    State s0;
-    s0.resize(2);
-    s0.pos_mass[0] = {0.5, 0, 0, 0.5};
-    s0.pos_mass[1] = {-0.5, 0, 0, 0.5};
+    const State s0 = test::head_on_pair();
     CpuBackend b(1);
     b.reset(s0, params(Integrator::HermiteBlock, Precision::Fp64, 0.125, 0.0));
-    std::string msg;
-    long long steps = 0;
-    for (; steps < 200000 && msg.empty(); ++steps) {
-        try {
-            b.step(1);
-        } catch (const BackendError& e) {
-            msg = e.what();
-        }
-    }
-    ASSERT_FALSE(msg.empty()) << "no underflow after " << steps << " block steps";
+    const std::string msg = test::step_until_refused(b, 200000);
+    ASSERT_FALSE(msg.empty()) << "no underflow after 200000 block steps";
     EXPECT_NE(msg.find("block step underflow"), std::string::npos) << msg;
     State s;
     b.read_state(s);

@@ -341,6 +341,11 @@ TEST(SceneFile, PrecisionIntegratorAndEtaAreOptionalSettings) {
     EXPECT_EQ(p.precision, Precision::Fp64);
     EXPECT_EQ(p.integrator, Integrator::HermiteBlock);
     EXPECT_DOUBLE_EQ(p.eta, 0.02);
+    const SimParams lb =
+        parse_scene(std::string("integrator = \"leapfrog-block\"\neta = 0.15\n") + kGood, "s.toml")
+            .apply_to({});
+    EXPECT_EQ(lb.integrator, Integrator::LeapFrogBlock);
+    EXPECT_DOUBLE_EQ(lb.eta, 0.15);
     try {
         parse_scene(std::string("integrator = \"euler\"\n") + kGood, "s.toml");
         FAIL() << "an unknown integrator was accepted";
