@@ -81,11 +81,11 @@ __device__ inline void put_records(Rec* out, const HermiteSums<R>& r) {
     out[1] = make_body<Rec>(r.jx, r.jy, r.jz, 0.0);
 }
 
-// 1 / r with r^2 = |x_ij|^2 + eps^2 (both orders' pair terms). REFINE (ds): one Newton step on the float rsqrt.
-// PHI: d2 = |x_ij|^2 as well, for the potential's self test; else 0, and eps^2 seeds the first FFMA.
+// 1 / r with r^2 = |x_ij|^2 + eps^2 (both orders' pair terms; r2 gets r^2). REFINE (ds): one Newton step on
+// the float rsqrt. PHI: d2 = |x_ij|^2 as well, for the potential's self test; else 0, and eps^2 seeds the
+// first FFMA.
 template <class R, bool REFINE, bool PHI>
-__device__ __forceinline__ R pair_rinv(R dx, R dy, R dz, R soft2, R& d2) {
-    R r2;
+__device__ __forceinline__ R pair_rinv(R dx, R dy, R dz, R soft2, R& d2, R& r2) {
     d2 = R(0);
     if constexpr (PHI) {
         d2 = fma(dz, dz, fma(dy, dy, dx * dx));
@@ -106,8 +106,8 @@ __device__ __forceinline__ R pair_rinv(R dx, R dy, R dz, R soft2, R& d2) {
 template <class R, bool REFINE = false, bool PHI = true>
 __device__ __forceinline__ void hermite_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R m, R soft2,
                                              HermiteSums<R>& s) {
-    R d2;
-    const R rinv = pair_rinv<R, REFINE, PHI>(dx, dy, dz, soft2, d2);
+    R d2, r2;
+    const R rinv = pair_rinv<R, REFINE, PHI>(dx, dy, dz, soft2, d2, r2);
     const R mrinv = m * rinv;
     const R rinv2 = rinv * rinv;
     const R mrinv3 = mrinv * rinv2;

@@ -63,13 +63,18 @@ __device__ inline void add_tile(const TileSums<R>& t, IdOf&& id_of, S6Sums& s) {
 
 // j-particle k's pull on the thread's i-particle: the native engine's pair term (hermite6_pair, without its
 // potential: the library's counts coincident particles of other ids, as the CPU reference does), the
-// potential from its 1 / r, and the nearest neighbour, all in the tile's precision.
-template <class R, bool REFINE>
+// potential from its 1 / r, and the nearest neighbour, all in the tile's precision. BY_R2: neighbours ranked
+// by the pair's r^2 = |dr|^2 + eps^2 (one eps^2 for all j of an i: the same order), the tile's d2min then
+// holding r^2 (the caller takes eps^2 off once a tile): three fewer FP64 instructions a pair, where the FP64
+// pipe is the limit; float keeps its own |dr|^2 (r^2 - eps^2 in float would lose the close pairs' distances).
+template <class R, bool REFINE, bool BY_R2>
 __device__ __forceinline__ void s6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
                                         R eps2, int k, TileSums<R>& t) {
-    const R rinv = hermite6_pair<R, REFINE, false>(dx, dy, dz, dvx, dvy, dvz, dax, day, daz, m, eps2, t.f);
+    R r2;
+    const R rinv =
+        hermite6_pair<R, REFINE, false>(dx, dy, dz, dvx, dvy, dvz, dax, day, daz, m, eps2, t.f, &r2);
     t.f.phi -= m * rinv;
-    const R d2 = fma(dz, dz, fma(dy, dy, dx * dx));
+    const R d2 = BY_R2 ? r2 : fma(dz, dz, fma(dy, dy, dx * dx));
     if (d2 < t.d2min) t.d2min = d2, t.nearest = k;
 }
 
@@ -88,17 +93,22 @@ __device__ __forceinline__ void for_each_j(int count, Pair&& pair) {
 // fp64: j-particles in shared memory as they are.
 struct Fp64Tile {
     Quad pm[kS6Block], vid[kS6Block], acc[kS6Block];
+    int id[kS6Block];  // the ids as integers: the self test on the integer pipe, not the FP64 one
     __device__ void load(int t, const S6Particles& j, int k) {
         pm[t] = j.pm[k], vid[t] = j.vid[k], acc[t] = j.acc[k];
+        id[t] = int(vid[t].w);
     }
     __device__ void run(int count, Quad xe, Quad vi, Quad ai, S6Sums& s) const {
         TileSums<double> t;
+        const int self = int(vi.w);
         for_each_j(count, [&](int k) {
+            if (id[k] == self) return;  // the self term, by id
             const Quad jp = pm[k], jv = vid[k], ja = acc[k];
-            if (jv.w == vi.w) return;  // the self term, by id
-            s6_pair<double, false>(jp.x - xe.x, jp.y - xe.y, jp.z - xe.z, jv.x - vi.x, jv.y - vi.y,
-                                   jv.z - vi.z, ja.x - ai.x, ja.y - ai.y, ja.z - ai.z, jp.w, xe.w, k, t);
+            s6_pair<double, false, true>(jp.x - xe.x, jp.y - xe.y, jp.z - xe.z, jv.x - vi.x, jv.y - vi.y,
+                                         jv.z - vi.z, ja.x - ai.x, ja.y - ai.y, ja.z - ai.z, jp.w, xe.w, k,
+                                         t);
         });
+        if (t.nearest >= 0) t.d2min -= xe.w;  // r^2 back to |dr|^2
         add_tile(
             t, [&](int k) { return vid[k].w; }, s);
     }
@@ -130,8 +140,9 @@ struct DsTile {
         for_each_j(count, [&](int k) {
             if (id[k] == self) return;  // the self term, by id
             const float4 h = hi[k], l = lo[k], v = vm[k], a = acc[k];
-            s6_pair<float, true>((h.x - xh) + (l.x - xl), (h.y - yh) + (l.y - yl), (h.z - zh) + (l.z - zl),
-                                 v.x - vx, v.y - vy, v.z - vz, a.x - ax, a.y - ay, a.z - az, v.w, eps2, k, t);
+            s6_pair<float, true, false>((h.x - xh) + (l.x - xl), (h.y - yh) + (l.y - yl),
+                                        (h.z - zh) + (l.z - zl), v.x - vx, v.y - vy, v.z - vz, a.x - ax,
+                                        a.y - ay, a.z - az, v.w, eps2, k, t);
         });
         add_tile(
             t, [&](int k) { return double(id[k]); }, s);
