@@ -40,16 +40,20 @@ void with_board(const char* call, F&& f) {
     }
 }
 
+// Devices initialize_special takes at most (a list of this many ordinals; an ordinal may repeat).
+constexpr int kMaxDevices = 64;
+
 void open_board(int ndev, const int* list) {
     if (board()) return report({});  // Sapporo2 opens once; later calls keep the j-memory
     std::string error;
     nbody::sapporo6::Config c = nbody::sapporo6::config_from_environment(error);
     if (!error.empty()) return report("initialize: " + error);
-    if (ndev > 0 && list) c.gpu = list[0];
-    if (ndev > 1 && list)  // a code written for several GPUs still runs: on the first, and it is told so
-        std::fprintf(stderr,
-                     "sapporo6: initialize_special: %d devices listed; this library runs on one, device %d\n",
-                     ndev, list[0]);
+    if (ndev < 0 || ndev > kMaxDevices)
+        return report("initialize_special: ndev " + std::to_string(ndev) + " is outside [0, " +
+                      std::to_string(kMaxDevices) + "]");
+    if (ndev > 0 && !list)
+        return report("initialize_special: list is null with ndev " + std::to_string(ndev));
+    if (ndev > 0) c.gpus.assign(list, list + ndev);
     try {
         board() = std::make_unique<Board>(c);
         report({});

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/env_int.hpp"
 #include "core/errors.hpp"
@@ -79,9 +82,18 @@ Config config_from_environment(std::string& error) {
 Board::Board(const Config& c) : m_cfg(c) {
     if (c.device == "cpu") return;
 #ifdef NBODY_SAPPORO6_CUDA
-    std::string why;
-    m_gpu = Sapporo6Cuda::create(c.gpu, c.npipes, c.ds, &why);
-    if (!m_gpu && c.device == "cuda") throw Error("NBODY_SAPPORO6_DEVICE=cuda: " + why);
+    // Every listed device or none: a code that asked for several GPUs runs on all of them or, with the reason
+    // (device cuda) or quietly (auto), on the CPU.
+    for (int d : c.gpus) {
+        std::string why;
+        std::unique_ptr<Sapporo6Cuda> g = Sapporo6Cuda::create(d, c.npipes, c.ds, &why);
+        if (!g) {
+            m_gpus.clear();
+            if (c.device == "cuda") throw Error("NBODY_SAPPORO6_DEVICE=cuda: " + why);
+            return;
+        }
+        m_gpus.push_back(std::move(g));
+    }
 #else
     if (c.device == "cuda") throw Error("NBODY_SAPPORO6_DEVICE=cuda: this library was built without CUDA");
 #endif
@@ -90,7 +102,7 @@ Board::Board(const Config& c) : m_cfg(c) {
 Board::~Board() = default;
 
 const char* Board::where() const {
-    return m_gpu ? "cuda" : "cpu";
+    return m_gpus.empty() ? "cpu" : "cuda";
 }
 
 std::string Board::set_j_particle(int address, const JParticle& p) {
@@ -125,7 +137,7 @@ std::string Board::set_j_particle(int address, const JParticle& p) {
     r.mass = p.mass, r.time = p.time, r.eps2 = p.eps2, r.id = p.id, r.pad = 0;
     m_pt[a] = std::nan("");  // used as stored until the next prediction (as Sapporo2 does)
     m_pred_stale = true;
-    if (m_gpu) m_gpu->set_j(address, r);
+    for (auto& g : m_gpus) g->set_j(address, r);
     return {};
 }
 
@@ -153,7 +165,7 @@ std::string Board::predict(const char* call, double time, int nj, bool do_predic
     }
     std::fill(m_pt.begin(), m_pt.begin() + nj, do_predict ? time : std::nan(""));
     m_pred_stale = true;
-    if (m_gpu) m_gpu->predict(do_predict ? time : std::nan(""), nj);
+    for (auto& g : m_gpus) g->predict(do_predict ? time : std::nan(""), nj);
     return {};
 }
 
@@ -196,16 +208,39 @@ std::string Board::calc(int nj, const IBatch& in, const IResult& out) {
     if (std::string e = check_nj(call, nj); !e.empty()) return e;
     if (in.ni > 0 && (!out.acc || !out.jrk || !out.snp || !out.phi || !out.nnb || !out.nnb_r2))
         return std::string(call) + ": accNew, jrkNew, snpNew, phi, nnb and nnb_r2 must not be null";
+    if (!m_gpus.empty() && nj > 0) {
+        gpu_forces(nj, in, out);
+        return {};
+    }
     for (int i0 = 0; i0 < in.ni; i0 += m_cfg.npipes) {
-        const int n = std::min(m_cfg.npipes, in.ni - i0);
-        if (m_gpu && nj > 0) {
-            m_gpu->forces(nj, in, i0, n, out);
-        } else {
-            refresh_predicted();
-            cpu_forces(m_pred, nj, in, i0, n, out);
-        }
+        refresh_predicted();
+        cpu_forces(m_pred, nj, in, i0, std::min(m_cfg.npipes, in.ni - i0), out);
     }
     return {};
+}
+
+void Board::gpu_forces(int nj, const IBatch& in, const IResult& out) {
+    const int parts = int(m_gpus.size());
+    std::vector<std::exception_ptr> failed(static_cast<std::size_t>(parts));
+    auto share = [&](int d) {
+        const int lo = int(static_cast<long long>(in.ni) * d / parts);
+        const int hi = int(static_cast<long long>(in.ni) * (d + 1) / parts);
+        try {
+            for (int i0 = lo; i0 < hi; i0 += m_cfg.npipes)
+                m_gpus[std::size_t(d)]->forces(nj, in, i0, std::min(m_cfg.npipes, hi - i0), out);
+        } catch (...) {
+            failed[std::size_t(d)] = std::current_exception();
+        }
+    };
+    if (parts == 1) {
+        share(0);
+    } else {
+        std::vector<std::thread> threads;
+        for (int d = 0; d < parts; ++d) threads.emplace_back(share, d);
+        for (std::thread& t : threads) t.join();
+    }
+    for (const std::exception_ptr& f : failed)
+        if (f) std::rethrow_exception(f);
 }
 
 void Board::refresh_predicted() {

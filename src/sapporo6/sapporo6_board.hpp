@@ -17,7 +17,7 @@ namespace nbody::sapporo6 {
 
 struct Config {
     std::string device = "auto";  // auto (CUDA where built and a device works, else cpu), cpu, cuda
-    int gpu = 0;                  // CUDA ordinal (initialize_special's first listed device)
+    std::vector<int> gpus{0};     // CUDA ordinals (initialize_special's list; an ordinal may repeat)
     bool ds = false;              // the GPU's double-single kernel (the CPU computes in float64 always)
     int npipes = 16384;           // i-particles a batch (Sapporo2's NPIPES)
     int jmemory = 1 << 20;        // addresses 0..jmemory-1
@@ -52,6 +52,9 @@ class Board {
     std::string check_nj(const char* call, int nj) const;
     std::string check_i(const IBatch& in) const;
     void refresh_predicted();
+    // The rows of `in` split evenly over the GPUs, each GPU's share in batches of npipes, the GPUs at once
+    // (one host thread each; the shares write disjoint rows of `out`). Throws the first GPU's BackendError.
+    void gpu_forces(int nj, const IBatch& in, const IResult& out);
     Config m_cfg;
     // The j-memory, one record per address set so far (0..size-1), and the time each address is predicted to
     // (NaN: as stored, since it was set after the last prediction or by no_predict_all).
@@ -62,7 +65,7 @@ class Board {
     // The CPU engine's copy of every address predicted (made when a force call needs it after a change).
     PredictedJ m_pred;
     bool m_pred_stale = true;
-    std::unique_ptr<Sapporo6Cuda> m_gpu;
+    std::vector<std::unique_ptr<Sapporo6Cuda>> m_gpus;  // one engine a listed device; none: the CPU
 };
 
 }  // namespace nbody::sapporo6

@@ -31,8 +31,9 @@
  * Environment (read by initialize): NBODY_SAPPORO6_DEVICE = auto (default: CUDA where the library was built
  * with it and a device works, else the CPU) | cuda | cpu; NBODY_SAPPORO6_NPIPES (i-particles a batch, default
  * 16384, Sapporo2's NPIPES); NBODY_SAPPORO6_JMEMORY (addresses, default 1048576); NBODY_SAPPORO6_PRECISION =
- * fp64 (default) | ds (the GPU's double-single force kernel; the CPU computes in float64). initialize_special's first
- * listed device is used (one GPU); initialize() takes the default device.
+ * fp64 (default) | ds (the GPU's double-single force kernel; the CPU computes in float64). initialize_special uses
+ * every listed device (each holds the whole j-memory; a force call's rows are split over them); initialize()
+ * takes the default device.
  */
 #ifndef NBODY_SAPPORO6THLIB_H
 #define NBODY_SAPPORO6THLIB_H
