@@ -105,7 +105,7 @@ void HermiteEngine::allocate(const State& s) {
     m_dev.synchronize();  // the host arrays (table, the state) go out of scope
 }
 
-HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
+HermiteArgs HermiteEngine::args(std::size_t k, bool prime, bool prime_acc) const {
     const PartBuffers& b = m_buf[k];
     HermiteArgs a{};
     a.self = b.bodies();
@@ -131,6 +131,7 @@ HermiteArgs HermiteEngine::args(std::size_t k, bool prime) const {
     a.dt_max = kHermiteTicks;
     a.block_steps = block_steps();
     a.prime = prime;
+    a.prime_acc = prime_acc;
     a.potential = m_potential;
     return a;
 }
@@ -142,8 +143,7 @@ void HermiteEngine::block_step(bool prime, bool select, bool prime_acc) {
     m_dev.wait_for_peers();  // every part's corrected bodies of the last block step have landed everywhere
     for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
         PartBuffers& b = m_buf[k];
-        HermiteArgs a = args(k, prime);
-        a.prime_acc = prime_acc;
+        const HermiteArgs a = args(k, prime, prime_acc);
         // Every part selects the same active list from the same times (CUB's selection keeps index order).
         if (select)
             HermiteSelect{}.run(b.t_end.as<const Tick>(), b.iota.as<const int>(), n, b.scalars.as<Tick>(),
@@ -153,8 +153,7 @@ void HermiteEngine::block_step(bool prime, bool select, bool prime_acc) {
         if (several) NBODY_CUDA_CHECK(cudaEventRecord(b.predicted, part.stream));
     });
     for_each_part(m_dev, [&](DevicePart& part, std::size_t k) {
-        HermiteArgs a = args(k, prime);
-        a.prime_acc = prime_acc;
+        const HermiteArgs a = args(k, prime, prime_acc);
         m_kernels->force(m_params.precision, a, part.stream);
         // The corrector overwrites bodies in the other parts' copies: wait until they have predicted from
         // the old ones.

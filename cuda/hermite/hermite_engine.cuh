@@ -70,7 +70,7 @@ class HermiteEngine final : public GpuEngine {
 
     void allocate(const State& s);
     void load_active(const std::vector<int>& active);  // a fixed active list for evaluate / time_evaluations
-    HermiteArgs args(std::size_t part, bool prime) const;
+    HermiteArgs args(std::size_t part, bool prime, bool prime_acc = false) const;
     // On every part; select: find the active list; prime_acc: 6th order's first priming pass (a alone).
     void block_step(bool prime, bool select = true, bool prime_acc = false);
     void prime();  // the first evaluation of a reset: a, j (and s) and, block steps, the first steps
