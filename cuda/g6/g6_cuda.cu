@@ -17,6 +17,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device_set.cuh"
 #include "common/gpu_query.hpp"
+#include "common/pinned.cuh"
 #include "core/errors.hpp"
 #include "hermite/hermite_force.cuh"
 #include "hermite/hermite_kernel.cuh"
@@ -67,21 +68,6 @@ __global__ void g6_reduce(const Rec* partial, int splits, int ni, double* out) {
     sum_split_records(partial, splits, ni, i, v);
     if (lane < 7) out[size_t(i) * 7 + lane] = v[lane];
 }
-
-// Page-locked host memory (the copies of a batch run asynchronously from it), freed on destruction.
-template <class T>
-class Pinned {
-  public:
-    explicit Pinned(std::size_t n) { NBODY_CUDA_CHECK(cudaMallocHost(&m_p, std::max<std::size_t>(1, n) * sizeof(T))); }
-    ~Pinned() { cudaFreeHost(m_p); }
-    Pinned(const Pinned&) = delete;
-    Pinned& operator=(const Pinned&) = delete;
-    T* get() const { return m_p; }
-    T& operator[](std::size_t i) const { return m_p[i]; }
-
-  private:
-    T* m_p = nullptr;
-};
 
 constexpr int kBlock = 256;  // predictor and reduction threads per block
 

@@ -53,13 +53,17 @@ __device__ inline void put_records(Rec* out, const Hermite6Sums<R>& r) {
 // Newton step on the float rsqrt. The self pair adds nothing: x_ij = v_ij = a_ij = 0 (eps^2 carries the
 // self-interaction floor, so r^2 > 0 even at eps = 0). Returns 1 / r, and r^2 in *r2_out where asked (the
 // sixth-order library sums its own potential from the one, coincident bodies included, and ranks neighbours
-// by the other).
-template <class R, bool REFINE, bool PHI>
+// by the other). D2: |x_ij|^2 formed on its own and r^2 from it (one more instruction), returned in *d2_out;
+// the potential's self test needs it.
+template <class R, bool REFINE, bool PHI, bool D2 = PHI>
 __device__ __forceinline__ R hermite6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
-                                           R soft2, Hermite6Sums<R>& s, R* r2_out = nullptr) {
+                                           R soft2, Hermite6Sums<R>& s, R* r2_out = nullptr,
+                                           R* d2_out = nullptr) {
+    static_assert(D2 || !PHI, "the potential's self test needs |x_ij|^2");
     R d2, r2;
-    const R rinv = pair_rinv<R, REFINE, PHI>(dx, dy, dz, soft2, d2, r2);
+    const R rinv = pair_rinv<R, REFINE, D2>(dx, dy, dz, soft2, d2, r2);
     if (r2_out) *r2_out = r2;
+    if (d2_out) *d2_out = d2;
     const R rinv2 = rinv * rinv;
     const R m3 = m * rinv * rinv2;
     const R alpha = fma(dz, dvz, fma(dy, dvy, dx * dvx)) * rinv2;

@@ -9,6 +9,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device_set.cuh"
 #include "common/gpu_query.hpp"
+#include "common/pinned.cuh"
 #include "sapporo6/sapporo6_force.cuh"
 
 namespace nbody::kernels {
@@ -54,8 +55,8 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         m_part = DeviceBuffer::alloc(device, parts * 3 * sizeof(Quad), "sapporo6 partial sums");
         m_parts = parts;
         m_out = DeviceBuffer::alloc(device, ni_pad * 12 * sizeof(double), "sapporo6 results");
-        m_host_i.resize(ni_pad * 12);
-        m_host_out.resize(ni_pad * 12);
+        m_host_i = Pinned<double>(ni_pad * 12);
+        m_host_out = Pinned<double>(ni_pad * 12);
     }
 
     void set_j(int address, const sapporo6::JRecord& r) override {
@@ -93,7 +94,7 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         }
         for (int part = 0; part < 3; ++part)  // the n rows of each of the three arrays, not the whole batch
             NBODY_CUDA_CHECK(cudaMemcpy(m_ibuf.as<Quad>() + part * ni_pad,
-                                        m_host_i.data() + part * ni_pad * 4, std::size_t(n) * sizeof(Quad),
+                                        m_host_i.get() + part * ni_pad * 4, std::size_t(n) * sizeof(Quad),
                                         cudaMemcpyHostToDevice));
         const int iblocks = (n + kS6Block - 1) / kS6Block;
         const int tiles = (nj + kS6Block - 1) / kS6Block;
@@ -114,7 +115,7 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
         NBODY_CUDA_CHECK_LAUNCH("s6_force");
         s6_reduce<<<unsigned(iblocks), kS6Block>>>(pa, pj, ps, slices, n, m_out.as<double>());
         NBODY_CUDA_CHECK_LAUNCH("s6_reduce");
-        NBODY_CUDA_CHECK(cudaMemcpy(m_host_out.data(), m_out.get(), std::size_t(n) * 12 * sizeof(double),
+        NBODY_CUDA_CHECK(cudaMemcpy(m_host_out.get(), m_out.get(), std::size_t(n) * 12 * sizeof(double),
                                     cudaMemcpyDeviceToHost));
         for (int q = 0; q < n; ++q) {
             const double* r = &m_host_out[std::size_t(q) * 12];
@@ -180,7 +181,7 @@ class Sapporo6CudaImpl final : public Sapporo6Cuda {
     DeviceBuffer m_rec, m_jbuf, m_up_addr, m_up_rec, m_ibuf, m_part, m_out;
     std::vector<int> m_slot, m_dirty;  // per address: its place in m_dirty, or -1
     std::vector<sapporo6::JRecord> m_dirty_rec;
-    std::vector<double> m_host_i, m_host_out;
+    Pinned<double> m_host_i, m_host_out;  // the i-batch and its results, page-locked: copied at the bus rate
 };
 
 }  // namespace

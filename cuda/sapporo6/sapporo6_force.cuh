@@ -65,17 +65,18 @@ __device__ inline void add_tile(const TileSums<R>& t, IdOf&& id_of, S6Sums& s) {
 // potential: the library's counts coincident particles of other ids, as the CPU reference does), the
 // potential from its 1 / r, and the nearest neighbour, all in the tile's precision. BY_R2: neighbours ranked
 // by the pair's r^2 = |dr|^2 + eps^2 (one eps^2 for all j of an i: the same order), the tile's d2min then
-// holding r^2 (the caller takes eps^2 off once a tile): three fewer FP64 instructions a pair, where the FP64
-// pipe is the limit; float keeps its own |dr|^2 (r^2 - eps^2 in float would lose the close pairs' distances).
+// holding r^2 (the caller takes eps^2 off once a tile): r^2 as the pair term forms it, where the FP64 pipe
+// is the limit; float forms |dr|^2 first and r^2 from it (one instruction more than r^2 alone, where r^2 -
+// eps^2 in float would lose the close pairs' distances).
 template <class R, bool REFINE, bool BY_R2>
 __device__ __forceinline__ void s6_pair(R dx, R dy, R dz, R dvx, R dvy, R dvz, R dax, R day, R daz, R m,
                                         R eps2, int k, TileSums<R>& t) {
-    R r2;
-    const R rinv =
-        hermite6_pair<R, REFINE, false>(dx, dy, dz, dvx, dvy, dvz, dax, day, daz, m, eps2, t.f, &r2);
+    R r2, d2;
+    const R rinv = hermite6_pair<R, REFINE, false, !BY_R2>(dx, dy, dz, dvx, dvy, dvz, dax, day, daz, m, eps2,
+                                                           t.f, &r2, &d2);
     t.f.phi -= m * rinv;
-    const R d2 = BY_R2 ? r2 : fma(dz, dz, fma(dy, dy, dx * dx));
-    if (d2 < t.d2min) t.d2min = d2, t.nearest = k;
+    const R d = BY_R2 ? r2 : d2;
+    if (d < t.d2min) t.d2min = d, t.nearest = k;
 }
 
 // pair(k) for the tile's j-particles 0..count-1: a full tile as a fixed trip count unrolled 8 deep (the
@@ -90,20 +91,29 @@ __device__ __forceinline__ void for_each_j(int count, Pair&& pair) {
     }
 }
 
-// fp64: j-particles in shared memory as they are.
+// A particle's id carried in the unused fourth word of a record the pair reads anyway, so the self test costs
+// no shared-memory load of its own and runs on the integer pipe: in a double's low 32 bits (fp64) or a
+// float's bits (ds).
+__device__ inline double id_in_double(int id) {
+    return __hiloint2double(0, id);
+}
+__device__ inline int id_of_double(double w) {
+    return __double2loint(w);
+}
+
+// fp64: j-particles in shared memory as they are, the id in acc's w.
 struct Fp64Tile {
     Quad pm[kS6Block], vid[kS6Block], acc[kS6Block];
-    int id[kS6Block];  // the ids as integers: the self test on the integer pipe, not the FP64 one
     __device__ void load(int t, const S6Particles& j, int k) {
         pm[t] = j.pm[k], vid[t] = j.vid[k], acc[t] = j.acc[k];
-        id[t] = int(vid[t].w);
+        acc[t].w = id_in_double(int(vid[t].w));
     }
     __device__ void run(int count, Quad xe, Quad vi, Quad ai, S6Sums& s) const {
         TileSums<double> t;
         const int self = int(vi.w);
         for_each_j(count, [&](int k) {
-            if (id[k] == self) return;  // the self term, by id
             const Quad jp = pm[k], jv = vid[k], ja = acc[k];
+            if (id_of_double(ja.w) == self) return;  // the self term, by id
             s6_pair<double, false, true>(jp.x - xe.x, jp.y - xe.y, jp.z - xe.z, jv.x - vi.x, jv.y - vi.y,
                                          jv.z - vi.z, ja.x - ai.x, ja.y - ai.y, ja.z - ai.z, jp.w, xe.w, k,
                                          t);
@@ -116,19 +126,17 @@ struct Fp64Tile {
 
 // ds: positions as float hi + lo parts (x_j - x_i = (hi_j - hi_i) + (lo_j - lo_i), as the native engine's
 // double-single forms it, without a double subtraction and conversion a pair), velocity and acceleration
-// (and the mass) in float, ids as integers; the pair terms in float with a Newton step on rsqrt, summed in
+// (and the mass) in float, the id in hi's w; the pair terms in float with a Newton step on rsqrt, summed in
 // float over a tile and the tiles in double.
 struct DsTile {
     float4 hi[kS6Block], lo[kS6Block], vm[kS6Block], acc[kS6Block];
-    int id[kS6Block];
     __device__ void load(int t, const S6Particles& j, int k) {
         const Quad p = j.pm[k], v = j.vid[k], a = j.acc[k];
         const float hx = float(p.x), hy = float(p.y), hz = float(p.z);
-        hi[t] = make_float4(hx, hy, hz, 0.f);
+        hi[t] = make_float4(hx, hy, hz, __int_as_float(int(v.w)));
         lo[t] = make_float4(float(p.x - hx), float(p.y - hy), float(p.z - hz), 0.f);
         vm[t] = make_float4(float(v.x), float(v.y), float(v.z), float(p.w));
         acc[t] = make_float4(float(a.x), float(a.y), float(a.z), 0.f);
-        id[t] = int(v.w);
     }
     __device__ void run(int count, Quad xe, Quad vi, Quad ai, S6Sums& s) const {
         const float xh = float(xe.x), yh = float(xe.y), zh = float(xe.z);
@@ -138,14 +146,15 @@ struct DsTile {
         const int self = int(vi.w);
         TileSums<float> t;
         for_each_j(count, [&](int k) {
-            if (id[k] == self) return;  // the self term, by id
-            const float4 h = hi[k], l = lo[k], v = vm[k], a = acc[k];
+            const float4 h = hi[k];
+            if (__float_as_int(h.w) == self) return;  // the self term, by id
+            const float4 l = lo[k], v = vm[k], a = acc[k];
             s6_pair<float, true, false>((h.x - xh) + (l.x - xl), (h.y - yh) + (l.y - yl),
                                         (h.z - zh) + (l.z - zl), v.x - vx, v.y - vy, v.z - vz, a.x - ax,
                                         a.y - ay, a.z - az, v.w, eps2, k, t);
         });
         add_tile(
-            t, [&](int k) { return double(id[k]); }, s);
+            t, [&](int k) { return double(__float_as_int(hi[k].w)); }, s);
     }
 };
 
