@@ -67,6 +67,7 @@ public:
     std::string kernel_label() const override;
     // Method tree: the GPU tree's cells down to `depth`, only those copied back (cuda/tree/gpu_tree.hpp).
     std::vector<TreeCellBox> tree_cells(int depth) override;
+    std::optional<BlockLevels> block_levels() override;
     std::string kernel_choice() const override;
     WorkCount work() const override;
     std::size_t size() const override;

@@ -301,6 +301,10 @@ std::vector<DeviceTiming> CudaBackend::device_timings() {
 std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
     return m->engine ? m->engine->tree_cells(depth) : std::vector<TreeCellBox>{};
 }
+
+std::optional<BlockLevels> CudaBackend::block_levels() {
+    return m->engine ? m->engine->block_levels() : std::nullopt;
+}
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
 std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
 const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }

@@ -54,6 +54,8 @@ public:
     // Method tree: the boxes of the last evaluation's cells down to `depth` (Backend::tree_cells); empty for
     // the direct engines.
     virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
+    // Block steps: the bodies on each level (core/backend.hpp's BlockLevels); nullopt for shared steps.
+    virtual std::optional<BlockLevels> block_levels() { return std::nullopt; }
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;

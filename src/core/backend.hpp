@@ -64,6 +64,14 @@ struct RangePartition {
     std::function<void(std::vector<Double4>&)> gather;  // all N bodies (C++17: the CUDA files include this)
 };
 
+// Block steps: how many bodies sit on each level of the time line now (count[k]: step dt_max / 2^k, k = 0 the
+// largest) and how many the last block step advanced. For the panels' histogram and the active fraction.
+struct BlockLevels {
+    double dt_max = 0;
+    std::vector<std::size_t> count;
+    std::size_t last_active = 0;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -129,6 +137,10 @@ public:
     // kMaxCellDrawDepth), for drawing. A copy, so call it a few times a second rather than every frame. Empty
     // for direct summation and for backends without a tree (the default).
     virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
+
+    // Block-step integrators: the bodies on each level (BlockLevels). A copy of every body's step on GPU
+    // backends, so call it a few times a second rather than every frame. nullopt for shared steps (the default).
+    virtual std::optional<BlockLevels> block_levels() { return std::nullopt; }
 
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;
