@@ -10,12 +10,17 @@
 //   kinematic SCENE  the Cartwheel: the N-body ring against the kinematic (test-ring) ring in the same
 //   passage
 //                    of the intruder (group --intruder), both measured with the same ring tracker
+//   mapdiff A --with B   two surface density maps written by --map: the fraction of mass in other pixels and
+//                    the rms of log10 of their ratio where either holds 1e-5 of the mass
+// --map FILE writes the last state's surface density (projected along z about the centre of mass, --map-half,
+// --map-bins) for mapdiff. --integrator, --eta and --dt replace the scene's; block steps run by time.
 // Every row also carries the relative energy error (float64 diagnostics) since the start; on a GPU backend the
 // potential is the backend's exact O(N^2) sum on the device (Backend::potential_energy), at any N.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +28,7 @@
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
+#include "scene/analysis.hpp"
 #include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
 #include "scene/scene_file.hpp"
@@ -45,6 +51,11 @@ struct Args {
     double theta = 0;                     // 0: the scene's
     double alpha = -1;                    // < 0: the scene's
     bool own_centre = false;              // isolation: each group's radii about its own density centre
+    std::string integrator;               // the scene's unless given
+    double eta = 0, dt = 0;               // 0: the scene's
+    std::string map, with;                // --map: write the last state's; mapdiff: the second map
+    double map_half = 30;
+    int map_bins = 120;
 };
 
 // The scene's parameters with the command line's backend, method and opening angle.
@@ -54,6 +65,13 @@ SimParams params_for(const Args& a, const SceneSpec& scene) {
     if (!a.method.empty()) p.method = *parse_method(a.method);
     if (a.theta > 0) p.tree.theta = static_cast<float>(a.theta);
     if (a.alpha >= 0) p.tree.alpha = static_cast<float>(a.alpha);
+    if (!a.integrator.empty()) {
+        const std::optional<Integrator> in = parse_integrator(a.integrator);
+        if (!in) throw Error("--integrator " + a.integrator + ": not an integrator's name");
+        p.integrator = *in;
+    }
+    if (a.eta > 0) p.eta = a.eta;
+    if (a.dt > 0) p.dt = a.dt;
     validate(p);
     return p;
 }
@@ -63,25 +81,86 @@ Diagnostics energy_of(Backend& b, const State& s, const SimParams& p) {
     return compute_diagnostics(s, p.eps, p.G, 0, b.potential_energy());
 }
 
+using Clock = std::chrono::steady_clock;
+
+// Steps of b until its clock reaches t (a shared step's count at once; block steps one at a time, their
+// length varies); returns the seconds spent stepping.
+double step_to(Backend& b, double t, double dt, bool block) {
+    const auto t0 = Clock::now();
+    if (block)
+        while (b.time() < t - 1e-12 * dt) b.step(1);
+    else if (const long k = std::lround((t - b.time()) / dt); k > 0)
+        b.step(static_cast<int>(k));
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The block-step levels: count on each step dt_max / 2^k, and the last step's active bodies.
+void print_levels(Backend& b) {
+    const std::optional<BlockLevels> l = b.block_levels();
+    if (!l) return;
+    std::printf("# levels (dt_max %g):", l->dt_max);
+    for (std::size_t k = 0; k < l->count.size(); ++k) std::printf(" 1/%g: %zu", 1 / (l->dt_max / double(1ull << k)), l->count[k]);
+    std::printf("; last step %zu active\n", l->last_active);
+}
+
+void write_map(const std::string& path, const SurfaceMap& m) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw Error(path + ": cannot write the map");
+    std::fprintf(f, "%d %.17g\n", m.bins, m.half);
+    for (std::size_t k = 0; k < m.mass.size(); ++k) std::fprintf(f, "%.9g%c", m.mass[k], (k + 1) % std::size_t(m.bins) ? ' ' : '\n');
+    std::fclose(f);
+}
+
+SurfaceMap read_map(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) throw Error(path + ": cannot read the map");
+    SurfaceMap m;
+    bool ok = std::fscanf(f, "%d %lf", &m.bins, &m.half) == 2 && m.bins > 0 && m.bins <= 4096 && m.half > 0;
+    if (ok) m.mass.resize(std::size_t(m.bins) * std::size_t(m.bins));
+    for (std::size_t k = 0; ok && k < m.mass.size(); ++k) ok = std::fscanf(f, "%lf", &m.mass[k]) == 1;
+    std::fclose(f);
+    if (!ok) throw Error(path + ": not a surface map (a line 'BINS HALF', then BINS x BINS masses)");
+    return m;
+}
+
 template <class Row>
 void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
     const SimParams p = params_for(a, scene);
+    const bool block = integrator_info(p.integrator).block_steps;
     const std::unique_ptr<Backend> b = make_backend(p);
     State s = build_scene(scene);
     b->reset(s, p);
-    std::printf("# %s: %s\n", b->name().c_str(), b->kernel_label().c_str());
+    std::printf("# %s: %s, %s, dt %g%s\n", b->name().c_str(), b->kernel_label().c_str(),
+                std::string(integrator_name(p.integrator)).c_str(), p.dt,
+                block ? (", eta " + std::to_string(p.eta)).c_str() : "");
+    print_levels(*b);
     const Diagnostics d0 = energy_of(*b, s, p);
-    const long steps = std::lround(until / p.dt);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long done = 0;; done += a.every) {
+    const double t_start = b->time(), row_dt = double(a.every) * p.dt;
+    double stepping = 0;
+    const auto t0 = Clock::now();
+    for (long row_k = 1;; ++row_k) {
         b->read_state(s);
         std::printf("%9.4f  %s  dE/E %.2e\n", s.time, row(s).c_str(), relative_energy_error(d0, energy_of(*b, s, p)));
         std::fflush(stdout);
-        if (done >= steps) break;
-        b->step(static_cast<int>(std::min<long>(a.every, steps - done)));
+        if (b->time() >= t_start + until - 1e-12 * p.dt) break;
+        stepping += step_to(*b, std::min(t_start + until, t_start + double(row_k) * row_dt), p.dt, block);
     }
-    std::printf("# %ld steps in %.1f s of wall time, diagnostics included\n", steps,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    print_levels(*b);
+    std::printf("# %lld steps to t = %g in %.1f s of wall time, %.2f s of it stepping\n", b->steps_taken(),
+                b->time(), std::chrono::duration<double>(Clock::now() - t0).count(), stepping);
+    if (!a.map.empty()) {
+        std::vector<std::size_t> all(s.size());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        write_map(a.map, surface_map(s, center_of_mass(s, all), a.map_half, a.map_bins));
+    }
+}
+
+void mapdiff_mode(const Args& a) {
+    const SurfaceMap m1 = read_map(a.scene), m2 = read_map(a.with);
+    const MapDifference d = compare_maps(m1, m2, 1e-5);
+    std::printf("mapdiff %s %s: %d x %d pixels of %g, mass in other pixels %.4f, rms log10 ratio %.4f over %zu "
+                "pixels\n", a.scene.c_str(), a.with.c_str(), m1.bins, m1.bins, 2 * m1.half / m1.bins, d.l1,
+                d.log_rms, d.pixels);
 }
 
 std::string fmt(const char* f, double x, double y = 0, double z = 0, double w = 0) {
@@ -272,10 +351,18 @@ void kinematic_mode(const Args& a, const SceneSpec& scene) {
 int main(int argc, char** argv) {
     Args a;
     CLI::App app{"Measure a shipped scene (CPU backend) for docs/scenes.md"};
-    app.add_option("mode", a.mode, "ring | eight | isolation | tails | rotation | kinematic")
+    app.add_option("mode", a.mode, "ring | eight | isolation | tails | rotation | kinematic | mapdiff")
         ->required()
-        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails", "rotation", "kinematic"}));
-    app.add_option("scene", a.scene, "Scene file")->required()->check(CLI::ExistingFile);
+        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails", "rotation", "kinematic", "mapdiff"}));
+    app.add_option("scene", a.scene, "Scene file (mapdiff: the first map)")->required()->check(CLI::ExistingFile);
+    app.add_option("--with", a.with, "mapdiff: the second map")->check(CLI::ExistingFile);
+    app.add_option("--map", a.map, "Write the last state's surface density map (along z) to this file");
+    app.add_option("--map-half", a.map_half, "--map: half the side of the square, about the centre of mass")
+        ->check(CLI::Range(1e-6, 1e6));
+    app.add_option("--map-bins", a.map_bins, "--map: pixels a side")->check(CLI::Range(1, 4096));
+    app.add_option("--integrator", a.integrator, "leapfrog, leapfrog-block, ... (default: the scene's)");
+    app.add_option("--eta", a.eta, "block steps' accuracy parameter (default: the scene's)")->check(CLI::Range(1e-6, 1.0));
+    app.add_option("--dt", a.dt, "time step; block steps: the largest (default: the scene's)")->check(CLI::Range(1e-12, 1e9));
     app.add_option("--bodies", a.bodies, "Total N (components scale in proportion)");
     app.add_option("--until", a.until, "Simulated time to run to (default ring 4, eight one period, isolation 5, tails 12.5)");
     app.add_option("--every", a.every, "Steps between rows")->check(CLI::PositiveNumber);
@@ -296,6 +383,11 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.0, 1.0));
     CLI11_PARSE(app, argc, argv);
     try {
+        if (a.mode == "mapdiff") {
+            if (a.with.empty()) throw Error("mapdiff: give the second map with --with");
+            mapdiff_mode(a);
+            return 0;
+        }
         SceneSpec scene = load_scene_file(a.scene);
         if (a.bodies > 0) rescale_bodies(scene, static_cast<std::size_t>(a.bodies));
         std::printf("# %s: N = %zu, dt = %g, eps = %g\n", a.scene.c_str(), scene.total_bodies(), scene.dt, scene.eps);

@@ -53,8 +53,9 @@ struct CudaBackend::Impl {
     std::unique_ptr<GpuEngine> engine_for(const SimParams& p) {
         const Scheme scheme = integrator_info(p.integrator).scheme;
         switch (p.method) {
-            case ForceMethod::Tree:
-                if (scheme == Scheme::KickDriftKick) return std::make_unique<kernels::TreeEngine>(*devices);
+            case ForceMethod::Tree:  // one engine, shared or block steps
+                if (scheme == Scheme::KickDriftKick || scheme == Scheme::KickDriftKickBlock)
+                    return std::make_unique<kernels::TreeEngine>(*devices);
                 break;
             case ForceMethod::Direct:
                 switch (scheme) {
@@ -62,7 +63,7 @@ struct CudaBackend::Impl {
                         return std::make_unique<kernels::LeapfrogEngine>(*devices, limits, tuning);
                     case Scheme::Hermite4:  // one engine for both orders: the order picks its kernels
                     case Scheme::Hermite6: return std::make_unique<kernels::HermiteEngine>(*devices, info.sm_count);
-                    case Scheme::KickDriftKickBlock: break;  // no GPU engine yet
+                    case Scheme::KickDriftKickBlock: break;  // direct summation's block leap-frog: the CPU
                 }
                 break;
         }

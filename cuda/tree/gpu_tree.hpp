@@ -35,9 +35,12 @@ class GpuTree {
     void evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
                   TreeStats* st = nullptr, bool acc_holds_last = false);
     // The same over device arrays of n float4 (an engine's state), on this tree's stream, which it
-    // synchronises before returning. d_acc must not alias d_pos_mass.
+    // synchronises before returning. d_acc must not alias d_pos_mass. d_active (device, n flags in input
+    // order; null: every body): block steps, where only the groups holding an active body are walked and
+    // only the active bodies' accelerations written (CpuTree::evaluate_active's contract).
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
-                         TreeStats* st = nullptr, bool acc_holds_last = false);
+                         TreeStats* st = nullptr, bool acc_holds_last = false,
+                         const uint8_t* d_active = nullptr);
 
     // Per group of the last walk (tree::emit_groups, in CpuTree::groups()'s order): its interaction list's
     // lengths, as CpuTree reports them.

@@ -28,6 +28,7 @@ struct GpuTree::Impl {
     // the per-group list lengths, and the accelerations of evaluate() from the host.
     kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
     kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
+    kernels::DeviceBuffer walk_list;  // block steps: the groups holding an active body, then their count
     std::size_t groups = 0;
     // Stage boundaries of the last build (before the keys, after the keys, the sort, the octree, the
     // multipoles), recorded on the stream so timing them costs no synchronisation; made on first use.
@@ -54,8 +55,13 @@ struct GpuTree::Impl {
     // out = exclusive prefix sums of in (CUB, on the stream; grows scan_temp as needed)
     void exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t count);
     // Over the groups make_groups made. use_last: each group's smallest acceleration from acc (as it holds on
-    // entry) for the acceleration criterion.
-    void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last);
+    // entry) for the acceleration criterion. active (input order, device; null: every body): only the groups
+    // holding an active body are walked, each with its whole group's box (so an active body gets the bits a
+    // full walk gives it), and only the active bodies' accelerations are written.
+    void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
+              const uint8_t* active = nullptr);
+    // Fills walk_list with the groups holding an active body; returns how many.
+    uint32_t active_groups(const uint8_t* active);
 
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);

@@ -150,7 +150,7 @@ void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, 
 }
 
 void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps,
-                              void* d_acc, TreeStats* st, bool acc_holds_last) {
+                              void* d_acc, TreeStats* st, bool acc_holds_last, const uint8_t* d_active) {
     m->start(n, p);
     TreeStats s;
     if (n > 0) {
@@ -164,7 +164,7 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
         m->make_groups(uint32_t(p.group));
         const bool criterion = p.reads_last_accelerations();
         if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false);  // the accelerations it needs
-        m->walk(p, soft2, acc, s, criterion);
+        m->walk(p, soft2, acc, s, criterion, d_active);
         s.t_walk = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();  // groups included
         m->read_stage_times(s);  // the walk has waited for the stream: no wait here
     }

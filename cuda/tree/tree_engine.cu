@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <string>
 
+#include "core/block_levels.hpp"
 #include "core/errors.hpp"
+#include "core/hermite.hpp"
+#include "core/integrator.hpp"
 #include "core/sim_params.hpp"
 #include "tree/tree_engine.cuh"
 
@@ -45,7 +48,9 @@ __global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restr
 // the backend's.
 void check_runs(const SimParams& p, std::size_t parts) {
     validate(p);
-    check_reach({"the tree engine", bit(Scheme::KickDriftKick), bit(ForceMethod::Tree), bit(Precision::Fp32)}, p);
+    check_reach({"the tree engine", bit(Scheme::KickDriftKick) | bit(Scheme::KickDriftKickBlock),
+                 bit(ForceMethod::Tree), bit(Precision::Fp32)},
+                p);
     if (parts != 1 && !method_info(p.method).several_parts)
         throw ParamError("gpus", "the tree runs on one GPU so far (got " + std::to_string(parts) +
                                      " parts); choose gpus 1, or method direct");
@@ -78,19 +83,37 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
+    m_block = integrator_info(p.integrator).block_steps;
+    if (m_block) {
+        m_clock.allocate(part.device, m_n);
+        m_clock.start(bodies(), rule(), part.stream);
+    }
+}
+
+TreeBodies TreeEngine::bodies() const {
+    return {m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<float4>(), static_cast<int>(m_n)};
+}
+
+BlockRule TreeEngine::rule() const {
+    return {m_params.G, m_params.eta, m_params.eps, hermite::floor_pow2(m_params.dt)};
 }
 
 void TreeEngine::set_params(const SimParams& p) {
     check_runs(p, m_dev.size());
+    if (integrator_info(p.integrator).block_steps != m_block)
+        throw ParamError("integrator", "switching between shared and block steps restarts the run (a reset)");
     m_params = p;
-    evaluate();  // eps or the tree's parameters may have changed; G and dt enter only the kicks
+    // eps or the tree's parameters may have changed; G and dt enter only the kicks (block steps: every body's
+    // acceleration anew; the steps under way keep their lengths, the next ones follow the new eta and dt)
+    evaluate();
 }
 
-void TreeEngine::evaluate() {
+void TreeEngine::evaluate(const uint8_t* active) {
     if (m_n == 0) return;
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
-    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats, m_acc_current);
+    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats, m_acc_current,
+                           active);
     m_acc_current = true;
 }
 
@@ -98,6 +121,7 @@ void TreeEngine::step(int k) {
     if (m_n == 0) return;
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    if (m_block) return block_steps(k);
     const float half = static_cast<float>(0.5 * m_params.dt * m_params.G), dt = static_cast<float>(m_params.dt);
     const int n = static_cast<int>(m_n);
     for (int s = 0; s < k; ++s) {
@@ -117,6 +141,22 @@ void TreeEngine::step(int k) {
     }
 }
 
+// Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
+// drifted positions and walked for the active bodies' groups only, and the active bodies close their steps.
+// Work: the walked lists of the active bodies.
+void TreeEngine::block_steps(int k) {
+    const DevicePart& part = m_dev.parts().front();
+    for (int s = 0; s < k; ++s) {
+        const std::size_t active = m_clock.begin_step(bodies(), m_params.G, part.stream);
+        evaluate(m_clock.active());
+        m_work.evaluations += 1;
+        m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
+        m_clock.end_step(bodies(), rule(), part.stream);
+        m_last_active = active;
+        ++m_steps;
+    }
+}
+
 void TreeEngine::read_state(State& out) {
     m_dev.synchronize();
     std::vector<Float4> pos(m_n), vel(m_n);
@@ -125,7 +165,29 @@ void TreeEngine::read_state(State& out) {
     out.resize(m_n);
     for (std::size_t i = 0; i < m_n; ++i) out.pos_mass[i] = to_double4(pos[i]), out.vel[i] = to_double4(vel[i]);
     out.group = m_group;
-    out.time = m_time;
+    out.time = time();
+    if (m_block) synchronise_velocities(out);
+}
+
+// Block steps: a body inside its step holds the velocity of its opening half kick; at the clock it has
+// v - G a dt/2 + G a (clock - t) (LeapfrogBlockCpu::synchronised), exact for the bodies that just closed.
+void TreeEngine::synchronise_velocities(State& out) {
+    std::vector<double> t, dt;
+    m_clock.read(t, dt);
+    std::vector<Float4> acc(m_n);
+    if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), m_acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < m_n; ++i) {
+        if (t[i] == m_clock.clock()) continue;
+        const double g = m_params.G * ((m_clock.clock() - t[i]) - 0.5 * dt[i]);
+        out.vel[i].x += acc[i].x * g, out.vel[i].y += acc[i].y * g, out.vel[i].z += acc[i].z * g;
+    }
+}
+
+std::optional<BlockLevels> TreeEngine::block_levels() {
+    if (!m_block) return std::nullopt;
+    std::vector<double> t, dt;
+    m_clock.read(t, dt);
+    return block_levels_of(m_n, rule().dt_max, m_last_active, [&](std::size_t i) { return dt[i]; });
 }
 
 void TreeEngine::read_accelerations(std::vector<Double4>& out) {
@@ -173,8 +235,9 @@ EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
         NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[0] + off, b->get(), bytes, cudaMemcpyDeviceToDevice, part.stream));
         off += bytes;
     }
+    if (m_block) m_clock.save(dst[0] + off, part.stream);
     m_dev.synchronize();
-    return {0, m_time, m_steps, m_params.dt, m_params.eps, m_params.G};
+    return {0, time(), m_steps, m_params.dt, m_params.eps, m_params.G};
 }
 
 void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) {
@@ -187,8 +250,9 @@ void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMar
         NBODY_CUDA_CHECK(cudaMemcpyAsync(b->get(), src[0] + off, bytes, cudaMemcpyDeviceToDevice, part.stream));
         off += bytes;
     }
+    if (m_block) m_clock.restore(src[0] + off, mark.time - m_time, part.stream);
     m_dev.synchronize();
-    m_time = mark.time;
+    if (!m_block) m_time = mark.time;
     m_steps = mark.steps;
     m_acc_current = true;  // the saved accelerations came back with the bodies they belong to
     // Saved under another softening: the saved accelerations are not this run's; the tree makes them again
@@ -203,6 +267,8 @@ std::vector<TreeCellBox> TreeEngine::tree_cells(int depth) {
     return cell_boxes(cells.data(), cells.size(), m_tree.key_box(), depth);
 }
 
-std::string TreeEngine::kernel_label() const { return tree_label(m_params.tree) + " (GPU build and walk)"; }
+std::string TreeEngine::kernel_label() const {
+    return tree_label(m_params.tree) + (m_block ? " (GPU build and walk, block steps)" : " (GPU build and walk)");
+}
 
 }  // namespace nbody::kernels

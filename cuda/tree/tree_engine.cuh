@@ -1,8 +1,11 @@
 #pragma once
 // Leap-frog (kick-drift-kick) over the GPU tree's forces, fp32, on one GPU part: the engine the CUDA backend
-// makes for method = tree. A step: one kernel kicks half a step and drifts, the tree is built afresh from the
-// new positions and walked (tree/tree_build.cu, tree/tree_walk.cu), one kernel kicks the second half. The
-// positions stay float4 on the device; the GL buffer gets them by one device-to-device copy.
+// makes for method = tree, with shared steps (leapfrog) or block steps (leapfrog-block). A shared step: one
+// kernel kicks half a step and drifts, the tree is built afresh from the new positions and walked
+// (tree/tree_build.cu, tree/tree_walk.cu), one kernel kicks the second half. A block step
+// (tree/tree_block_steps.cuh): every body drifts to the next block time, the tree is built and walked for the
+// active bodies' groups, the active bodies kick. The positions stay float4 on the device; the GL buffer gets
+// them by one device-to-device copy.
 #include <string>
 #include <vector>
 
@@ -10,6 +13,7 @@
 #include "core/tree/tree_params.hpp"
 #include "direct/potential_kernel.cuh"
 #include "tree/gpu_tree.hpp"
+#include "tree/tree_block_steps.cuh"
 
 namespace nbody::kernels {
 
@@ -27,7 +31,7 @@ public:
     std::optional<double> potential_energy() override;
     std::string kernel_label() const override;
     WorkCount work() const override { return m_work; }
-    double time() const override { return m_time; }
+    double time() const override { return m_block ? m_time + m_clock.clock() : m_time; }
     long long steps() const override { return m_steps; }
     LaunchPlan plan() const override { return {}; }
     KernelResources resources() const override { return {}; }
@@ -35,17 +39,25 @@ public:
     // Rewind on the device: positions, velocities and accelerations (48 bytes a body), copied device to
     // device. Through the host (the default) a 1M-body save was a 64 MB read-back every few steps, and the
     // window's steps ran at 58 a second against the engine's 100.
-    std::size_t snapshot_bytes() const override { return 3 * m_n * sizeof(float4); }
+    std::size_t snapshot_bytes() const override {
+        return 3 * m_n * sizeof(float4) + (m_block ? m_clock.snapshot_bytes() : 0);
+    }
     EngineMark save_snapshot(const std::vector<char*>& dst) override;
     void restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) override;
 
     // The cells down to `depth` copied to the host (GpuTree::cells_to_depth) with the key cube, as boxes.
     std::vector<TreeCellBox> tree_cells(int depth) override;
+    std::optional<BlockLevels> block_levels() override;
     // The last evaluation's tree: cells, depth, interactions a body and stage times.
     const TreeStats& last_tree() const { return m_stats; }
 
 private:
-    void evaluate();  // m_acc from m_pos: build and walk
+    // m_acc from m_pos: build and walk (active: block steps' flags, only those bodies' accelerations)
+    void evaluate(const uint8_t* active = nullptr);
+    void block_steps(int k);
+    void synchronise_velocities(State& out);
+    TreeBodies bodies() const;
+    BlockRule rule() const;
 
     DeviceSet& m_dev;
     GpuTree m_tree;
@@ -56,8 +68,11 @@ private:
     TreeStats m_stats;
     WorkCount m_work;
     std::vector<uint32_t> m_group;
-    double m_time = 0;
+    double m_time = 0;  // shared steps: the time; block steps: the time at the reset, the clock counting on
     long long m_steps = 0;
+    bool m_block = false;     // leapfrog-block
+    TreeBlockSteps m_clock;   // block steps' time line
+    std::size_t m_last_active = 0;
 };
 
 }  // namespace nbody::kernels

@@ -48,7 +48,9 @@ struct WalkArgs {
     const float *x, *y, *z, *m;  // key order
     const uint32_t* order;       // key order -> input order
     const tree::TreeGroup* group_list;
-    uint32_t n, group, groups, stack_cap;
+    const uint32_t* walk_list;  // the groups to walk (block steps: those holding an active body); null: all
+    const uint8_t* active;      // input order: the bodies whose accelerations are written; null: all
+    uint32_t n, group, groups, walk_count, stack_cap;
     float soft2;
     bool use_last;     // acc holds each body's last acceleration: the acceleration criterion reads it
     uint32_t* stacks;  // stack_cap entries a warp
@@ -155,8 +157,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
     for (;;) {
         unsigned long long next = 0;
         if (lane == 0) next = atomicAdd(&a.counters[kNextGroup], 1ull);
-        const uint32_t g = uint32_t(__shfl_sync(kFull, next, 0));
-        if (g >= a.groups) return;
+        const uint32_t slot = uint32_t(__shfl_sync(kFull, next, 0));
+        if (slot >= a.walk_count) return;
+        const uint32_t g = a.walk_list ? a.walk_list[slot] : slot;
         const tree::TreeGroup grp = a.group_list[g];
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
         float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
@@ -245,13 +248,18 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         eval_cells<kPerLane>(s_cell[w], staged_cells, px, py, pz, a.soft2, ax, ay, az);
         eval_bodies<kPerLane>(s_body[w], staged_bodies, px, py, pz, a.soft2, ax, ay, az);
         __syncwarp();  // the next group's staging waits for every lane's reads
+        // Only the active bodies take their new accelerations (the others keep the one their step began
+        // with: their closing kick comes later, and the acceleration criterion reads it meanwhile).
+        uint32_t written = 0;  // warp-uniform
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r) {
             const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
-            if (k < ge) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
+            const bool put = k < ge && (!a.active || a.active[a.order[k]]);
+            if (put) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
+            written += uint32_t(__popc(__ballot_sync(kFull, put)));
         }
         if (lane == 0) {
-            const unsigned long long members = ge - gb;
+            const unsigned long long members = written;
             a.group_cells[g] = n_cells;
             a.group_bodies[g] = n_bodies;
             atomicAdd(&a.counters[kBodyBody], members * n_bodies);
@@ -259,6 +267,20 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             if (overflow) atomicAdd(&a.counters[kOverflow], 1ull);
         }
     }
+}
+
+// walk_list gets every group holding an active body (input-order flags through the key order), in no fixed
+// order: each group's result does not depend on when it is walked.
+__global__ void active_groups_kernel(const tree::TreeGroup* groups, uint32_t count, const uint32_t* order,
+                                     const uint8_t* active, uint32_t* walk_list, uint32_t* walk_count) {
+    const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= count) return;
+    const tree::TreeGroup grp = groups[g];
+    for (uint32_t k = grp.begin; k < grp.begin + grp.count; ++k)
+        if (active[order[k]]) {
+            walk_list[atomicAdd(walk_count, 1u)] = g;
+            return;
+        }
 }
 
 template <int kPerLane>
@@ -279,7 +301,8 @@ void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
 
 // One persistent launch: as many warps as fit at once, each taking groups
 // from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
-void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last) {
+void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
+                         const uint8_t* active) {
     const uint32_t group = uint32_t(p.group);
     // bodies a lane holds: 1, 2 or 4 (a three-body instance spilled registers; 65..96 take four with lanes idle)
     const int per_lane = group <= 32 ? 1 : group <= 64 ? 2 : 4;
@@ -292,7 +315,9 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const int per_sm = per_lane == 1   ? walk_blocks_per_sm<1>()
                        : per_lane == 2 ? walk_blocks_per_sm<2>()
                                        : walk_blocks_per_sm<4>();
-    const std::size_t group_blocks = (groups + kWalkWarps - 1) / kWalkWarps;
+    uint32_t walk_count = uint32_t(groups);
+    if (active) walk_count = active_groups(active);
+    const std::size_t group_blocks = std::max<std::size_t>(1, (walk_count + kWalkWarps - 1) / kWalkWarps);
     const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
     const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
     if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
@@ -308,7 +333,9 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
     a.order = sorted.order();
     a.group_list = group_list.as<const tree::TreeGroup>();
-    a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups);
+    a.walk_list = active ? walk_list.as<const uint32_t>() : nullptr;
+    a.active = active;
+    a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups), a.walk_count = walk_count;
     a.soft2 = soft2;
     a.use_last = use_last;
     a.stacks = stacks.as<uint32_t>();
@@ -337,6 +364,25 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
+}
+
+uint32_t GpuTree::Impl::active_groups(const uint8_t* active) {
+    const std::size_t bytes = (std::size_t(groups) + 1) * sizeof(uint32_t);  // the list, then its length
+    if (walk_list.bytes() < bytes)
+        walk_list = kernels::DeviceBuffer::alloc(device, std::max(bytes, (n / 8 + 2) * sizeof(uint32_t)),
+                                                 "tree active groups");
+    uint32_t* count = walk_list.as<uint32_t>() + groups;
+    NBODY_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(uint32_t), stream));
+    if (groups > 0) {
+        active_groups_kernel<<<grid_for(groups, 256), 256, 0, stream>>>(group_list.as<const tree::TreeGroup>(),
+                                                                        uint32_t(groups), sorted.order(), active,
+                                                                        walk_list.as<uint32_t>(), count);
+        NBODY_CUDA_CHECK_LAUNCH("active_groups_kernel");
+    }
+    uint32_t out = 0;
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&out, count, sizeof out, cudaMemcpyDeviceToHost, stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
 }
 
 std::vector<uint32_t> GpuTree::group_cell_counts() const {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "core/hermite.hpp"  // NBODY_HD: the block step rule runs on the GPU engine too
+
 namespace nbody {
 
 // v += a * h for n bodies (3 flops per component).
@@ -37,11 +39,11 @@ inline void drift(std::size_t n, T* x, T* y, T* z, const T* vx, const T* vy, con
 // exists: dt = eta |v| / |a| (the time to change the velocity by itself). +infinity where neither bounds it
 // (a = 0, or eps = 0 and v = 0, a body at rest): the caller clamps that to its largest step; never a division
 // by zero. A NaN stays NaN (refused later).
-inline double block_leapfrog_step(double eta, double eps, double a2, double v2) {
+NBODY_HD inline double block_leapfrog_step(double eta, double eps, double a2, double v2) {
     if (a2 == 0.0) return HUGE_VAL;
-    const double a = std::sqrt(a2);
-    if (eps > 0.0) return eta * std::sqrt(eps / a);
-    return v2 > 0.0 ? eta * std::sqrt(v2) / a : HUGE_VAL;
+    const double a = sqrt(a2);
+    if (eps > 0.0) return eta * sqrt(eps / a);
+    return v2 > 0.0 ? eta * sqrt(v2) / a : HUGE_VAL;
 }
 
 }  // namespace nbody

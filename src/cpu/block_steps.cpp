@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/errors.hpp"
 #include "core/hermite.hpp"
@@ -33,16 +32,6 @@ double first_block_step(std::size_t i, double want, double dt_max) {
     const double dt = hermite::block_step(want, 0.0, 0.0, dt_max);
     if (dt == 0.0) block_underflow(i, 0.0, want);
     return dt;
-}
-
-void block_underflow(std::size_t i, double t, double wanted) {
-    char buf[320];
-    std::snprintf(
-        buf, sizeof buf,
-        "block step underflow: body %zu at t = %.17g needs a step of %.3g, below the block floor 2^-40 "
-        "(a close encounter or collapse: raise eps); the state is kept",
-        i, t, wanted);
-    throw BackendError(buf);
 }
 
 void BlockStepUpdate::next(std::size_t i, double want, double& dt) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/block_underflow.hpp"
 #include "core/sim_params.hpp"
 
 namespace nbody {
@@ -20,9 +21,6 @@ double next_active(const SimParams& p, double clock, const std::vector<double>& 
 // Body i's first step (it has no old one) where it wants `want`: the power of two at or below both want and
 // dt_max (hermite::block_step's rules); throws block_underflow for it at t = 0 where that is below the floor.
 double first_block_step(std::size_t i, double want, double dt_max);
-
-// Throws BackendError "block step underflow" naming body i, its time and the step it wanted.
-[[noreturn]] void block_underflow(std::size_t i, double t, double wanted);
 
 // Each active body's next block step after a block step ending at t (hermite::block_step's rules). A body
 // whose step would be below the floor keeps its old one (still on the time line) and the first such is

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
+#include "core/errors.hpp"
 #include "scene/generators.hpp"
 
 namespace nbody {
@@ -111,6 +113,36 @@ std::vector<PointOrbitState> integrate_point_masses(std::vector<PointOrbitState>
         for (std::size_t i = 0; i < k; ++i) b[i].v = b[i].v + (0.5 * dt) * a[i];
     }
     return b;
+}
+
+SurfaceMap surface_map(const State& s, Double3 c, double half, int bins) {
+    SurfaceMap m{bins, half, std::vector<double>(std::size_t(bins) * std::size_t(bins), 0.0)};
+    const double scale = bins / (2 * half);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const double fx = (s.pos_mass[i].x - c.x + half) * scale, fy = (s.pos_mass[i].y - c.y + half) * scale;
+        if (!(fx >= 0 && fx < bins && fy >= 0 && fy < bins)) continue;  // outside, or not finite
+        m.mass[std::size_t(fy) * std::size_t(bins) + std::size_t(fx)] += s.pos_mass[i].w;
+    }
+    return m;
+}
+
+MapDifference compare_maps(const SurfaceMap& a, const SurfaceMap& b, double floor_fraction) {
+    if (a.bins != b.bins || a.half != b.half || a.mass.size() != b.mass.size())
+        throw Error("surface maps of different grids (" + std::to_string(a.bins) + " and " +
+                    std::to_string(b.bins) + " pixels a side)");
+    double total = 0, moved = 0;
+    for (std::size_t k = 0; k < a.mass.size(); ++k) total += a.mass[k], moved += std::fabs(a.mass[k] - b.mass[k]);
+    MapDifference d;
+    d.l1 = total > 0 ? moved / total : 0;
+    const double floor = floor_fraction * total;
+    double sum2 = 0;
+    for (std::size_t k = 0; k < a.mass.size(); ++k) {
+        if (a.mass[k] < floor && b.mass[k] < floor) continue;
+        const double r = std::log10(std::max(a.mass[k], floor) / std::max(b.mass[k], floor));
+        sum2 += r * r, ++d.pixels;
+    }
+    d.log_rms = d.pixels ? std::sqrt(sum2 / double(d.pixels)) : 0;
+    return d;
 }
 
 }  // namespace nbody

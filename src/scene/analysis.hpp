@@ -31,6 +31,24 @@ std::vector<double> lagrangian_radii(const State& s, std::span<const std::size_t
 std::vector<double> surface_density(const State& s, std::span<const std::size_t> idx, Double3 c, Double3 axis,
                                     double r_max, int bins);
 
+// A map of the mass projected along z onto the square [cx - half, cx + half) x [cy - half, cy + half) in
+// bins x bins pixels (row-major, y rows), bodies outside left out: for comparing two runs' tidal structure.
+struct SurfaceMap {
+    int bins = 0;
+    double half = 0;
+    std::vector<double> mass;
+};
+SurfaceMap surface_map(const State& s, Double3 c, double half, int bins);
+
+// How two maps of the same grid differ: l1 = sum |a - b| / sum a (the fraction of the mass that sits in
+// other pixels), and over the pixels where either holds at least floor_fraction of a's mass, the rms of
+// log10(a / b) (each side floored there), with their count. Throws Error for maps of different grids.
+struct MapDifference {
+    double l1 = 0, log_rms = 0;
+    std::size_t pixels = 0;
+};
+MapDifference compare_maps(const SurfaceMap& a, const SurfaceMap& b, double floor_fraction);
+
 // 2T / -V of the bodies `idx` in their own centre-of-mass frame, V the Clausius virial of their own softened
 // forces (generators.hpp): 1 in equilibrium, and equal to 2T/|W| when eps is small against the system.
 double virial_ratio(const State& s, std::span<const std::size_t> idx, double eps, double G);

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "core/hermite.hpp"
 #include "core/integrator_state.hpp"
 #include "core/kernel_config.hpp"
 #include "core/sim_params.hpp"
@@ -19,6 +21,15 @@ namespace nbody::test {
 
 // A Plummer sphere in Henon units (G = M = 1, a = 3 pi / 16) of n bodies.
 inline State plummer_state(std::size_t n, uint64_t seed = 7) { return build_scene(henon_plummer_scene(n, seed)); }
+
+// Block steps: steps until the clock passes t_end and sits on a multiple of the largest step, where every
+// body's step has ended and the state read back is exact, not estimated. Returns the block steps taken.
+inline long long run_to_sync(Backend& b, double t_end) {
+    const double dt_max = hermite::floor_pow2(b.params().dt);
+    long long steps = 0;
+    while (b.time() < t_end || std::fmod(b.time(), dt_max) != 0.0) b.step(1), ++steps;
+    return steps;
+}
 
 // What validate_shape says about shape s of variant v ("" when it accepts it).
 inline std::string shape_error(KernelVariant v, const KernelShape& s) {

@@ -31,15 +31,6 @@ SimParams block_params(ForceMethod m, Precision pr, double dt, double eps, doubl
     return p;
 }
 
-// Steps until the clock passes t_end and sits on a multiple of the largest step, where every body's step
-// has ended and the state read back is exact, not estimated. Returns the block steps taken.
-long long run_to_sync(CpuBackend& b, double t_end) {
-    const double dt_max = hermite::floor_pow2(b.params().dt);
-    long long steps = 0;
-    while (b.time() < t_end || std::fmod(b.time(), dt_max) != 0.0) b.step(1), ++steps;
-    return steps;
-}
-
 struct Conservation {
     double energy = 0, momentum = 0;
     double active_fraction = 0;  // mean active bodies a block step over N
@@ -51,7 +42,7 @@ Conservation run_measured(const State& s0, const SimParams& p, double t_end) {
     b.reset(s0, p);
     const long long before = b.work().evaluations;
     const double pairs0 = b.work().equivalent_direct;
-    const long long steps = run_to_sync(b, t_end);
+    const long long steps = test::run_to_sync(b, t_end);
     State s;
     b.read_state(s);
     const Diagnostics d0 = compute_diagnostics(s0, p.eps, p.G, 2), d1 = compute_diagnostics(s, p.eps, p.G, 2);
@@ -208,7 +199,7 @@ TEST(LeapfrogBlockCpu, EachLevelIntegratesItsBodiesAsTheSharedLeapfrogAtItsStep)
     ASSERT_LT(eta, 1.0);
     CpuBackend block(1);
     block.reset(both, block_params(ForceMethod::Direct, Precision::Fp64, 1.0 / 64, eps, eta));
-    run_to_sync(block, 0.25);
+    test::run_to_sync(block, 0.25);
     EXPECT_EQ(block.block_dt(0), std::ldexp(1.0, -11));
     EXPECT_EQ(block.block_dt(3), std::ldexp(1.0, -8));
     State got;

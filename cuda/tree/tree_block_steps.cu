@@ -1,0 +1,222 @@
+// The tree engine's block time line (tree_block_steps.cuh). Kicks and drifts are the shared engine's float
+// arithmetic (tree_engine.cu): the kick factor float(G dt / 2) times a, the drift float(t_next - clock) times
+// v, so one level reproduces it bit for bit. The step rule is the CPU's (core/leapfrog.hpp, core/hermite.hpp),
+// in double from the float state.
+#include <cub/device/device_reduce.cuh>
+
+#include <climits>
+#include <cmath>
+
+#include "common/cuda_check.cuh"
+#include "core/block_underflow.hpp"
+#include "core/errors.hpp"
+#include "core/hermite.hpp"
+#include "core/leapfrog.hpp"
+#include "tree/tree_block_steps.cuh"
+
+namespace nbody::kernels {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr unsigned kFull = 0xffffffffu;
+
+int blocks_for(std::size_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+
+// The device scalars a block step reads back at once.
+struct BlockScalars {
+    double t_next;        // the block time being reached
+    unsigned active;      // bodies due then
+    int bad;              // the first body refused a step (INT_MAX: none)
+    double bad_want;      // the step it wanted
+};
+
+__device__ inline void kick(float4& v, const float4& a, float h) {
+    v.x += h * a.x, v.y += h * a.y, v.z += h * a.z;
+}
+
+// A body's wanted step from its acceleration (without G: times G here) and velocity.
+__device__ inline double wanted_step(const float4& a, const float4& v, const BlockRule& r) {
+    const double ax = r.G * a.x, ay = r.G * a.y, az = r.G * a.z;
+    const double vx = v.x, vy = v.y, vz = v.z;
+    return block_leapfrog_step(r.eta, r.eps, ax * ax + ay * ay + az * az, vx * vx + vy * vy + vz * vz);
+}
+
+// The first refused body (the lowest index) and its wanted step. Two refusals rarely race; the lower index
+// wins the atomicMin, and its wanted step is written by whoever wrote last among equal indices (one).
+__device__ inline void refuse(BlockScalars* sc, int i, double want) {
+    if (atomicMin(&sc->bad, i) > i) sc->bad_want = want;
+}
+
+__global__ void first_steps_kernel(TreeBodies b, BlockRule r, double* t, double* dt, double* t_end,
+                                   BlockScalars* sc) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.n) return;
+    const double want = wanted_step(b.acc[i], b.vel[i], r);
+    const double step = hermite::block_step(want, 0.0, 0.0, r.dt_max);
+    if (step == 0.0) refuse(sc, i, want);
+    t[i] = 0.0, dt[i] = step, t_end[i] = step;
+}
+
+// v += G dt / 2 a for the bodies whose steps start at the clock. 6 flops a body so kicked.
+__global__ void open_kick_kernel(TreeBodies b, const double* t, const double* dt, double clock, double G) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.n || t[i] != clock) return;
+    float4 v = b.vel[i];
+    kick(v, b.acc[i], static_cast<float>(0.5 * dt[i] * G));
+    b.vel[i] = v;
+}
+
+// x += (t_next - clock) v for every body (6 flops), and the active flags of the bodies due at t_next, counted
+// a warp at a time.
+__global__ void drift_mark_kernel(TreeBodies b, const double* t_end, double clock, BlockScalars* sc,
+                                  uint8_t* active) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const double t_next = sc->t_next;
+    bool due = false;
+    if (i < b.n) {
+        const float h = static_cast<float>(t_next - clock);
+        const float4 v = b.vel[i];
+        float4 x = b.pos[i];
+        x.x += h * v.x, x.y += h * v.y, x.z += h * v.z;
+        b.pos[i] = x;
+        due = t_end[i] == t_next;
+        active[i] = due;
+    }
+    const unsigned ballot = __ballot_sync(kFull, due);
+    if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(&sc->active, unsigned(__popc(ballot)));
+}
+
+// The active bodies' closing kicks (6 flops) and next steps.
+__global__ void close_kernel(TreeBodies b, BlockRule r, const uint8_t* active, double* t, double* dt,
+                             double* t_end, BlockScalars* sc) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.n || !active[i]) return;
+    const double t_next = sc->t_next;
+    float4 v = b.vel[i];
+    const float4 a = b.acc[i];
+    kick(v, a, static_cast<float>(0.5 * dt[i] * r.G));
+    b.vel[i] = v;
+    const double want = wanted_step(a, v, r);
+    const double step = hermite::block_step(want, dt[i], t_next, r.dt_max);
+    if (step > 0.0)
+        dt[i] = step;
+    else
+        refuse(sc, i, want);
+    t[i] = t_next;
+    t_end[i] = t_next + dt[i];
+}
+
+__global__ void ends_kernel(const double* t, const double* dt, double* t_end, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) t_end[i] = t[i] + dt[i];
+}
+
+}  // namespace
+
+void TreeBlockSteps::allocate(int device, std::size_t n) {
+    m_device = device;
+    m_n = n;
+    const std::size_t bytes = std::max<std::size_t>(1, n) * sizeof(double);
+    m_t = DeviceBuffer::alloc(device, bytes, "tree block steps: step starts");
+    m_dt = DeviceBuffer::alloc(device, bytes, "tree block steps: steps");
+    m_t_end = DeviceBuffer::alloc(device, bytes, "tree block steps: step ends");
+    m_active = DeviceBuffer::alloc(device, std::max<std::size_t>(1, n), "tree block steps: active flags");
+    m_scalars = DeviceBuffer::alloc(device, sizeof(BlockScalars), "tree block steps: scalars");
+    std::size_t scratch = 0;
+    NBODY_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, scratch, static_cast<const double*>(nullptr),
+                                            static_cast<double*>(nullptr), int(std::max<std::size_t>(1, n))));
+    m_scratch = DeviceBuffer::alloc(device, std::max<std::size_t>(1, scratch), "tree block steps: reduction");
+    m_scratch_bytes = scratch;
+    m_clock = m_t_next = 0;
+}
+
+void TreeBlockSteps::read_scalars(cudaStream_t s) {
+    BlockScalars sc{};
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&sc, m_scalars.get(), sizeof sc, cudaMemcpyDeviceToHost, s));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+    m_t_next = sc.t_next;
+    m_active_count = sc.active;
+    m_bad = sc.bad == INT_MAX ? -1 : sc.bad;
+    m_bad_want = sc.bad_want;
+}
+
+void TreeBlockSteps::start(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
+    const BlockScalars init{0.0, 0u, INT_MAX, 0.0};
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_scalars.get(), &init, sizeof init, cudaMemcpyHostToDevice, s));
+    m_clock = 0;
+    if (b.n > 0) {
+        first_steps_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, r, m_t.as<double>(), m_dt.as<double>(),
+                                                               m_t_end.as<double>(), m_scalars.as<BlockScalars>());
+        NBODY_CUDA_CHECK_LAUNCH("first_steps_kernel");
+    }
+    read_scalars(s);
+    if (m_bad >= 0) block_underflow(std::size_t(m_bad), 0.0, m_bad_want);
+}
+
+std::size_t TreeBlockSteps::begin_step(const TreeBodies& b, double G, cudaStream_t s) {
+    open_kick_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t.as<const double>(), m_dt.as<const double>(),
+                                                         m_clock, G);
+    NBODY_CUDA_CHECK_LAUNCH("open_kick_kernel");
+    BlockScalars* sc = m_scalars.as<BlockScalars>();
+    std::size_t bytes = m_scratch_bytes;
+    NBODY_CUDA_CHECK(cub::DeviceReduce::Min(m_scratch.get(), bytes, m_t_end.as<const double>(), &sc->t_next,
+                                            b.n, s));
+    const unsigned zero[2] = {0u, unsigned(INT_MAX)};  // active, bad
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&sc->active, zero, sizeof zero, cudaMemcpyHostToDevice, s));
+    drift_mark_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t_end.as<const double>(), m_clock, sc,
+                                                          m_active.as<uint8_t>());
+    NBODY_CUDA_CHECK_LAUNCH("drift_mark_kernel");
+    read_scalars(s);
+    return m_active_count;
+}
+
+void TreeBlockSteps::end_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
+    close_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, r, m_active.as<const uint8_t>(), m_t.as<double>(),
+                                                     m_dt.as<double>(), m_t_end.as<double>(),
+                                                     m_scalars.as<BlockScalars>());
+    NBODY_CUDA_CHECK_LAUNCH("close_kernel");
+    read_scalars(s);
+    m_clock = m_t_next;
+    if (m_bad >= 0) block_underflow(std::size_t(m_bad), m_clock, m_bad_want);
+}
+
+void TreeBlockSteps::read(std::vector<double>& t, std::vector<double>& dt) const {
+    t.resize(m_n), dt.resize(m_n);
+    if (m_n == 0) return;
+    NBODY_CUDA_CHECK(cudaMemcpy(t.data(), m_t.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(dt.data(), m_dt.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+void TreeBlockSteps::refresh_ends(cudaStream_t s) {
+    if (m_n == 0) return;
+    ends_kernel<<<blocks_for(m_n), kBlock, 0, s>>>(m_t.as<const double>(), m_dt.as<const double>(),
+                                                    m_t_end.as<double>(), int(m_n));
+    NBODY_CUDA_CHECK_LAUNCH("ends_kernel");
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void TreeBlockSteps::write(const std::vector<double>& t, const std::vector<double>& dt, double clock,
+                           cudaStream_t s) {
+    if (t.size() != m_n || dt.size() != m_n) throw Error("tree block steps: one step start and step a body");
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_t.get(), t.data(), m_n * sizeof(double), cudaMemcpyHostToDevice, s));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_dt.get(), dt.data(), m_n * sizeof(double), cudaMemcpyHostToDevice, s));
+    m_clock = m_t_next = clock;
+    refresh_ends(s);
+}
+
+void TreeBlockSteps::save(char* dst, cudaStream_t s) const {
+    const std::size_t bytes = m_n * sizeof(double);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, m_t.get(), bytes, cudaMemcpyDeviceToDevice, s));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst + bytes, m_dt.get(), bytes, cudaMemcpyDeviceToDevice, s));
+}
+
+void TreeBlockSteps::restore(const char* src, double clock, cudaStream_t s) {
+    const std::size_t bytes = m_n * sizeof(double);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_t.get(), src, bytes, cudaMemcpyDeviceToDevice, s));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_dt.get(), src + bytes, bytes, cudaMemcpyDeviceToDevice, s));
+    m_clock = m_t_next = clock;
+    refresh_ends(s);
+}
+
+}  // namespace nbody::kernels

@@ -1,0 +1,79 @@
+#pragma once
+// The tree engine's block time line on the device (leapfrog-block, the CPU's LeapfrogBlockCpu in the tree
+// engine's fp32 bodies): each body's step start t and step dt (doubles, powers of two on the block time line
+// of core/hermite.hpp's block_step), t + dt, and the active flags. A block step:
+//   begin_step: the opening half kicks of the steps that start at the clock, the next block time (the least
+//               t + dt, a CUB reduction), every body drifted to it, the bodies due then flagged active;
+//   (the tree walks the active bodies' groups: GpuTree::evaluate_device with active());
+//   end_step:   the active bodies' closing half kicks with the new accelerations, and their next steps from
+//               dt_i = eta sqrt(eps / |a_i|) (core/leapfrog.hpp's block_leapfrog_step).
+// With every body on one level that is the shared engine's step operation for operation (the same float kick
+// factor and drift), so it runs bit for bit as the plain leap-frog does.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/device_set.cuh"
+
+namespace nbody::kernels {
+
+// The engine's bodies (input order): float4 positions (w = mass), velocities, accelerations without G.
+struct TreeBodies {
+    float4* pos;
+    float4* vel;
+    float4* acc;
+    int n;
+};
+
+// What the next step of a body depends on: G (the accelerations come without it), eta and eps of the
+// criterion, and the largest step (a power of two).
+struct BlockRule {
+    double G, eta, eps, dt_max;
+};
+
+class TreeBlockSteps {
+  public:
+    void allocate(int device, std::size_t n);
+
+    // Each body's first step from its acceleration, the clock at 0. Throws BackendError ("block step
+    // underflow") naming the first body whose step would be below the floor.
+    void start(const TreeBodies& b, const BlockRule& r, cudaStream_t s);
+    // Opening kicks, the next block time, the drift, the active flags (above). Returns the active count.
+    std::size_t begin_step(const TreeBodies& b, double G, cudaStream_t s);
+    // Closing kicks and next steps of the active bodies; the clock moves to the block time. A body whose step
+    // would underflow keeps its old one and the first such is refused (BackendError) once the step is done.
+    void end_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s);
+
+    const uint8_t* active() const { return m_active.as<const uint8_t>(); }
+    double clock() const { return m_clock; }
+    double next_time() const { return m_t_next; }
+
+    // Each body's step start and step, copied back (for read_state and the panels' levels).
+    void read(std::vector<double>& t, std::vector<double>& dt) const;
+    // Checkpoints: puts each body's time line back (validated by the caller) and the clock.
+    void write(const std::vector<double>& t, const std::vector<double>& dt, double clock, cudaStream_t s);
+
+    // Rewind: t and dt of every body (16 bytes a body), device to device.
+    std::size_t snapshot_bytes() const { return m_n * 2 * sizeof(double); }
+    void save(char* dst, cudaStream_t s) const;
+    void restore(const char* src, double clock, cudaStream_t s);
+
+  private:
+    // t_end = t + dt for every body (after a restore or write).
+    void refresh_ends(cudaStream_t s);
+    // The device scalars (next block time, active count, first refused body) back to the host.
+    void read_scalars(cudaStream_t s);
+
+    int m_device = 0;
+    std::size_t m_n = 0;
+    DeviceBuffer m_t, m_dt, m_t_end, m_active, m_scalars, m_scratch;
+    std::size_t m_scratch_bytes = 0;
+    double m_clock = 0, m_t_next = 0;
+    std::size_t m_active_count = 0;
+    int m_bad = -1;
+    double m_bad_want = 0;
+};
+
+}  // namespace nbody::kernels

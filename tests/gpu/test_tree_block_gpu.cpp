@@ -1,0 +1,187 @@
+// The CUDA tree engine with block steps (leapfrog-block, cuda/tree/tree_block_steps.cu) against the shared
+// engine and the CPU reference (LeapfrogBlockCpu over the CPU tree): one level is the shared leap-frog bit for
+// bit; on several levels it follows the CPU's run, keeps energy, puts a tight binary deeper than its field and
+// evaluates only a fraction of the bodies a step; rewind comes back bit for bit; an underflow is refused in
+// words.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/block_levels.hpp"
+#include "core/diagnostics.hpp"
+#include "core/hermite.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "gpu_test_util.hpp"
+
+using namespace nbody;
+
+namespace {
+
+SimParams block_tree(double dt, double eps, double eta) {
+    SimParams p;
+    p.method = ForceMethod::Tree;
+    p.integrator = Integrator::LeapFrogBlock;
+    p.dt = dt;
+    p.eps = eps;
+    p.eta = eta;
+    p.cpu_threads = 2;
+    return p;
+}
+
+double energy_error(const State& s0, Backend& b, const SimParams& p) {
+    State s;
+    b.read_state(s);
+    return relative_energy_error(compute_diagnostics(s0, p.eps, p.G, 2), compute_diagnostics(s, p.eps, p.G, 2));
+}
+
+std::size_t levels_used(const BlockLevels& l) {
+    return std::size_t(std::count_if(l.count.begin(), l.count.end(), [](std::size_t c) { return c > 0; }));
+}
+
+}  // namespace
+
+// eta so large that every body wants more than dt (Plummer 4,096, eps 0.05, eta 1: |a| < 3, sqrt(eps / |a|) >
+// 0.12 > 1/32): one level, and every bit of positions and velocities equals the shared tree engine's after each step.
+TEST(TreeBlockGpu, OneLevelIsTheSharedTreeEngineBitForBit) {
+    REQUIRE_GPU(block);
+    std::string why;
+    auto shared = test::backend_or_null({0}, why);
+    ASSERT_TRUE(shared) << why;
+    const State s0 = rounded_to_float32(test::plummer_state(4096, 9));
+    SimParams pb = block_tree(1.0 / 32, 0.05, 1.0), ps = pb;
+    ps.integrator = Integrator::LeapFrog;
+    block->reset(s0, pb);
+    shared->reset(s0, ps);
+    for (int k = 0; k < 12; ++k) {
+        block->step(1), shared->step(1);
+        State a, b;
+        block->read_state(a), shared->read_state(b);
+        for (std::size_t i = 0; i < s0.size(); ++i) {
+            ASSERT_EQ(a.pos_mass[i].x, b.pos_mass[i].x) << "body " << i << " step " << k + 1;
+            ASSERT_EQ(a.pos_mass[i].z, b.pos_mass[i].z) << "body " << i << " step " << k + 1;
+            ASSERT_EQ(a.vel[i].y, b.vel[i].y) << "body " << i << " step " << k + 1;
+        }
+        ASSERT_EQ(block->time(), shared->time());
+    }
+    const std::optional<BlockLevels> l = block->block_levels();
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->dt_max, 1.0 / 32);
+    ASSERT_EQ(l->count.size(), 1u);
+    EXPECT_EQ(l->count[0], s0.size());
+    EXPECT_EQ(l->last_active, s0.size());
+    EXPECT_FALSE(shared->block_levels());
+}
+
+// Plummer 7,499, eps 0.01, largest step 1/32, eta 0.1 (several levels) to t = 0.5, GPU against the CPU
+// reference over its own tree (the same opening decisions; float sums in another order, so a body near a
+// level's edge may choose the other level): the same time, positions to 1e-3 at worst and 1e-5 at the
+// median, the same levels in use, a like active fraction, and energy within the scheme's bound (eta^2 / 4
+// = 2.5e-3, core/leapfrog.hpp) and near the CPU's.
+TEST(TreeBlockGpu, FollowsTheCpuReference) {
+    REQUIRE_GPU(gpu);
+    const std::size_t n = 7499;
+    const State s0 = rounded_to_float32(test::plummer_state(n, 17));
+    const SimParams p = block_tree(1.0 / 32, 0.01, 0.1);
+    CpuBackend cpu(2);
+    cpu.reset(s0, p);
+    gpu->reset(s0, p);
+    const long long cpu_steps = test::run_to_sync(cpu, 0.5), gpu_steps = test::run_to_sync(*gpu, 0.5);
+    ASSERT_EQ(gpu->time(), cpu.time());
+    EXPECT_NEAR(double(gpu_steps), double(cpu_steps), 0.1 * double(cpu_steps));
+    State a, b;
+    cpu.read_state(a), gpu->read_state(b);
+    std::vector<double> d(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double dx = a.pos_mass[i].x - b.pos_mass[i].x, dy = a.pos_mass[i].y - b.pos_mass[i].y,
+                     dz = a.pos_mass[i].z - b.pos_mass[i].z;
+        d[i] = std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    std::nth_element(d.begin(), d.begin() + n / 2, d.end());
+    EXPECT_LT(d[n / 2], 1e-5) << "median position difference";
+    EXPECT_LT(*std::max_element(d.begin(), d.end()), 1e-3) << "largest position difference";
+    const BlockLevels lg = *gpu->block_levels();
+    const BlockLevels lc = block_levels_of(n, 1.0 / 32, 0, [&](std::size_t i) { return cpu.block_dt(i); });
+    EXPECT_GE(levels_used(lg), 2u);
+    EXPECT_EQ(levels_used(lg), levels_used(lc));
+    const WorkCount wg = gpu->work(), wc = cpu.work();
+    EXPECT_NEAR(wg.equivalent_direct, wc.equivalent_direct, 0.1 * wc.equivalent_direct);
+    EXPECT_LT(wg.equivalent_direct, 0.9 * double(wg.evaluations) * double(n) * double(n));
+    const double eg = energy_error(s0, *gpu, p), ec = energy_error(s0, cpu, p);
+    testing::Test::RecordProperty("gpu_energy", std::to_string(eg));
+    testing::Test::RecordProperty("cpu_energy", std::to_string(ec));
+    EXPECT_LT(eg, 2.5e-3);
+    EXPECT_LT(eg, 2 * ec + 1e-5);
+}
+
+// A tight binary (masses 0.02, 0.01 apart) in a 2,000-body Plummer field, eps 1e-3, eta 0.2, largest step
+// 1/64: the binary three or more levels below the field's median step, few bodies a block step, energy
+// within eta^2 / 4 = 1e-2 halved (the CPU's test of the same scheme).
+TEST(TreeBlockGpu, ATightBinaryTakesShorterStepsThanItsField) {
+    REQUIRE_GPU(gpu);
+    State s = rounded_to_float32(test::plummer_state(2000, 21));
+    const double m = 0.02, d = 0.01, v = std::sqrt(m / (2 * d));
+    s.pos_mass.push_back({0.5 * d, 0, 0, m});
+    s.pos_mass.push_back({-0.5 * d, 0, 0, m});
+    s.vel.push_back({0, v, 0, 0});
+    s.vel.push_back({0, -v, 0, 0});
+    s.group.resize(s.pos_mass.size(), 0);
+    const SimParams p = block_tree(1.0 / 64, 1e-3, 0.2);
+    gpu->reset(s, p);
+    const BlockLevels l0 = *gpu->block_levels();
+    std::size_t half = 0, median_level = 0;
+    while (half + l0.count[median_level] < s.size() / 2) half += l0.count[median_level++];
+    EXPECT_GE(l0.count.size(), median_level + 4) << "the binary's level below the field's median";
+    const long long before = gpu->work().evaluations;
+    const double pairs0 = gpu->work().equivalent_direct;
+    test::run_to_sync(*gpu, 0.5);
+    const double nn = double(s.size()) * double(s.size());
+    const double active = (gpu->work().equivalent_direct - pairs0) / nn / double(gpu->work().evaluations - before);
+    testing::Test::RecordProperty("active_fraction", std::to_string(active));
+    EXPECT_LT(active, 0.25);
+    EXPECT_LT(energy_error(s, *gpu, p), 5e-3);
+}
+
+// Rewind on the device: a block step saved mid-run (bodies inside their steps) and restored runs on bit for bit.
+TEST(TreeBlockGpu, RewindResumesBitForBit) {
+    REQUIRE_GPU(gpu);
+    const State s0 = rounded_to_float32(test::plummer_state(3000, 4));
+    gpu->reset(s0, block_tree(1.0 / 32, 0.01, 0.1));
+    gpu->step(5);
+    ASSERT_EQ(gpu->reserve_snapshots(1), 1);
+    gpu->save_snapshot(0);
+    const double t_saved = gpu->time();
+    gpu->step(7);
+    State first;
+    gpu->read_state(first);
+    const double t_first = gpu->time();
+    gpu->restore_snapshot(0);
+    EXPECT_EQ(gpu->time(), t_saved);
+    gpu->step(7);
+    State again;
+    gpu->read_state(again);
+    EXPECT_EQ(gpu->time(), t_first);
+    for (std::size_t i = 0; i < s0.size(); ++i) {
+        ASSERT_EQ(first.pos_mass[i].x, again.pos_mass[i].x) << i;
+        ASSERT_EQ(first.vel[i].z, again.vel[i].z) << i;
+    }
+}
+
+// Without softening the criterion is eta |v| / |a|: a pair of unit masses 1e-6 apart (|a| ~ 1e12) moving at
+// ~0.5 wants ~5e-14, below the floor 2^-40: refused in words at the reset, never a CUDA error.
+TEST(TreeBlockGpu, AStepBelowTheFloorIsRefusedInWords) {
+    REQUIRE_GPU(gpu);
+    State s = test::plummer_state(64, 2);
+    s.pos_mass[3] = {0.1, 0.1, 0.1, 1.0};
+    s.pos_mass[4] = {0.1 + 1e-6, 0.1, 0.1, 1.0};
+    s.vel[3] = {0, 0.5, 0, 0};
+    s.vel[4] = {0, -0.5, 0, 0};
+    try {
+        gpu->reset(s, block_tree(1.0 / 32, 0.0, 0.1));
+        FAIL() << "no refusal";
+    } catch (const BackendError& e) {
+        EXPECT_NE(std::string(e.what()).find("block step underflow: body 3"), std::string::npos) << e.what();
+    }
+}
