@@ -75,9 +75,9 @@ public:
     virtual void restore_snapshot(const std::vector<char*>&, const EngineMark&) {}
 
     // Checkpoints (Backend::export_state): the integrator's state exactly as the engine holds it. false where
-    // the reset from read_state's state already continues bit for bit (leap-frog: its accelerations are a
-    // function of the positions) or cannot (the tree). import_state runs on a fresh engine (the backend swaps
-    // it in only when it succeeds) and throws Error naming a missing or wrong array.
+    // the reset from read_state's state already continues bit for bit (direct leap-frog: its accelerations are
+    // a function of the positions). import_state runs on a fresh engine (the backend swaps it in only when it
+    // succeeds) and throws Error naming a missing or wrong array.
     virtual bool export_state(IntegratorState&) { return false; }
     virtual void import_state(const IntegratorState&, const SimParams&) {
         throw Error("this engine keeps no integrator state beyond the positions and velocities");

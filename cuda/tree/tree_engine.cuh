@@ -45,6 +45,11 @@ public:
     EngineMark save_snapshot(const std::vector<char*>& dst) override;
     void restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) override;
 
+    // Checkpoints (tree_checkpoint.cu): positions, velocities and accelerations as held (the acceleration
+    // criterion reads the last ones), and with block steps each body's time line and the clock.
+    bool export_state(IntegratorState& st) override;
+    void import_state(const IntegratorState& st, const SimParams& p) override;
+
     // The cells down to `depth` copied to the host (GpuTree::cells_to_depth) with the key cube, as boxes.
     std::vector<TreeCellBox> tree_cells(int depth) override;
     std::optional<BlockLevels> block_levels() override;
