@@ -140,6 +140,8 @@ class Simulation:
         com_velocity, energy_error, momentum_drift."""
     def energy(self) -> float:
         """The total energy E = T + W."""
+    def block_levels(self) -> Optional[dict[str, Any]]:
+        """Block steps: dt_max, counts (counts[k] bodies on the step dt_max / 2^k), last_active; else None."""
 
     # Snapshots.
     @staticmethod

@@ -236,6 +236,20 @@ void bind_state(py::class_<PySimulation>& c) {
             return without_gil(self, [](api::Simulation& s) { return s.diagnostics().total; });
         },
         "The total energy E = T + W (softened potential), in float64.");
+    c.def(
+        "block_levels",
+        [](PySimulation& self) -> py::object {
+            const auto l = without_gil(self, [](api::Simulation& s) { return s.block_levels(); });
+            if (!l) return py::none();
+            py::dict out;
+            out["dt_max"] = l->dt_max, out["counts"] = py::cast(l->counts);
+            out["last_active"] = l->last_active;
+            return out;
+        },
+        "Block-step integrators (leapfrog-block, hermite-block, hermite6-block): a dict of dt_max (the "
+        "largest step), counts (a list: counts[k] bodies take the step dt_max / 2^k now) and last_active "
+        "(bodies the last block step advanced; 0 before the first since the start or a change of "
+        "parameters). None under shared steps. The GPU backends copy every body's step for it.");
 }
 
 void bind_backend(py::class_<PySimulation>& c) {

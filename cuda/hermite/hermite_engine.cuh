@@ -35,6 +35,9 @@ class HermiteEngine final : public GpuEngine {
     void positions_to_device(void* dst) override;
     void positions_to_host(Float4* dst) override;
     std::optional<double> potential_energy() override;
+    // Block steps: each body's step (t_end - t_last in ticks) and the last block step's active count, copied
+    // from part 0 (16 bytes a body); the active count is 0 before the first block step since a reset.
+    std::optional<BlockLevels> block_levels() override;
     std::string kernel_label() const override;
     WorkCount work() const override;
     double time() const override;

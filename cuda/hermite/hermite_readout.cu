@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/block_levels.hpp"
 #include "core/errors.hpp"
 #include "direct/potential_kernel.cuh"
 #include "hermite/hermite_engine.cuh"
@@ -77,6 +78,29 @@ std::optional<double> HermiteEngine::potential_energy() {
                m_params.eps * m_params.eps, first.device, first.stream);
     const double sum = phi.sum();
     return -0.5 * m_params.G * sum;
+}
+
+// Part 0 holds every body's times (each part's corrector stores the bodies it advanced into every part's
+// copy), and every part selects the same active list, so part 0 answers for all N.
+std::optional<BlockLevels> HermiteEngine::block_levels() {
+    if (!block_steps()) return std::nullopt;
+    std::vector<Tick> t_last(m_n), t_end(m_n);
+    int n_active = 0;
+    if (m_n > 0) {
+        const PartBuffers& b = m_buf.front();
+        m_dev.synchronize();
+        NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
+        const std::size_t bytes = m_n * sizeof(Tick);
+        NBODY_CUDA_CHECK(cudaMemcpy(t_last.data(), b.t_last.get(), bytes, cudaMemcpyDeviceToHost));
+        NBODY_CUDA_CHECK(cudaMemcpy(t_end.data(), b.t_end.get(), bytes, cudaMemcpyDeviceToHost));
+        NBODY_CUDA_CHECK(
+            cudaMemcpy(&n_active, b.scalars.as<Tick>() + 1, sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    // The priming evaluation leaves every body on the list: no block step has run yet.
+    const bool stepped = !m_stats.empty() && m_stats.front().block_steps > 0;
+    const double tick = m_params.dt / static_cast<double>(kHermiteTicks);
+    return block_levels_of(m_n, m_params.dt, stepped ? static_cast<std::size_t>(n_active) : 0,
+                           [&](std::size_t i) { return static_cast<double>(t_end[i] - t_last[i]) * tick; });
 }
 
 // Installs `active` as the active list of every part, for evaluations at the state as it is.

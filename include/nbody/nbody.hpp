@@ -93,6 +93,15 @@ struct Diagnostics {
     double momentum_drift = 0;  // |P - P0| / (sum m |v| at the start)
 };
 
+// Block-step integrators (leapfrog-block, hermite-block, hermite6-block): how many bodies take each step now,
+// counts[k] on the step dt_max / 2^k (k = 0 the largest), and how many the last block step advanced (0 before
+// the first since the start or a change of parameters).
+struct BlockLevels {
+    double dt_max = 0;
+    std::vector<std::size_t> counts;
+    std::size_t last_active = 0;
+};
+
 class Simulation {
   public:
     // From a scene file (scenes/*.toml, the sandbox's format): its bodies, and dt, eps, G, precision,
@@ -142,6 +151,9 @@ class Simulation {
     void get_groups(std::uint32_t* out) const;  // N: the scene component each body came from (0 from arrays)
 
     Diagnostics diagnostics() const;
+    // The block-step levels now (BlockLevels); nullopt under shared steps. A copy of every body's step where
+    // the backend is a GPU's.
+    std::optional<BlockLevels> block_levels() const;
 
     // Writes the state in the format its name asks for: *.csv the sandbox's CSV snapshot (float64 to the last
     // bit, with time, G, eps, dt); *.hdf5 or *.h5 a GADGET/SWIFT HDF5 snapshot (the same, for h5py and yt;

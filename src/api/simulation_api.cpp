@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "api/api_params.hpp"
 #include "api/simulation_access.hpp"
@@ -219,6 +220,12 @@ Diagnostics Simulation::diagnostics() const {
     out.energy_error = relative_energy_error(*m->d0, d);
     out.momentum_drift = momentum_drift(*m->d0, d);
     return out;
+}
+
+std::optional<BlockLevels> Simulation::block_levels() const {
+    std::optional<nbody::BlockLevels> l = m->ensure_backend().block_levels();
+    if (!l) return std::nullopt;
+    return BlockLevels{l->dt_max, std::move(l->count), l->last_active};
 }
 
 void Simulation::save(const std::string& path) const {

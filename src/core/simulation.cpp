@@ -208,6 +208,24 @@ void Simulation::after_steps(int steps, double seconds, double wall_now) {
         m_force_error.poll(*m_backend, wall_now);
     refresh_facts();
     refresh_tree_cells(wall_now);
+    refresh_block_levels(wall_now);
+}
+
+void Simulation::refresh_block_levels(double wall_now) {
+    if (!integrator_info(m_current.integrator).block_steps) {
+        m_levels.reset();
+        return;
+    }
+    // A new integrator, eta or dt restarts the steps: not worth a stale quarter second.
+    const bool new_run =
+        !m_levels || m_levels_generation != m_generation || !same_params(m_levels_params, m_current);
+    const bool due = wall_now - m_levels_wall >= kBlockLevelsInterval || wall_now < m_levels_wall;
+    if (!new_run && (!due || m_levels_time == m_facts.time)) return;
+    m_levels = m_backend->block_levels();
+    m_levels_generation = m_generation;
+    m_levels_params = m_current;
+    m_levels_time = m_facts.time;
+    m_levels_wall = wall_now;
 }
 
 void Simulation::refresh_tree_cells(double wall_now) {

@@ -118,6 +118,12 @@ class Simulation {
     const std::vector<TreeCellBox>& tree_cells() const { return m_cells; }
     uint64_t tree_cells_version() const { return m_cells_version; }
     static constexpr double kTreeCellsInterval = 0.25;
+    // Block steps: the bodies on each level and the last block step's active count (Backend::block_levels),
+    // copied as the tree cells are: at a frame boundary with no step in the background, when the state moved,
+    // at most every kBlockLevelsInterval seconds of wall time (at once after a new backend or parameters).
+    // nullopt under shared steps.
+    const std::optional<BlockLevels>& block_levels() const { return m_levels; }
+    static constexpr double kBlockLevelsInterval = 0.25;
 
     int steps_last_frame() const { return m_steps_last_frame; }
     // Seconds the steps collected by the last frame took themselves (on the worker thread for a background
@@ -141,6 +147,7 @@ class Simulation {
     void finish_background_step();
     void refresh_facts();
     void refresh_tree_cells(double wall_now);
+    void refresh_block_levels(double wall_now);
     void after_steps(int steps, double seconds, double wall_now);
 
     void apply_pending(double wall_now);
@@ -183,6 +190,11 @@ class Simulation {
     double m_cells_time = 0, m_cells_wall = -1;
     std::vector<TreeCellBox> m_cells;
     ForceErrorSampler m_force_error;
+    // The level histogram and what it was copied from: backend generation, parameters, time and wall time.
+    std::optional<BlockLevels> m_levels;
+    uint64_t m_levels_generation = 0;
+    SimParams m_levels_params;
+    double m_levels_time = 0, m_levels_wall = -1;
 };
 
 }  // namespace nbody

@@ -1,8 +1,10 @@
 #include "cpu/cpu_backend.hpp"
 
+#include "core/block_levels.hpp"
 #include "core/index_range.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
+#include "cpu/block_steps.hpp"
 #include "cpu/force_f32.hpp"
 
 namespace nbody {
@@ -28,6 +30,12 @@ double CpuBackend::time() const {
 
 double CpuBackend::block_dt(std::size_t i) const {
     return m_integrator && integrator_info(m_params.integrator).block_steps ? m_integrator->block_dt(i) : 0.0;
+}
+
+std::optional<BlockLevels> CpuBackend::block_levels() {
+    if (!m_integrator || !integrator_info(m_params.integrator).block_steps) return std::nullopt;
+    return block_levels_of(m_bodies.size(), block_dt_max(m_params), m_last_active,
+                           [this](std::size_t i) { return m_integrator->block_dt(i); });
 }
 
 namespace {
@@ -144,6 +152,7 @@ void CpuBackend::prime() {
     m_work.flops_per_pair = integrator_info(m_params.integrator).flops_per_pair;
     next->start(m_bodies, m_params, m_threads, m_work);
     m_integrator = std::move(next);
+    m_last_active = 0;
 }
 
 std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) { return m_forces.cells(m_params, depth); }
@@ -151,7 +160,7 @@ std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) { return m_forces.cel
 void CpuBackend::step(int k) {
     for (int s = 0; s < k; ++s) {
         if (!m_integrator) prime();  // a first reset that failed left none
-        m_integrator->step(m_bodies, m_params, m_threads, m_work, m_time);
+        m_last_active = m_integrator->step(m_bodies, m_params, m_threads, m_work, m_time);
         ++m_steps;
     }
 }

@@ -38,6 +38,9 @@ class CpuBackend final : public Backend {
     std::string kernel_label() const override;
     // Method tree: the CPU tree of the last evaluation (at the current positions).
     std::vector<TreeCellBox> tree_cells(int depth) override;
+    // Block steps: every body's step (block_dt) on the levels below block_dt_max, and the last block step's
+    // active count (0 before the first since a reset or restart); nullopt under shared steps.
+    std::optional<BlockLevels> block_levels() override;
     WorkCount work() const override { return m_work; }
     // Distributed runs: leap-frog in fp32 on rows [begin, end) (the others refused at reset with the reason).
     bool set_partition(RangePartition p) override;
@@ -68,6 +71,7 @@ class CpuBackend final : public Backend {
     std::unique_ptr<CpuIntegrator> m_integrator;
     std::vector<uint32_t> m_group;
     WorkCount m_work;
+    std::size_t m_last_active = 0;  // bodies the last step advanced (0 before the first since prime)
     double m_time = 0;  // the time at the integrator's start, plus what its steps added (time() adds its clock)
     long long m_steps = 0;
 };

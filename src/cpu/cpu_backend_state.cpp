@@ -60,6 +60,7 @@ void CpuBackend::import_state(const IntegratorState& st, const SimParams& p, lon
     m_bodies = std::move(b);
     m_forces.resume(m_bodies, p);
     m_integrator = std::move(in);
+    m_last_active = 0;  // a restored state's last block step is not known
     m_group = std::move(group);
     m_params = p;
     if (p.cpu_threads > 0) m_threads = p.cpu_threads;

@@ -18,17 +18,23 @@ namespace nbody {
 
 namespace {
 
-// A combo over one of core's named-value tables (precision, integrator); true when the user changed it.
+// A combo over one of core's named-value tables (precision, integrator); true when the user changed it. Rows
+// outside `allowed` (bits 1 << value) are greyed, their tooltip ending with `why_not`.
 template <class E, std::size_t N>
-bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>& table) {
+bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>& table, unsigned allowed = ~0u,
+                 const std::string& why_not = {}) {
     bool changed = false;
     if (ImGui::BeginCombo(label, std::string(name_of(table, value)).c_str())) {
         for (const NamedValue<E>& row : table) {
+            const bool off = !(allowed & bit(row.value));
+            ImGui::BeginDisabled(off);
             if (ImGui::Selectable(std::string(row.name).c_str(), row.value == value) && row.value != value) {
                 value = row.value;
                 changed = true;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(row.description).c_str());
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s%s", std::string(row.description).c_str(), off ? why_not.c_str() : "");
         }
         ImGui::EndCombo();
     }
@@ -279,7 +285,10 @@ void physics_panel(PanelContext& c) {
         ImGui::SetTooltip("Gravitational constant (1 in N-body units). Larger: every pull is stronger, so "
                           "the system collapses and orbits faster. Smaller: bodies drift apart. Enter "
                           "applies.");
-    named_combo("integrator", p.integrator, integrator_table());
+    // The method's integrators only: under the tree, leapfrog and leapfrog-block (block steps on or off).
+    const MethodInfo& method = method_info(p.method);
+    named_combo("integrator", p.integrator, integrator_table(), method.integrators,
+                "\n(not with method " + std::string(method.name) + ")");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
     integrator_param_inputs(p);
     if (named_combo("method", p.method, method_table()))

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,63 @@ void tree_work_per_body(const Throughput& r, std::size_t n) {
         ImGui::SetTooltip(
             "The pulls the tree computed for each body in each step: nearby bodies one by one, far "
             "groups of bodies as one cell. Direct summation computes one pull from every body.");
+}
+
+// Block steps: one bar per level from the longest step in use to the shortest, its height log-scaled so a
+// binary's two bodies still show beside a million on one level; the step under each bar and the count over it
+// where they fit, both in full on hover.
+void block_levels_plot(const BlockLevels& l, std::size_t n) {
+    std::size_t first = 0;
+    while (first < l.count.size() && l.count[first] == 0) ++first;
+    if (first == l.count.size()) return;
+    const std::size_t bars = l.count.size() - first;
+    const std::size_t most = *std::max_element(l.count.begin(), l.count.end());
+    // The largest step allowed (dt as a power of two) may hold no one: the bars start at the first that does.
+    ImGui::TextWrapped("bodies on each time step, the largest %s (bar height: log scale)",
+                       block_step_text(l.dt_max).c_str());
+    const float line = ImGui::GetTextLineHeight(), width = ImGui::GetContentRegionAvail().x;
+    const float plot_h = 4.5f * line;
+    ImGui::InvisibleButton("##levels", ImVec2(width, plot_h + line + 2));
+    const ImVec2 a = ImGui::GetItemRectMin();
+    const ImVec2 b(ImGui::GetItemRectMax().x, a.y + plot_h);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    const float slot = std::max(1.0f, width / float(bars));
+    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram), text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    auto step_of = [&](std::size_t k) { return block_step_text(std::ldexp(l.dt_max, -int(k))); };
+    // Steps and counts each every `stride` bars, their widest deciding, so neighbours never overlap.
+    float step_w = 0, count_w = 0;
+    for (std::size_t k = first; k < l.count.size(); ++k) {
+        step_w = std::max(step_w, ImGui::CalcTextSize(step_of(k).c_str()).x);
+        count_w = std::max(count_w, ImGui::CalcTextSize(format_si(double(l.count[k])).c_str()).x);
+    }
+    const std::size_t step_stride = std::size_t(std::ceil((step_w + 6) / slot));
+    const std::size_t count_stride = std::size_t(std::ceil((count_w + 6) / slot));
+    // A label centred on its bar, kept inside the plot's width.
+    auto label = [&](const std::string& t, float mid, float y, ImU32 colour) {
+        const float w = ImGui::CalcTextSize(t.c_str()).x;
+        dl->AddText(ImVec2(std::max(a.x, std::min(mid - 0.5f * w, b.x - w)), y), colour, t.c_str());
+    };
+    const double top = std::log10(1.0 + double(most));
+    for (std::size_t i = 0; i < bars; ++i) {
+        const std::size_t k = first + i, c = l.count[k];
+        const float x0 = a.x + slot * float(i), mid = x0 + 0.5f * slot;
+        const float h = float(std::log10(1.0 + double(c)) / top) * (plot_h - line - 4);
+        const float half = 0.5f * std::max(2.0f, std::min(0.8f * slot, 3.0f * line));
+        if (c > 0) dl->AddRectFilled(ImVec2(mid - half, b.y - h), ImVec2(mid + half, b.y), bar);
+        if (i % step_stride == 0) label(step_of(k), mid, b.y + 1, axis);
+        if (i % count_stride == 0) label(format_si(double(c)), mid, b.y - h - line - 1, text);
+        const float mouse = ImGui::GetIO().MousePos.x;
+        if (ImGui::IsItemHovered() && mouse >= x0 && mouse < x0 + slot)
+            ImGui::SetTooltip("step %s (level %zu): %zu bodies, %.3g%%", step_of(k).c_str(), k, c,
+                              n > 0 ? 100.0 * double(c) / double(n) : 0.0);
+    }
+    if (l.last_active > 0 && n > 0)
+        ImGui::Text("last block step: %zu of %zu active (%.3g%%)", l.last_active, n,
+                    100.0 * double(l.last_active) / double(n));
+    else
+        ImGui::TextDisabled("no block step since the start or the last change");
 }
 
 }  // namespace
@@ -141,13 +199,15 @@ void performance_panel(PanelContext& c) {
         ImGui::TextWrapped("one step at a time beside the frames, %.3g s each", c.sim.seconds_per_step());
     else
         ImGui::Text("steps/frame %d", c.sim.steps_last_frame());
-    // Block steps: a step advances only the active bodies, so pairs / (block steps x N) is the mean active
-    // count.
+    // Block steps: a step evaluates only the active bodies, so the direct-summation equivalent (active x N
+    // pairs, the tree's too) over block steps x N is the mean active count.
     if (integrator_info(c.sim.params().integrator).block_steps && s.rate.steps_per_s > 0 &&
         c.sim.facts().size > 0)
-        ImGui::Text("block steps/s  %.3g    mean active  %.3g of %zu", s.rate.steps_per_s,
-                    s.rate.interactions_per_s / s.rate.steps_per_s / double(c.sim.facts().size),
+        ImGui::Text("block steps/s  %.3g    mean active  %.0f of %zu", s.rate.steps_per_s,
+                    s.rate.equivalent_direct_per_s / s.rate.steps_per_s / double(c.sim.facts().size),
                     c.sim.facts().size);
+    if (const std::optional<BlockLevels>& levels = c.sim.block_levels())
+        block_levels_plot(*levels, c.sim.facts().size);
     ImGui::TextWrapped("kernel: %s", c.sim.facts().kernel_label.c_str());
     // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
     for (const DeviceTiming& d : c.sim.facts().device_timings)

@@ -1,6 +1,7 @@
 #include "ui/plain_words.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/kernel_tuning.hpp"
@@ -75,6 +76,19 @@ std::string force_error_text(double median, double p99, std::size_t sample, doub
                   short_sci(median).c_str(), short_sci(p99).c_str(), with_commas(sample).c_str(),
                   std::max(0.0, age_s));
     return text;
+}
+
+std::string block_step_text(double step) {
+    int e = 0;
+    const bool pow2 = std::isfinite(step) && step > 0 && std::frexp(step, &e) == 0.5;
+    char buf[32];
+    if (pow2 && e <= 0 && e > -62)
+        std::snprintf(buf, sizeof buf, "1/%llu", 1ull << (1 - e));  // step = 2^(e-1)
+    else if (pow2 && e >= 1 && e < 60)
+        std::snprintf(buf, sizeof buf, "%llu", 1ull << (e - 1));
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", step);
+    return buf;
 }
 
 }  // namespace nbody

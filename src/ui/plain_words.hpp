@@ -30,6 +30,11 @@ std::string flops_text(double gflops);
 // since the measured state was copied.
 std::string force_error_text(double median, double p99, std::size_t sample, double age_s);
 
+// A block step's length for the level histogram's axis: a power of two as a fraction or a whole number
+// ("1/64", "1/4096", "2"); any other (the CUDA Hermite engine's steps are dt / 2^k) to three digits
+// ("0.00125").
+std::string block_step_text(double step);
+
 // Esc cancels what is under way (scene generation, a race, a recording) and nothing else. With nothing under
 // way it arms a quit that a second Esc within kWindow seconds confirms (the window shows a hint meanwhile);
 // Ctrl+Q quits at once. A key held down repeats: only presses count.

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
+#include <optional>
 
 #include "../unit/test_util.hpp"
 #include "core/diagnostics.hpp"
@@ -208,6 +210,43 @@ TEST(HermiteBlock, EccentricKeplerReturnsAfterOnePeriod) {
     EXPECT_EQ(gpu->steps_taken(), host_steps);
     EXPECT_LT(std::hypot(out.pos_mass[0].x - s.pos_mass[0].x, out.pos_mass[0].y - s.pos_mass[0].y), 1e-5);
     EXPECT_LT(relative_energy_error(compute_diagnostics(s, 0, G), compute_diagnostics(out, 0, G)), 5e-6);
+}
+
+// The level histogram from the device's ticks (HermiteEngine::block_levels): every body counted, the binary
+// alone on the deepest level, the last block step's active count the one the work counter says (active x N
+// pairs a block step), 0 before the first; two parts on one GPU report what one part does (part 0 holds
+// every body's times); shared steps have none.
+TEST(HermiteBlock, LevelsCountEveryBodyAndTheLastActiveSet) {
+    REQUIRE_GPU(gpu);
+    const State s = binary_in_field();
+    SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
+    p.eta = 0.01;
+    gpu->reset(s, p);
+    std::optional<BlockLevels> l = gpu->block_levels();
+    ASSERT_TRUE(l.has_value());
+    EXPECT_EQ(l->dt_max, p.dt);
+    EXPECT_EQ(l->last_active, 0u);
+    for (int k = 0; k < 20; ++k) {
+        const double pairs = gpu->work().pairs;
+        gpu->step(1);
+        l = gpu->block_levels();
+        ASSERT_TRUE(l.has_value());
+        EXPECT_EQ(std::accumulate(l->count.begin(), l->count.end(), std::size_t{0}), s.size());
+        EXPECT_GE(l->last_active, 2u);  // the binary sets the shortest step
+        EXPECT_EQ(static_cast<double>(l->last_active) * static_cast<double>(s.size()), gpu->work().pairs - pairs)
+            << "block step " << k;
+    }
+    EXPECT_EQ(l->count.back(), 2u);
+    CudaBackend two({0, 0});
+    two.reset(s, p);
+    two.step(20);
+    const std::optional<BlockLevels> l2 = two.block_levels();
+    ASSERT_TRUE(l2.has_value());
+    EXPECT_EQ(l2->count, l->count);
+    EXPECT_EQ(l2->last_active, l->last_active);
+    p.integrator = Integrator::Hermite;
+    gpu->set_params(p);
+    EXPECT_FALSE(gpu->block_levels().has_value());
 }
 
 // Two parts on one GPU run the whole decomposition (active list split, stores into the other part's copy,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,28 @@ TEST(Api, HermiteBlockEvolveStopsAtTheFirstBlockTimeAtOrAfterTEnd) {
     EXPECT_LE(t, 1.0 + 1.0 / 64);
     EXPECT_GT(sim.steps(), 0);
     EXPECT_LT(sim.diagnostics().energy_error, 1e-8);
+}
+
+// A Plummer sphere under leapfrog-block: its levels count every body, the last block step's active ones
+// among them; leapfrog has none.
+TEST(Api, BlockLevelsCountEveryBodyUnderBlockStepsOnly) {
+    auto sim = api::Simulation::from_scene(scene("plummer.toml"), 512, 3);
+    api::Params p = sim.params();
+    p.backend = "cpu", p.integrator = "leapfrog-block", p.eta = 0.05, p.dt = 1.0 / 16;
+    sim.set_params(p);
+    sim.step(4);
+    const std::optional<api::BlockLevels> l = sim.block_levels();
+    ASSERT_TRUE(l.has_value());
+    EXPECT_EQ(l->dt_max, 1.0 / 16);
+    std::size_t total = 0;
+    for (std::size_t c : l->counts) total += c;
+    EXPECT_EQ(total, 512u);
+    EXPECT_GT(l->counts.size(), 1u);
+    EXPECT_GT(l->last_active, 0u);
+    EXPECT_LE(l->last_active, 512u);
+    p.integrator = "leapfrog";
+    sim.set_params(p);
+    EXPECT_FALSE(sim.block_levels().has_value());
 }
 
 TEST(Api, AccelerationsAreNewtonsLaw) {

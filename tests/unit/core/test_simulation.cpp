@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <numeric>
 
 #include "core/errors.hpp"
 #include "core/simulation.hpp"
@@ -270,4 +272,48 @@ TEST(DiagnosticsSampler, TheTreeAtLargeNIsNotAskedForTheExactPotential) {
     d.wait();
     EXPECT_FALSE(d.declined());
     EXPECT_EQ(b.potential_calls, 2);
+}
+
+// The level histogram is copied from the backend as the tree cells are: at once for a new run or parameters,
+// then at most every kBlockLevelsInterval of wall time and only when the state moved; none under shared
+// steps.
+class CountingLevelsBackend final : public WrappedCpuBackend {
+  public:
+    std::string name() const override { return "levels test"; }
+    BackendCaps caps() const override { return {}; }
+    std::optional<BlockLevels> block_levels() override { return ++*calls, m_cpu.block_levels(); }
+    std::shared_ptr<int> calls = std::make_shared<int>(0);
+};
+
+TEST(SimulationBlockLevels, CopiedAtMostEveryIntervalAndOnlyUnderBlockSteps) {
+    std::shared_ptr<int> calls;
+    Simulation s([&](const SimParams&, BackendChoice*) {
+        auto b = std::make_unique<CountingLevelsBackend>();
+        calls = b->calls;
+        return b;
+    });
+    SimParams p = cpu_params();
+    p.integrator = Integrator::LeapFrogBlock;
+    p.eta = 0.05;
+    s.load(small_cluster(48), p);
+    s.advance_frame(1.0, 0.0);
+    ASSERT_TRUE(s.block_levels().has_value());
+    EXPECT_EQ(*calls, 1);
+    const std::vector<std::size_t>& count = s.block_levels()->count;
+    EXPECT_EQ(std::accumulate(count.begin(), count.end(), std::size_t{0}), 48u);
+    EXPECT_GT(s.block_levels()->last_active, 0u);
+    s.advance_frame(1.0, 0.1);  // stepped, too soon
+    EXPECT_EQ(*calls, 1);
+    s.advance_frame(1.0, Simulation::kBlockLevelsInterval + 0.01);
+    EXPECT_EQ(*calls, 2);
+    s.set_paused(true);
+    s.advance_frame(1.0, 1.0);  // due, but nothing moved
+    EXPECT_EQ(*calls, 2);
+    s.pending().eta = 0.1;
+    s.advance_frame(1.0, 1.01);  // new parameters: at once, paused or not
+    EXPECT_EQ(*calls, 3);
+    s.pending().integrator = Integrator::LeapFrog;
+    s.advance_frame(1.0, 2.0);
+    EXPECT_FALSE(s.block_levels().has_value());
+    EXPECT_EQ(*calls, 3);  // shared steps: not asked
 }

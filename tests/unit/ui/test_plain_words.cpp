@@ -126,3 +126,14 @@ TEST(PlainWords, TheTreesForceErrorLineSaysTheSampleAndItsAge) {
     EXPECT_EQ(force_error_text(5e-12, 1.5e+10, 64, -1),
               "force error vs direct:\nmedian 5.0e-12, 99% 1.5e10\n(64 bodies, 0.0 s ago)");
 }
+
+// The level histogram's axis: powers of two as fractions or whole numbers, anything else in three digits.
+TEST(PlainWords, BlockStepsAsFractions) {
+    EXPECT_EQ(block_step_text(1.0 / 64), "1/64");
+    EXPECT_EQ(block_step_text(std::ldexp(1.0, -12)), "1/4096");
+    EXPECT_EQ(block_step_text(0.5), "1/2");
+    EXPECT_EQ(block_step_text(1.0), "1");
+    EXPECT_EQ(block_step_text(4.0), "4");
+    EXPECT_EQ(block_step_text(0.01 / 8), "0.00125");  // dt 0.01 on level 3
+    EXPECT_EQ(block_step_text(0.0), "0");
+}
