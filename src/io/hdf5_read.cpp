@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/param_registry.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_snapshot.hpp"
 
@@ -182,6 +183,23 @@ SimParams read_parameters(const Reader& r, hid_t loc) {
     if (!pk) r.fail(at + "[precision]", "unknown precision '" + pr + "'");
     if (!ik) r.fail(at + "[integrator]", "unknown integrator '" + in + "'");
     p.backend = *bk, p.variant = *vk, p.precision = *pk, p.integrator = *ik;
+    // The method and the registry's parameters: written since checkpoints of tree runs resume as such; an
+    // older checkpoint without them ran direct summation at the defaults.
+    if (r.has_attr(h, "method")) {
+        const std::string m = r.text(h, at, "method");
+        const auto mk = parse_method(m);
+        if (!mk) r.fail(at + "[method]", "unknown method '" + m + "'");
+        p.method = *mk;
+    }
+    if (r.has_attr(h, "open_all")) p.tree.open_all = r.integer(h, at, "open_all", 0, 1) != 0;
+    for (const ParamSpec& spec : param_registry()) {
+        if (spec.methods == 0) continue;  // the parameters every run reads are read above
+        const std::string name(spec.name);
+        if (!r.has_attr(h, name.c_str())) continue;
+        const double v = r.real(h, at, name.c_str());
+        if (const std::string why = param_problem(spec, v); !why.empty()) r.fail(at + "[" + name + "]", why);
+        spec.set(p, v);
+    }
     try {
         validate(p);
     } catch (const ParamError& e) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/param_registry.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_snapshot.hpp"
 
@@ -123,6 +124,15 @@ void write_parameters(const Writer& w, hid_t loc, const SimParams& p) {
     w.text(h, "precision", std::string(precision_name(p.precision)));
     w.text(h, "integrator", std::string(integrator_name(p.integrator)));
     w.integer(h, "gpus", p.gpus), w.integer(h, "cpu_threads", p.cpu_threads);
+    // The force method and every registry parameter by its own name (theta, alpha, leaf, ...): a tree run
+    // resumes as a tree run with its opening tests.
+    w.text(h, "method", std::string(method_name(p.method)));
+    w.integer(h, "open_all", p.tree.open_all);
+    for (const ParamSpec& spec : param_registry()) {
+        if (spec.methods == 0) continue;  // the parameters every run reads are written above
+        const std::string name(spec.name);
+        w.real(h, name.c_str(), spec.get(p));
+    }
 }
 
 void write_checkpoint(const Writer& w, hid_t file, const Hdf5File& f) {

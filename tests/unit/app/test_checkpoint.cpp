@@ -32,11 +32,14 @@ fs::path temp_dir(const std::string& name) {
     return d;
 }
 
-SimParams params_for(Integrator integrator) {
+SimParams params_for(Integrator integrator, ForceMethod method = ForceMethod::Direct) {
     SimParams p;
     p.backend = BackendKind::Cpu;
     p.integrator = integrator;
-    p.precision = Precision::Fp64;
+    p.method = method;
+    p.precision = method == ForceMethod::Tree ? Precision::Fp32 : Precision::Fp64;
+    p.tree.theta = 0.7f;  // not the default: the checkpoint must carry it
+    p.tree.leaf = 16;
     p.dt = integrator_info(integrator).block_steps ? 1.0 / 32 : 1.0 / 256;
     p.eps = 0.05;
     p.eta = 0.02;
@@ -46,9 +49,9 @@ SimParams params_for(Integrator integrator) {
 
 // Runs `steps`, checkpoints through a file, runs `more` on the original and on a fresh backend resumed from
 // the file, and compares every bit of their states.
-void resume_is_exact(Integrator integrator) {
+void resume_is_exact(Integrator integrator, ForceMethod method = ForceMethod::Direct) {
     const fs::path dir = temp_dir(std::string(integrator_name(integrator)));
-    const SimParams p = params_for(integrator);
+    const SimParams p = params_for(integrator, method);
     CpuBackend a(2);
     a.reset(plummer_state(200, 3), p);
     a.step(7);
@@ -131,6 +134,13 @@ TEST(Hdf5Checkpoint, SixthOrderHermiteResumesBitForBit) {
 TEST(Hdf5Checkpoint, BlockLeapfrogResumesBitForBit) {
     NEED_HDF5();
     resume_is_exact(Integrator::LeapFrogBlock);
+}
+
+// The method and its parameters travel in the checkpoint: a tree run resumes as the same tree run.
+TEST(Hdf5Checkpoint, TreeRunsResumeBitForBit) {
+    NEED_HDF5();
+    resume_is_exact(Integrator::LeapFrog, ForceMethod::Tree);
+    resume_is_exact(Integrator::LeapFrogBlock, ForceMethod::Tree);
 }
 
 TEST(Hdf5Checkpoint, TruncatedFileGivesALocatedError) {
