@@ -168,6 +168,7 @@ class WindowApp {
         m_view.scene_name = m_viewer.scene().name;
         m_view.scene_description = m_viewer.scene().description;
         m_view.scene_watch = m_viewer.scene().watch;
+        m_view.scene_runs = scene_runs_text(m_viewer.scene().apply_to({}));
         m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();

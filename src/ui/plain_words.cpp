@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/hermite.hpp"
+#include "core/integrator.hpp"
+#include "core/tree/tree_params.hpp"
 #include "core/kernel_tuning.hpp"
 #include "core/perf_history.hpp"
 
@@ -89,6 +92,21 @@ std::string block_step_text(double step) {
     else
         std::snprintf(buf, sizeof buf, "%.3g", step);
     return buf;
+}
+
+std::string scene_runs_text(const SimParams& p) {
+    const IntegratorInfo& in = integrator_info(p.integrator);
+    std::string out = "Runs: ";
+    out += p.method == ForceMethod::Tree ? "the tree (" + opening_text(p.tree) + ")" : "direct summation";
+    char eta[32];
+    std::snprintf(eta, sizeof eta, "%g", p.eta);
+    if (in.block_steps)
+        out += ", " + std::string(in.name) + " (largest step " + block_step_text(hermite::floor_pow2(p.dt)) +
+               ", eta " + eta + ")";
+    else
+        out += ", " + std::string(in.name) + " at dt " + block_step_text(p.dt);
+    return out + ", " + std::to_string(p.steps_per_frame) + (p.steps_per_frame == 1 ? " step" : " steps") +
+           " a frame.";
 }
 
 }  // namespace nbody

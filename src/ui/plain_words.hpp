@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/backend_choice.hpp"
+#include "core/sim_params.hpp"
 
 namespace nbody {
 
@@ -29,6 +30,10 @@ std::string flops_text(double gflops);
 // number: "force error vs direct:\nmedian 1.2e-4, 99% 2.1e-3\n(1,024 bodies, 0.4 s ago)". `age_s`: seconds
 // since the measured state was copied.
 std::string force_error_text(double median, double p99, std::size_t sample, double age_s);
+
+// What a scene runs, for its card: "Runs: the tree (theta 1 alpha 0.001), leapfrog-block (largest step 1/8,
+// eta 0.3), 3 steps a frame." or "Runs: direct summation, leapfrog at dt 1/64, 8 steps a frame."
+std::string scene_runs_text(const SimParams& p);
 
 // A block step's length for the level histogram's axis: a power of two as a fraction or a whole number
 // ("1/64", "1/4096", "2"); any other (the CUDA Hermite engine's steps are dt / 2^k) to three digits

@@ -12,9 +12,11 @@
 namespace nbody {
 
 namespace {
-// The card says what to watch for (the scene's `watch`); a scene without one shows its description.
-const std::string& card_text(const UiView& v) {
-    return v.scene_watch.empty() ? v.scene_description : v.scene_watch;
+// The card says what to watch for (the scene's `watch`; a scene without one shows its description), and what
+// the scene runs.
+std::string card_text(const UiView& v) {
+    const std::string& say = v.scene_watch.empty() ? v.scene_description : v.scene_watch;
+    return v.scene_runs.empty() || say.empty() ? say : say + "\n\n" + v.scene_runs;
 }
 }  // namespace
 

@@ -137,3 +137,20 @@ TEST(PlainWords, BlockStepsAsFractions) {
     EXPECT_EQ(block_step_text(0.01 / 8), "0.00125");  // dt 0.01 on level 3
     EXPECT_EQ(block_step_text(0.0), "0");
 }
+
+// A scene card's line on what the scene runs: the method with its opening tests, shared or block steps with
+// their step, and the steps a frame.
+TEST(PlainWords, SceneRunsSaysMethodStepsAndStepsAFrame) {
+    SimParams p;
+    p.dt = 1.0 / 64;
+    p.steps_per_frame = 8;
+    EXPECT_EQ(scene_runs_text(p), "Runs: direct summation, leapfrog at dt 1/64, 8 steps a frame.");
+    p.method = ForceMethod::Tree;
+    p.tree.theta = 1.0f;
+    p.tree.alpha = 0.0f;
+    p.integrator = Integrator::LeapFrogBlock;
+    p.dt = 0.125;
+    p.eta = 0.3;
+    p.steps_per_frame = 1;
+    EXPECT_EQ(scene_runs_text(p), "Runs: the tree (theta 1), leapfrog-block (largest step 1/8, eta 0.3), 1 step a frame.");
+}
