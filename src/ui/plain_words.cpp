@@ -105,8 +105,8 @@ std::string scene_runs_text(const SimParams& p) {
                ", eta " + eta + ")";
     else
         out += ", " + std::string(in.name) + " at dt " + block_step_text(p.dt);
-    return out + ", " + std::to_string(p.steps_per_frame) + (p.steps_per_frame == 1 ? " step" : " steps") +
-           " a frame.";
+    const std::string step = in.block_steps ? " block step" : " step";
+    return out + ", " + std::to_string(p.steps_per_frame) + step + (p.steps_per_frame == 1 ? "" : "s") + " a frame.";
 }
 
 }  // namespace nbody

@@ -32,7 +32,7 @@ std::string flops_text(double gflops);
 std::string force_error_text(double median, double p99, std::size_t sample, double age_s);
 
 // What a scene runs, for its card: "Runs: the tree (theta 1 alpha 0.001), leapfrog-block (largest step 1/8,
-// eta 0.3), 3 steps a frame." or "Runs: direct summation, leapfrog at dt 1/64, 8 steps a frame."
+// eta 0.3), 3 block steps a frame." or "Runs: direct summation, leapfrog at dt 1/64, 8 steps a frame."
 std::string scene_runs_text(const SimParams& p);
 
 // A block step's length for the level histogram's axis: a power of two as a fraction or a whole number

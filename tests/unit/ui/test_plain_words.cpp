@@ -152,5 +152,5 @@ TEST(PlainWords, SceneRunsSaysMethodStepsAndStepsAFrame) {
     p.dt = 0.125;
     p.eta = 0.3;
     p.steps_per_frame = 1;
-    EXPECT_EQ(scene_runs_text(p), "Runs: the tree (theta 1), leapfrog-block (largest step 1/8, eta 0.3), 1 step a frame.");
+    EXPECT_EQ(scene_runs_text(p), "Runs: the tree (theta 1), leapfrog-block (largest step 1/8, eta 0.3), 1 block step a frame.");
 }
