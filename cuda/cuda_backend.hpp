@@ -68,6 +68,7 @@ public:
     // Method tree: the GPU tree's cells down to `depth`, only those copied back (cuda/tree/gpu_tree.hpp).
     std::vector<TreeCellBox> tree_cells(int depth) override;
     std::optional<BlockLevels> block_levels() override;
+    std::string stage_times() const override;
     std::string kernel_choice() const override;
     WorkCount work() const override;
     std::size_t size() const override;

@@ -146,6 +146,7 @@ void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
         stepping += step_to(*b, std::min(t_start + until, t_start + double(row_k) * row_dt), p.dt, block);
     }
     print_levels(*b);
+    if (const std::string stages = b->stage_times(); !stages.empty()) std::printf("# %s\n", stages.c_str());
     std::printf("# %lld steps to t = %g in %.1f s of wall time, %.2f s of it stepping\n", b->steps_taken(),
                 b->time(), std::chrono::duration<double>(Clock::now() - t0).count(), stepping);
     if (!a.map.empty()) {

@@ -303,6 +303,10 @@ std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
     return m->engine ? m->engine->tree_cells(depth) : std::vector<TreeCellBox>{};
 }
 
+std::string CudaBackend::stage_times() const {
+    return m->engine ? m->engine->stage_times() : std::string{};
+}
+
 std::optional<BlockLevels> CudaBackend::block_levels() {
     return m->engine ? m->engine->block_levels() : std::nullopt;
 }

@@ -56,6 +56,8 @@ public:
     virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
     // Block steps: the bodies on each level (core/backend.hpp's BlockLevels); nullopt for shared steps.
     virtual std::optional<BlockLevels> block_levels() { return std::nullopt; }
+    // Backend::stage_times: a step's time by stage, averaged since the reset; empty where not broken down.
+    virtual std::string stage_times() const { return {}; }
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;

@@ -182,10 +182,14 @@ void TreeBlockSteps::end_step(const TreeBodies& b, const BlockRule& r, cudaStrea
 }
 
 void TreeBlockSteps::read(std::vector<double>& t, std::vector<double>& dt) const {
-    t.resize(m_n), dt.resize(m_n);
-    if (m_n == 0) return;
-    NBODY_CUDA_CHECK(cudaMemcpy(t.data(), m_t.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
-    NBODY_CUDA_CHECK(cudaMemcpy(dt.data(), m_dt.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
+    t.resize(m_n);
+    if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(t.data(), m_t.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
+    read_steps(dt);
+}
+
+void TreeBlockSteps::read_steps(std::vector<double>& dt) const {
+    dt.resize(m_n);
+    if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(dt.data(), m_dt.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
 }
 
 void TreeBlockSteps::refresh_ends(cudaStream_t s) {

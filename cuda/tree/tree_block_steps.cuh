@@ -50,8 +50,10 @@ class TreeBlockSteps {
     double clock() const { return m_clock; }
     double next_time() const { return m_t_next; }
 
-    // Each body's step start and step, copied back (for read_state and the panels' levels).
+    // Each body's step start and step, copied back (read_state, checkpoints); the steps alone (the panels'
+    // levels: half the bytes).
     void read(std::vector<double>& t, std::vector<double>& dt) const;
+    void read_steps(std::vector<double>& dt) const;
     // Checkpoints: puts each body's time line back (validated by the caller) and the clock.
     void write(const std::vector<double>& t, const std::vector<double>& dt, double clock, cudaStream_t s);
 

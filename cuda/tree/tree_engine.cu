@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "core/block_levels.hpp"
@@ -84,6 +86,7 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
     m_block = integrator_info(p.integrator).block_steps;
+    m_sums = {};
     if (m_block) {
         m_clock.allocate(part.device, m_n);
         m_clock.start(bodies(), rule(), part.stream);
@@ -125,6 +128,7 @@ void TreeEngine::step(int k) {
     const float half = static_cast<float>(0.5 * m_params.dt * m_params.G), dt = static_cast<float>(m_params.dt);
     const int n = static_cast<int>(m_n);
     for (int s = 0; s < k; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
         tree_kick_drift_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(
             m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<const float4>(), n, half, dt);
         NBODY_CUDA_CHECK_LAUNCH("tree_kick_drift_kernel");
@@ -138,7 +142,28 @@ void TreeEngine::step(int k) {
         NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");
         m_time += m_params.dt;
         ++m_steps;
+        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
+}
+
+void TreeEngine::add_stages(double step_seconds) {
+    m_sums.keys += m_stats.t_keys, m_sums.sort += m_stats.t_sort, m_sums.build += m_stats.t_build;
+    m_sums.multipoles += m_stats.t_multipoles, m_sums.walk += m_stats.t_walk, m_sums.total += step_seconds;
+    ++m_sums.steps;
+}
+
+std::string TreeEngine::stage_times() const {
+    if (m_sums.steps == 0) return {};
+    const StageSums& s = m_sums;
+    const double ms = 1e3 / double(s.steps);
+    const double rest = s.total - (s.keys + s.sort + s.build + s.multipoles + s.walk);
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "per %s over %lld: keys %.3f, sort %.3f, build %.3f, multipoles %.3f, walk %.3f, kicks, drifts "
+                  "and the rest %.3f; %.3f ms in all",
+                  m_block ? "block step" : "step", s.steps, s.keys * ms, s.sort * ms, s.build * ms,
+                  s.multipoles * ms, s.walk * ms, rest * ms, s.total * ms);
+    return buf;
 }
 
 // Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
@@ -147,6 +172,7 @@ void TreeEngine::step(int k) {
 void TreeEngine::block_steps(int k) {
     const DevicePart& part = m_dev.parts().front();
     for (int s = 0; s < k; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
         const std::size_t active = m_clock.begin_step(bodies(), m_params.G, part.stream);
         evaluate(m_clock.active());
         m_work.evaluations += 1;
@@ -154,6 +180,7 @@ void TreeEngine::block_steps(int k) {
         m_clock.end_step(bodies(), rule(), part.stream);
         m_last_active = active;
         ++m_steps;
+        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
 }
 
@@ -185,8 +212,9 @@ void TreeEngine::synchronise_velocities(State& out) {
 
 std::optional<BlockLevels> TreeEngine::block_levels() {
     if (!m_block) return std::nullopt;
-    std::vector<double> t, dt;
-    m_clock.read(t, dt);
+    m_dev.synchronize();
+    std::vector<double> dt;
+    m_clock.read_steps(dt);
     return block_levels_of(m_n, rule().dt_max, m_last_active, [&](std::size_t i) { return dt[i]; });
 }
 

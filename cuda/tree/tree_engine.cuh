@@ -53,6 +53,7 @@ public:
     // The cells down to `depth` copied to the host (GpuTree::cells_to_depth) with the key cube, as boxes.
     std::vector<TreeCellBox> tree_cells(int depth) override;
     std::optional<BlockLevels> block_levels() override;
+    std::string stage_times() const override;
     // The last evaluation's tree: cells, depth, interactions a body and stage times.
     const TreeStats& last_tree() const { return m_stats; }
 
@@ -78,6 +79,13 @@ private:
     bool m_block = false;     // leapfrog-block
     TreeBlockSteps m_clock;   // block steps' time line
     std::size_t m_last_active = 0;
+    // Seconds since the reset: the tree's stages summed from each evaluation's stats, and whole steps on the
+    // host clock (the rest is the kicks, drifts, block-time selection and the waits between them).
+    struct StageSums {
+        double keys = 0, sort = 0, build = 0, multipoles = 0, walk = 0, total = 0;
+        long long steps = 0;
+    } m_sums;
+    void add_stages(double step_seconds);
 };
 
 }  // namespace nbody::kernels
