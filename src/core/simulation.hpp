@@ -38,6 +38,7 @@ struct BackendFacts {
     double time = 0;
     long long steps = 0;
     std::vector<DeviceTiming> device_timings;
+    std::string stage_times;  // Backend::stage_times: where a step's time goes (the tree), empty elsewhere
 };
 
 class Simulation {

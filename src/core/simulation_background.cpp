@@ -70,6 +70,7 @@ void Simulation::refresh_facts() {
     m_facts.time = m_backend->time();
     m_facts.steps = m_backend->steps_taken();
     m_facts.device_timings = m_backend->device_timings();
+    m_facts.stage_times = m_backend->stage_times();
 }
 
 }  // namespace nbody

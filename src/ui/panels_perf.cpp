@@ -209,6 +209,7 @@ void performance_panel(PanelContext& c) {
     if (const std::optional<BlockLevels>& levels = c.sim.block_levels())
         block_levels_plot(*levels, c.sim.facts().size);
     ImGui::TextWrapped("kernel: %s", c.sim.facts().kernel_label.c_str());
+    if (!c.sim.facts().stage_times.empty()) ImGui::TextWrapped("%s", c.sim.facts().stage_times.c_str());
     // Several GPUs: each one's share of the last step (force kernel, then its positions sent to the others).
     for (const DeviceTiming& d : c.sim.facts().device_timings)
         ImGui::Text("%s  kernel %.3g ms   exchange %.3g ms", d.device.c_str(), d.kernel_ms, d.exchange_ms);
