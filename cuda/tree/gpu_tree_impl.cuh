@@ -29,6 +29,12 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
     kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
     kernels::DeviceBuffer walk_list;  // block steps: the groups holding an active body, then their count
+    // The walk's order, costliest group first (tree_walk_order.cu): each body's last group's list length, and
+    // the sort of the groups by their estimates.
+    kernels::DeviceBuffer body_cost;
+    bool costs_known = false;
+    kernels::KeyIndexSort<uint32_t, uint32_t> group_sort;
+    std::size_t group_sort_capacity = 0;
     std::size_t groups = 0;
     // Stage boundaries of the last build (before the keys, after the keys, the sort, the octree, the
     // multipoles), recorded on the stream so timing them costs no synchronisation; made on first use.
@@ -62,6 +68,11 @@ struct GpuTree::Impl {
               const uint8_t* active = nullptr);
     // Fills walk_list with the groups holding an active body; returns how many.
     uint32_t active_groups(const uint8_t* active);
+    // The candidates (null: every group) ordered by the last walk's costs, costliest first, on the stream; the
+    // candidates as they were before any whole walk has run.
+    const uint32_t* costliest_first(const uint32_t* candidates, uint32_t count);
+    // After a walk of those groups (null: every group): each body remembers its group's list length.
+    void remember_costs(const uint32_t* walked, uint32_t count);
 
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);

@@ -130,6 +130,7 @@ void GpuTree::Impl::read_stage_times(TreeStats& s) {
 void GpuTree::Impl::start(std::size_t count, const TreeParams& p) {
     p.validate();
     NBODY_CUDA_CHECK(cudaSetDevice(device));
+    if (count != n) costs_known = false;  // other bodies: the walk's cost estimates are not theirs
     n = count;
     cells = 0;
     groups = 0;
