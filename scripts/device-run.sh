@@ -2,7 +2,7 @@
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
 #   scripts/device-run.sh [tests] [gtest FILTER] [sanitize] [sass] [g6] [sapporo6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
 #                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
-#                         [blocksteps SCENE DT_MAX "ETAS" UNTIL]
+#                         [blocksteps SCENE SHARED_DT DT_MAX "ETAS" UNTIL]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
 # $OUT. Fetch the .debs first on the developer machine with scripts/device-fetch-debs.sh.
@@ -115,12 +115,12 @@ while [ $# -gt 0 ]; do
       $B/nbody-scene-metrics $1 > "$OUT/metrics-$name.txt" 2>&1 || rc=1
       tail -4 "$OUT/metrics-$name.txt" ;;
     blocksteps)
-      # `blocksteps SCENE DT_MAX "ETAS" UNTIL`: SCENE with its shared steps and with leapfrog-block (largest
-      # step DT_MAX) for each eta, to UNTIL: energy, stepping wall time and tails (metrics-*.txt), and each
-      # block run's surface density map against the shared run's (mapdiff.txt).
-      scene=$2 dtmax=$3 etas=$4 until=$5; shift 4
+      # `blocksteps SCENE SHARED_DT DT_MAX "ETAS" UNTIL`: SCENE with shared leap-frog steps of SHARED_DT and
+      # with leapfrog-block (largest step DT_MAX) for each eta, to UNTIL: energy, stepping wall time and tails
+      # (metrics-*.txt), and each block run's surface density map against the shared run's (mapdiff.txt).
+      scene=$2 shared=$3 dtmax=$4 etas=$5 until=$6; shift 5
       M="$B/nbody-scene-metrics tails $scene --backend cuda --until $until --every 640 --group 0 --around 1"
-      $M --map "$OUT/map-shared.txt" > "$OUT/metrics-shared.txt" 2>&1 || rc=1
+      $M --integrator leapfrog --dt "$shared" --map "$OUT/map-shared.txt" > "$OUT/metrics-shared.txt" 2>&1 || rc=1
       tail -3 "$OUT/metrics-shared.txt"
       for eta in $etas; do
         $M --integrator leapfrog-block --dt "$dtmax" --eta "$eta" --map "$OUT/map-eta$eta.txt" \
