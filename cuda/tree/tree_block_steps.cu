@@ -98,7 +98,7 @@ __global__ void close_kernel(TreeBodies b, BlockRule r, const uint8_t* active, d
     kick(v, a, static_cast<float>(0.5 * dt[i] * r.G));
     b.vel[i] = v;
     const double want = wanted_step(a, v, r);
-    const double step = hermite::block_step(want, dt[i], t_next, r.dt_max);
+    const double step = hermite::block_step(held_leapfrog_want(want, dt[i]), dt[i], t_next, r.dt_max);
     if (step > 0.0)
         dt[i] = step;
     else

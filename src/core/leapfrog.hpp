@@ -46,4 +46,15 @@ NBODY_HD inline double block_leapfrog_step(double eta, double eps, double a2, do
     return v2 > 0.0 ? eta * sqrt(v2) / a : HUGE_VAL;
 }
 
+// Hysteresis on the way up: a body whose wanted step lies within kLeapfrogGrowMargin of twice its step keeps
+// its step rather than doubling it. The energy the block leap-frog keeps moves at each change of a body's
+// level (the step is chosen at its start, not time-symmetrically), so a body whose criterion hovers at a
+// level's edge and flips between two levels every few steps drifts; shortening is never held back (the
+// criterion asks for it). The wanted step is passed on to core/hermite.hpp's block_step as if it asked for
+// the old step at most.
+inline constexpr double kLeapfrogGrowMargin = 1.25;
+NBODY_HD inline double held_leapfrog_want(double want, double dt_old) {
+    return dt_old > 0.0 && want >= dt_old && want < kLeapfrogGrowMargin * 2.0 * dt_old ? dt_old : want;
+}
+
 }  // namespace nbody

@@ -62,7 +62,7 @@ std::size_t LeapfrogBlockCpu::step(Bodies& b, const SimParams& p, int threads, W
     for (std::size_t i : m_active) {
         kick_body(b, i, 0.5 * m_dt[i]);  // the closing half kick, with the acceleration at t_next
         m_t[i] = t_next;
-        steps.next(i, wanted_step(b, p, i), m_dt[i]);
+        steps.next(i, held_leapfrog_want(wanted_step(b, p, i), m_dt[i]), m_dt[i]);
     }
     m_clock = t_next;
     steps.finish();
