@@ -72,6 +72,20 @@ TEST(LeapfrogBlockMath, CriterionAndItsFallback) {
     EXPECT_TRUE(std::isnan(block_leapfrog_step(0.1, 0.04, NAN, 1.0)));
 }
 
+// The growth hysteresis: a body keeps its step where the criterion asks for less than 1.25 times the doubled
+// step, doubles beyond it, and shortens as soon as asked; a first step (no old one) and NaN pass through.
+TEST(LeapfrogBlockMath, StepsGrowOnlyPastTheMargin) {
+    const double h = 1.0 / 64;
+    EXPECT_EQ(held_leapfrog_want(2.4 * h, h), h);      // 2.4 h < 2.5 h: held
+    EXPECT_EQ(held_leapfrog_want(2.6 * h, h), 2.6 * h);  // past the margin: block_step may double it
+    EXPECT_EQ(held_leapfrog_want(1.1 * h, h), h);
+    EXPECT_EQ(held_leapfrog_want(0.9 * h, h), 0.9 * h);  // shorter: never held back
+    EXPECT_EQ(held_leapfrog_want(0.3, 0.0), 0.3);        // the first step
+    EXPECT_TRUE(std::isnan(held_leapfrog_want(NAN, h)));
+    EXPECT_EQ(hermite::block_step(held_leapfrog_want(2.4 * h, h), h, 0.0, 1.0), h);
+    EXPECT_EQ(hermite::block_step(held_leapfrog_want(2.6 * h, h), h, 0.0, 1.0), 2 * h);
+}
+
 // eta large enough that every body wants more than dt (N = 256 Henon Plummer, eps = 0.05: |a| < 3, so
 // sqrt(eps / |a|) > 0.12 > dt = 1/32): one level, and then every bit of the state equals the shared
 // leap-frog's after each step, for each precision and the tree (the same kicks and drifts in the same order,
