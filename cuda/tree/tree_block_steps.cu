@@ -1,6 +1,6 @@
-// The tree engine's block time line (tree_block_steps.cuh). Kicks and drifts are the shared engine's float
-// arithmetic (tree_engine.cu): the kick factor float(G dt / 2) times a, the drift float(t_next - clock) times
-// v, so one level reproduces it bit for bit. The step rule is the CPU's (core/leapfrog.hpp, core/hermite.hpp),
+// The tree engine's block time line (tree_block_steps.cuh). Kicks and drifts are the shared engine's
+// (tree_kick, tree_drift) with the same float factors: float(G dt / 2) and float(t_next - clock), so one level
+// reproduces it bit for bit. The step rule is the CPU's (core/leapfrog.hpp, core/hermite.hpp),
 // in double from the float state.
 #include <cub/device/device_reduce.cuh>
 
@@ -31,10 +31,6 @@ struct BlockScalars {
     double bad_want;      // the step it wanted
 };
 
-__device__ inline void kick(float4& v, const float4& a, float h) {
-    v.x += h * a.x, v.y += h * a.y, v.z += h * a.z;
-}
-
 // A body's wanted step from its acceleration (without G: times G here) and velocity.
 __device__ inline double wanted_step(const float4& a, const float4& v, const BlockRule& r) {
     const double ax = r.G * a.x, ay = r.G * a.y, az = r.G * a.z;
@@ -63,7 +59,7 @@ __global__ void open_kick_kernel(TreeBodies b, const double* t, const double* dt
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.n || t[i] != clock) return;
     float4 v = b.vel[i];
-    kick(v, b.acc[i], static_cast<float>(0.5 * dt[i] * G));
+    tree_kick(v, b.acc[i], static_cast<float>(0.5 * dt[i] * G));
     b.vel[i] = v;
 }
 
@@ -78,7 +74,7 @@ __global__ void drift_mark_kernel(TreeBodies b, const double* t_end, double cloc
         const float h = static_cast<float>(t_next - clock);
         const float4 v = b.vel[i];
         float4 x = b.pos[i];
-        x.x += h * v.x, x.y += h * v.y, x.z += h * v.z;
+        tree_drift(x, v, h);
         b.pos[i] = x;
         due = t_end[i] == t_next;
         active[i] = due;
@@ -95,7 +91,7 @@ __global__ void close_kernel(TreeBodies b, BlockRule r, const uint8_t* active, d
     const double t_next = sc->t_next;
     float4 v = b.vel[i];
     const float4 a = b.acc[i];
-    kick(v, a, static_cast<float>(0.5 * dt[i] * r.G));
+    tree_kick(v, a, static_cast<float>(0.5 * dt[i] * r.G));
     b.vel[i] = v;
     const double want = wanted_step(a, v, r);
     const double step = hermite::block_step(held_leapfrog_want(want, dt[i]), dt[i], t_next, r.dt_max);

@@ -19,6 +19,15 @@
 
 namespace nbody::kernels {
 
+// The kick v += h a and the drift x += h v (3 flops a component each) of every tree kernel, shared and block
+// steps alike, so that one level of block steps reproduces the shared steps bit for bit.
+__device__ inline void tree_kick(float4& v, const float4& a, float h) {
+    v.x += h * a.x, v.y += h * a.y, v.z += h * a.z;
+}
+__device__ inline void tree_drift(float4& x, const float4& v, float h) {
+    x.x += h * v.x, x.y += h * v.y, x.z += h * v.z;
+}
+
 // The engine's bodies (input order): float4 positions (w = mass), velocities, accelerations without G.
 struct TreeBodies {
     float4* pos;

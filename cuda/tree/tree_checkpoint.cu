@@ -73,15 +73,13 @@ void TreeEngine::import_state(const IntegratorState& st, const SimParams& p) {
     s.group = need_groups(st, n);
     s.time = need_scalar(st, "time_base");
 
-    // The engine made as a reset makes it (its evaluation and first steps are overwritten below).
+    // The engine made as a reset makes it, from these very floats (exact through double); its evaluation and
+    // first steps are overwritten below.
     reset(s, p);
     const DevicePart& part = m_dev.parts().front();
-    if (n > 0) {
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(m_vel.get(), v[1].data(), n * sizeof(float4), cudaMemcpyHostToDevice,
-                                         part.stream));
+    if (n > 0)
         NBODY_CUDA_CHECK(cudaMemcpyAsync(m_acc.get(), v[2].data(), n * sizeof(float4), cudaMemcpyHostToDevice,
                                          part.stream));
-    }
     if (block) m_clock.write(t, dt, clock, part.stream);
     m_dev.synchronize();  // the host arrays go out of scope
     m_acc_current = true;

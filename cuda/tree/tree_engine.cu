@@ -28,10 +28,9 @@ __global__ void tree_kick_drift_kernel(float4* __restrict__ pos, float4* __restr
                                        const float4* __restrict__ acc, int n, float kick, float dt) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const float4 a = acc[i];
     float4 v = vel[i], x = pos[i];
-    v.x += kick * a.x, v.y += kick * a.y, v.z += kick * a.z;
-    x.x += dt * v.x, x.y += dt * v.y, x.z += dt * v.z;
+    tree_kick(v, acc[i], kick);
+    tree_drift(x, v, dt);
     vel[i] = v;
     pos[i] = x;
 }
@@ -40,9 +39,8 @@ __global__ void tree_kick_drift_kernel(float4* __restrict__ pos, float4* __restr
 __global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restrict__ acc, int n, float kick) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const float4 a = acc[i];
     float4 v = vel[i];
-    v.x += kick * a.x, v.y += kick * a.y, v.z += kick * a.z;
+    tree_kick(v, acc[i], kick);
     vel[i] = v;
 }
 

@@ -337,8 +337,11 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     // Costliest first only where each warp walks several groups (a 1M-body step 4-5% faster on an H100): with
     // few groups a warp (131,072 bodies: 1.4) the sort costs more than the tail it saves, and the key order
     // keeps neighbouring warps' lists in cache (8% slower there).
-    const bool by_cost = walk_count >= 4u * uint32_t(sms * per_sm * kWalkWarps);
+    const uint32_t resident_warps = uint32_t(sms * per_sm * kWalkWarps);
+    const bool by_cost = walk_count >= 4u * resident_warps;
     a.walk_list = by_cost ? costliest_first(candidates, walk_count) : candidates;
+    // The estimates are kept only where a walk may read them (a tree of that many groups).
+    const bool keep_costs = groups >= 4u * std::size_t(resident_warps);
     a.active = active;
     a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups), a.walk_count = walk_count;
     a.soft2 = soft2;
@@ -366,7 +369,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     if (counts[kOverflow] != 0)
         throw BackendError("tree walk: " + std::to_string(counts[kOverflow]) + " groups overflowed their stack of " +
                            std::to_string(bound) + " cells (a bug: the bound says it cannot)");
-    remember_costs(candidates, walk_count);
+    if (keep_costs) remember_costs(candidates, walk_count);
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];

@@ -121,13 +121,7 @@ TEST(TreeBlockGpu, FollowsTheCpuReference) {
 // within eta^2 / 4 = 1e-2 halved (the CPU's test of the same scheme).
 TEST(TreeBlockGpu, ATightBinaryTakesShorterStepsThanItsField) {
     REQUIRE_GPU(gpu);
-    State s = rounded_to_float32(test::plummer_state(2000, 21));
-    const double m = 0.02, d = 0.01, v = std::sqrt(m / (2 * d));
-    s.pos_mass.push_back({0.5 * d, 0, 0, m});
-    s.pos_mass.push_back({-0.5 * d, 0, 0, m});
-    s.vel.push_back({0, v, 0, 0});
-    s.vel.push_back({0, -v, 0, 0});
-    s.group.resize(s.pos_mass.size(), 0);
+    const State s = rounded_to_float32(test::binary_in_a_field(2000));
     const SimParams p = block_tree(1.0 / 64, 1e-3, 0.2);
     gpu->reset(s, p);
     const BlockLevels l0 = *gpu->block_levels();

@@ -22,6 +22,20 @@ namespace nbody::test {
 // A Plummer sphere in Henon units (G = M = 1, a = 3 pi / 16) of n bodies.
 inline State plummer_state(std::size_t n, uint64_t seed = 7) { return build_scene(henon_plummer_scene(n, seed)); }
 
+// A tight circular binary (two bodies of mass 0.02, 0.01 apart, v^2 = G m / (2 d) each) appended at the centre
+// of a Plummer field of `field` bodies (seed 21): its |a| = 200 against the field's ~1 asks block steps ~14x
+// shorter than the field's median.
+inline State binary_in_a_field(std::size_t field) {
+    State s = plummer_state(field, 21);
+    const double m = 0.02, d = 0.01, v = std::sqrt(m / (2 * d));
+    s.pos_mass.push_back({0.5 * d, 0, 0, m});
+    s.pos_mass.push_back({-0.5 * d, 0, 0, m});
+    s.vel.push_back({0, v, 0, 0});
+    s.vel.push_back({0, -v, 0, 0});
+    s.group.resize(s.pos_mass.size(), 0);
+    return s;
+}
+
 // Block steps: steps until the clock passes t_end and sits on a multiple of the largest step, where every
 // body's step has ended and the state read back is exact, not estimated. Returns the block steps taken.
 inline long long run_to_sync(Backend& b, double t_end) {

@@ -16,19 +16,6 @@ using namespace nbody;
 
 namespace {
 
-// test_leapfrog_block's tight binary (mass 0.02 each, 0.01 apart, circular) at the centre of a Plummer field
-// of `field` bodies: the binary wants steps ~14x shorter than the field's median.
-State binary_in_a_field(std::size_t field) {
-    State s = test::plummer_state(field, 21);
-    const double m = 0.02, d = 0.01, v = std::sqrt(m / (2 * d));
-    s.pos_mass.push_back({0.5 * d, 0, 0, m});
-    s.pos_mass.push_back({-0.5 * d, 0, 0, m});
-    s.vel.push_back({0, v, 0, 0});
-    s.vel.push_back({0, -v, 0, 0});
-    s.group.resize(s.pos_mass.size(), 0);
-    return s;
-}
-
 SimParams params(Integrator in, ForceMethod m, Precision pr) {
     SimParams p = test::hermite_params(in, pr, 1.0 / 64, 1e-3);
     p.method = m;
@@ -59,7 +46,7 @@ void expect_matches_steps(CpuBackend& b, const BlockLevels& l) {
 // last active count is 0 before the first block step, then each step's: direct summation's work a block step
 // is active x N pairs, so the work counter says the same count independently.
 TEST(CpuBlockLevels, LeapfrogBlockBinaryInAFieldSpreadsOverLevels) {
-    const State s = binary_in_a_field(200);
+    const State s = test::binary_in_a_field(200);
     const std::size_t n = s.size();
     for (const ForceMethod method : {ForceMethod::Direct, ForceMethod::Tree}) {
         SCOPED_TRACE(std::string(method_name(method)));
@@ -77,8 +64,9 @@ TEST(CpuBlockLevels, LeapfrogBlockBinaryInAFieldSpreadsOverLevels) {
             EXPECT_EQ(total(*l), n);
             EXPECT_GE(l->last_active, 2u);  // the binary is due every block step: it sets the shortest step
             EXPECT_LE(l->last_active, n);
-            if (method == ForceMethod::Direct)
+            if (method == ForceMethod::Direct) {
                 EXPECT_EQ(double(l->last_active) * double(n), b.work().equivalent_direct - pairs) << k;
+            }
         }
         expect_matches_steps(b, *l);
         int occupied = 0;
@@ -91,7 +79,7 @@ TEST(CpuBlockLevels, LeapfrogBlockBinaryInAFieldSpreadsOverLevels) {
 
 // Every block-step row answers, each from its own integrator's steps; the shared-step rows do not.
 TEST(CpuBlockLevels, EveryBlockStepRowAnswersAndSharedStepsDoNot) {
-    const State s = binary_in_a_field(64);
+    const State s = test::binary_in_a_field(64);
     for (const Integrator in :
          {Integrator::LeapFrogBlock, Integrator::HermiteBlock, Integrator::Hermite6Block,
           Integrator::LeapFrog, Integrator::Hermite, Integrator::Hermite6}) {
@@ -116,7 +104,7 @@ TEST(CpuBlockLevels, EveryBlockStepRowAnswersAndSharedStepsDoNot) {
 TEST(CpuBlockLevels, ARestartForgetsTheLastStepAndSharedStepsEndIt) {
     CpuBackend b(2);
     SimParams p = params(Integrator::LeapFrogBlock, ForceMethod::Direct, Precision::Fp64);
-    b.reset(binary_in_a_field(64), p);
+    b.reset(test::binary_in_a_field(64), p);
     b.step(2);
     ASSERT_GT(b.block_levels()->last_active, 0u);
     p.eta = 0.1;

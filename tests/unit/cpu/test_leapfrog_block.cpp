@@ -164,14 +164,8 @@ TEST(LeapfrogBlockCpu, PlummerSphereKeepsEnergyAndMomentum) {
 // median 2^-8, six levels, active fraction 0.073 (a shared step at the binary's costs 14x more),
 // energy 6.4e-4.
 TEST(LeapfrogBlockCpu, ATightBinaryTakesShorterStepsThanItsField) {
-    State s = test::plummer_state(200, 21);
-    const double m = 0.02, d = 0.01, v = std::sqrt(m / (2 * d));  // v^2 = G m / (2 d) for each, circular
-    const std::size_t i0 = s.size();
-    s.pos_mass.push_back({0.5 * d, 0, 0, m});
-    s.pos_mass.push_back({-0.5 * d, 0, 0, m});
-    s.vel.push_back({0, v, 0, 0});
-    s.vel.push_back({0, -v, 0, 0});
-    s.group.resize(s.pos_mass.size(), 0);
+    const State s = test::binary_in_a_field(200);
+    const std::size_t i0 = 200;  // the binary's first body
     const SimParams p = block_params(ForceMethod::Direct, Precision::Fp64, 1.0 / 64, 1e-3, 0.2);
     CpuBackend b(2);
     b.reset(s, p);
