@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "common/cuda_check.cuh"
+#include "core/block_levels.hpp"
 #include "core/block_underflow.hpp"
 #include "core/errors.hpp"
 #include "core/hermite.hpp"
@@ -108,6 +109,19 @@ __global__ void ends_kernel(const double* t, const double* dt, double* t_end, in
     if (i < n) t_end[i] = t[i] + dt[i];
 }
 
+
+// The level histogram (core/block_levels.hpp's block_level): per block in shared memory, then into the 64
+// global counts, so the panels read 512 bytes instead of every body's step.
+__global__ void level_count_kernel(const double* dt, int n, double dt_max, unsigned long long* bins) {
+    __shared__ unsigned s_bins[kMaxBlockLevel + 1];
+    for (int k = int(threadIdx.x); k <= kMaxBlockLevel; k += blockDim.x) s_bins[k] = 0;
+    __syncthreads();
+    for (int i = int(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += int(gridDim.x * blockDim.x))
+        atomicAdd(&s_bins[block_level(dt[i], dt_max)], 1u);
+    __syncthreads();
+    for (int k = int(threadIdx.x); k <= kMaxBlockLevel; k += blockDim.x)
+        if (s_bins[k] != 0) atomicAdd(&bins[k], static_cast<unsigned long long>(s_bins[k]));
+}
 }  // namespace
 
 void TreeBlockSteps::allocate(int device, std::size_t n) {
@@ -119,6 +133,8 @@ void TreeBlockSteps::allocate(int device, std::size_t n) {
     m_t_end = DeviceBuffer::alloc(device, bytes, "tree block steps: step ends");
     m_active = DeviceBuffer::alloc(device, std::max<std::size_t>(1, n), "tree block steps: active flags");
     m_scalars = DeviceBuffer::alloc(device, sizeof(BlockScalars), "tree block steps: scalars");
+    m_level_bins = DeviceBuffer::alloc(device, (kMaxBlockLevel + 1) * sizeof(unsigned long long),
+                                       "tree block steps: level counts");
     std::size_t scratch = 0;
     NBODY_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, scratch, static_cast<const double*>(nullptr),
                                             static_cast<double*>(nullptr), int(std::max<std::size_t>(1, n))));
@@ -180,12 +196,24 @@ void TreeBlockSteps::end_step(const TreeBodies& b, const BlockRule& r, cudaStrea
 void TreeBlockSteps::read(std::vector<double>& t, std::vector<double>& dt) const {
     t.resize(m_n);
     if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(t.data(), m_t.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
-    read_steps(dt);
-}
-
-void TreeBlockSteps::read_steps(std::vector<double>& dt) const {
     dt.resize(m_n);
     if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(dt.data(), m_dt.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+std::vector<std::size_t> TreeBlockSteps::level_counts(double dt_max, cudaStream_t s) {
+    std::vector<std::size_t> out;
+    if (m_n == 0) return out;
+    unsigned long long bins[kMaxBlockLevel + 1];
+    NBODY_CUDA_CHECK(cudaMemsetAsync(m_level_bins.get(), 0, sizeof bins, s));
+    level_count_kernel<<<std::min(blocks_for(m_n), 1024), kBlock, 0, s>>>(
+        m_dt.as<const double>(), int(m_n), dt_max, m_level_bins.as<unsigned long long>());
+    NBODY_CUDA_CHECK_LAUNCH("level_count_kernel");
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(bins, m_level_bins.get(), sizeof bins, cudaMemcpyDeviceToHost, s));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+    int deepest = kMaxBlockLevel;
+    while (deepest > 0 && bins[deepest] == 0) --deepest;
+    out.assign(bins, bins + deepest + 1);
+    return out;
 }
 
 void TreeBlockSteps::refresh_ends(cudaStream_t s) {

@@ -59,10 +59,11 @@ class TreeBlockSteps {
     double clock() const { return m_clock; }
     double next_time() const { return m_t_next; }
 
-    // Each body's step start and step, copied back (read_state, checkpoints); the steps alone (the panels'
-    // levels: half the bytes).
+    // Each body's step start and step, copied back (read_state, checkpoints).
     void read(std::vector<double>& t, std::vector<double>& dt) const;
-    void read_steps(std::vector<double>& dt) const;
+    // The bodies on each level dt_max / 2^k (core/block_levels.hpp's rule), counted on the device (the panels
+    // ask a few times a second: 512 bytes back, not 8 a body): levels 0..deepest.
+    std::vector<std::size_t> level_counts(double dt_max, cudaStream_t s);
     // Checkpoints: puts each body's time line back (validated by the caller) and the clock.
     void write(const std::vector<double>& t, const std::vector<double>& dt, double clock, cudaStream_t s);
 
@@ -79,7 +80,7 @@ class TreeBlockSteps {
 
     int m_device = 0;
     std::size_t m_n = 0;
-    DeviceBuffer m_t, m_dt, m_t_end, m_active, m_scalars, m_scratch;
+    DeviceBuffer m_t, m_dt, m_t_end, m_active, m_scalars, m_scratch, m_level_bins;
     std::size_t m_scratch_bytes = 0;
     double m_clock = 0, m_t_next = 0;
     std::size_t m_active_count = 0;

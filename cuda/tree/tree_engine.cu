@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <string>
 
-#include "core/block_levels.hpp"
 #include "core/errors.hpp"
 #include "core/hermite.hpp"
 #include "core/integrator.hpp"
@@ -140,13 +139,15 @@ void TreeEngine::step(int k) {
         NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");
         m_time += m_params.dt;
         ++m_steps;
-        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), m_n);
     }
 }
 
-void TreeEngine::add_stages(double step_seconds) {
+void TreeEngine::add_stages(double step_seconds, std::size_t active) {
     m_sums.keys += m_stats.t_keys, m_sums.sort += m_stats.t_sort, m_sums.build += m_stats.t_build;
     m_sums.multipoles += m_stats.t_multipoles, m_sums.walk += m_stats.t_walk, m_sums.total += step_seconds;
+    m_sums.active += double(active), m_sums.walked += double(m_stats.walked_bodies);
+    if (active * 64 < m_n) ++m_sums.small, m_sums.small_total += step_seconds;
     ++m_sums.steps;
 }
 
@@ -161,7 +162,16 @@ std::string TreeEngine::stage_times() const {
                   "and the rest %.3f; %.3f ms in all",
                   m_block ? "block step" : "step", s.steps, s.keys * ms, s.sort * ms, s.build * ms,
                   s.multipoles * ms, s.walk * ms, rest * ms, s.total * ms);
-    return buf;
+    std::string out = buf;
+    if (m_block && m_n > 0) {
+        const double per = 100.0 / (double(s.steps) * double(m_n));
+        std::snprintf(buf, sizeof buf,
+                      "; active %.1f%% of the bodies a block step, the groups walked for them %.1f%%; %lld steps "
+                      "with under 1/64 active, %.3f ms each",
+                      s.active * per, s.walked * per, s.small, s.small ? 1e3 * s.small_total / double(s.small) : 0.0);
+        out += buf;
+    }
+    return out;
 }
 
 // Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
@@ -178,7 +188,7 @@ void TreeEngine::block_steps(int k) {
         m_clock.end_step(bodies(), rule(), part.stream);
         m_last_active = active;
         ++m_steps;
-        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), active);
     }
 }
 
@@ -211,9 +221,11 @@ void TreeEngine::synchronise_velocities(State& out) {
 std::optional<BlockLevels> TreeEngine::block_levels() {
     if (!m_block) return std::nullopt;
     m_dev.synchronize();
-    std::vector<double> dt;
-    m_clock.read_steps(dt);
-    return block_levels_of(m_n, rule().dt_max, m_last_active, [&](std::size_t i) { return dt[i]; });
+    BlockLevels out;
+    out.dt_max = rule().dt_max;
+    out.last_active = m_last_active;
+    out.count = m_clock.level_counts(out.dt_max, m_dev.parts().front().stream);
+    return out;
 }
 
 void TreeEngine::read_accelerations(std::vector<Double4>& out) {

@@ -84,8 +84,12 @@ private:
     struct StageSums {
         double keys = 0, sort = 0, build = 0, multipoles = 0, walk = 0, total = 0;
         long long steps = 0;
+        // Block steps: bodies evaluated, and the bodies of the groups walked for them (the lanes spent), summed
+        // over the steps; the steps with under 1/64 of the bodies active, and their time.
+        double active = 0, walked = 0, small_total = 0;
+        long long small = 0;
     } m_sums;
-    void add_stages(double step_seconds);
+    void add_stages(double step_seconds, std::size_t active);
 };
 
 }  // namespace nbody::kernels

@@ -40,7 +40,7 @@ constexpr uint32_t kMaxPush = 32 * 8;  // children one round pushes at most
 constexpr uint32_t kFastStack = 1024;
 constexpr int kMaxPerLane = 4;  // bodies a lane holds: groups of up to 128
 
-enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kCounters };
+enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kWalked, kCounters };
 
 struct WalkArgs {
     const tree::TreeCell* cells;
@@ -264,6 +264,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             a.group_bodies[g] = n_bodies;
             atomicAdd(&a.counters[kBodyBody], members * n_bodies);
             atomicAdd(&a.counters[kBodyCell], members * n_cells);
+            atomicAdd(&a.counters[kWalked], static_cast<unsigned long long>(ge - gb));
             if (overflow) atomicAdd(&a.counters[kOverflow], 1ull);
         }
     }
@@ -373,6 +374,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
+    s.walked_bodies = counts[kWalked];
 }
 
 uint32_t GpuTree::Impl::active_groups(const uint8_t* active) {

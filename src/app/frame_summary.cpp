@@ -20,6 +20,12 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
         "per frame (ms): sim %.3g  upload %.3g  draw %.3g  panels %.3g  total %.3g   steps/frame %d\n",
         1e3 * sum.sim / f, 1e3 * sum.upload / f, 1e3 * sum.draw / f, 1e3 * sum.ui / f, 1e3 * sum.frame / f,
         v.sim().steps_last_frame());
+    // sim is the steps' own time (on the device where it has a clock); the frame's stepping adds the host's
+    // waits and the samplers (force error, levels, NaN check); the draw runs on after the frame submits it.
+    std::printf("per frame (ms): stepping on the frame's thread %.3g (samplers %.3g of it), the draw on the GPU "
+                "%.3g, the rest %.3g\n",
+                1e3 * sum.sim_frame / f, 1e3 * sum.samplers / f, 1e3 * sum.draw_gpu / f,
+                1e3 * (sum.frame - sum.sim_frame - sum.upload - sum.draw - sum.ui) / f);
     std::printf("simulation: %lld steps, %s, %s (over the time spent stepping), t = %.5g\n", steps,
                 (format_si(s.interactions_per_s) + " interactions/s").c_str(),
                 (format_si(s.steps_per_s) + " steps/s").c_str(), v.sim().backend().time());

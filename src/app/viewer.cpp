@@ -148,6 +148,7 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
     const auto t_sim = Clock::now();
     m_sim.advance_frame(budget_s, wall_now);
     m_times.sim_frame = since(t_sim);
+    m_times.samplers = m_sim.sampler_seconds_last_frame();
     if (m_sim.tree_cells_version() != m_cells_version) {  // copied from the backend a few times a second
         m_renderer->set_cells(m_sim.tree_cells());
         m_cells_version = m_sim.tree_cells_version();

@@ -16,6 +16,7 @@ struct FrameTimes {
     double sim = 0;  // backend steps (a step beside the frames: its own duration, on its worker)
     double sim_frame =
         0;              // what stepping took of the frame itself (a step beside the frames: its collection)
+    double samplers = 0;  // of sim_frame: the samplers after the steps (Simulation::sampler_seconds_last_frame)
     double upload = 0;  // positions into GL: glBufferSubData, or interop map + write + unmap
     double draw = 0;    // particles + tone map, on the frame's thread
     double draw_gpu = 0;  // the GPU's own time for that draw where timer queries have it (asynchronous)

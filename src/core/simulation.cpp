@@ -189,7 +189,10 @@ int Simulation::advance_frame(double budget_s, double wall_now) {
             seconds = m_backend->device_seconds() - device0;  // timed on the device
     }
     m_perf.record_frame(wall_now, m_backend->size(), m_backend->work() - before, seconds);
+    const auto t_samplers = std::chrono::steady_clock::now();
     after_steps(steps, seconds, wall_now);
+    m_sampler_seconds_last_frame =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_samplers).count();
     return steps;
 }
 

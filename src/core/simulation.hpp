@@ -130,6 +130,8 @@ class Simulation {
     // Seconds the steps collected by the last frame took themselves (on the worker thread for a background
     // step, whatever the frame spent): what a rate over several frames divides by.
     double step_seconds_last_frame() const { return m_step_seconds_last_frame; }
+    // The last frame's samplers after its steps (NaN check, energy, force error, levels, cells), wall seconds.
+    double sampler_seconds_last_frame() const { return m_sampler_seconds_last_frame; }
     double seconds_per_step() const { return m_sec_per_step; }
     PerfHistory& perf() { return m_perf; }
     DiagnosticsSampler& diagnostics() { return m_diag; }
@@ -175,6 +177,7 @@ class Simulation {
     uint64_t m_generation = 0;
     int m_steps_last_frame = 0;
     double m_step_seconds_last_frame = 0;
+    double m_sampler_seconds_last_frame = 0;
     double m_sec_per_step = 0;  // smoothed, for auto steps
     double m_next_finite_check = 0;
     BackendFacts m_facts;

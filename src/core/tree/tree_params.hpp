@@ -54,6 +54,9 @@ struct TreeStats {
     int depth = 0;           // deepest level (root 0, at most 21)
     uint64_t body_body = 0;  // body-body interactions evaluated
     uint64_t body_cell = 0;  // body-cell (quadrupole) interactions evaluated
+    // Bodies of the groups walked: n for a full evaluation; with block steps' active set, the active bodies
+    // and their groups' inactive members, whose lanes the walk spends without a result.
+    uint64_t walked_bodies = 0;
     // Seconds per stage of the last evaluation.
     double t_box = 0, t_keys = 0, t_sort = 0, t_build = 0, t_multipoles = 0, t_walk = 0;
 

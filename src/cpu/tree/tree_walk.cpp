@@ -27,7 +27,7 @@ struct WalkScratch {
     float ax[128], ay[128], az[128];
     float xi[128], yi[128], zi[128];  // an active-only walk's evaluated bodies, gathered
     uint32_t picked[128];             // their positions in key order
-    uint64_t body_body = 0, body_cell = 0;
+    uint64_t body_body = 0, body_cell = 0, walked = 0;
 
     void size_for(std::size_t cells, std::size_t bodies) {
         queue.resize(cells), accepted.resize(cells), leaves.resize(cells);
@@ -75,6 +75,7 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
                 if (active[m_order[k]]) s.picked[ni++] = k;
             if (ni == 0) return;  // no list: the group's bodies only drift this step
         }
+        s.walked += ge - gb;
         // the whole group's box even where some are inactive: the same lists, so the same bits, as a full
         // walk
         const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
@@ -147,8 +148,8 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
     for (std::size_t t = 1; t < scratch.size(); ++t) pool.emplace_back(worker, std::ref(scratch[t]));
     worker(scratch[0]);
     for (auto& th : pool) th.join();
-    st.body_body = st.body_cell = 0;  // this walk's lists (a first walk's are not the forces')
-    for (const auto& s : scratch) st.body_body += s.body_body, st.body_cell += s.body_cell;
+    st.body_body = st.body_cell = st.walked_bodies = 0;  // this walk's lists (a first walk's are not the forces')
+    for (const auto& s : scratch) st.body_body += s.body_body, st.body_cell += s.body_cell, st.walked_bodies += s.walked;
 }
 
 }  // namespace nbody
