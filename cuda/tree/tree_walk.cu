@@ -2,8 +2,9 @@
 // group that one warp walks with one shared traversal. Each round the warp pops up to 32 cells off its stack,
 // one a lane, and applies the opening test of src/core/tree/interactions.hpp (the CPU tree's, rounded the
 // same way): accepted cells and opened leaves' bodies are staged in shared memory and evaluated 32 at a time,
-// every lane adding their force to its own bodies; other opened cells push their children. The interaction
-// lists are never stored, so the walk's memory is its stacks alone.
+// every lane adding their force to its own bodies; other opened cells push their children (a group of at most
+// 16 bodies spreads over the warp in slices, each summing a share of the staged elements: lanes_for). The
+// interaction lists are never stored, so the walk's memory is its stacks alone.
 //
 // The stack bound (why the stack cannot overflow). The stack is kept sorted by level, deepest on top: a round
 // pops the top cells (levels a..b, every remaining cell at level <= a) and pushes their children (levels
@@ -79,15 +80,32 @@ __device__ uint32_t warp_exclusive_scan(uint32_t v, int lane, uint32_t& total) {
     return inc - v;
 }
 
-// The group's bodies, kPerLane a lane (body gb + lane + 32 r; lanes past the group's end repeat body gb so
+// Lanes and bodies. A group of up to 32 bodies (kPerLane 1) and at most 16 spreads over the warp in `slices`
+// = 32 / size copies: lane l holds body l % size and sums the staged cells and bodies j = slice, slice +
+// slices, ... (lanes past slices x size idle), and the slices are added at the end. A group on the Plummer
+// sphere or the galaxies holds 22-23 bodies on average, and one of at most 16 is a fifth of a 1M walk's
+// interactions: this gives their lanes a body term each instead of one idle in two (or more). Larger groups:
+// one slice, kPerLane bodies a lane (body gb + lane + 32 r).
+struct Lanes {
+    uint32_t body;  // offset in the group of the lane's (first) body
+    int first, slices;  // the staged element the lane starts at, and its stride
+};
+template <int kPerLane>
+__device__ Lanes lanes_for(uint32_t size, int lane) {
+    if (kPerLane > 1 || size > 16 || size == 0) return {uint32_t(lane), 0, 1};
+    const int slices = int(32u / size), slice = lane / int(size);
+    return {uint32_t(lane) % size, slice < slices ? slice : 64, slices};  // 64: past any staged count (idle)
+}
+
+// The group's bodies, kPerLane a lane (body gb + at + 32 r; lanes past the group's end repeat body gb so
 // the box is unchanged), and their bounding box: the same floats the CPU tree's group_box takes.
 template <int kPerLane>
-__device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge, int lane, float* px, float* py,
-                                     float* pz) {
+__device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge, uint32_t at, float* px,
+                                     float* py, float* pz) {
     float lo[3], hi[3];
 #pragma unroll
     for (int r = 0; r < kPerLane; ++r) {
-        const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+        const uint32_t k = gb + at + 32u * uint32_t(r);
         const uint32_t kk = k < ge ? k : gb;
         px[r] = a.x[kk], py[r] = a.y[kk], pz[r] = a.z[kk];
         if (r == 0) {
@@ -117,11 +135,11 @@ __device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, int l
     return tree::group_accel_factor(warp_min(amin2));
 }
 
-// Body-cell terms of the first `count` staged cells (3 float4 each) on the lane's bodies.
+// Body-cell terms of the staged cells (3 float4 each) first, first + step, ... below count on the lane's bodies.
 template <int kPerLane>
-__device__ void eval_cells(const float4 (*cells)[64], int count, const float* px, const float* py, const float* pz,
-                           float soft2, float* ax, float* ay, float* az) {
-    for (int j = 0; j < count; ++j) {
+__device__ void eval_cells(const float4 (*cells)[64], int first, int step, int count, const float* px,
+                           const float* py, const float* pz, float soft2, float* ax, float* ay, float* az) {
+    for (int j = first; j < count; j += step) {
         const float4 c0 = cells[0][j], c1 = cells[1][j], c2 = cells[2][j];
         tree::CellMoments cm{};
         cm.m = c0.w, cm.qxx = c1.x, cm.qyy = c1.y, cm.qzz = c1.z;
@@ -132,16 +150,26 @@ __device__ void eval_cells(const float4 (*cells)[64], int count, const float* px
     }
 }
 
-// Body-body terms of the first `count` staged bodies on the lane's bodies.
+// Body-body terms of the staged bodies first, first + step, ... below count on the lane's bodies.
 template <int kPerLane>
-__device__ void eval_bodies(const float4* bodies, int count, const float* px, const float* py, const float* pz,
-                            float soft2, float* ax, float* ay, float* az) {
-    for (int j = 0; j < count; ++j) {
+__device__ void eval_bodies(const float4* bodies, int first, int step, int count, const float* px,
+                            const float* py, const float* pz, float soft2, float* ax, float* ay, float* az) {
+    for (int j = first; j < count; j += step) {
         const float4 b = bodies[j];
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r)
             tree::add_body_body(b.x - px[r], b.y - py[r], b.z - pz[r], b.w, soft2, ax[r], ay[r], az[r]);
     }
+}
+
+// eval(first, step) on the lane's slice: a group of one slice takes the plain loop (first 0, step 1: at a
+// constant count the compiler unrolls it; a strided one it does not, which would cost the large groups).
+template <int kPerLane, class Eval>
+__device__ __forceinline__ void on_slice(const Lanes& ln, Eval eval) {
+    if (kPerLane == 1 && ln.slices > 1)
+        eval(ln.first, ln.slices);
+    else
+        eval(0, 1);
 }
 
 // Accepted cells and opened leaves' bodies are staged in shared memory across rounds and evaluated 32 at a
@@ -163,7 +191,8 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         const tree::TreeGroup grp = a.group_list[g];
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
         float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
-        const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, lane, px, py, pz);
+        const Lanes ln = lanes_for<kPerLane>(grp.count, lane);
+        const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, ln.body, px, py, pz);
         const float factor = group_factor<kPerLane>(a, gb, ge, lane);
 
         if (lane == 0) stack[0] = 0;  // the root
@@ -214,7 +243,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             n_cells += uint32_t(__popc(accepted));
             __syncwarp();  // also orders the pushes before the next round's pops
             if (staged_cells >= 32) {
-                eval_cells<kPerLane>(s_cell[w], 32, px, py, pz, a.soft2, ax, ay, az);
+                on_slice<kPerLane>(ln, [&](int first, int step) {
+                    eval_cells<kPerLane>(s_cell[w], first, step, 32, px, py, pz, a.soft2, ax, ay, az);
+                });
                 __syncwarp();
                 staged_cells -= 32;  // the rest (< 32) moves to the front
                 if (lane < staged_cells)
@@ -236,7 +267,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                     c += put;
                     if (staged_bodies == 32) {
                         __syncwarp();
-                        eval_bodies<kPerLane>(s_body[w], 32, px, py, pz, a.soft2, ax, ay, az);
+                        on_slice<kPerLane>(ln, [&](int first, int step) {
+                            eval_bodies<kPerLane>(s_body[w], first, step, 32, px, py, pz, a.soft2, ax, ay, az);
+                        });
                         __syncwarp();
                         staged_bodies = 0;
                     }
@@ -245,15 +278,26 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             }
         }
         __syncwarp();
-        eval_cells<kPerLane>(s_cell[w], staged_cells, px, py, pz, a.soft2, ax, ay, az);
-        eval_bodies<kPerLane>(s_body[w], staged_bodies, px, py, pz, a.soft2, ax, ay, az);
+        on_slice<kPerLane>(ln, [&](int first, int step) {
+            eval_cells<kPerLane>(s_cell[w], first, step, staged_cells, px, py, pz, a.soft2, ax, ay, az);
+            eval_bodies<kPerLane>(s_body[w], first, step, staged_bodies, px, py, pz, a.soft2, ax, ay, az);
+        });
         __syncwarp();  // the next group's staging waits for every lane's reads
+        // The slices' partial sums into the first slice's lanes, in slice order (the same bits every run), each
+        // read as its lane left it (a lane of a later slice also adds, into its own sum, what it reads).
+        const float part_x = ax[0], part_y = ay[0], part_z = az[0];
+        for (int sl = 1; sl < ln.slices; ++sl) {
+            const int from = lane + sl * int(grp.count);
+            const float bx = __shfl_sync(kFull, part_x, from & 31), by = __shfl_sync(kFull, part_y, from & 31),
+                        bz = __shfl_sync(kFull, part_z, from & 31);
+            if (from < 32) ax[0] += bx, ay[0] += by, az[0] += bz;
+        }
         // Only the active bodies take their new accelerations (the others keep the one their step began
         // with: their closing kick comes later, and the acceleration criterion reads it meanwhile).
         uint32_t written = 0;  // warp-uniform
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r) {
-            const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+            const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);  // the first slice's lanes hold the sums
             const bool put = k < ge && (!a.active || a.active[a.order[k]]);
             if (put) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
             written += uint32_t(__popc(__ballot_sync(kFull, put)));
