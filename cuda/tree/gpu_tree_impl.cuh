@@ -16,6 +16,7 @@ struct GpuTree::Impl {
     std::vector<uint32_t> level_start;  // host copy: first cell of each level, then one past the last
     kernels::DeviceBuffer input;        // float4 in input order
     kernels::DeviceBuffer box;          // tree::KeyBox
+    kernels::DeviceBuffer box_partials;  // the bounding box's first pass: (lo, hi) float4 pairs
     kernels::KeyIndexSort<uint64_t, uint32_t> sorted;  // the bodies' keys and indices, sorted by key
     kernels::DeviceBuffer x, y, z, m;  // key order, float32
     kernels::DeviceBuffer scan_temp;

@@ -1,4 +1,4 @@
-// The GPU tree's build: bounding box (one block's reduction, spatial/bounding_box.cuh), 63-bit keys, the
+// The GPU tree's build: bounding box (a two-pass reduction, spatial/bounding_box.cuh), 63-bit keys, the
 // radix sort of (key, body) (spatial/key_sort.cuh), the bodies gathered into key order, then the octree,
 // every level at once (tree_build_levels.cu), and the multipoles (tree_multipoles.cu).
 #include <chrono>
@@ -15,7 +15,20 @@ namespace {
 
 using kernels::kBoxThreads;
 
-// One block: min and max of every coordinate (exact in float32), then the key cube from them.
+// The bounding box's first pass (spatial/bounding_box.cuh): partial[2b] = lo and partial[2b + 1] = hi of
+// block b's bodies.
+__global__ void __launch_bounds__(kBoxThreads) box_partials_kernel(const float4* pos, int n, float4* partial) {
+    kernels::block_bounds(
+        pos, n,
+        [&](const float lo[3], const float hi[3]) {
+            partial[2 * blockIdx.x] = make_float4(lo[0], lo[1], lo[2], 0.f);
+            partial[2 * blockIdx.x + 1] = make_float4(hi[0], hi[1], hi[2], 0.f);
+        },
+        int(blockIdx.x) * kBoxThreads, int(gridDim.x) * kBoxThreads);
+}
+
+// One block over the first pass's (lo, hi) pairs: min and max of every coordinate (exact in float32), then
+// the key cube from them.
 __global__ void __launch_bounds__(kBoxThreads) tree_box_kernel(const float4* pos, int n, tree::KeyBox* box) {
     kernels::block_bounds(pos, n, [&](const float lo[3], const float hi[3]) {
         *box = tree::key_box_from_bounds(lo, hi);
@@ -46,6 +59,8 @@ GpuTree::GpuTree(int device) : m(std::make_unique<Impl>()) {
     NBODY_CUDA_CHECK(cudaSetDevice(device));
     NBODY_CUDA_CHECK(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking));
     m->box = kernels::DeviceBuffer::alloc(device, sizeof(tree::KeyBox), "tree key box");
+    m->box_partials =
+        kernels::DeviceBuffer::alloc(device, 2 * kernels::kBoxPartials * sizeof(float4), "tree box partials");
 }
 
 GpuTree::~GpuTree() {
@@ -79,7 +94,12 @@ void GpuTree::Impl::reserve_cells(std::size_t count) {
 
 void GpuTree::Impl::bounding_box_and_keys() {
     const int ni = static_cast<int>(n);
-    tree_box_kernel<<<1, kBoxThreads, 0, stream>>>(input.as<const float4>(), ni, box.as<tree::KeyBox>());
+    const int blocks = kernels::box_blocks(ni);
+    box_partials_kernel<<<blocks, kBoxThreads, 0, stream>>>(input.as<const float4>(), ni,
+                                                                      box_partials.as<float4>());
+    NBODY_CUDA_CHECK_LAUNCH("box_partials_kernel");
+    tree_box_kernel<<<1, kBoxThreads, 0, stream>>>(box_partials.as<const float4>(), 2 * blocks,
+                                                   box.as<tree::KeyBox>());
     NBODY_CUDA_CHECK_LAUNCH("tree_box_kernel");
     tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), ni,
                                                            box.as<const tree::KeyBox>(),
@@ -224,7 +244,8 @@ tree::KeyBox GpuTree::key_box() const {
 
 double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
-    std::size_t bytes = m->input.bytes() + m->box.bytes() + m->sorted.bytes() + m->scan_temp.bytes();
+    std::size_t bytes = m->input.bytes() + m->box.bytes() + m->box_partials.bytes() + m->sorted.bytes() +
+                        m->scan_temp.bytes();
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->level_counts, &m->level_offsets,
                           &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
                           &m->host_acc, &m->group_made, &m->group_offsets, &m->group_list})
