@@ -118,8 +118,10 @@ while [ $# -gt 0 ]; do
       # `blocksteps SCENE SHARED_DT DT_MAX "ETAS" UNTIL`: SCENE with shared leap-frog steps of SHARED_DT and
       # with leapfrog-block (largest step DT_MAX) for each eta, to UNTIL: energy, stepping wall time and tails
       # (metrics-*.txt), and each block run's surface density map against the shared run's (mapdiff.txt).
+      # BLOCKSTEPS_ARGS (`env BLOCKSTEPS_ARGS=--alpha=0.002`): more nbody-scene-metrics flags for every run.
       scene=$2 shared=$3 dtmax=$4 etas=$5 until=$6; shift 5
-      M="$B/nbody-scene-metrics tails $scene --backend cuda --until $until --every 640 --group 0 --around 1"
+      # shellcheck disable=SC2086
+      M="$B/nbody-scene-metrics tails $scene --backend cuda --until $until --every 640 --group 0 --around 1 ${BLOCKSTEPS_ARGS:-}"
       $M --integrator leapfrog --dt "$shared" --map "$OUT/map-shared.txt" > "$OUT/metrics-shared.txt" 2>&1 || rc=1
       tail -3 "$OUT/metrics-shared.txt"
       for eta in $etas; do
