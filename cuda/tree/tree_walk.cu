@@ -97,6 +97,25 @@ __device__ Lanes lanes_for(uint32_t size, int lane) {
     return {uint32_t(lane) % size, slice < slices ? slice : 64, slices};  // 64: past any staged count (idle)
 }
 
+// The bodies a group evaluates, its members: every body, or with block steps' active set its active ones
+// alone (tree::walks_active_members: groups of at most 32, one a lane, kPerLane 1), whose box and smallest
+// acceleration then decide the openings: a body that only drifts this step neither widens the box nor takes
+// a lane. Member i is body gb + member_offset(m, i).
+struct Members {
+    unsigned mask;  // the active members' lanes (sub-groups only)
+    uint32_t size;
+    bool sub;
+};
+template <int kPerLane>
+__device__ Members members_of(const WalkArgs& a, uint32_t gb, uint32_t count, int lane) {
+    if (kPerLane > 1 || !a.active) return {0u, count, false};
+    const unsigned mask = __ballot_sync(kFull, uint32_t(lane) < count && a.active[a.order[gb + uint32_t(lane)]]);
+    return {mask, uint32_t(__popc(mask)), true};
+}
+__device__ __forceinline__ uint32_t member_offset(const Members& m, uint32_t i) {
+    return m.sub ? uint32_t(__fns(m.mask, 0u, int(i) + 1)) : i;
+}
+
 // The group's bodies, kPerLane a lane (body gb + at + 32 r; lanes past the group's end repeat body gb so
 // the box is unchanged), and their bounding box: the same floats the CPU tree's group_box takes.
 template <int kPerLane>
@@ -120,15 +139,16 @@ __device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge
             warp_max(hi[0]), warp_max(hi[1]), warp_max(hi[2])};
 }
 
-// The group's factor in the acceleration criterion (tree::group_accel_factor) from its bodies' last
-// accelerations, read before this group writes its new ones (no other group touches them).
+// The group's factor in the acceleration criterion (tree::group_accel_factor) from its members' last
+// accelerations (the lanes' bodies, as load_group), read before this group writes its new ones (no other group
+// touches them).
 template <int kPerLane>
-__device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, int lane) {
+__device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, uint32_t at) {
     if (!a.use_last) return tree::kNoAcceleration;
     float amin2 = HUGE_VALF;
 #pragma unroll
     for (int r = 0; r < kPerLane; ++r) {
-        const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);
+        const uint32_t k = gb + at + 32u * uint32_t(r);
         const float4 l = a.acc[a.order[k < ge ? k : gb]];
         amin2 = fminf(amin2, tree::norm2_rn(l.x, l.y, l.z));
     }
@@ -191,9 +211,11 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         const tree::TreeGroup grp = a.group_list[g];
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
         float px[kPerLane], py[kPerLane], pz[kPerLane], ax[kPerLane] = {}, ay[kPerLane] = {}, az[kPerLane] = {};
-        const Lanes ln = lanes_for<kPerLane>(grp.count, lane);
-        const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, ln.body, px, py, pz);
-        const float factor = group_factor<kPerLane>(a, gb, ge, lane);
+        const Members mem = members_of<kPerLane>(a, gb, grp.count, lane);
+        const Lanes ln = lanes_for<kPerLane>(mem.size, lane);
+        const uint32_t at = member_offset(mem, ln.body < mem.size ? ln.body : 0u);  // spare lanes repeat one
+        const tree::GroupBox box = load_group<kPerLane>(a, gb, ge, at, px, py, pz);
+        const float factor = group_factor<kPerLane>(a, gb, ge, at);
 
         if (lane == 0) stack[0] = 0;  // the root
         __syncwarp();
@@ -287,7 +309,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         // read as its lane left it (a lane of a later slice also adds, into its own sum, what it reads).
         const float part_x = ax[0], part_y = ay[0], part_z = az[0];
         for (int sl = 1; sl < ln.slices; ++sl) {
-            const int from = lane + sl * int(grp.count);
+            const int from = lane + sl * int(mem.size);
             const float bx = __shfl_sync(kFull, part_x, from & 31), by = __shfl_sync(kFull, part_y, from & 31),
                         bz = __shfl_sync(kFull, part_z, from & 31);
             if (from < 32) ax[0] += bx, ay[0] += by, az[0] += bz;
@@ -297,8 +319,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         uint32_t written = 0;  // warp-uniform
 #pragma unroll
         for (int r = 0; r < kPerLane; ++r) {
-            const uint32_t k = gb + uint32_t(lane) + 32u * uint32_t(r);  // the first slice's lanes hold the sums
-            const bool put = k < ge && (!a.active || a.active[a.order[k]]);
+            const uint32_t i = uint32_t(lane) + 32u * uint32_t(r);  // member i's sum: lane i (the first slice)
+            const bool put = mem.sub ? i < mem.size : gb + i < ge && (!a.active || a.active[a.order[gb + i]]);
+            const uint32_t k = gb + (put ? member_offset(mem, i) : 0u);
             if (put) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
             written += uint32_t(__popc(__ballot_sync(kFull, put)));
         }

@@ -33,10 +33,11 @@ class CpuTree {
                   TreeStats* stats = nullptr, bool acc_holds_last = false);
 
     // The same for the bodies with active[i] != 0 (input order) only, block steps' active set: the tree is
-    // built over every body, only the groups holding an active body are walked, each with its whole group's
-    // box, so an active body gets the bits a full evaluation gives it. The other bodies' acc entries are left
-    // as they are (the acceleration criterion reads them as their last accelerations); stats count the active
-    // bodies'.
+    // built over every body and only the groups holding an active body are walked, with groups of at most 32
+    // each for its active bodies alone (tree::walks_active_members: their box, their smallest acceleration),
+    // larger ones whole. With every body active that is evaluate() bit for bit. The other bodies' acc entries
+    // are left as they are (the acceleration criterion reads them as their last accelerations); stats count
+    // the active bodies'.
     void evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active, const TreeParams& p,
                          double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
 
@@ -86,6 +87,7 @@ class CpuTree {
     std::vector<tree::MomentsD> m_moments_d;
     std::vector<tree::CellMoments> m_moments;
     std::vector<tree::TreeGroup> m_groups;
+    uint32_t m_group_limit = 32;  // the groups' size limit (TreeParams::group) of the last make_groups
     std::vector<uint32_t> m_group_cells, m_group_bodies;
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
     const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call

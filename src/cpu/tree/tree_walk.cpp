@@ -27,6 +27,7 @@ struct WalkScratch {
     float ax[128], ay[128], az[128];
     float xi[128], yi[128], zi[128];  // an active-only walk's evaluated bodies, gathered
     uint32_t picked[128];             // their positions in key order
+    uint32_t member[128];             // a whole group's positions in key order (its box and acceleration)
     uint64_t body_body = 0, body_cell = 0, walked = 0;
 
     void size_for(std::size_t cells, std::size_t bodies) {
@@ -36,9 +37,13 @@ struct WalkScratch {
     }
 };
 
-tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_t b, uint32_t e) {
+// The bounding box of the bodies member[0..count) (key order), count >= 1.
+tree::GroupBox members_box(const float* x, const float* y, const float* z, const uint32_t* member,
+                           uint32_t count) {
+    const uint32_t b = member[0];
     tree::GroupBox g{x[b], y[b], z[b], x[b], y[b], z[b]};
-    for (uint32_t k = b + 1; k < e; ++k) {
+    for (uint32_t j = 1; j < count; ++j) {
+        const uint32_t k = member[j];
         g.x0 = std::min(g.x0, x[k]), g.x1 = std::max(g.x1, x[k]);
         g.y0 = std::min(g.y0, y[k]), g.y1 = std::max(g.y1, y[k]);
         g.z0 = std::min(g.z0, z[k]), g.z1 = std::max(g.z1, z[k]);
@@ -50,6 +55,7 @@ tree::GroupBox group_box(const float* x, const float* y, const float* z, uint32_
 
 void CpuTree::make_groups(int group) {
     m_groups.clear();
+    m_group_limit = uint32_t(group);
     for (uint32_t c = 0; c < m_cells.size(); ++c)
         tree::emit_groups(m_cells.data(), m_moments_d.data(), c, uint32_t(group),
                           [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
@@ -76,14 +82,19 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
             if (ni == 0) return;  // no list: the group's bodies only drift this step
         }
         s.walked += ge - gb;
-        // the whole group's box even where some are inactive: the same lists, so the same bits, as a full
-        // walk
-        const tree::GroupBox box = group_box(m_x.data(), m_y.data(), m_z.data(), gb, ge);
+        // The members whose box and smallest acceleration decide the openings: the active ones alone in a
+        // sub-group (tree::walks_active_members), else the whole group (every body of a full walk).
+        const bool sub = active && tree::walks_active_members(m_group_limit);
+        if (!sub)
+            for (uint32_t k = gb; k < ge; ++k) s.member[k - gb] = k;
+        const uint32_t* member = sub ? s.picked : s.member;
+        const uint32_t members = sub ? ni : ge - gb;
+        const tree::GroupBox box = members_box(m_x.data(), m_y.data(), m_z.data(), member, members);
         float factor = tree::kNoAcceleration;
-        if (use_last) {  // this group's bodies' last accelerations: only this group writes them, at its end
+        if (use_last) {  // the members' last accelerations: only this group writes them, at its end
             float amin2 = HUGE_VALF;
-            for (uint32_t k = gb; k < ge; ++k) {
-                const Float4& a = acc[m_order[k]];
+            for (uint32_t j = 0; j < members; ++j) {
+                const Float4& a = acc[m_order[member[j]]];
                 amin2 = std::min(amin2, tree::norm2_rn(a.x, a.y, a.z));
             }
             factor = tree::group_accel_factor(amin2);
