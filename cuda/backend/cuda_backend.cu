@@ -225,6 +225,11 @@ void CudaBackend::read_accelerations(std::vector<Double4>& out) {
     else out.clear();
 }
 
+void CudaBackend::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
+    if (m->engine) m->engine->read_accelerations_of(rows, out);
+    else out.clear();
+}
+
 void CudaBackend::copy_positions_to_host(Float4* dst) {
     if (m->engine) m->engine->positions_to_host(dst);
 }

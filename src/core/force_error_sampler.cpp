@@ -65,11 +65,9 @@ void ForceErrorSampler::poll(Backend& backend, double wall_now) {
 
     m_buf.pos.resize(key.n);
     backend.copy_positions_to_host(m_buf.pos.data());
-    backend.read_accelerations(m_acc);
     std::vector<std::size_t> rows = spread_rows(key.n, sample_size(key.n));
     std::vector<Double4> picked;
-    picked.reserve(rows.size());
-    for (std::size_t i : rows) picked.push_back(m_acc.at(i));
+    backend.read_accelerations_of(rows, picked);
 
     Job j;
     j.steps = backend.steps_taken();

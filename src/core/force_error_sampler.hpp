@@ -1,8 +1,8 @@
 #pragma once
 // The force error of the running method, measured live: about once a second the positions and the
-// accelerations the method left at them (Backend::copy_positions_to_host and read_accelerations: leap-frog's
-// last evaluation, at the current positions) are copied out, and a background thread sums float64
-// direct-summation accelerations for a sample of bodies against all N (core/force_reference.hpp). The
+// accelerations the method left at them (Backend::copy_positions_to_host, and read_accelerations_of for the
+// sample: leap-frog's last evaluation, at the current positions) are copied out, and a background thread sums
+// float64 direct-summation accelerations for the sample of bodies against all N (core/force_reference.hpp). The
 // positions are the float32 drawing copy, 16 bytes a body: exactly what the tree evaluated on either backend
 // (both round to float32 first), at a third of read_state's bytes, in buffers kept between measurements, so
 // the copy on the frame's thread stays a plain memcpy (a float64 method would see its input's rounding,
@@ -47,9 +47,9 @@ class ForceErrorSampler {
     ForceErrorSampler& operator=(const ForceErrorSampler&) = delete;
 
     // Once a frame, with the backend idle: drops a result measured under other parameters, collects a
-    // finished job, and starts the next one when due (copies positions and accelerations now: 48 bytes a body
-    // on this thread). A state that has not stepped since the last measurement (paused) is not measured
-    // again.
+    // finished job, and starts the next one when due (copies the positions, 16 bytes a body, and the sample's
+    // accelerations now, on this thread). A state that has not stepped since the last measurement (paused) is
+    // not measured again.
     void poll(Backend& backend, double wall_now);
     void invalidate();  // a new scene, a reset, another backend: forget the result, discard the job in flight
     void wait();        // waits for the job in flight (tests, shutdown)
@@ -84,7 +84,6 @@ class ForceErrorSampler {
     bool m_job_stale = false;  // the job in flight measures something no longer running: discard it
     std::future<Job> m_job;
     Buffers m_buf;               // empty while a job holds them
-    std::vector<Double4> m_acc;  // the backend's accelerations, all N
     std::optional<ForceErrorResult> m_result;
     long long m_result_steps = -1;
 };

@@ -10,6 +10,7 @@
 #include "../unit/test_util.hpp"
 #include "../unit/tree_test_util.hpp"
 #include "gpu_test_util.hpp"
+#include "core/force_reference.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "tree_gpu_compare.hpp"
 
@@ -232,6 +233,26 @@ TEST(TreeEngine, FollowsTheCpuTree) {
             EXPECT_LT(wg.pairs + wg.body_cell, wg.equivalent_direct);
         }
     }
+}
+
+// The live force error's sample (Backend::read_accelerations_of): the tree engine reads the rows alone, the
+// same bits as the whole read picked; a row past N is refused, not read.
+TEST(TreeEngine, ReadsASampleOfAccelerationsAsTheWholeRead) {
+    REQUIRE_GPU(gpu);
+    const State s = rounded_to_float32(test::plummer_state(5000, 8));
+    gpu->reset(s, tree_run());
+    gpu->step(2);
+    std::vector<Double4> all, sample;
+    gpu->read_accelerations(all);
+    const std::vector<std::size_t> rows = spread_rows(s.size(), 97);
+    gpu->read_accelerations_of(rows, sample);
+    ASSERT_EQ(sample.size(), rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        EXPECT_EQ(sample[r].x, all[rows[r]].x) << "row " << rows[r];
+        EXPECT_EQ(sample[r].z, all[rows[r]].z) << "row " << rows[r];
+    }
+    EXPECT_NE(sample[1].x, 0.0);
+    EXPECT_THROW(gpu->read_accelerations_of({s.size()}, sample), Error);
 }
 
 TEST(TreeEngine, ThetaAppliesAtTheNextStepAndRefusalsKeepTheState) {

@@ -79,6 +79,27 @@ TEST(CpuBackend, SetParamsRefreshesAccelerations) {
     EXPECT_LT(compare_forces(acc, reference_accelerations(s, 0.2, 2.0)).max_rel, 1e-5);
 }
 
+// A sample of the accelerations (Backend::read_accelerations_of, the live force error's): the rows of the
+// whole read, in the order asked; a row past N is refused in words.
+TEST(CpuBackend, ReadsASampleOfAccelerations) {
+    const State s = test::plummer_state(300);
+    CpuBackend b;
+    b.reset(s, SimParams{});
+    std::vector<Double4> all, sample;
+    b.read_accelerations(all);
+    b.read_accelerations_of({299, 0, 150}, sample);
+    ASSERT_EQ(sample.size(), 3u);
+    EXPECT_EQ(sample[0].x, all[299].x);
+    EXPECT_EQ(sample[1].y, all[0].y);
+    EXPECT_EQ(sample[2].z, all[150].z);
+    try {
+        b.read_accelerations_of({300}, sample);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("row 300 of 300"), std::string::npos) << e.what();
+    }
+}
+
 TEST(CpuBackend, RejectsNonFiniteStateNamingTheBody) {
     State s = test::plummer_state(10);
     s.vel[7].y = std::numeric_limits<float>::quiet_NaN();
