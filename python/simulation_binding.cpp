@@ -249,7 +249,8 @@ void bind_state(py::class_<PySimulation>& c) {
         "Block-step integrators (leapfrog-block, hermite-block, hermite6-block): a dict of dt_max (the "
         "largest step), counts (a list: counts[k] bodies take the step dt_max / 2^k now) and last_active "
         "(bodies the last block step advanced; 0 before the first since the start or a change of "
-        "parameters). None under shared steps. The GPU backends copy every body's step for it.");
+        "parameters). None under shared steps. The GPU tree counts the levels on the device; the CUDA Hermite "
+        "engine copies every body's step for it.");
 }
 
 void bind_backend(py::class_<PySimulation>& c) {

@@ -63,8 +63,8 @@ struct GpuTree::Impl {
     void exclusive_sum(const uint32_t* in, uint32_t* out, std::size_t count);
     // Over the groups make_groups made. use_last: each group's smallest acceleration from acc (as it holds on
     // entry) for the acceleration criterion. active (input order, device; null: every body): only the groups
-    // holding an active body are walked, each with its whole group's box (so an active body gets the bits a
-    // full walk gives it), and only the active bodies' accelerations are written.
+    // holding an active body are walked, a group of at most 32 for its active bodies alone
+    // (tree::walks_active_members), and only the active bodies' accelerations are written.
     void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
               const uint8_t* active = nullptr);
     // Fills walk_list with the groups holding an active body; returns how many.

@@ -109,7 +109,6 @@ __global__ void ends_kernel(const double* t, const double* dt, double* t_end, in
     if (i < n) t_end[i] = t[i] + dt[i];
 }
 
-
 // The level histogram (core/block_levels.hpp's block_level): per block in shared memory, then into the 64
 // global counts, so the panels read 512 bytes instead of every body's step.
 __global__ void level_count_kernel(const double* dt, int n, double dt_max, unsigned long long* bins) {

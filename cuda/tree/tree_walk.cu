@@ -100,7 +100,8 @@ __device__ Lanes lanes_for(uint32_t size, int lane) {
 // The bodies a group evaluates, its members: every body, or with block steps' active set its active ones
 // alone (tree::walks_active_members: groups of at most 32, one a lane, kPerLane 1), whose box and smallest
 // acceleration then decide the openings: a body that only drifts this step neither widens the box nor takes
-// a lane. Member i is body gb + member_offset(m, i).
+// a lane. Member i is body gb + member_offset(m, i). A walked group holds at least one (active_groups lists
+// only such groups).
 struct Members {
     unsigned mask;  // the active members' lanes (sub-groups only)
     uint32_t size;
@@ -116,8 +117,9 @@ __device__ __forceinline__ uint32_t member_offset(const Members& m, uint32_t i) 
     return m.sub ? uint32_t(__fns(m.mask, 0u, int(i) + 1)) : i;
 }
 
-// The group's bodies, kPerLane a lane (body gb + at + 32 r; lanes past the group's end repeat body gb so
-// the box is unchanged), and their bounding box: the same floats the CPU tree's group_box takes.
+// The group's bodies, kPerLane a lane (body gb + at + 32 r, at the lane's member; lanes without one repeat a
+// member, or body gb past the group's end, so the box is unchanged), and their bounding box: the same floats
+// the CPU tree's members_box takes.
 template <int kPerLane>
 __device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge, uint32_t at, float* px,
                                      float* py, float* pz) {

@@ -6,8 +6,8 @@
 // body-body term's instructions), and a new group's estimate is its first body's. The order changes which warp
 // walks a group, never what the walk computes. Measured on an H100 (A/B in one call): Plummer 1,048,576 207
 // against 199 steps/s, the 1M Cartwheel 183 against 174, a Milky Way-Andromeda block step's walk 5.81 against
-// 5.96 ms; at 131,072 it was 8% slower, so the walk asks for it only with several groups a warp. NBODY_TREE_WALK_ORDER=index keeps the index order (for an A/B
-// of the two in one build).
+// 5.96 ms; at 131,072 it was 8% slower, so the walk asks for it only with several groups a warp.
+// NBODY_TREE_WALK_ORDER=index keeps the index order (for an A/B of the two in one build).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>

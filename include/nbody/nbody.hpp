@@ -151,8 +151,8 @@ class Simulation {
     void get_groups(std::uint32_t* out) const;  // N: the scene component each body came from (0 from arrays)
 
     Diagnostics diagnostics() const;
-    // The block-step levels now (BlockLevels); nullopt under shared steps. A copy of every body's step where
-    // the backend is a GPU's.
+    // The block-step levels now (BlockLevels); nullopt under shared steps. The GPU tree counts them on the
+    // device; the CUDA Hermite engine copies every body's step for it.
     std::optional<BlockLevels> block_levels() const;
 
     // Writes the state in the format its name asks for: *.csv the sandbox's CSV snapshot (float64 to the last

@@ -10,8 +10,9 @@
 //              GroupIDs (N, uint32: the scene component each body came from)
 //
 // A checkpoint adds /Checkpoint (Format, Time, Steps, Scene, GroupLabels), /Checkpoint/Parameters (every
-// SimParams field: the enumerations by name, the force method's parameters by their registry names) and /Checkpoint/Integrator (the backend's IntegratorState: one float64 dataset per array,
-// one attribute per scalar, their names in ArrayNames and ScalarNames), so a run continues bit for bit.
+// SimParams field: the enumerations by name, the force method's parameters by their registry names) and
+// /Checkpoint/Integrator (the backend's IntegratorState: one float64 dataset per array, one attribute per
+// scalar, their names in ArrayNames and ScalarNames), so a run continues bit for bit.
 // Checkpoints are written atomically: a temporary file in the same folder, flushed, fsync'd and renamed over
 // the old one, so a kill at any moment leaves the previous checkpoint whole.
 //

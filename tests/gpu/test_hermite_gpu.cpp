@@ -213,8 +213,8 @@ TEST(HermiteBlock, EccentricKeplerReturnsAfterOnePeriod) {
 }
 
 // The level histogram from the device's ticks (HermiteEngine::block_levels): every body counted, the binary
-// on the deepest level with few others (an H100 run put one field body there beside it), the last block step's active count the one the work counter says (active x N
-// pairs a block step), 0 before the first; two parts on one GPU report what one part does (part 0 holds
+// on the deepest level with few others (an H100 run put one field body there beside it), the last block
+// step's active count the one the work counter says (active x N pairs a block step), 0 before the first; two parts on one GPU report what one part does (part 0 holds
 // every body's times); shared steps have none.
 TEST(HermiteBlock, LevelsCountEveryBodyAndTheLastActiveSet) {
     REQUIRE_GPU(gpu);

@@ -160,7 +160,8 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
     worker(scratch[0]);
     for (auto& th : pool) th.join();
     st.body_body = st.body_cell = st.walked_bodies = 0;  // this walk's lists (a first walk's are not the forces')
-    for (const auto& s : scratch) st.body_body += s.body_body, st.body_cell += s.body_cell, st.walked_bodies += s.walked;
+    for (const auto& s : scratch)
+        st.body_body += s.body_body, st.body_cell += s.body_cell, st.walked_bodies += s.walked;
 }
 
 }  // namespace nbody
