@@ -12,6 +12,12 @@ namespace nbody {
 namespace {
 constexpr int kMaxStepsPerFrame = 10000;
 constexpr double kFiniteCheckInterval = 0.25;  // s of wall time between NaN checks (a copy of N float4)
+
+// A copy made at wall time `last` is due again `interval` later; wall_now going back (a caller with another
+// clock) counts as due.
+bool interval_due(double wall_now, double last, double interval) {
+    return wall_now - last >= interval || wall_now < last;
+}
 }  // namespace
 
 Simulation::Simulation(BackendFactory factory) : m_factory(std::move(factory)) {}
@@ -222,7 +228,7 @@ void Simulation::refresh_block_levels(double wall_now) {
     // A new integrator, eta or dt restarts the steps: not worth a stale quarter second.
     const bool new_run =
         !m_levels || m_levels_generation != m_generation || !same_params(m_levels_params, m_current);
-    const bool due = wall_now - m_levels_wall >= kBlockLevelsInterval || wall_now < m_levels_wall;
+    const bool due = interval_due(wall_now, m_levels_wall, kBlockLevelsInterval);
     if (!new_run && (!due || m_levels_time == m_facts.time)) return;
     m_levels = m_backend->block_levels();
     m_levels_generation = m_generation;
@@ -240,8 +246,7 @@ void Simulation::refresh_tree_cells(double wall_now) {
     }
     const bool same = m_cells_made_depth == m_cells_depth && m_cells_generation == m_generation &&
                       m_cells_time == m_facts.time;
-    // wall_now going back (a caller with another clock) counts as due.
-    const bool due = wall_now - m_cells_wall >= kTreeCellsInterval || wall_now < m_cells_wall;
+    const bool due = interval_due(wall_now, m_cells_wall, kTreeCellsInterval);
     const bool new_ask = m_cells_made_depth != m_cells_depth || m_cells_generation != m_generation;
     if (same || (!due && !new_ask)) return;
     m_cells = m_backend->tree_cells(m_cells_depth);
