@@ -122,13 +122,19 @@ while [ $# -gt 0 ]; do
       scene=$2 shared=$3 dtmax=$4 etas=$5 until=$6; shift 5
       # shellcheck disable=SC2086
       M="$B/nbody-scene-metrics tails $scene --backend cuda --until $until --every 640 --group 0 --around 1 ${BLOCKSTEPS_ARGS:-}"
-      $M --integrator leapfrog --dt "$shared" --map "$OUT/map-shared.txt" > "$OUT/metrics-shared.txt" 2>&1 || rc=1
-      tail -3 "$OUT/metrics-shared.txt"
+      # SHARED_DT "-": the shared run of an earlier blocksteps task in the same call is the reference. BLOCKSTEPS_TAG
+      # names the block runs' files apart (`env BLOCKSTEPS_TAG=-m2`).
+      if [ "$shared" != "-" ]; then
+        $M --integrator leapfrog --dt "$shared" --map "$OUT/map-shared.txt" > "$OUT/metrics-shared.txt" 2>&1 || rc=1
+        tail -3 "$OUT/metrics-shared.txt"
+      fi
       for eta in $etas; do
-        $M --integrator leapfrog-block --dt "$dtmax" --eta "$eta" --map "$OUT/map-eta$eta.txt" \
-          > "$OUT/metrics-eta$eta.txt" 2>&1 || rc=1
-        tail -4 "$OUT/metrics-eta$eta.txt"
-        $B/nbody-scene-metrics mapdiff "$OUT/map-shared.txt" --with "$OUT/map-eta$eta.txt" | tee -a "$OUT/mapdiff.txt"
+        tag="eta$eta${BLOCKSTEPS_TAG:-}"
+        echo "== block $tag (dt_max $dtmax)"
+        $M --integrator leapfrog-block --dt "$dtmax" --eta "$eta" --map "$OUT/map-$tag.txt" \
+          > "$OUT/metrics-$tag.txt" 2>&1 || rc=1
+        tail -4 "$OUT/metrics-$tag.txt"
+        $B/nbody-scene-metrics mapdiff "$OUT/map-shared.txt" --with "$OUT/map-$tag.txt" | tee -a "$OUT/mapdiff.txt"
       done ;;
     paper)
       $B/nbody-bench --paper --json "$OUT/paper.json" 2>"$OUT/paper.err" | tee "$OUT/paper.txt" || rc=1 ;;
