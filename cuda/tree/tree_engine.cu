@@ -240,12 +240,7 @@ void TreeEngine::read_accelerations(std::vector<Double4>& out) {
 // A sample of rows, one 16-byte copy each (about 10 us) where that beats the whole read (about 5 ns a body,
 // copied and widened): the live force error's hundred rows at 2M bodies; its 1,024 at 131,072 read all.
 void TreeEngine::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
-    if (rows.size() * 2000 >= m_n) {
-        std::vector<Double4> all;
-        read_accelerations(all);
-        out = rows_of(all, rows);
-        return;
-    }
+    if (rows.size() * 2000 >= m_n) return GpuEngine::read_accelerations_of(rows, out);  // the whole read
     m_dev.synchronize();
     out.clear();
     out.reserve(rows.size());

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/parallel.hpp"
+#include "core/tree/groups.hpp"
 #include "cpu/force_f32.hpp"
 
 namespace nbody {
@@ -144,8 +145,8 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     make_groups(p.group);
     const bool criterion = p.reads_last_accelerations();
     // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
-    if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr);
-    walk(soft2, acc, st, criterion, m_active);
+    if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr, false);
+    walk(soft2, acc, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
     st.t_walk = seconds_since(t);
     // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
     st.t_keys = m_key_seconds;

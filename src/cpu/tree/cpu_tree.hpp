@@ -72,8 +72,9 @@ class CpuTree {
     void compute_moments(double inv_theta, double alpha);
     void make_groups(int group);  // m_groups, tree::emit_groups' rule
     // Over m_groups. use_last: take each group's smallest acceleration from acc (read before the group's own
-    // write); active (null: all): evaluate those bodies only, skipping the groups without one.
-    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active);
+    // write); active (null: all): evaluate those bodies only, skipping the groups without one, each group for
+    // its active members alone where sub_groups (tree::walks_active_members of the groups' size limit).
+    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active, bool sub_groups);
 
     int m_threads;
     std::size_t m_n = 0;
@@ -87,7 +88,6 @@ class CpuTree {
     std::vector<tree::MomentsD> m_moments_d;
     std::vector<tree::CellMoments> m_moments;
     std::vector<tree::TreeGroup> m_groups;
-    uint32_t m_group_limit = 32;  // the groups' size limit (TreeParams::group) of the last make_groups
     std::vector<uint32_t> m_group_cells, m_group_bodies;
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
     const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call

@@ -55,13 +55,13 @@ tree::GroupBox members_box(const float* x, const float* y, const float* z, const
 
 void CpuTree::make_groups(int group) {
     m_groups.clear();
-    m_group_limit = uint32_t(group);
     for (uint32_t c = 0; c < m_cells.size(); ++c)
         tree::emit_groups(m_cells.data(), m_moments_d.data(), c, uint32_t(group),
                           [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
 }
 
-void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active) {
+void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active,
+                   bool sub_groups) {
     const uint32_t groups = uint32_t(m_groups.size());
     st.groups = groups;
     m_group_cells.assign(groups, 0);
@@ -84,7 +84,7 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
         s.walked += ge - gb;
         // The members whose box and smallest acceleration decide the openings: the active ones alone in a
         // sub-group (tree::walks_active_members), else the whole group (every body of a full walk).
-        const bool sub = active && tree::walks_active_members(m_group_limit);
+        const bool sub = active && sub_groups;
         if (!sub)
             for (uint32_t k = gb; k < ge; ++k) s.member[k - gb] = k;
         const uint32_t* member = sub ? s.picked : s.member;
