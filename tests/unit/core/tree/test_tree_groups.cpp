@@ -99,7 +99,8 @@ TEST(TreeGroups, CostliestListStaysNearTheMean) {
                     k == 0 ? "one Plummer sphere" : "two clusters 1e4 apart", st.groups,
                     double(n) / double(st.groups), c.mean, c.worst, c.worst / c.mean);
         EXPECT_LE(c.worst, 4 * c.mean);
-        EXPECT_GE(double(n) / double(st.groups), 0.6 * 32) << "lanes left idle: groups too small";
+        // Pieces that do not fit whole top a group up: 24.5 bodies a group here, 22.6 packing whole pieces alone.
+        EXPECT_GE(double(n) / double(st.groups), 0.75 * 32) << "lanes left idle: groups too small";
     }
     EXPECT_NEAR(per_body[1] / per_body[0], 1.0, 0.1) << "the empty box costs work a body";
 }
