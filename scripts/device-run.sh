@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool), in the repository root, with .gl and .devdeps carried:
 #   scripts/device-run.sh [tests] [gtest FILTER] [sanitize] [sass] [g6] [sapporo6] [soak SECONDS] [bench NAME "ARGS"]... [ncu NAME "NCU-ARGS" "BENCH-ARGS"]...
-#                         [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
+#                         [ncusource NAME KERNEL-REGEX "BENCH-ARGS"]... [env NAME=VALUE]... [paper] [frames "ARGS"]... [screenshots] [metrics NAME "ARGS"]...
 #                         [blocksteps SCENE SHARED_DT DT_MAX "ETAS" UNTIL]
 # Unpacks the carried Debian packages (GL runtime into /, build dependencies into a prefix), builds the
 # release configuration with CUDA for sm_90, then does each task named, writing logs and results under
@@ -103,6 +103,20 @@ while [ $# -gt 0 ]; do
       grep -E "^  [a-z_]+__|Duration|Registers|Issue Slots|Eligible|Achieved Occupancy|Theoretical Occ|Warp Cycles|No Eligible" \
         "$OUT/ncu-$name.txt" | head -60
       shift ;;
+    ncusource)
+      # `ncusource NAME KERNEL-REGEX "BENCH-ARGS"`: Nsight Compute's source page of the kernel's fourth launch, per
+      # CUDA line and per SASS instruction (instructions executed, stall samples), as CSV in ncu-NAME-cuda.csv and
+      # ncu-NAME-sass.csv, and the heaviest lines of each (scripts/ncu_source_top.py) in ncu-NAME-top.txt.
+      name=$2 kernel=$3; shift 3
+      # shellcheck disable=SC2086
+      ncu --clock-control none --set full --import-source yes --kernel-name "regex:$kernel" --launch-skip 3 \
+        --launch-count 1 -f -o "/tmp/ncu-$name" $B/nbody-bench $1 > "$OUT/ncu-$name.log" 2>&1 || rc=1
+      for view in cuda sass; do
+        ncu -i "/tmp/ncu-$name.ncu-rep" --page source --csv --print-source $view > "$OUT/ncu-$name-$view.csv" 2>&1 || rc=1
+        python3 scripts/ncu_source_top.py "$OUT/ncu-$name-$view.csv" 40 > "/tmp/ncu-$name-$view-top.txt"
+        cat "/tmp/ncu-$name-$view-top.txt" >> "$OUT/ncu-$name-top.txt"
+        head -25 "/tmp/ncu-$name-$view-top.txt"
+      done ;;
     env)
       # `env NAME=VALUE`: set for the tasks after it (a switch a build reads, for an A/B in one call).
       export "$2"; echo "== $2"
