@@ -105,18 +105,15 @@ while [ $# -gt 0 ]; do
       shift ;;
     ncusource)
       # `ncusource NAME KERNEL-REGEX "BENCH-ARGS"`: Nsight Compute's source page of the kernel's fourth launch, per
-      # CUDA line and per SASS instruction (instructions executed, stall samples), as CSV in ncu-NAME-cuda.csv and
-      # ncu-NAME-sass.csv, and the heaviest lines of each (scripts/ncu_source_top.py) in ncu-NAME-top.txt.
+      # SASS instruction (instructions executed, stall samples), as CSV in ncu-NAME-sass.csv, and its heaviest
+      # straight-line runs (scripts/ncu_source_top.py) in ncu-NAME-top.txt.
       name=$2 kernel=$3; shift 3
       # shellcheck disable=SC2086
       ncu --clock-control none --set full --import-source yes --kernel-name "regex:$kernel" --launch-skip 3 \
         --launch-count 1 -f -o "/tmp/ncu-$name" $B/nbody-bench $1 > "$OUT/ncu-$name.log" 2>&1 || rc=1
-      for view in cuda sass; do
-        ncu -i "/tmp/ncu-$name.ncu-rep" --page source --csv --print-source $view > "$OUT/ncu-$name-$view.csv" 2>&1 || rc=1
-        python3 scripts/ncu_source_top.py "$OUT/ncu-$name-$view.csv" 40 > "/tmp/ncu-$name-$view-top.txt"
-        cat "/tmp/ncu-$name-$view-top.txt" >> "$OUT/ncu-$name-top.txt"
-        head -25 "/tmp/ncu-$name-$view-top.txt"
-      done ;;
+      ncu -i "/tmp/ncu-$name.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu-$name-sass.csv" 2>&1 || rc=1
+      python3 scripts/ncu_source_top.py "$OUT/ncu-$name-sass.csv" 40 > "$OUT/ncu-$name-top.txt"
+      head -25 "$OUT/ncu-$name-top.txt" ;;
     env)
       # `env NAME=VALUE`: set for the tasks after it (a switch a build reads, for an A/B in one call).
       export "$2"; echo "== $2"
