@@ -22,6 +22,8 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer scan_temp;
     std::size_t scan_temp_bytes = 0;
     kernels::DeviceBuffer tree_cells, moments_d, moments;
+    // Each cell's parent (the link pass writes them; the root's is unset) and the multipoles' arrival counts.
+    kernels::DeviceBuffer cell_parent, cell_arrivals;
     // The octree's count table (tree_build_levels.cu): cells of each level starting in each block of bodies,
     // and its scan; about 0.1 entries a body.
     kernels::DeviceBuffer level_counts, level_offsets;

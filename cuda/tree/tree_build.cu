@@ -89,6 +89,8 @@ void GpuTree::Impl::reserve_cells(std::size_t count) {
     tree_cells = std::move(grown);
     moments_d = kernels::DeviceBuffer::alloc(device, want * sizeof(tree::MomentsD), "tree moments (double)");
     moments = kernels::DeviceBuffer::alloc(device, want * sizeof(tree::CellMoments), "tree moments");
+    cell_parent = kernels::DeviceBuffer::alloc(device, want * sizeof(uint32_t), "tree cell parents");
+    cell_arrivals = kernels::DeviceBuffer::alloc(device, want * sizeof(uint32_t), "tree multipole arrivals");
     cell_capacity = want;
 }
 
@@ -246,8 +248,8 @@ double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
     std::size_t bytes = m->input.bytes() + m->box.bytes() + m->box_partials.bytes() + m->sorted.bytes() +
                         m->scan_temp.bytes();
-    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->level_counts, &m->level_offsets,
-                          &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
+    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->cell_parent, &m->cell_arrivals,
+                          &m->level_counts, &m->level_offsets, &m->moments_d, &m->moments, &m->stacks, &m->walk_counters, &m->group_counts,
                           &m->host_acc, &m->group_made, &m->group_offsets, &m->group_list})
         bytes += v->bytes();
     return double(bytes) / double(m->n);

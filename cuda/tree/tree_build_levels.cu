@@ -8,7 +8,8 @@
 //     first cell and the zero row's is the total; the host reads those kRows numbers and waits for them;
 //   write: each body writes its cells at their (level, block) start plus their rank in the block (ballots),
 //     so each level is in body order; a split cell's first child is the next level's cell at the same body;
-//   link: each cell its body count and child count from its neighbours in the array (tree::link_cell).
+//   link: each cell its body count and child count from its neighbours in the array (tree::link_cell), and
+//     its children their parent (for the multipoles, tree_multipoles.cu).
 // Five kernels (two of them the scan's) and one copy back: one host synchronisation for the whole tree instead
 // of one a level; the count and write passes are bound by instruction issue (docs/bench/performance-log.md, the
 // one-pass octree).
@@ -93,9 +94,15 @@ __global__ void __launch_bounds__(kBlockBodies)
     }
 }
 
-__global__ void tree_link_kernel(tree::TreeCell* cells, uint32_t total, const uint64_t* keys, uint32_t n) {
+// Links each cell, names it its children's parent and clears its arrival count (the multipoles climb by both).
+__global__ void tree_link_kernel(tree::TreeCell* cells, uint32_t total, const uint64_t* keys, uint32_t n,
+                                 uint32_t* parent, uint32_t* arrived) {
     const std::size_t c = std::size_t(blockIdx.x) * kLinkThreads + threadIdx.x;  // total may near 2^32
-    if (c < total) tree::link_cell(cells, static_cast<uint32_t>(c), total, keys, n);
+    if (c >= total) return;
+    tree::link_cell(cells, static_cast<uint32_t>(c), total, keys, n);
+    arrived[c] = 0;
+    const tree::TreeCell cell = cells[c];
+    for (uint32_t k = 0; k < cell.n_children; ++k) parent[cell.first_child + k] = static_cast<uint32_t>(c);
 }
 
 }  // namespace
@@ -137,7 +144,8 @@ void GpuTree::Impl::build_levels(int leaf) {
     NBODY_CUDA_CHECK_LAUNCH("tree_level_cells_kernel<write>");
     const uint32_t count = static_cast<uint32_t>(total);
     tree_link_kernel<<<grid_for(count, kLinkThreads), kLinkThreads, 0, stream>>>(
-        tree_cells.as<tree::TreeCell>(), count, k, bodies);
+        tree_cells.as<tree::TreeCell>(), count, k, bodies, cell_parent.as<uint32_t>(),
+        cell_arrivals.as<uint32_t>());
     NBODY_CUDA_CHECK_LAUNCH("tree_link_kernel");
     cells = count;
     level_start.assign(starts, starts + tree::tree_depth(starts) + 1);

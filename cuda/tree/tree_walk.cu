@@ -80,11 +80,30 @@ __device__ uint32_t warp_exclusive_scan(uint32_t v, int lane, uint32_t& total) {
     return inc - v;
 }
 
+// The round's opened cells' children onto the stack, the whole warp at once: entry e (of total, in lane order,
+// each lane's children in order, as a lane writing its own would put them) is child e - off_l of lane l, the
+// last lane whose exclusive offset off_l is <= e (a lane that opens nothing shares its offset with the next,
+// so that last lane opened a cell). A lane writing its own children looped up to 8 times while the others
+// idled; here a pass of 32 entries is a 5-step search and one store a lane.
+__device__ __forceinline__ void push_children(uint32_t* top, uint32_t off, uint32_t first_child, uint32_t total,
+                                              int lane) {
+    for (uint32_t e0 = 0; e0 < total; e0 += 32) {
+        const uint32_t e = e0 + uint32_t(lane);
+        int owner = 0;
+#pragma unroll
+        for (int step = 16; step > 0; step >>= 1)
+            if (__shfl_sync(kFull, off, owner + step) <= e) owner += step;
+        const uint32_t from = __shfl_sync(kFull, off, owner), child = __shfl_sync(kFull, first_child, owner);
+        if (e < total) top[e] = child + (e - from);
+    }
+}
+
 // Lanes and bodies. A group of up to 32 bodies (kPerLane 1) and at most 16 spreads over the warp in `slices`
 // = 32 / size copies: lane l holds body l % size and sums the staged cells and bodies j = slice, slice +
 // slices, ... (lanes past slices x size idle), and the slices are added at the end. A group on the Plummer
-// sphere or the galaxies holds 22-23 bodies on average, and one of at most 16 is a fifth of a 1M walk's
-// interactions: this gives their lanes a body term each instead of one idle in two (or more). Larger groups:
+// sphere or the galaxies holds about 25 bodies on average (tree::emit_groups), and those of at most 16 held a
+// fifth of a 1M walk's interactions: this gives their lanes a body term each instead of one idle in two (or
+// more). Larger groups:
 // one slice, kPerLane bodies a lane (body gb + lane + 32 r).
 struct Lanes {
     uint32_t body;  // offset in the group of the lane's (first) body
@@ -247,12 +266,12 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             }
             __syncwarp();  // every pop read before a push overwrites it
             uint32_t total = 0;
-            const uint32_t at = base + warp_exclusive_scan(kids, lane, total);
+            const uint32_t off = warp_exclusive_scan(kids, lane, total);  // this lane's first entry above base
             if (base + total > a.stack_cap) {  // total is warp-uniform: the whole warp leaves together
                 overflow = true;
                 break;
             }
-            for (uint32_t k = 0; k < kids; ++k) stack[at + k] = cell.first_child + k;
+            push_children(stack + base, off, cell.first_child, total, lane);
             size = base + total;
 
             const unsigned accepted = __ballot_sync(kFull, accept);

@@ -59,29 +59,40 @@ NBODY_TREE_HD MomentsD leaf_moments(const float* x, const float* y, const float*
     return r;
 }
 
-// Moments of a cell from its children's (`kids`, n of them), shifted to the cell's centre of mass.
-NBODY_TREE_HD MomentsD parent_moments(const MomentsD* kids, int n, const CellBox& c) {
+// Moments of a cell from its n children's, shifted to the cell's centre of mass; kid(k) gives child k's
+// MomentsD, read twice (the centre of mass first, then the quadrupole about it).
+template <class Kid>
+NBODY_TREE_HD MomentsD parent_moments_of(Kid kid, int n, const CellBox& c) {
     MomentsD r{};
     double sx = 0, sy = 0, sz = 0;
-    for (int a = 0; a < 3; ++a) r.lo[a] = kids[0].lo[a], r.hi[a] = kids[0].hi[a];
+    {
+        const MomentsD q = kid(0);
+        for (int a = 0; a < 3; ++a) r.lo[a] = q.lo[a], r.hi[a] = q.hi[a];
+    }
     for (int k = 0; k < n; ++k) {
-        for (int a = 0; a < 3; ++a) r.lo[a] = fminf(r.lo[a], kids[k].lo[a]), r.hi[a] = fmaxf(r.hi[a], kids[k].hi[a]);
-        r.m += kids[k].m;
-        sx += kids[k].m * (kids[k].x - c.cx);
-        sy += kids[k].m * (kids[k].y - c.cy);
-        sz += kids[k].m * (kids[k].z - c.cz);
+        const MomentsD q = kid(k);
+        for (int a = 0; a < 3; ++a) r.lo[a] = fminf(r.lo[a], q.lo[a]), r.hi[a] = fmaxf(r.hi[a], q.hi[a]);
+        r.m += q.m;
+        sx += q.m * (q.x - c.cx);
+        sy += q.m * (q.y - c.cy);
+        sz += q.m * (q.z - c.cz);
     }
     const double inv_m = r.m > 0 ? 1.0 / r.m : 0.0;
     r.x = c.cx + sx * inv_m;
     r.y = c.cy + sy * inv_m;
     r.z = c.cz + sz * inv_m;
     for (int k = 0; k < n; ++k) {
-        const MomentsD& q = kids[k];
+        const MomentsD q = kid(k);
         r.qxx += q.qxx, r.qyy += q.qyy, r.qzz += q.qzz, r.qxy += q.qxy, r.qxz += q.qxz, r.qyz += q.qyz;
         r.tr += q.tr;
         add_point_quadrupole(r, q.m, q.x - r.x, q.y - r.y, q.z - r.z);
     }
     return r;
+}
+
+// The same from an array of the n children's moments.
+NBODY_TREE_HD MomentsD parent_moments(const MomentsD* kids, int n, const CellBox& c) {
+    return parent_moments_of([kids](int k) { return kids[k]; }, n, c);
 }
 
 // The float32 copy the walk reads, with its two opening radii (tree/interactions.hpp's accept_cell):
