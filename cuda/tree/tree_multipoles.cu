@@ -71,16 +71,9 @@ __global__ void tree_moments_kernel(MomentsArgs a, uint32_t count, const uint32_
 void GpuTree::Impl::compute_moments(double inv_theta, double alpha) {
     if (cells == 0) return;
     // the key box is read on the device: no wait for the box kernel
-    const MomentsArgs a{tree_cells.as<const tree::TreeCell>(),
-                        box.as<const tree::KeyBox>(),
-                        x.as<const float>(),
-                        y.as<const float>(),
-                        z.as<const float>(),
-                        m.as<const float>(),
-                        moments_d.as<tree::MomentsD>(),
-                        moments.as<tree::CellMoments>(),
-                        inv_theta,
-                        alpha};
+    const MomentsArgs a{tree_cells.as<const tree::TreeCell>(), box.as<const tree::KeyBox>(),
+                        x.as<const float>(), y.as<const float>(), z.as<const float>(), m.as<const float>(),
+                        moments_d.as<tree::MomentsD>(), moments.as<tree::CellMoments>(), inv_theta, alpha};
     // cell_parent and the cleared cell_arrivals come from the link pass (tree_build_levels.cu)
     tree_moments_kernel<<<grid_for(cells, 128), 128, 0, stream>>>(
         a, uint32_t(cells), cell_parent.as<const uint32_t>(), cell_arrivals.as<uint32_t>());

@@ -81,28 +81,23 @@ NBODY_TREE_HD uint32_t emit_groups(const TreeCell* cells, const MomentsD* moment
         ++made;
         count = 0;
     };
-    // Piece [b, b + k) with box kb; pieces are contiguous only between emitted siblings. A piece that may join
-    // the group but does not fit tops it up to exactly `group` and starts the next group with its rest.
+    // Piece [b, b + k) (k <= group) with box kb; pieces are contiguous only between emitted siblings. A piece
+    // that may join the group but does not fit tops it up to exactly `group` (the whole piece's box bounding its
+    // part's) and starts the next group with its rest.
     auto add = [&](uint32_t b, uint32_t k, const BodyBox& kb) {
-        while (k > 0) {
-            if (count > 0) {
-                const BodyBox u = united(box, kb);
-                if (begin + count != b || (split != 0 && blocked(u))) {
-                    flush();
-                } else if (count + k > group) {  // the box of the whole piece: a bound on its first part's
-                    const uint32_t take = group - count;
-                    count = group, box = u;
-                    flush();
-                    b += take, k -= take;
-                    continue;
-                } else {
-                    box = u;
-                }
-            }
-            if (count == 0) begin = b, box = kb;
-            count += k;
-            k = 0;
+        const BodyBox u = united(box, kb);
+        if (count > 0 && (begin + count != b || (split != 0 && blocked(u)))) flush();
+        if (count > 0 && count + k > group) {
+            const uint32_t take = group - count;
+            count = group, box = u;
+            flush();
+            b += take, k -= take;
         }
+        if (count == 0)
+            begin = b, box = kb;
+        else
+            box = u;
+        count += k;
     };
     auto chunks = [&](uint32_t ci) {
         const TreeCell& k = cells[ci];
