@@ -89,7 +89,9 @@ n, backend, variant, kernel, method, precision, integrator, gpus, interactions_p
 plus body-cell), body_body_per_s, body_cell_per_s, equivalent_direct_per_s, gflops_20, gflops_38,
 gflops_integrator, flops_per_interaction_integrator, steps_per_s, ms_per_step, repeat_spread,
 steps_per_repeat, repeats, k, u, block, q, s, registers, and with `accuracy` max_rel_force_error,
-p99_rel_force_error and median_rel_force_error (against float64 direct summation).
+p99_rel_force_error and median_rel_force_error (against float64 direct summation, on every body up to
+131,072 and on an evenly spaced sample above: force_error_bodies says how many); a GPU tree's rows add stages
+(where a step's time went).
 
 backend: 'auto' (the CUDA backend where a device is usable, else the CPU), 'cpu', 'both' or 'gl' (the GL
 compute backend through a headless EGL context, timed by GL timer queries). A configuration

@@ -16,7 +16,9 @@ def test_cpu_rows_have_nbody_benchs_keys_and_a_positive_rate():
     rows = nbody.bench(sizes=[512], methods=["direct", "tree"], backend="cpu", seconds=0.02, repeats=2)
     assert [(r["method"], r["variant"]) for r in rows] == [("direct", "cpu"), ("tree", "tree 1 a0.001")]
     for r in rows:
-        assert set(r) == ROW_KEYS | {"max_rel_force_error", "median_rel_force_error", "p99_rel_force_error"}
+        assert set(r) == ROW_KEYS | {"max_rel_force_error", "median_rel_force_error", "p99_rel_force_error",
+                                     "force_error_bodies"}
+        assert r["force_error_bodies"] == 512  # every body: 512^2 pairs are far below the sample's budget
         assert r["n"] == 512 and r["backend"] == "cpu" and r["repeats"] == 2
         assert r["interactions_per_s"] > 0 and r["steps_per_s"] > 0
         assert 0 <= r["median_rel_force_error"] < 1e-3

@@ -51,6 +51,7 @@ void print_row(const BenchRow& r) {
                 si(r.rate.interactions_per_s).c_str(), si(r.rate.gflops20 * 1e9).c_str(),
                 si(r.rate.gflops38 * 1e9).c_str(), si(r.rate.steps_per_s).c_str(), ms, err[0], err[1],
                 err[2]);
+    if (!r.stages.empty()) std::printf("%9s %s\n", "", r.stages.c_str());
     std::fflush(stdout);
 }
 

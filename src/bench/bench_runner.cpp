@@ -58,6 +58,7 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
     row.steps_per_repeat = steps;
     row.repeats = timing.repeats;
     row.rate = rates[rates.size() / 2];
+    row.stages = backend.stage_times();  // averaged since the reset: the warm-up and every repeat
     row.kernel = backend.kernel_label();
     const LaunchShape l = backend.launch_shape();
     row.k = l.k, row.u = l.u, row.block = l.block, row.q = l.q, row.s = l.s, row.registers = l.registers;
@@ -70,13 +71,13 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
 }
 
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
-                 const std::vector<Double3>& reference, const BenchTiming& timing) {
+                 const BenchReference& reference, const BenchTiming& timing) {
     BenchRow row;
     backend.reset(state, params);
-    if (!reference.empty()) {
+    if (!reference.acc.empty()) {
         std::vector<Double4> acc;
         backend.read_accelerations(acc);
-        row.error = compare_forces(acc, reference);
+        row.error = compare_forces(acc, reference.rows, reference.acc);
     } else {
         row.error.max_rel = -1;
     }

@@ -154,9 +154,17 @@ class TableRun {
         for (long long n : m_t.sizes) {
             const State state = bench_state(static_cast<std::size_t>(n), m_t.scene);
             const double eps = m_t.scene.empty() ? m_t.eps : load_scene_file(m_t.scene).eps;
-            say("N = " + std::to_string(n) + ": " + (m_t.accuracy ? "float64 reference force..." : ""));
-            const std::vector<Double3> ref =
-                m_t.accuracy ? reference_accelerations(state, eps, 1.0) : std::vector<Double3>{};
+            BenchReference ref;
+            if (m_t.accuracy) {
+                ref.rows = reference_rows(state.size(), kBenchReferencePairs, kBenchMinReferenceRows);
+                say("N = " + std::to_string(n) + ": float64 reference force" +
+                    (ref.rows.size() < state.size() ? " on " + std::to_string(ref.rows.size()) + " bodies spread "
+                                                      "over all (the error columns are theirs)..."
+                                                    : "..."));
+                ref.acc = reference_accelerations(state, ref.rows, eps, 1.0);
+            } else {
+                say("N = " + std::to_string(n) + ": ");
+            }
             SimParams p;
             p.eps = eps;
             p.dt = 1e-4;  // small: the state barely moves while being timed, so every repeat does the same work
@@ -184,7 +192,7 @@ class TableRun {
 
     // One measured row, or a note saying why the configuration was skipped (a combination the backend does
     // not run, a block too large for the registers).
-    void try_row(Backend& b, const State& state, const SimParams& p, const std::vector<Double3>& ref,
+    void try_row(Backend& b, const State& state, const SimParams& p, const BenchReference& ref,
                  const std::string& backend, const std::string& variant) {
         try {
             BenchRow r = measure(b, backend_clock_ms, state, p, ref, m_t.timing);
@@ -199,7 +207,7 @@ class TableRun {
 
     // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
     void variant_rows(Backend& b, const std::string& label, SimParams a, const State& state,
-                      const std::vector<Double3>& ref) {
+                      const BenchReference& ref) {
         if (!method_info(a.method).kernel_families) {  // one row per opening angle, not per family
             try_row(b, state, a, ref, label, tree_variant(a.tree));
             return;
@@ -266,7 +274,9 @@ std::vector<std::pair<std::string, BenchValue>> bench_row_fields(const BenchRow&
         f.emplace_back("max_rel_force_error", r.error.max_rel);
         f.emplace_back("median_rel_force_error", r.error.median_rel);
         f.emplace_back("p99_rel_force_error", r.error.p99_rel);
+        f.emplace_back("force_error_bodies", I(r.error.counted));  // every body, or the sample's
     }
+    if (!r.stages.empty()) f.emplace_back("stages", r.stages);
     return f;
 }
 

@@ -88,13 +88,8 @@ void Race::compute_reference() {
     // Every body where N^2 pairs fit the budget, else an evenly spaced sample: the median stays a fair
     // estimate, the maximum is the sample's (it can only miss larger errors elsewhere).
     const std::size_t n = m_saved.size();
-    const double pairs = static_cast<double>(n) * static_cast<double>(n);
-    std::size_t rows = n;
-    if (pairs > m_options.reference_pairs)
-        rows = std::clamp<std::size_t>(
-            static_cast<std::size_t>(m_options.reference_pairs / static_cast<double>(n)),
-            std::min(n, kMinSampledBodies), n);
-    m_rows = spread_rows(n, rows);
+    m_rows = reference_rows(n, m_options.reference_pairs, kMinSampledBodies);
+    const std::size_t rows = m_rows.size();
     m_reference = reference_accelerations(m_saved, m_rows, m_params.eps, m_params.G);
     if (rows < n) {
         char text[160];
@@ -128,10 +123,9 @@ void Race::run_entry(const RaceEntry& e) {
         m_backend.reset(m_saved, entry_params(m_params, e, m_backend.caps()));
         const double first_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The entry's first evaluation, at the race's start positions, against the reference.
-        std::vector<Double4> acc, picked;
+        std::vector<Double4> acc;
         m_backend.read_accelerations(acc);
-        for (std::size_t i : m_rows) picked.push_back(acc.at(i));
-        r.row.error = compare_forces(picked, m_reference);
+        r.row.error = compare_forces(acc, m_rows, m_reference);
         if (m_options.max_evaluation_seconds > 0 && first_s > m_options.max_evaluation_seconds) {
             char why[160];
             std::snprintf(why, sizeof why,

@@ -53,6 +53,13 @@ std::vector<std::size_t> spread_rows(std::size_t n, std::size_t count) {
     return rows;
 }
 
+std::vector<std::size_t> reference_rows(std::size_t n, double pairs, std::size_t min_rows) {
+    const double all = static_cast<double>(n) * static_cast<double>(n);
+    if (all <= pairs) return spread_rows(n, n);
+    const auto fit = static_cast<std::size_t>(pairs / static_cast<double>(n));
+    return spread_rows(n, std::clamp<std::size_t>(fit, std::min(n, min_rows), n));
+}
+
 double relative_force_error(const Double4& a, const Double3& ref) {
     const double norm = std::sqrt(dot(ref, ref));
     if (norm == 0) return -1.0;
@@ -80,6 +87,16 @@ ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Dou
         std::nth_element(rel.begin(), p99, rel.end());
         out.p99_rel = *p99;
     }
+    return out;
+}
+
+ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<std::size_t>& rows,
+                          const std::vector<Double3>& ref) {
+    std::vector<Double4> picked;
+    picked.reserve(rows.size());
+    for (std::size_t i : rows) picked.push_back(i < acc.size() ? acc[i] : Double4{NAN, NAN, NAN, 0});
+    ForceError out = compare_forces(picked, ref);
+    if (out.worst_index >= 0) out.worst_index = static_cast<long>(rows[static_cast<std::size_t>(out.worst_index)]);
     return out;
 }
 

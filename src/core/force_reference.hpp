@@ -20,6 +20,11 @@ std::vector<Double3> direct_reference(const std::vector<Double4>& pos_mass,
 // n.
 std::vector<std::size_t> spread_rows(std::size_t n, std::size_t count);
 
+// The bodies an error estimate measures: every one of n where n^2 float64 pair evaluations fit `pairs`, else
+// spread_rows of pairs / n (at least min(n, min_rows)). The median stays a fair estimate; the maximum and the
+// 99th percentile are the sample's (they can only miss larger errors elsewhere).
+std::vector<std::size_t> reference_rows(std::size_t n, double pairs, std::size_t min_rows);
+
 // |a - ref| / |ref| (x, y, z): infinity where a is not finite; negative where |ref| is 0, which has no
 // relative error (callers skip it).
 double relative_force_error(const Double4& a, const Double3& ref);
@@ -35,5 +40,9 @@ struct ForceError {
 // Relative error of `acc` (x, y, z used) against `ref`, per particle, as the Chamomile paper's Table 2.
 // Particles whose reference acceleration is exactly zero are skipped.
 ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref);
+
+// The same on chosen bodies: acc holds every body, ref[r] is body rows[r]'s reference.
+ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<std::size_t>& rows,
+                          const std::vector<Double3>& ref);
 
 }  // namespace nbody

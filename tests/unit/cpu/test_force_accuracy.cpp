@@ -71,3 +71,39 @@ TEST(ForceAccuracy, ErrorPercentilesByNearestRank) {
     EXPECT_NEAR(e.max_rel, 0.100, 1e-12);
     EXPECT_EQ(e.worst_index, 0);
 }
+
+// The bench's sample at large N: every body while N^2 pairs fit the budget, else pairs / N spread over all of
+// them (never fewer than the floor), and the error measured on those rows with the worst named by body index.
+TEST(ForceAccuracy, ReferenceRowsSampleAboveThePairBudget) {
+    EXPECT_EQ(reference_rows(100, 1e4, 16).size(), 100u);
+    const std::vector<std::size_t> rows = reference_rows(1000, 1e5, 16);  // 1e6 pairs > 1e5: 100 rows
+    ASSERT_EQ(rows.size(), 100u);
+    EXPECT_EQ(rows[1], 10u);
+    EXPECT_EQ(reference_rows(1000, 1e3, 16).size(), 16u);  // the floor
+    EXPECT_EQ(reference_rows(10, 1.0, 16).size(), 10u);    // the floor, capped at n
+    EXPECT_TRUE(reference_rows(0, 1e4, 16).empty());
+
+    std::vector<Double4> acc(1000, Double4{1, 0, 0, 0});
+    acc[10].x = 1.5;   // sampled: the worst
+    acc[11].x = 99.0;  // not sampled: unseen
+    const std::vector<Double3> ref(rows.size(), Double3{1, 0, 0});
+    const ForceError e = compare_forces(acc, rows, ref);
+    EXPECT_EQ(e.counted, 100u);
+    EXPECT_NEAR(e.max_rel, 0.5, 1e-12);
+    EXPECT_EQ(e.worst_index, 10);
+    EXPECT_EQ(e.median_rel, 0.0);
+}
+
+// The sampled reference is the full one's rows: the same float64 sums, row for row.
+TEST(ForceAccuracy, SampledReferenceEqualsTheFullOnesRows) {
+    const State s = test::plummer_state(600, 3);
+    const std::vector<Double3> all = reference_accelerations(s, 0.01, 1.0);
+    const std::vector<std::size_t> rows = reference_rows(s.size(), 600.0 * 50, 16);
+    const std::vector<Double3> some = reference_accelerations(s, rows, 0.01, 1.0);
+    ASSERT_EQ(some.size(), 50u);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        EXPECT_EQ(some[r].x, all[rows[r]].x);
+        EXPECT_EQ(some[r].y, all[rows[r]].y);
+        EXPECT_EQ(some[r].z, all[rows[r]].z);
+    }
+}
