@@ -80,19 +80,26 @@ __device__ uint32_t warp_exclusive_scan(uint32_t v, int lane, uint32_t& total) {
     return inc - v;
 }
 
+// Entry e's owner when lane l owns the entries [off_l, off_l + count_l) (off: the exclusive scan of the
+// counts, in lane order): the last lane whose offset is <= e. A lane that owns none shares its offset with the
+// next, so that last lane owns some. A 5-step search; every lane takes part (the shuffles), whatever its e.
+__device__ __forceinline__ int owner_of(uint32_t e, uint32_t off) {
+    int owner = 0;
+#pragma unroll
+    for (int step = 16; step > 0; step >>= 1)
+        if (__shfl_sync(kFull, off, owner + step) <= e) owner += step;
+    return owner;
+}
+
 // The round's opened cells' children onto the stack, the whole warp at once: entry e (of total, in lane order,
-// each lane's children in order, as a lane writing its own would put them) is child e - off_l of lane l, the
-// last lane whose exclusive offset off_l is <= e (a lane that opens nothing shares its offset with the next,
-// so that last lane opened a cell). A lane writing its own children looped up to 8 times while the others
-// idled; here a pass of 32 entries is a 5-step search and one store a lane.
+// each lane's children in order, as a lane writing its own would put them) is child e - off_l of its owner l.
+// A lane writing its own children looped up to 8 times while the others idled; here a pass of 32 entries is
+// one search and one store a lane.
 __device__ __forceinline__ void push_children(uint32_t* top, uint32_t off, uint32_t first_child, uint32_t total,
                                               int lane) {
     for (uint32_t e0 = 0; e0 < total; e0 += 32) {
         const uint32_t e = e0 + uint32_t(lane);
-        int owner = 0;
-#pragma unroll
-        for (int step = 16; step > 0; step >>= 1)
-            if (__shfl_sync(kFull, off, owner + step) <= e) owner += step;
+        const int owner = owner_of(e, off);
         const uint32_t from = __shfl_sync(kFull, off, owner), child = __shfl_sync(kFull, first_child, owner);
         if (e < total) top[e] = child + (e - from);
     }
@@ -176,12 +183,14 @@ __device__ float group_factor(const WalkArgs& a, uint32_t gb, uint32_t ge, uint3
     return tree::group_accel_factor(warp_min(amin2));
 }
 
-// Body-cell terms of the staged cells (3 float4 each) first, first + step, ... below count on the lane's bodies.
+// Body-cell terms of the staged cells (3 float4 each) front + first, front + first + step, ... below front +
+// count on the lane's bodies (front 0 or 32, count <= 32: never past the ring's end).
 template <int kPerLane>
-__device__ void eval_cells(const float4 (*cells)[64], int first, int step, int count, const float* px,
+__device__ void eval_cells(const float4 (*cells)[64], int front, int first, int step, int count, const float* px,
                            const float* py, const float* pz, float soft2, float* ax, float* ay, float* az) {
+    const float4 *row0 = cells[0] + front, *row1 = cells[1] + front, *row2 = cells[2] + front;
     for (int j = first; j < count; j += step) {
-        const float4 c0 = cells[0][j], c1 = cells[1][j], c2 = cells[2][j];
+        const float4 c0 = row0[j], c1 = row1[j], c2 = row2[j];
         tree::CellMoments cm{};
         cm.m = c0.w, cm.qxx = c1.x, cm.qyy = c1.y, cm.qzz = c1.z;
         cm.qxy = c1.w, cm.qxz = c2.x, cm.qyz = c2.y;
@@ -242,6 +251,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         __syncwarp();
         uint32_t size = 1, n_cells = 0, n_bodies = 0;  // warp-uniform
         int staged_cells = 0, staged_bodies = 0;         // warp-uniform
+        // The staged cells are a ring of 64 slots starting at cell_front (0 or 32, warp-uniform): after 32 are
+        // evaluated the front moves to the rest instead of the rest being copied to the front.
+        int cell_front = 0;
         bool overflow = false;
         while (size > 0) {
             const uint32_t take = min(size, 32u), base = size - take;
@@ -276,7 +288,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
 
             const unsigned accepted = __ballot_sync(kFull, accept);
             if (accept) {
-                const int slot = staged_cells + __popc(accepted & below);  // < 32 + 32
+                const int slot = (cell_front + staged_cells + __popc(accepted & below)) & 63;
                 const float4 r1 = __ldg(row + 1), r2 = __ldg(row + 2);  // (m, qxx, qyy, qzz), (qxy, qxz, qyz, tr)
                 s_cell[w][0][slot] = make_float4(head.x, head.y, head.z, r1.x);
                 s_cell[w][1][slot] = make_float4(r1.y, r1.z, r1.w, r2.x);
@@ -287,27 +299,33 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             __syncwarp();  // also orders the pushes before the next round's pops
             if (staged_cells >= 32) {
                 on_slice<kPerLane>(ln, [&](int first, int step) {
-                    eval_cells<kPerLane>(s_cell[w], first, step, 32, px, py, pz, a.soft2, ax, ay, az);
+                    eval_cells<kPerLane>(s_cell[w], cell_front, first, step, 32, px, py, pz, a.soft2, ax, ay,
+                                         az);
                 });
-                __syncwarp();
-                staged_cells -= 32;  // the rest (< 32) moves to the front
-                if (lane < staged_cells)
-                    for (int c = 0; c < 3; ++c) s_cell[w][c][lane] = s_cell[w][c][32 + lane];
-                __syncwarp();
+                __syncwarp();  // every lane's reads before the next round's writes wrap onto these slots
+                staged_cells -= 32;
+                cell_front ^= 32;
             }
 
-            for (unsigned leaves = __ballot_sync(kFull, leaf); leaves != 0; leaves &= leaves - 1) {
-                const int src = __ffs(int(leaves)) - 1;
-                const uint32_t b0 = __shfl_sync(kFull, cell.body_begin, src);
-                const uint32_t count = __shfl_sync(kFull, cell.body_count, src);  // a capped leaf may hold many
-                for (uint32_t c = 0; c < count;) {
-                    const uint32_t put = min(count - c, uint32_t(32 - staged_bodies));
+            // The round's opened leaves' bodies, staged by the whole warp at once in the order a leaf at a time
+            // would stage them (lane order, each leaf's bodies in key order): a pass fills the staging from as
+            // many leaves as it takes, a lane a body (a leaf at a time loaded a dozen bodies with the other
+            // lanes idle, and waited on each leaf's loads in turn).
+            if (__ballot_sync(kFull, leaf) != 0) {
+                uint32_t leaf_total = 0;
+                const uint32_t leaf_off = warp_exclusive_scan(leaf ? cell.body_count : 0u, lane, leaf_total);
+                for (uint32_t e0 = 0; e0 < leaf_total;) {
+                    const uint32_t put = min(leaf_total - e0, uint32_t(32 - staged_bodies));
+                    const uint32_t e = e0 + uint32_t(lane);
+                    const int owner = owner_of(e, leaf_off);
+                    const uint32_t from = __shfl_sync(kFull, leaf_off, owner);
+                    const uint32_t b0 = __shfl_sync(kFull, cell.body_begin, owner);
                     if (uint32_t(lane) < put) {
-                        const uint32_t k = b0 + c + uint32_t(lane);
+                        const uint32_t k = b0 + (e - from);
                         s_body[w][staged_bodies + lane] = make_float4(a.x[k], a.y[k], a.z[k], a.m[k]);
                     }
                     staged_bodies += int(put);
-                    c += put;
+                    e0 += put;
                     if (staged_bodies == 32) {
                         __syncwarp();
                         on_slice<kPerLane>(ln, [&](int first, int step) {
@@ -317,12 +335,13 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                         staged_bodies = 0;
                     }
                 }
-                n_bodies += count;
+                n_bodies += leaf_total;
             }
         }
         __syncwarp();
         on_slice<kPerLane>(ln, [&](int first, int step) {
-            eval_cells<kPerLane>(s_cell[w], first, step, staged_cells, px, py, pz, a.soft2, ax, ay, az);
+            eval_cells<kPerLane>(s_cell[w], cell_front, first, step, staged_cells, px, py, pz, a.soft2, ax, ay,
+                                 az);
             eval_bodies<kPerLane>(s_body[w], first, step, staged_bodies, px, py, pz, a.soft2, ax, ay, az);
         });
         __syncwarp();  // the next group's staging waits for every lane's reads
