@@ -32,11 +32,11 @@ class KeyIndexSort {
     }
 
     // Queues the sort of the first n pairs of keys_in() and index_in() into keys() and order() on `stream`.
-    void enqueue(int n, int bits, cudaStream_t stream) const {
+    void enqueue(int n, int bits, cudaStream_t stream, int begin_bit = 0) const {
         std::size_t bytes = m_temp_bytes;
         NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(m_temp.get(), bytes, m_keys[0].as<const Key>(),
                                                          m_keys[1].as<Key>(), m_index[0].as<const Index>(),
-                                                         m_index[1].as<Index>(), n, 0, bits, stream));
+                                                         m_index[1].as<Index>(), n, begin_bit, bits, stream));
     }
 
     Key* keys_in() const { return m_keys[0].as<Key>(); }

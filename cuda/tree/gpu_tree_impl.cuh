@@ -14,6 +14,7 @@ struct GpuTree::Impl {
     cudaStream_t stream = nullptr;
     std::size_t n = 0, capacity = 0, cells = 0, cell_capacity = 0;
     std::vector<uint32_t> level_start;  // host copy: first cell of each level, then one past the last
+    bool short_keys = true;  // what the last build settled on (tree_defs.hpp): the next one tries it first
     kernels::DeviceBuffer input;        // float4 in input order
     kernels::DeviceBuffer box;          // tree::KeyBox
     kernels::DeviceBuffer box_partials;  // the bounding box's first pass: (lo, hi) float4 pairs

@@ -36,11 +36,11 @@ __global__ void __launch_bounds__(kBoxThreads) tree_box_kernel(const float4* pos
 }
 
 __global__ void tree_keys_kernel(const float4* pos, int n, const tree::KeyBox* box, uint64_t* keys,
-                                 uint32_t* order) {
+                                 uint32_t* order, uint64_t keep) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const float4 p = pos[i];
-    keys[i] = tree::body_key(p.x, p.y, p.z, *box);
+    keys[i] = tree::body_key(p.x, p.y, p.z, *box) & keep;
     order[i] = static_cast<uint32_t>(i);
 }
 
@@ -105,13 +105,15 @@ void GpuTree::Impl::bounding_box_and_keys() {
     NBODY_CUDA_CHECK_LAUNCH("tree_box_kernel");
     tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), ni,
                                                            box.as<const tree::KeyBox>(),
-                                                           sorted.keys_in(), sorted.index_in());
+                                                           sorted.keys_in(), sorted.index_in(),
+                                                           short_keys ? tree::kShortKeyMask : ~uint64_t(0));
     NBODY_CUDA_CHECK_LAUNCH("tree_keys_kernel");
 }
 
-// Stable radix sort of (key, body) on the 63 key bits: ties keep input order, as the CPU tree's sort.
+// Stable radix sort of (key, body) on the 63 key bits, or short keys' top 48 (tree_defs.hpp): ties keep input
+// order, as the CPU tree's sort.
 void GpuTree::Impl::sort() {
-    sorted.enqueue(static_cast<int>(n), 3 * tree::kKeyBits, stream);
+    sorted.enqueue(static_cast<int>(n), 3 * tree::kKeyBits, stream, short_keys ? tree::kShortKeyLowBit : 0);
     tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
         input.as<const float4>(), sorted.order(), static_cast<int>(n), x.as<float>(),
         y.as<float>(), z.as<float>(), m.as<float>());
@@ -124,13 +126,19 @@ void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.bodies = n;
     stage_events.create();
     cudaEvent_t* at = stage_events.at;
-    NBODY_CUDA_CHECK(cudaEventRecord(at[0], stream));
-    bounding_box_and_keys();
-    NBODY_CUDA_CHECK(cudaEventRecord(at[1], stream));
-    sort();
-    NBODY_CUDA_CHECK(cudaEventRecord(at[2], stream));
-    build_levels(p.leaf);
-    NBODY_CUDA_CHECK(cudaEventRecord(at[3], stream));
+    // Short keys or full keys, as the rule in tree_defs.hpp settles it; where the first guess was not the
+    // rule's tree the stage times are the second build's.
+    for (int tries = 0; tries < 2; ++tries) {
+        NBODY_CUDA_CHECK(cudaEventRecord(at[0], stream));
+        bounding_box_and_keys();
+        NBODY_CUDA_CHECK(cudaEventRecord(at[1], stream));
+        sort();
+        NBODY_CUDA_CHECK(cudaEventRecord(at[2], stream));
+        build_levels(p.leaf);  // waits for the level table: the depth is known here
+        NBODY_CUDA_CHECK(cudaEventRecord(at[3], stream));
+        if (tree::keys_settled(short_keys, static_cast<int>(level_start.size()) - 2)) break;
+        short_keys = !short_keys;
+    }
     compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta), p.alpha);
     NBODY_CUDA_CHECK(cudaEventRecord(at[4], stream));
     s.cells = cells;

@@ -67,7 +67,7 @@ class CpuTree {
                       TreeStats* stats, bool acc_holds_last);
     void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
     void bounding_box();
-    void sort_by_key();
+    void sort_by_key(bool short_keys);  // tree_defs.hpp: short keys keep the top 3 kShortLevels bits
     void build(int leaf);
     void compute_moments(double inv_theta, double alpha);
     void make_groups(int group);  // m_groups, tree::emit_groups' rule
@@ -90,6 +90,7 @@ class CpuTree {
     std::vector<tree::TreeGroup> m_groups;
     std::vector<uint32_t> m_group_cells, m_group_bodies;
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
+    bool m_short_keys = true;  // what the last build settled on: the next one tries it first
     const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call
 };
 

@@ -43,14 +43,15 @@ void CpuTree::bounding_box() {
 
 // Keys in parallel, then a stable LSD radix sort of (key, body) by bytes, skipping bytes every key shares:
 // ties keep input order, so the order is a function of the input alone (deterministic for any thread count).
-void CpuTree::sort_by_key() {
+void CpuTree::sort_by_key(bool short_keys) {
     const auto t0 = std::chrono::steady_clock::now();
     m_keys.resize(m_n), m_keys_tmp.resize(m_n), m_order.resize(m_n), m_order_tmp.resize(m_n);
     parallel_for(
         m_n, m_threads,
         [&](std::size_t b, std::size_t e) {
             for (std::size_t i = b; i < e; ++i) {
-                m_keys[i] = tree::body_key(m_in_x[i], m_in_y[i], m_in_z[i], m_box);
+                const uint64_t key = tree::body_key(m_in_x[i], m_in_y[i], m_in_z[i], m_box);
+                m_keys[i] = short_keys ? key & tree::kShortKeyMask : key;
                 m_order[i] = uint32_t(i);
             }
         },

@@ -144,6 +144,47 @@ TEST(TreeBuild, CoincidentBodiesStopAtTheDepthCap) {
     EXPECT_EQ(it->level, tree::kMaxLevel);
 }
 
+// Short keys (tree_defs.hpp): where no level-16 cell holds more than a leaf the keys keep their top 48 bits and
+// a level-16 cell's bodies their input order; a clump that fills one makes the tree sort on all 63 bits. The
+// result depends on the bodies alone, not on what the same tree built before.
+TEST(TreeBuild, ShortKeysUnlessALevel16CellOverflows) {
+    const State sparse = test::plummer_state(5000, 21);
+    State clumped = sparse;
+    for (std::size_t i = 0; i < 40; ++i)  // 40 bodies within 1e-4: one level-16 cell (about 3e-4 wide here)
+        clumped.pos_mass[i] = {0.1 + 1e-4 * double(i % 4) / 4, 0.2 + 1e-4 * double(i / 4 % 4) / 4,
+                               0.3 + 1e-4 * double(i / 16) / 4, clumped.pos_mass[i].w};
+    const TreeParams p{.theta = 0.5f, .leaf = 16, .group = 32};
+    const uint64_t low = ~tree::kShortKeyMask;
+    auto build = [&](CpuTree& t, const State& s) {
+        TreeStats st;
+        test::tree_accelerations(s, p, 0.01, 2, &st, &t);
+        expect_tree_invariants(t, s, p.leaf);
+        return st.depth;
+    };
+
+    CpuTree t(2);
+    EXPECT_LE(build(t, sparse), tree::kShortLevels);
+    const std::vector<uint64_t> sparse_keys = t.keys();
+    const std::vector<uint32_t> sparse_order = t.order();
+    EXPECT_TRUE(std::all_of(sparse_keys.begin(), sparse_keys.end(), [&](uint64_t k) { return (k & low) == 0; }));
+    for (std::size_t k = 1; k < sparse_keys.size(); ++k)
+        if (sparse_keys[k] == sparse_keys[k - 1]) EXPECT_LT(sparse_order[k - 1], sparse_order[k]) << k;
+
+    EXPECT_GT(build(t, clumped), tree::kShortLevels);
+    EXPECT_TRUE(std::any_of(t.keys().begin(), t.keys().end(), [&](uint64_t k) { return (k & low) != 0; }));
+
+    // After the full keys, the sparse bodies again: the same tree as the first time.
+    EXPECT_LE(build(t, sparse), tree::kShortLevels);
+    EXPECT_EQ(t.keys(), sparse_keys);
+    EXPECT_EQ(t.order(), sparse_order);
+    // And a fresh tree on the clump: the same as the one that had built the sparse bodies first.
+    CpuTree u(2);
+    build(t, clumped);
+    build(u, clumped);
+    EXPECT_EQ(t.keys(), u.keys());
+    EXPECT_EQ(t.order(), u.order());
+}
+
 // The root's moments equal the whole system's, computed directly in double about its centre of mass.
 TEST(TreeBuild, RootMomentsMatchDirectSums) {
     const State s = rounded_to_float32(test::plummer_state(3000, 9));
