@@ -255,11 +255,11 @@ tree::KeyBox GpuTree::key_box() const {
 double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
     std::size_t bytes = m->input.bytes() + m->box.bytes() + m->box_partials.bytes() + m->sorted.bytes() +
-                        m->scan_temp.bytes();
+                        m->scan_temp.bytes() + m->group_sort.bytes();
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->cell_parent, &m->cell_arrivals,
                           &m->level_counts, &m->level_offsets, &m->moments_d, &m->moments, &m->stacks,
                           &m->walk_counters, &m->group_counts, &m->host_acc, &m->group_made, &m->group_offsets,
-                          &m->group_list})
+                          &m->group_list, &m->walk_list, &m->body_cost})
         bytes += v->bytes();
     return double(bytes) / double(m->n);
 }
