@@ -1,9 +1,9 @@
 #pragma once
-// The spatial sort's one radix sort: (key, body index) pairs sorted by the key's low `bits` bits with
+// The spatial sort's one radix sort: (key, body index) pairs sorted by the key's bits [begin_bit, bits) with
 // cub::DeviceRadixSort::SortPairs, stable (ties keep input order), stream-ordered and graph-capturable (the
 // scratch is sized and allocated in reserve, never in enqueue). The tensor family's Morton order sorts 30-bit
-// keys (spatial/morton_sort.cu), the tree 63-bit keys (tree/tree_build.cu); each writes its own keys and
-// gathers its own layout.
+// keys (spatial/morton_sort.cu), the tree 63-bit keys or their top 48 (tree/tree_build.cu); each writes its
+// own keys and gathers its own layout.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstddef>
@@ -31,7 +31,8 @@ class KeyIndexSort {
         m_temp = DeviceBuffer::alloc(device, m_temp_bytes, what_scratch);
     }
 
-    // Queues the sort of the first n pairs of keys_in() and index_in() into keys() and order() on `stream`.
+    // Queues the sort of the first n pairs of keys_in() and index_in() into keys() and order() on `stream`, by
+    // the keys' bits [begin_bit, bits).
     void enqueue(int n, int bits, cudaStream_t stream, int begin_bit = 0) const {
         std::size_t bytes = m_temp_bytes;
         NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(m_temp.get(), bytes, m_keys[0].as<const Key>(),

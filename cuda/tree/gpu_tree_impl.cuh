@@ -81,8 +81,9 @@ struct GpuTree::Impl {
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);
     void reserve_cells(std::size_t count);
-    void bounding_box_and_keys();
-    void sort();
+    void bounding_box();
+    void keys(bool short_keys);  // tree_defs.hpp's short keys, or all 63 bits
+    void sort(bool short_keys);
     void build_levels(int leaf);
     void compute_moments(double inv_theta, double alpha);
 };

@@ -94,7 +94,7 @@ void GpuTree::Impl::reserve_cells(std::size_t count) {
     cell_capacity = want;
 }
 
-void GpuTree::Impl::bounding_box_and_keys() {
+void GpuTree::Impl::bounding_box() {
     const int ni = static_cast<int>(n);
     const int blocks = kernels::box_blocks(ni);
     box_partials_kernel<<<blocks, kBoxThreads, 0, stream>>>(input.as<const float4>(), ni,
@@ -103,16 +103,20 @@ void GpuTree::Impl::bounding_box_and_keys() {
     tree_box_kernel<<<1, kBoxThreads, 0, stream>>>(box_partials.as<const float4>(), 2 * blocks,
                                                    box.as<tree::KeyBox>());
     NBODY_CUDA_CHECK_LAUNCH("tree_box_kernel");
-    tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), ni,
+}
+
+// Short keys (tree_defs.hpp) keep their top 48 bits.
+void GpuTree::Impl::keys(bool short_keys) {
+    tree_keys_kernel<<<grid_for(n, 256), 256, 0, stream>>>(input.as<const float4>(), static_cast<int>(n),
                                                            box.as<const tree::KeyBox>(),
                                                            sorted.keys_in(), sorted.index_in(),
                                                            short_keys ? tree::kShortKeyMask : ~uint64_t(0));
     NBODY_CUDA_CHECK_LAUNCH("tree_keys_kernel");
 }
 
-// Stable radix sort of (key, body) on the 63 key bits, or short keys' top 48 (tree_defs.hpp): ties keep input
-// order, as the CPU tree's sort.
-void GpuTree::Impl::sort() {
+// Stable radix sort of (key, body) on the 63 key bits, or short keys' top 48: ties keep input order, as the
+// CPU tree's sort.
+void GpuTree::Impl::sort(bool short_keys) {
     sorted.enqueue(static_cast<int>(n), 3 * tree::kKeyBits, stream, short_keys ? tree::kShortKeyLowBit : 0);
     tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
         input.as<const float4>(), sorted.order(), static_cast<int>(n), x.as<float>(),
@@ -126,19 +130,19 @@ void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.bodies = n;
     stage_events.create();
     cudaEvent_t* at = stage_events.at;
+    NBODY_CUDA_CHECK(cudaEventRecord(at[0], stream));
+    bounding_box();
     // Short keys or full keys, as the rule in tree_defs.hpp settles it; where the first guess was not the
-    // rule's tree the stage times are the second build's.
-    for (int tries = 0; tries < 2; ++tries) {
-        NBODY_CUDA_CHECK(cudaEventRecord(at[0], stream));
-        bounding_box_and_keys();
+    // rule's tree the keys' time holds the first build and the other stages are the second's.
+    tree::build_settled(short_keys, [&](bool short_now) {
+        keys(short_now);
         NBODY_CUDA_CHECK(cudaEventRecord(at[1], stream));
-        sort();
+        sort(short_now);
         NBODY_CUDA_CHECK(cudaEventRecord(at[2], stream));
         build_levels(p.leaf);  // waits for the level table: the depth is known here
         NBODY_CUDA_CHECK(cudaEventRecord(at[3], stream));
-        if (tree::keys_settled(short_keys, static_cast<int>(level_start.size()) - 2)) break;
-        short_keys = !short_keys;
-    }
+        return static_cast<int>(level_start.size()) - 2;
+    });
     compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta), p.alpha);
     NBODY_CUDA_CHECK(cudaEventRecord(at[4], stream));
     s.cells = cells;

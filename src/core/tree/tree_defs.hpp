@@ -30,10 +30,16 @@ inline constexpr int kShortLevels = 16;
 inline constexpr uint64_t kShortKeyMask = ~((uint64_t(1) << (3 * (kKeyBits - kShortLevels))) - 1);
 inline constexpr int kShortKeyLowBit = 3 * (kKeyBits - kShortLevels);  // the first bit a short sort reads
 
-// Whether a build on short keys (short_keys) or on full keys of depth `depth` is the rule's tree; if not, the
-// build to do instead is on short keys when this returns false and short_keys was false, and vice versa:
-// short keys reaching below kShortLevels need full keys, full keys that stayed above it need short ones.
-NBODY_TREE_HD bool keys_settled(bool short_keys, int depth) { return short_keys == (depth <= kShortLevels); }
+// Builds the rule's tree: build(short_keys) sorts and builds on short or full keys and returns the depth.
+// Short keys reaching below kShortLevels need full keys; full keys that stayed above it need short ones. At
+// most two builds; short_keys starts as what the last build settled on and ends as what this one did.
+template <class Build>
+void build_settled(bool& short_keys, Build build) {
+    for (int tries = 0; tries < 2; ++tries) {
+        if (short_keys == (build(short_keys) <= kShortLevels)) return;
+        short_keys = !short_keys;
+    }
+}
 
 // The same floor the direct float32 loops add to eps^2 (src/cpu/force_f32.hpp, the CUDA kernels): a body's
 // own term (r = 0, in its own leaf) stays a finite 0 with eps = 0.

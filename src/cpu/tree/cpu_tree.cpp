@@ -138,15 +138,14 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     // Short keys or full keys, as the rule in tree_defs.hpp settles it (a second build where the first guess
     // was not the rule's tree: the sort and build times then hold both).
     double key_seconds = 0;
-    for (int tries = 0; tries < 2; ++tries) {
-        sort_by_key(m_short_keys);  // keys, then the sort; the key time is measured inside
+    tree::build_settled(m_short_keys, [&](bool short_keys) {
+        sort_by_key(short_keys);  // keys, then the sort; the key time is measured inside
         key_seconds += m_key_seconds;
         st.t_sort += seconds_since(t);
         build(p.leaf);
         st.t_build += seconds_since(t);
-        if (tree::keys_settled(m_short_keys, int(m_level_start.size()) - 2)) break;
-        m_short_keys = !m_short_keys;
-    }
+        return int(m_level_start.size()) - 2;
+    });
     m_key_seconds = key_seconds;
     compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta), p.alpha);
     st.t_multipoles = seconds_since(t);
