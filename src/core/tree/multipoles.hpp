@@ -60,18 +60,18 @@ NBODY_TREE_HD MomentsD leaf_moments(const float* x, const float* y, const float*
 }
 
 // Moments of a cell from its n children's, shifted to the cell's centre of mass; kid(k) gives child k's
-// MomentsD, read twice (the centre of mass first, then the quadrupole about it).
+// MomentsD, read twice (the centre of mass first, then the quadrupole about it). The box starts as the first
+// child's.
 template <class Kid>
 NBODY_TREE_HD MomentsD parent_moments_of(Kid kid, int n, const CellBox& c) {
     MomentsD r{};
     double sx = 0, sy = 0, sz = 0;
-    {
-        const MomentsD q = kid(0);
-        for (int a = 0; a < 3; ++a) r.lo[a] = q.lo[a], r.hi[a] = q.hi[a];
-    }
     for (int k = 0; k < n; ++k) {
         const MomentsD q = kid(k);
-        for (int a = 0; a < 3; ++a) r.lo[a] = fminf(r.lo[a], q.lo[a]), r.hi[a] = fmaxf(r.hi[a], q.hi[a]);
+        for (int a = 0; a < 3; ++a) {
+            r.lo[a] = k == 0 ? q.lo[a] : fminf(r.lo[a], q.lo[a]);
+            r.hi[a] = k == 0 ? q.hi[a] : fmaxf(r.hi[a], q.hi[a]);
+        }
         r.m += q.m;
         sx += q.m * (q.x - c.cx);
         sy += q.m * (q.y - c.cy);
