@@ -71,13 +71,13 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
 }
 
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
-                 const BenchReference& reference, const BenchTiming& timing) {
+                 const ForceReference& reference, const BenchTiming& timing) {
     BenchRow row;
     backend.reset(state, params);
     if (!reference.acc.empty()) {
         std::vector<Double4> acc;
         backend.read_accelerations(acc);
-        row.error = compare_forces(acc, reference.rows, reference.acc);
+        row.error = compare_forces(acc, reference);
     } else {
         row.error.max_rel = -1;
     }

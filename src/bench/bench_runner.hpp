@@ -56,21 +56,15 @@ double backend_clock_ms(Backend& b, int k);
 // interactions/s.
 std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const BenchTiming& timing, BenchRow& row);
 
-// The float64 reference a row's first evaluation is compared with: acc[r] is body rows[r]'s acceleration
-// (every body, or a sample at large N: reference_rows). Empty: no accuracy column.
-struct BenchReference {
-    std::vector<std::size_t> rows;
-    std::vector<Double3> acc;
-};
-
 // The bench's reference budget in float64 pair evaluations: every body up to 131,072 (as before), a sample
 // above (16,384 bodies at 1,048,576, 1,638 at 10,485,760): seconds on a workstation's cores, where the full
 // O(N^2) reference would take hours at 10M.
 inline constexpr double kBenchReferencePairs = 131072.0 * 131072.0;
 inline constexpr std::size_t kBenchMinReferenceRows = 1024;
 
-// Resets `backend` to `state` with the config's params, measures, and fills a row.
+// Resets `backend` to `state` with the config's params, measures, and fills a row; its first evaluation is
+// compared with `reference` (empty: no accuracy column).
 BenchRow measure(Backend& backend, const StepTimer& timer, const State& state, const SimParams& params,
-                 const BenchReference& reference, const BenchTiming& timing);
+                 const ForceReference& reference, const BenchTiming& timing);
 
 }  // namespace nbody

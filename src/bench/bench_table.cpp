@@ -154,7 +154,7 @@ class TableRun {
         for (long long n : m_t.sizes) {
             const State state = bench_state(static_cast<std::size_t>(n), m_t.scene);
             const double eps = m_t.scene.empty() ? m_t.eps : load_scene_file(m_t.scene).eps;
-            BenchReference ref;
+            ForceReference ref;
             if (m_t.accuracy) {
                 ref.rows = reference_rows(state.size(), kBenchReferencePairs, kBenchMinReferenceRows);
                 say("N = " + std::to_string(n) + ": float64 reference force" +
@@ -192,7 +192,7 @@ class TableRun {
 
     // One measured row, or a note saying why the configuration was skipped (a combination the backend does
     // not run, a block too large for the registers).
-    void try_row(Backend& b, const State& state, const SimParams& p, const BenchReference& ref,
+    void try_row(Backend& b, const State& state, const SimParams& p, const ForceReference& ref,
                  const std::string& backend, const std::string& variant) {
         try {
             BenchRow r = measure(b, backend_clock_ms, state, p, ref, m_t.timing);
@@ -207,7 +207,7 @@ class TableRun {
 
     // The rows of every variant and shape the table names on one backend (CUDA or GL compute).
     void variant_rows(Backend& b, const std::string& label, SimParams a, const State& state,
-                      const BenchReference& ref) {
+                      const ForceReference& ref) {
         if (!method_info(a.method).kernel_families) {  // one row per opening angle, not per family
             try_row(b, state, a, ref, label, tree_variant(a.tree));
             return;

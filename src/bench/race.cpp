@@ -85,12 +85,11 @@ RaceProgress Race::progress() const {
 }
 
 void Race::compute_reference() {
-    // Every body where N^2 pairs fit the budget, else an evenly spaced sample: the median stays a fair
-    // estimate, the maximum is the sample's (it can only miss larger errors elsewhere).
+    // Every body where N^2 pairs fit the budget, else an evenly spaced sample (reference_rows).
     const std::size_t n = m_saved.size();
-    m_rows = reference_rows(n, m_options.reference_pairs, kMinSampledBodies);
-    const std::size_t rows = m_rows.size();
-    m_reference = reference_accelerations(m_saved, m_rows, m_params.eps, m_params.G);
+    m_reference.rows = reference_rows(n, m_options.reference_pairs, kMinSampledBodies);
+    const std::size_t rows = m_reference.rows.size();
+    m_reference.acc = reference_accelerations(m_saved, m_reference.rows, m_params.eps, m_params.G);
     if (rows < n) {
         char text[160];
         std::snprintf(
@@ -125,7 +124,7 @@ void Race::run_entry(const RaceEntry& e) {
         // The entry's first evaluation, at the race's start positions, against the reference.
         std::vector<Double4> acc;
         m_backend.read_accelerations(acc);
-        r.row.error = compare_forces(acc, m_rows, m_reference);
+        r.row.error = compare_forces(acc, m_reference);
         if (m_options.max_evaluation_seconds > 0 && first_s > m_options.max_evaluation_seconds) {
             char why[160];
             std::snprintf(why, sizeof why,

@@ -95,8 +95,7 @@ class Race {
     State m_saved;
     SimParams m_params;
     long long m_steps = 0;
-    std::vector<std::size_t> m_rows;  // bodies the error is measured on (all, or a sample)
-    std::vector<Double3> m_reference;
+    ForceReference m_reference;  // on every body, or a sample
     std::vector<RaceResult> m_results;
     std::size_t m_next = 0;  // entry index; the reference comes first
     bool m_reference_done = false, m_finished = false, m_cancelled = false;

@@ -90,13 +90,13 @@ ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Dou
     return out;
 }
 
-ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<std::size_t>& rows,
-                          const std::vector<Double3>& ref) {
+ForceError compare_forces(const std::vector<Double4>& acc, const ForceReference& ref) {
     std::vector<Double4> picked;
-    picked.reserve(rows.size());
-    for (std::size_t i : rows) picked.push_back(i < acc.size() ? acc[i] : Double4{NAN, NAN, NAN, 0});
-    ForceError out = compare_forces(picked, ref);
-    if (out.worst_index >= 0) out.worst_index = static_cast<long>(rows[static_cast<std::size_t>(out.worst_index)]);
+    picked.reserve(ref.rows.size());
+    for (std::size_t i : ref.rows) picked.push_back(i < acc.size() ? acc[i] : Double4{NAN, NAN, NAN, 0});
+    ForceError out = compare_forces(picked, ref.acc);
+    if (out.worst_index >= 0)
+        out.worst_index = static_cast<long>(ref.rows[static_cast<std::size_t>(out.worst_index)]);
     return out;
 }
 

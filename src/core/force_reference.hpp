@@ -41,8 +41,14 @@ struct ForceError {
 // Particles whose reference acceleration is exactly zero are skipped.
 ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<Double3>& ref);
 
-// The same on chosen bodies: acc holds every body, ref[r] is body rows[r]'s reference.
-ForceError compare_forces(const std::vector<Double4>& acc, const std::vector<std::size_t>& rows,
-                          const std::vector<Double3>& ref);
+// A float64 reference on chosen bodies (every one, or reference_rows' sample): acc[r] is body rows[r]'s.
+// Empty: nothing measured.
+struct ForceReference {
+    std::vector<std::size_t> rows;
+    std::vector<Double3> acc;
+};
+
+// The same on the reference's bodies: acc holds every body; the worst is named by its body index.
+ForceError compare_forces(const std::vector<Double4>& acc, const ForceReference& ref);
 
 }  // namespace nbody

@@ -86,8 +86,8 @@ TEST(ForceAccuracy, ReferenceRowsSampleAboveThePairBudget) {
     std::vector<Double4> acc(1000, Double4{1, 0, 0, 0});
     acc[10].x = 1.5;   // sampled: the worst
     acc[11].x = 99.0;  // not sampled: unseen
-    const std::vector<Double3> ref(rows.size(), Double3{1, 0, 0});
-    const ForceError e = compare_forces(acc, rows, ref);
+    const ForceReference ref{rows, std::vector<Double3>(rows.size(), Double3{1, 0, 0})};
+    const ForceError e = compare_forces(acc, ref);
     EXPECT_EQ(e.counted, 100u);
     EXPECT_NEAR(e.max_rel, 0.5, 1e-12);
     EXPECT_EQ(e.worst_index, 10);
