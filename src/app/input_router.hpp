@@ -32,6 +32,8 @@ class InputRouter {
                 case InputEvent::Kind::Key:
                     if (!ui_keys && e.action != GLFW_RELEASE) key(e, req);
                     break;
+                case InputEvent::Kind::Char:  // typed text is the GUI's alone
+                    break;
             }
         }
     }
@@ -94,7 +96,7 @@ class InputRouter {
                 if (e.action == GLFW_PRESS) m_state.presentation = !m_state.presentation;
                 break;
             case GLFW_KEY_ESCAPE:  // cancels what is under way; twice within a second quits (plain_words.hpp)
-                if (e.action == GLFW_PRESS) req.escape = true;
+                if (e.action == GLFW_PRESS) req.escapes.push_back(e.time);
                 break;
             case GLFW_KEY_Q:
                 if (e.action == GLFW_PRESS && (e.mods & GLFW_MOD_CONTROL)) m_window.request_close();

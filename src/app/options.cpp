@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "io/snapshot_file.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
+#include "scene/toml_reader.hpp"  // did_you_mean
 
 namespace nbody {
 
@@ -95,6 +97,26 @@ void add_method_param_options(CLI::App& app, AppOptions& o) {
         else
             opt->check(real_in(spec.lo, spec.hi, !spec.zero.empty()));
     }
+}
+
+// "unknown flag '--stepz' (did you mean '--steps'?)" for the first argument that looks like a long flag and is
+// none of `app`'s, else "". Everything after a bare "--" is positional.
+std::string unknown_flag_message(const CLI::App& app, const std::vector<char*>& args) {
+    std::set<std::string, std::less<>> known;
+    for (const CLI::Option* opt : app.get_options())
+        for (const std::string& name : opt->get_lnames()) known.insert("--" + name);
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string_view a(args[i]);
+        if (a == "--") break;
+        if (a.size() < 3 || a.substr(0, 2) != "--") continue;
+        const std::string flag(a.substr(0, a.find('=')));
+        if (known.count(flag)) continue;
+        std::string text = "unknown flag '" + flag + "'";
+        if (const std::string close = did_you_mean(flag, known); !close.empty())
+            text += " (did you mean '" + close + "'?)";
+        return text;
+    }
+    return "";
 }
 }  // namespace
 
@@ -186,6 +208,11 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         if (std::string_view(args[i]) == "--trails" &&
             (i + 1 == args.size() || !std::isdigit(static_cast<unsigned char>(args[i + 1][0]))))
             args[i] = bare_trails.data();
+    // An unknown flag is named as one: otherwise its value ("--stepz 5") is taken for the scene ("no scene '5'").
+    if (std::string bad = unknown_flag_message(app, args); !bad.empty()) {
+        (err ? *err : std::cerr) << "nbody-sandbox: " << bad << "\nRun with --help for more information.\n";
+        return 2;
+    }
     try {
         app.parse(int(args.size()), args.data());
     } catch (const CLI::ParseError& e) {

@@ -58,6 +58,7 @@ std::string SceneSwitch::load(LoadRequest asked, bool full) {
         // The CPU: measured here, with the scene's own force method.
         smooth = double(smooth_bodies(ask.method, sim.params().cpu_threads));
     }
+    if (!replacing) m_running_plan = m_plan;  // the running scene's, back if this load fails or is cancelled
     const LoadRequest start = m_plan.plan(asked, bodies, smooth, gpu ? "this GPU" : "the CPU");
     m_viewer.begin_load_scene(start.path, start.multiplier);
     return replacing ? "the scene being generated was dropped for " + m_loading_name : "";
@@ -71,7 +72,8 @@ std::string SceneSwitch::load_full() {
 bool SceneSwitch::poll() {
     if (std::optional<std::string> done = m_viewer.poll_load()) {
         m_status = *done;
-        if (!done->empty()) m_plan.clear();
+        // Failed or cancelled: the scene before it runs on, and so does its "Load full N" and its note.
+        if (!done->empty()) m_plan = m_running_plan;
         return done->empty();
     }
     if (m_viewer.loading()) {

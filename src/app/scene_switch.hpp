@@ -32,7 +32,8 @@ class SceneSwitch {
     std::size_t smooth_bodies(ForceMethod method, int threads);  // measured once per method (step_probe.hpp)
 
     Viewer& m_viewer;
-    LoadPlan m_plan;
+    LoadPlan m_plan;          // the scene loading or, once it runs, running
+    LoadPlan m_running_plan;  // the running scene's while another loads
     std::string m_loading_name;  // the scene being generated, for the progress line
     std::string m_status;
     std::size_t m_smooth[kMethodCount] = {};  // each method's CPU smooth body count once measured

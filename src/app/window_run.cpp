@@ -16,6 +16,7 @@
 #include "app/input_router.hpp"
 #include "app/sandbox.hpp"
 #include "app/scene_switch.hpp"
+#include "app/slow_backend_note.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
@@ -24,6 +25,7 @@
 #include "render/assets.hpp"
 #include "render/glfw_window.hpp"
 #include "scene/scene_file.hpp"
+#include "ui/panels.hpp"  // rate_sample
 #include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 #include "ui/ui.hpp"
@@ -99,11 +101,12 @@ class WindowApp {
         while (!m_window.should_close() && (!m_opts.frames || frame < *m_opts.frames)) {
             const auto t0 = Clock::now();
             const double now = std::chrono::duration<double>(t0 - t_start).count();
-            m_now = now;
             m_viewer.camera().update(float(std::chrono::duration<double>(t0 - t_prev).count()));
             t_prev = t0;
             req = {};
-            m_input.handle(m_window.poll_events(), m_ui->wants_mouse(), m_ui->wants_keyboard(), req);
+            const std::vector<InputEvent> events = m_window.poll_events();
+            m_input.handle(events, m_ui->wants_mouse(), m_ui->wants_keyboard(), req);
+            m_ui->add_input(events);
             act(req);  // keys first, so a reset happens before this frame's step
             m_viewer.set_follow_com(m_state.follow_com);
             if (m_race.running()) {  // the race has the backend this frame: one slice, the bodies stay put
@@ -112,6 +115,8 @@ class WindowApp {
             } else {
                 m_viewer.simulate_and_draw(now, m_viewer.simulation_budget());
                 m_switch.measure();
+                m_slow.update(m_viewer.sim());
+                m_state.slow_note = m_slow.text();
                 write_checkpoint_if_due();
             }
             capture_if_asked();
@@ -168,7 +173,13 @@ class WindowApp {
         m_view.scene_name = m_viewer.scene().name;
         m_view.scene_description = m_viewer.scene().description;
         m_view.scene_watch = m_viewer.scene().watch;
-        m_view.scene_runs = scene_runs_text(m_viewer.scene().apply_to({}));
+        // What runs (the scene's physics and the user's edits since), and how many steps a frame really run.
+        Simulation& sim = m_viewer.sim();
+        m_view.scene_runs = scene_runs_text(sim.params());
+        if (!sim.auto_steps() && !sim.paused())
+            m_view.scene_runs += steps_here_text(sim.params().steps_per_frame, rate_sample(sim).rate.steps_per_s,
+                                                 sim.perf().latest().frames_per_s);
+        m_view.generating = m_viewer.loading();
         m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();
@@ -196,8 +207,8 @@ class WindowApp {
         if (r.toggle_record) m_video ? stop_video() : start_video();
         if (r.load_path) note_replaced(m_switch.load({*r.load_path, r.load_multiplier}));
         if (r.load_full) note_replaced(m_switch.load_full());
-        if (r.escape) escape();
-        m_state.quit_hint = m_escape.hint_visible(m_now);
+        for (double at : r.escapes) escape(at);
+        m_state.quit_hint = m_escape.hint_visible(m_window.now());
     }
 
     void note_replaced(const std::string& message) {
@@ -206,13 +217,13 @@ class WindowApp {
 
     // Esc closes Help when it is open; else it stops every job under way and nothing else; with none, the
     // first press arms a quit (a hint shows) and a second within a second confirms it.
-    void escape() {
+    void escape(double at) {
         if (m_state.show_help) {  // Help open: Esc closes it, as it closes any dialog, and arms nothing
             m_state.show_help = false;
             return;
         }
         const bool busy = m_viewer.loading() || m_race.running() || m_video.has_value();
-        switch (m_escape.press(m_now, busy)) {
+        switch (m_escape.press(at, busy)) {
             case EscapeKey::Action::Cancel:
                 if (m_viewer.loading()) m_viewer.cancel_load();
                 if (m_race.running()) m_race.cancel(m_viewer.sim());
@@ -289,12 +300,12 @@ class WindowApp {
     UiView m_view;
     InputRouter m_input;
     SceneSwitch m_switch;
+    SlowBackendNote m_slow;
     RaceDriver m_race;  // the Kernel panel's race (UiState points at it)
     std::unique_ptr<Ui> m_ui;
     std::optional<VideoRecorder> m_video;
     bool m_want_screenshot = false;
     EscapeKey m_escape;
-    double m_now = 0;  // seconds since the window opened, this frame
     std::error_code m_ec;
 };
 

@@ -18,6 +18,10 @@ struct BackendChoice {
     // One line for the terminal and the summaries: what runs and why ("CUDA backend: cuda (NVIDIA H200)",
     // "no usable CUDA device (...); falling back to the CPU backend").
     std::string note;
+    // Said in the window while it runs: a backend chosen by hand that this machine runs in a slow way ("GL
+    // compute runs on llvmpipe (LLVM 15.0.6, 256 bits), a software rasterizer: its shaders run on this CPU").
+    // The window measures how much slower (app/slow_backend_note.hpp). Empty otherwise.
+    std::string caution;
 };
 
 // The CPU in place of a GPU backend that could not start or run the state, `why` in words (the factory's

@@ -123,7 +123,7 @@ std::string cpu_fallback_note(const std::string& why) {
 }
 
 BackendChoice cpu_fallback_choice(BackendKind asked, const std::string& why) {
-    return {asked, BackendKind::Cpu, fallback_words(why), cpu_fallback_note(why)};
+    return {asked, BackendKind::Cpu, fallback_words(why), cpu_fallback_note(why), ""};
 }
 
 }  // namespace nbody

@@ -103,6 +103,23 @@ void Simulation::switch_backend(const SimParams& p) {
     setup_rewind();
 }
 
+std::string Simulation::choices_here(const SimParams& p, const std::string& field) const {
+    if (field != "precision" || needs_new_backend(p, m_current)) return "";
+    std::string works;
+    for (const auto& row : precision_table()) {
+        SimParams q = p;
+        q.precision = row.value;
+        try {
+            validate(q);
+        } catch (const ParamError&) {
+            continue;
+        }
+        if (m_backend->refusal(q).empty()) works += (works.empty() ? "" : " or ") + std::string(row.name);
+    }
+    return works.empty() ? "; no precision runs it on " + m_backend->name()
+                         : "; on " + m_backend->name() + " choose " + works;
+}
+
 void Simulation::apply_pending(double wall_now) {
     if (same_params(m_pending, m_current)) return;
     const SimParams p = m_pending;
@@ -114,9 +131,15 @@ void Simulation::apply_pending(double wall_now) {
         } else {
             m_backend->set_params(p);
         }
+    } catch (const ParamError& e) {
+        // The advice is the whole set that runs here: the rows' words, narrowed by what this backend has code for
+        // (hermite6-block in fp32: "ds and fp64" by its row, only fp64 on the CPU).
+        m_error = std::string("not applied: ") + e.what() + choices_here(p, e.field);
+        m_pending = m_current;  // the simulation keeps running with what worked
+        return;
     } catch (const Error& e) {
         m_error = std::string("not applied: ") + e.what();
-        m_pending = m_current;  // the simulation keeps running with what worked
+        m_pending = m_current;
         return;
     }
     // What the integrator does is not in every backend's kernel label: mark its change here (the kernel itself

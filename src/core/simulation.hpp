@@ -153,6 +153,9 @@ class Simulation {
     void refresh_block_levels(double wall_now);
     void after_steps(int steps, double seconds, double wall_now);
 
+    // "; on cpu choose fp64": the values of a refused field that validate and that the running backend has code
+    // for, with everything else of `p` as asked ("" for another field or a backend about to change).
+    std::string choices_here(const SimParams& p, const std::string& field) const;
     void apply_pending(double wall_now);
     void mark_what_runs(double wall_now);
     void switch_backend(const SimParams& p);

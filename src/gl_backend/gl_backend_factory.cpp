@@ -129,6 +129,9 @@ std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice*
     }
     c.running = BackendKind::Gl;
     c.fallback.clear();
+    if (asked && software_renderer(gl->limits().renderer))
+        c.caution = "GL compute runs on " + gl->limits().renderer +
+                    ", a software rasterizer: its shaders run on this CPU";
     c.note = asked ? "GL compute backend (asked for): " + gl->limits().renderer
                    : "GL compute backend: " + gl->limits().renderer + " (" + cuda_why + ")";
     if (choice) *choice = c;

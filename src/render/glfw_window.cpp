@@ -57,11 +57,12 @@ std::unique_ptr<GlfwWindow> GlfwWindow::create(int width, int height, const std:
         return fail(e);
     win->set_vsync(true);
     glfwSetWindowUserPointer(w, win.get());
-    // Installed before ImGui_ImplGlfw_InitForOpenGL(window, true), which chains to them.
+    // The only callbacks: ImGui gets the same queue, a frame at a time (ui/input_trickle.hpp).
     glfwSetMouseButtonCallback(w, &GlfwWindow::on_mouse_button);
     glfwSetCursorPosCallback(w, &GlfwWindow::on_cursor);
     glfwSetScrollCallback(w, &GlfwWindow::on_scroll);
     glfwSetKeyCallback(w, &GlfwWindow::on_key);
+    glfwSetCharCallback(w, &GlfwWindow::on_char);
     return win;
 }
 
@@ -136,7 +137,8 @@ DisplayInfo GlfwWindow::display_info() const {
     return d;
 }
 
-void GlfwWindow::push(GLFWwindow* w, const InputEvent& e) {
+void GlfwWindow::push(GLFWwindow* w, InputEvent e) {
+    e.time = glfwGetTime();
     if (auto* self = static_cast<GlfwWindow*>(glfwGetWindowUserPointer(w))) self->m_events.push_back(e);
 }
 void GlfwWindow::on_mouse_button(GLFWwindow* w, int button, int action, int mods) {
@@ -150,6 +152,13 @@ void GlfwWindow::on_scroll(GLFWwindow* w, double dx, double dy) {
 }
 void GlfwWindow::on_key(GLFWwindow* w, int key, int, int action, int mods) {
     push(w, {InputEvent::Kind::Key, key, action, mods, 0, 0});
+}
+void GlfwWindow::on_char(GLFWwindow* w, unsigned int codepoint) {
+    push(w, {InputEvent::Kind::Char, int(codepoint), 0, 0, 0, 0});
+}
+
+double GlfwWindow::now() const {
+    return glfwGetTime();
 }
 
 }  // namespace nbody

@@ -1,7 +1,7 @@
 #pragma once
 // The desktop window: GLFW, OpenGL 4.5 core, resizable, vsync on by default, HiDPI-aware (the framebuffer
-// is in pixels, the window in screen units). Input events are queued for the app, which routes them to
-// the camera only when the GUI does not want them; ImGui's GLFW backend chains to these callbacks.
+// is in pixels, the window in screen units). Input events are queued, each with its time, for the app, which
+// routes them to the camera only when the GUI does not want them, and hands them to the GUI (ui/input_trickle.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,12 +14,13 @@ struct GLFWwindow;
 namespace nbody {
 
 struct InputEvent {
-    enum class Kind { MouseButton, CursorMove, Scroll, Key };
+    enum class Kind { MouseButton, CursorMove, Scroll, Key, Char };
     Kind kind;
-    int button_or_key = 0;  // GLFW mouse button or key code
+    int button_or_key = 0;  // GLFW mouse button or key code; Char: the Unicode code point typed
     int action = 0;         // GLFW_PRESS / GLFW_RELEASE / GLFW_REPEAT
     int mods = 0;
     double x = 0, y = 0;  // cursor (screen units) or scroll offsets
+    double time = 0;      // seconds on GLFW's clock when it happened (not when the frame read it)
 };
 
 class GlfwWindow final : public GlContext {
@@ -40,7 +41,7 @@ class GlfwWindow final : public GlContext {
     void request_close();
     // Off the screen at once (the program then finishes its background work and exits).
     void hide();
-    // Polls the window system and returns the events since the last call.
+    // Polls the window system and returns the events since the last call, in the order they happened.
     std::vector<InputEvent> poll_events();
     void set_vsync(bool on);
     void set_title(const std::string& title);
@@ -50,6 +51,7 @@ class GlfwWindow final : public GlContext {
     // needs.
     DisplayInfo display_info() const;
     bool mouse_button_down(int button) const;
+    double now() const;  // seconds on the clock InputEvent::time is in
 
   private:
     explicit GlfwWindow(GLFWwindow* w) : m_window(w) {}
@@ -57,7 +59,8 @@ class GlfwWindow final : public GlContext {
     static void on_cursor(GLFWwindow* w, double x, double y);
     static void on_scroll(GLFWwindow* w, double dx, double dy);
     static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
-    static void push(GLFWwindow* w, const InputEvent& e);
+    static void on_char(GLFWwindow* w, unsigned int codepoint);
+    static void push(GLFWwindow* w, InputEvent e);
 
     GLFWwindow* m_window;
     bool m_vsync = true;

@@ -33,6 +33,23 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     return p;
 }
 
+SimParams SceneSpec::params_in_session(const SimParams& session) const {
+    SimParams p = apply_to({});
+    p.backend = session.backend;
+    p.gpus = session.gpus;
+    p.cpu_threads = session.cpu_threads;
+    p.kernel_auto = session.kernel_auto;
+    p.variant = session.variant;
+    p.shape = session.shape;
+    try {
+        validate_variant_precision(p.variant, p.precision);
+    } catch (const ParamError&) {
+        const SimParams defaults;
+        p.kernel_auto = true, p.variant = defaults.variant, p.shape = defaults.shape;
+    }
+    return p;
+}
+
 SceneSpec henon_plummer_scene(std::size_t n, uint64_t seed) {
     SceneSpec s;
     s.name = "Plummer sphere (Henon units)";

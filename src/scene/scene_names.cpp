@@ -1,6 +1,7 @@
 #include "scene/scene_names.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "scene/toml_reader.hpp"  // did_you_mean
@@ -29,10 +30,30 @@ std::optional<std::string> find_scene(const std::string& given, const std::strin
     return std::nullopt;
 }
 
+namespace {
+std::string letters_and_digits(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (std::isalnum(static_cast<unsigned char>(c))) out += char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+// The shipped name closest to `given`: a small edit away ("cartweel"), else the one whose letters start with or
+// hold the given ones ("milkyway" for milky-way-andromeda, "figure8" for figure8-3), the shortest such.
+std::string closest_scene(const std::string& given, const std::vector<std::string>& names) {
+    if (std::string close = did_you_mean(given, {names.begin(), names.end()}); !close.empty()) return close;
+    const std::string g = letters_and_digits(given);
+    if (g.size() < 3) return "";
+    std::string best;
+    for (const std::string& n : names)
+        if (letters_and_digits(n).find(g) != std::string::npos && (best.empty() || n.size() < best.size())) best = n;
+    return best;
+}
+}  // namespace
+
 std::string unknown_scene_message(const std::string& given, const std::string& dir) {
     const std::vector<std::string> names = scene_names(dir);
     std::string text = "no scene file or shipped scene '" + given + "'";
-    const std::string close = did_you_mean(fs::path(given).stem().string(), {names.begin(), names.end()});
+    const std::string close = closest_scene(fs::path(given).stem().string(), names);
     if (!close.empty()) text += " (did you mean '" + close + "'?)";
     text += "; the shipped scenes: ";
     for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];

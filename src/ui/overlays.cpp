@@ -39,7 +39,9 @@ float scene_overlays(Simulation& sim, const UiState& state, const UiFonts& fonts
     const std::string fallback = cpu_fallback_reason(sim.backend_choice());
     if (!fallback.empty())
         y = boxed_text(bg, font, f, cx, y, "CPU only: " + fallback, IM_COL32(255, 200, 90, 255), wrap) + 0.4f * f;
-    const float top = fallback.empty() ? vp->WorkPos.y : y;  // the free area starts under the banner
+    if (!state.slow_note.empty())
+        y = boxed_text(bg, font, f, cx, y, state.slow_note, IM_COL32(255, 200, 90, 255), wrap) + 0.4f * f;
+    const float top = fallback.empty() && state.slow_note.empty() ? vp->WorkPos.y : y;  // under the banners
     const bool racing = state.race && state.race->running();
     if (sim.paused() && !racing) {
         ImFont* big = fonts.huge ? fonts.huge : font;

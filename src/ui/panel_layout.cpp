@@ -145,6 +145,12 @@ int PanelLayout::place(const PanelSpec& spec, float min_y) {
     ImGui::SetNextWindowSize(ImVec2(e.w, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSizeConstraints(ImVec2(e.w, 0), ImVec2(e.w, e.max_h));
     if (e.settle > 0) ImGui::SetNextWindowCollapsed(e.collapse, ImGuiCond_Always);
+    // One optional panel open at a time: another one just unfolded folds this one, so that Scene and Physics
+    // above keep their room (two more would leave each a few lines).
+    if (spec.start_collapsed && !m_unfolded.empty() && m_unfolded != spec.title && !e.last_collapsed) {
+        ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
+        e.want_open = false;
+    }
     e.set_x = e.x, e.set_y = e.y, e.placed = true;
     return ImGuiWindowFlags_NoSavedSettings;
 }
@@ -160,22 +166,26 @@ void PanelLayout::record(const PanelSpec& spec) {
             w->ContentSizeIdeal.y + 2 * ImGui::GetStyle().WindowPadding.y + w->TitleBarHeight();
         e.expanded_h = w->ContentSizeIdeal.y > 0 ? need : 0;
     }
-    if (e.settle > 0)
+    if (e.settle > 0) {
         --e.settle;
-    else if (collapsed != e.last_collapsed)
+    } else if (collapsed != e.last_collapsed) {
         e.want_open = !collapsed;  // the user folded or unfolded it: kept through later re-layouts
+        if (!collapsed && spec.start_collapsed) m_unfolded = spec.title;  // the others fold next frame
+    }
+    if (m_unfolded == spec.title && collapsed) m_unfolded.clear();
     e.last_collapsed = collapsed;
 }
 
 namespace {
-// Inside a folded window: its title bar was clicked and let go, not dragged, and not on its arrow or close
+// Inside a window: its title bar was clicked and let go there, not dragged, and not on its arrow or close
 // button (those act on their own).
 bool title_clicked() {
     const ImGuiIO& io = ImGui::GetIO();
     const float slop = io.MouseDragThreshold;
+    const ImRect bar = ImGui::GetCurrentWindow()->TitleBarRect();
     return ImGui::IsWindowHovered() && !ImGui::IsAnyItemHovered() &&
-           ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
-           io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < slop * slop;
+           ImGui::IsMouseReleased(ImGuiMouseButton_Left) && bar.Contains(io.MouseClickedPos[ImGuiMouseButton_Left]) &&
+           bar.Contains(io.MousePos) && io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < slop * slop;
 }
 }  // namespace
 
@@ -197,8 +207,8 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         const int flags = c.layout.place(rows[i].spec, below[rows[i].spec.right]);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
         if (managed) below[rows[i].spec.right] = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y + margin;
-        // A folded panel's title, clicked anywhere (not only its arrow): open from the next frame.
-        if (ImGui::IsWindowCollapsed() && title_clicked()) ImGui::SetWindowCollapsed(false);
+        // A panel's title, clicked anywhere (not only its arrow): folds or unfolds it from the next frame.
+        if (title_clicked()) ImGui::SetWindowCollapsed(!ImGui::IsWindowCollapsed());
         c.layout.record(rows[i].spec);
         if (visible) {
             // Widgets fill the width less 7 em for their labels ("steps/frame", "brightness"), so a label

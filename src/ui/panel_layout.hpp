@@ -8,6 +8,7 @@
 // the user put it (a panel the ini file already places is the user's from the start). Collapse decisions are
 // made only for a few frames after the panel appears, the window is resized, the font size changes or the
 // set of open panels changes (the presentation layout), so the user's own folding and unfolding sticks.
+// Of the panels that start folded, one is open at a time: unfolding one folds another that is open.
 #include <cstddef>
 #include <map>
 #include <string>
@@ -55,6 +56,7 @@ class PanelLayout {
     float m_view_w = 0, m_view_h = 0, m_font = 0;
     float m_scene_left = 0, m_scene_right = 0, m_scene_bottom = 0;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
+    std::string m_unfolded;  // the optional panel the user unfolded last (the other optional ones fold)
 };
 
 }  // namespace nbody

@@ -4,6 +4,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -34,7 +36,7 @@ bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>
             }
             ImGui::EndDisabled();
             if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("%s%s", std::string(row.description).c_str(), off ? why_not.c_str() : "");
+                wrapped_tooltipf("%s%s", std::string(row.description).c_str(), off ? why_not.c_str() : "");
         }
         ImGui::EndCombo();
     }
@@ -52,6 +54,25 @@ void wrapped_tooltip(const std::string& text) {
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+void disabled_wrapped(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void wrapped_tooltipf(const char* fmt, ...) {
+    std::va_list args;
+    va_start(args, fmt);
+    std::va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, args);
+    va_end(args);
+    std::string text(n > 0 ? std::size_t(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, again);
+    va_end(again);
+    wrapped_tooltip(text);
 }
 
 void same_line_if_fits(const char* next_label) {
@@ -96,27 +117,42 @@ void draw_panels(PanelContext& c) {
     legend_overlay(c);
 }
 
+namespace {
+// The shipped scenes: as many rows as a fifth of the window's height holds (at least 4: Scene and Physics must
+// both fit at 1280x720), and a line under the list that says how many more it scrolls to.
+void scene_list(PanelContext& c) {
+    const std::vector<SceneEntry>& scenes = *c.view.scenes;
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    const float room = 0.2f * ImGui::GetMainViewport()->WorkSize.y;
+    const int rows = std::max(4, std::min(int(scenes.size()), int(room / row)));
+    if (!ImGui::BeginListBox("##scenes", ImVec2(-1, (float(rows) + 0.25f) * row))) return;
+    int shown_to = 0;
+    for (int i = 0; i < int(scenes.size()); ++i) {
+        const SceneEntry& e = scenes[std::size_t(i)];
+        const std::string label = e.name + " (" + with_commas(e.bodies) + ")##" + e.path;
+        if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
+        if (ImGui::IsItemHovered() && !e.description.empty()) wrapped_tooltip(e.path + "\n" + e.description);
+        if (ImGui::IsItemVisible()) shown_to = i + 1;
+    }
+    ImGui::EndListBox();
+    if (shown_to < int(scenes.size()))
+        ImGui::TextDisabled("%d more below: scroll the list", int(scenes.size()) - shown_to);
+}
+}  // namespace
+
 void scene_panel(PanelContext& c) {
     const UiView& v = c.view;
     ImGui::TextWrapped("%s", v.scene_name.c_str());
     ImGui::Text("N = %s bodies", with_commas(c.sim.facts().size).c_str());
-    ImGui::TextUnformatted(rates_line(c.sim).c_str());  // the frame rate, in the panel every layout opens
+    // The frame rate, in the panel every layout opens. While another scene is generated, the steps are still
+    // this one's: said so, or the rate reads as the new scene's.
+    ImGui::TextWrapped("%s%s", rates_line(c.sim).c_str(), v.generating ? " (this scene, until the next is made)" : "");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Pictures drawn per second, and simulation steps per second (more in Performance)");
-    if (v.scenes && !v.scenes->empty() &&
-        ImGui::BeginListBox("##scenes", ImVec2(-1, 4.25f * ImGui::GetTextLineHeightWithSpacing()))) {
-        for (int i = 0; i < int(v.scenes->size()); ++i) {
-            const SceneEntry& e = (*v.scenes)[std::size_t(i)];
-            const std::string label = e.name + " (" + with_commas(e.bodies) + ")##" + e.path;
-            if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
-            if (ImGui::IsItemHovered() && !e.description.empty())
-                wrapped_tooltip(e.path + "\n" + e.description);
-        }
-        ImGui::EndListBox();
-    }
+        wrapped_tooltipf("Pictures drawn per second, and simulation steps per second (more in Performance)");
+    if (v.scenes && !v.scenes->empty()) scene_list(c);
     ImGui::SliderFloat("bodies x", &c.state.body_multiplier, 0.125f, 8.0f, "%.3g",
                        ImGuiSliderFlags_Logarithmic);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Particle-count multiplier applied when a scene is loaded");
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("Particle-count multiplier applied when a scene is loaded");
     const bool have_sel = v.scenes && c.state.scene_index >= 0 && c.state.scene_index < int(v.scenes->size());
     if (have_sel)
         ImGui::TextDisabled("loads with N = %s",
@@ -132,15 +168,18 @@ void scene_panel(PanelContext& c) {
     if (!have_sel) ImGui::EndDisabled();
     same_line_if_fits("Reset (R)");
     if (ImGui::Button("Reset (R)")) c.req.reset = true;
-    if (!v.load_error.empty())
-        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", in_words(v.load_error).c_str());
+    if (!v.load_error.empty()) {  // wrapped: the progress line and a scene file's error are longer than the panel
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+        ImGui::TextWrapped("%s", in_words(v.load_error).c_str());
+        ImGui::PopStyleColor();
+    }
     if (!v.reduced_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.35f, 1));
         ImGui::TextWrapped("%s", v.reduced_note.c_str());
         ImGui::PopStyleColor();
         const std::string full = "Load full N (" + with_commas(v.full_bodies) + " bodies)";
         if (ImGui::Button(full.c_str())) c.req.load_full = true;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every body the scene asks for: each step takes longer");
+        if (ImGui::IsItemHovered()) wrapped_tooltipf("Every body the scene asks for: each step takes longer");
     }
     if (ImGui::CollapsingHeader("Description")) {
         if (!v.scene_watch.empty()) ImGui::TextWrapped("%s", v.scene_watch.c_str());
@@ -167,7 +206,7 @@ void force_error_line(const Simulation& sim) {
                          : "force error vs direct: measuring...");
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrapped_tooltipf(
             "How far the tree's pull on a body is from the exact pull (every other body summed one by "
             "one in double precision), as a fraction of it: half of the sampled bodies are off by less "
             "than the median, 99 in 100 by less than the 99%% figure. Measured about once a second on a "
@@ -181,7 +220,7 @@ void tree_opening_controls(TreeParams& t) {
     float theta = t.theta;
     if (ImGui::SliderFloat("theta", &theta, 0.1f, 1.2f, "%.2f")) t.theta = theta;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Opening angle (Barnes): a group of bodies that looks smaller than theta (its size / "
+        wrapped_tooltipf("Opening angle (Barnes): a group of bodies that looks smaller than theta (its size / "
                           "its distance) may pull as one. Smaller: more accurate and slower. Alone (alpha off), "
                           "0.5 keeps the typical force error near 1e-4; with alpha on, 1 only keeps a group "
                           "from pulling a body that is inside or next to it");
@@ -191,7 +230,7 @@ void tree_opening_controls(TreeParams& t) {
         t.alpha = criterion ? d.alpha : 0.0f;
         t.theta = criterion ? d.theta : std::min(t.theta, 0.5f);
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Acceleration criterion on or off");
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("Acceleration criterion on or off");
     ImGui::SameLine();
     if (criterion) {
         float alpha = t.alpha;
@@ -201,7 +240,7 @@ void tree_opening_controls(TreeParams& t) {
         ImGui::TextDisabled("alpha off: theta alone");
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Acceleration criterion (as GADGET and GOTHIC): a far group pulls as one only when the "
+        wrapped_tooltipf("Acceleration criterion (as GADGET and GOTHIC): a far group pulls as one only when the "
                           "error it leaves is below alpha times the weakest pull felt by the bodies it acts "
                           "on. It spends work where pulls are weak and saves it where they are strong: the "
                           "same accuracy as theta alone for about half the work at a million bodies. "
@@ -218,7 +257,7 @@ void integrator_param_inputs(SimParams& p) {
         if (ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue) &&
             param_problem(spec, v).empty())
             spec.set(p, v);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_help_text(spec).c_str());
+        if (ImGui::IsItemHovered()) wrapped_tooltipf("%s", param_help_text(spec).c_str());
     }
 }
 
@@ -250,7 +289,7 @@ void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind runnin
             wrapped_tooltip(off ? o.unavailable : o.help);
         if (off) missing += (missing.empty() ? "" : "; ") + o.unavailable;
     }
-    if (!missing.empty()) ImGui::TextDisabled("(%s)", missing.c_str());
+    if (!missing.empty()) disabled_wrapped("(" + missing + ")");
 }
 
 }  // namespace
@@ -272,29 +311,31 @@ void physics_panel(PanelContext& c) {
     // N-body units (G = 1 in most scenes): a time unit is about one crossing or orbit of the inner region.
     input_positive("dt (time)", p.dt, "%.6g", 1e-12);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Time step, in N-body time units. Larger: the picture moves faster but close "
+        wrapped_tooltipf("Time step, in N-body time units. Larger: the picture moves faster but close "
                           "passes go wrong (energy error grows, bodies fly off). Smaller: slower and more "
                           "accurate. Type a value and press Enter.");
     input_positive("eps (length)", p.eps, "%.6g", 0.0);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Softening length, in N-body length units: gravity is smoothed closer than about "
+        wrapped_tooltipf("Softening length, in N-body length units: gravity is smoothed closer than about "
                           "eps. Larger: close passes are gentle, clusters look puffier. Smaller: tight "
                           "binaries and sharp slingshots, which need a smaller dt. Enter applies.");
     input_positive("G", p.G, "%.6g", 1e-12);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Gravitational constant (1 in N-body units). Larger: every pull is stronger, so "
+        wrapped_tooltipf("Gravitational constant (1 in N-body units). Larger: every pull is stronger, so "
                           "the system collapses and orbits faster. Smaller: bodies drift apart. Enter "
                           "applies.");
     // The method's integrators only: under the tree, leapfrog and leapfrog-block (block steps on or off).
     const MethodInfo& method = method_info(p.method);
     named_combo("integrator", p.integrator, integrator_table(), method.integrators,
                 "\n(not with method " + std::string(method.name) + ")");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Applied at the next step boundary; the particles stay");
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("Applied at the next step boundary; the particles stay");
     integrator_param_inputs(p);
-    if (named_combo("method", p.method, method_table()))
-        fit_to_method(p);  // what the method runs with: picked for the user rather than refused
+    if (const SimParams before = p; named_combo("method", p.method, method_table())) {
+        fit_to_method(p);  // what the method runs with: picked for the user rather than refused, and said
+        if (std::string said = method_fit_text(before, p); !said.empty()) c.state.message = said;
+    }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("direct: every body pulls every other, N^2 pairs a step (exact, slow at large N).\n"
+        wrapped_tooltipf("direct: every body pulls every other, N^2 pairs a step (exact, slow at large N).\n"
                           "tree: far groups of bodies pull as one (Barnes-Hut): about N log N, much faster at "
                           "large N, with a small force error set by theta and alpha");
     method_controls(p, sim);
@@ -313,25 +354,23 @@ void kernel_panel(PanelContext& c) {
     const BackendFacts& b = c.sim.facts();
     ImGui::TextWrapped("%s", b.name.c_str());
     if (ImGui::IsItemHovered() && !c.sim.backend_note().empty())  // why this backend: the factory's words
-        ImGui::SetTooltip("%s", c.sim.backend_note().c_str());
+        wrapped_tooltipf("%s", c.sim.backend_note().c_str());
     backend_buttons(c.view.backends, c.sim.backend_choice().running, p.backend);
     ImGui::TextWrapped("running: %s", b.kernel_label.c_str());
     if (const std::string& why = b.kernel_choice; !why.empty()) ImGui::TextWrapped("auto: %s", why.c_str());
     race_section(c);
-    if (!b.caps.kernel_variants) {
-        ImGui::TextDisabled(
-            "this backend has one force loop: the kernel choice below applies to CUDA and GL");
-    }
+    if (!b.caps.kernel_variants)
+        disabled_wrapped("this backend has one force loop: the kernel choice below applies to CUDA and GL");
     if (const MethodInfo& m = method_info(p.method); !m.kernel_families) {
-        ImGui::TextDisabled("the %s has no kernel variants: its own parameters (Physics) set its accuracy and speed",
-                            std::string(m.name).c_str());
+        disabled_wrapped("the " + std::string(m.name) +
+                         " has no kernel variants: its own parameters (Physics) set its accuracy and speed");
         return;
     }
     const auto& table = variant_table();
     const std::string current = p.kernel_auto ? "auto" : std::string(variant_name(p.variant));
     if (ImGui::BeginCombo("variant", current.c_str())) {
         if (ImGui::Selectable("auto", p.kernel_auto)) p.kernel_auto = true;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The variant and shape measured fastest for this N and GPU");
+        if (ImGui::IsItemHovered()) wrapped_tooltipf("The variant and shape measured fastest for this N and GPU");
         for (const FamilyInfo& v : table) {
             if (v.method != p.method) continue;  // the families of the force method chosen above
             if (ImGui::Selectable(std::string(v.name).c_str(), !p.kernel_auto && v.variant == p.variant) &&
@@ -340,7 +379,7 @@ void kernel_panel(PanelContext& c) {
                 p.variant = v.variant;
                 p.shape = v.default_shape;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(v.description).c_str());
+            if (ImGui::IsItemHovered()) wrapped_tooltipf("%s", std::string(v.description).c_str());
         }
         ImGui::EndCombo();
     }
@@ -369,7 +408,7 @@ void kernel_panel(PanelContext& c) {
         int q = was;
         choice("q", q, r.q_choices);
         if (q != was) p.shape.q = q;
-        ImGui::TextDisabled("changes keep the particles where they are");
+        disabled_wrapped("changes keep the particles where they are");
         return;
     }
     bool auto_q = p.shape.q == 0;
@@ -380,7 +419,7 @@ void kernel_panel(PanelContext& c) {
         ImGui::SameLine();
         ImGui::Text("= %d", p.shape.q);
     }
-    ImGui::TextDisabled("changes keep the particles where they are");
+    disabled_wrapped("changes keep the particles where they are");
 }
 
 void view_panel(PanelContext& c) {
@@ -408,8 +447,12 @@ void view_panel(PanelContext& c) {
     same_line_if_fits("Frame all (F)");
     if (ImGui::Button("Frame all (F)")) c.req.frame_all = true;
     if (ImGui::Checkbox("vsync", &s.vsync)) c.req.vsync_changed = true;
-    same_line_if_fits("XX CUDA-GL interop");
-    if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
+    // Only where it chooses something: a GPU backend that does not write the vertex buffer itself (CUDA). The CPU
+    // always uploads and GL compute always writes in place; a box there would claim a path that is not taken.
+    if (const BackendCaps caps = c.sim.facts().caps; caps.gpu && !caps.gl_positions) {
+        same_line_if_fits("XX CUDA-GL interop");
+        if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
+    }
     ui_scale_controls(c);
     if (ImGui::Button("Screenshot (F12)")) c.req.screenshot = true;
     same_line_if_fits("Record video (V)");

@@ -56,6 +56,10 @@ void tree_cells_controls(PanelContext& c);
 void same_line_if_fits(const char* next_label);
 // A tooltip whose text wraps, so it never runs past the window's edge.
 void wrapped_tooltip(const std::string& text);
+// A greyed note that wraps to the panel (ImGui::TextDisabled does not wrap: long notes were cut at its edge).
+void disabled_wrapped(const std::string& text);
+// The same with printf formatting: every tooltip of the panels wraps to the window (none runs off the screen).
+void wrapped_tooltipf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
 bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);

@@ -55,7 +55,7 @@ void history_plot(const char* id, const std::string& title, const std::vector<do
         const std::string shortened = m.label.size() > 18 ? m.label.substr(0, 17) + "..." : m.label;
         dl->AddText(ImVec2(x + 3, a.y + line + 2), IM_COL32(255, 220, 60, 255), shortened.c_str());
         if (ImGui::IsMouseHoveringRect(ImVec2(x - 4, a.y), ImVec2(x + 4, b.y)))
-            ImGui::SetTooltip("%s", m.label.c_str());
+            wrapped_tooltipf("%s", m.label.c_str());
     }
 }
 
@@ -70,7 +70,7 @@ void tree_work_per_body(const Throughput& r, std::size_t n) {
     ImGui::Text("per body a step: %.0f body-body + %.0f body-cell (direct: %zu)", r.body_body_per_s / per,
                 r.body_cell_per_s / per, n);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrapped_tooltipf(
             "The pulls the tree computed for each body in each step: nearby bodies one by one, far "
             "groups of bodies as one cell. Direct summation computes one pull from every body.");
 }
@@ -122,14 +122,14 @@ void block_levels_plot(const BlockLevels& l, std::size_t n) {
         if (i % count_stride == 0) label(format_si(double(c)), mid, b.y - h - line - 1, text);
         const float mouse = ImGui::GetIO().MousePos.x;
         if (ImGui::IsItemHovered() && mouse >= x0 && mouse < x0 + slot)
-            ImGui::SetTooltip("step %s (level %zu): %zu bodies, %.3g%%", step_of(k).c_str(), k, c,
+            wrapped_tooltipf("step %s (level %zu): %zu bodies, %.3g%%", step_of(k).c_str(), k, c,
                               n > 0 ? 100.0 * double(c) / double(n) : 0.0);
     }
     if (l.last_active > 0 && n > 0)
         ImGui::Text("last block step: %zu of %zu active (%.3g%%)", l.last_active, n,
                     100.0 * double(l.last_active) / double(n));
     else
-        ImGui::TextDisabled("no block step since the start or the last change");
+        disabled_wrapped("no block step since the start or the last change");
 }
 
 }  // namespace
@@ -161,7 +161,7 @@ void frame_time_lines(PanelContext& c) {
         "frame %.3g ms = stepping %.3g + copying %.3g + drawing %.3g + panels %.3g + other %.3g",
         t.frame * 1e3, t.sim_frame * 1e3, t.upload * 1e3, t.draw * 1e3, t.ui * 1e3, rest * 1e3);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrapped_tooltipf(
             "Milliseconds of one frame on the program's own thread. \"other\" is mostly waiting for "
             "the screen's next refresh (vsync) and handling input.");
     if (t.draw_gpu > 0) ImGui::TextDisabled("the graphics card drew for %.3g ms", t.draw_gpu * 1e3);
@@ -173,7 +173,7 @@ void performance_panel(PanelContext& c) {
     const PerfSample s = rate_sample(c.sim);
     ImGui::TextUnformatted(interactions_text(s.rate.interactions_per_s).c_str());
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Pairs of bodies whose pull was computed, per second: N x N per step for direct "
+        wrapped_tooltipf("Pairs of bodies whose pull was computed, per second: N x N per step for direct "
                           "summation");
     // A method that skips pairs (a tree) shows what it evaluated beside what direct summation would have taken.
     if (s.rate.body_cell_per_s > 0) {
@@ -185,7 +185,7 @@ void performance_panel(PanelContext& c) {
     ImGui::TextWrapped("%s (20 flops each), %s (38 flops each)", flops_text(s.rate.gflops20).c_str(),
                        flops_text(s.rate.gflops38).c_str());
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The same speed as floating-point operations per second. Papers count one "
+        wrapped_tooltipf("The same speed as floating-point operations per second. Papers count one "
                           "interaction as 20 flops (NVIDIA's convention) or 38 (the GRAPE convention, with the "
                           "division and square root counted in full), so both are shown.");
     if (s.rate.flops_per_pair != kFlopsPerInteractionNvidia)
@@ -234,7 +234,7 @@ void performance_panel(PanelContext& c) {
     std::snprintf(flops, sizeof flops, "Gflop/s (%g flops per interaction)", s.rate.flops_per_pair);
     history_plot("##gflops", flops, gflops, times, h.markers(),
                  [](double v) { return si(v * 1e9, "flop/s"); });
-    if (!h.markers().empty()) ImGui::TextDisabled("yellow lines: the kernel, precision, integrator or backend changed");
+    if (!h.markers().empty()) disabled_wrapped("yellow lines: the kernel, precision, integrator or backend changed");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", c.view.gl_renderer.c_str());
     ImGui::PopStyleColor();
@@ -280,7 +280,7 @@ void diagnostics_panel(PanelContext& c) {
     };
     history_plot("##e", "relative energy error |dE/E0|", e, {}, none, sci);
     history_plot("##p", "momentum drift |dP|/sum m|v|", p, {}, none, sci);
-    ImGui::TextDisabled("sampled every few seconds on a background thread, since the last reset");
+    disabled_wrapped("sampled every few seconds on a background thread, since the last reset");
 }
 
 }  // namespace nbody

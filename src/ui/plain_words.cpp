@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/hermite.hpp"
+#include "core/force_method.hpp"
 #include "core/integrator.hpp"
 #include "core/tree/tree_params.hpp"
 #include "core/kernel_tuning.hpp"
@@ -107,6 +108,34 @@ std::string scene_runs_text(const SimParams& p) {
         out += ", " + std::string(in.name) + " at dt " + block_step_text(p.dt);
     const std::string step = in.block_steps ? " block step" : " step";
     return out + ", " + std::to_string(p.steps_per_frame) + step + (p.steps_per_frame == 1 ? "" : "s") + " a frame.";
+}
+
+std::string method_fit_text(const SimParams& before, const SimParams& after) {
+    std::string changed;
+    if (after.integrator != before.integrator)
+        changed += "the integrator is now " + std::string(integrator_name(after.integrator)) + " (was " +
+                   std::string(integrator_name(before.integrator)) + ")";
+    if (after.precision != before.precision)
+        changed += (changed.empty() ? "" : ", ") + std::string("the precision is now ") +
+                   std::string(precision_name(after.precision)) + " (was " +
+                   std::string(precision_name(before.precision)) + ")";
+    if (changed.empty()) return "";
+    return "The " + std::string(method_info(after.method).name) + " does not run " +
+           (after.integrator != before.integrator ? std::string(integrator_name(before.integrator))
+                                                  : std::string(precision_name(before.precision))) +
+           ": " + changed + ".";
+}
+
+std::string steps_here_text(int asked, double steps_per_s, double frames_per_s) {
+    if (asked <= 0 || steps_per_s <= 0 || frames_per_s <= 0) return "";
+    const double here = steps_per_s / frames_per_s;
+    if (here >= 0.8 * asked) return "";  // within the noise of a frame rate
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  " Here about %.2g a frame (%s steps/s at %s frames/s): this backend does not keep up with %d a "
+                  "frame at this N, and the frames do not wait for it.",
+                  here, format_si(steps_per_s).c_str(), format_si(frames_per_s).c_str(), asked);
+    return text;
 }
 
 }  // namespace nbody

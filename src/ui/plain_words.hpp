@@ -34,6 +34,13 @@ std::string force_error_text(double median, double p99, std::size_t sample, doub
 // What a scene runs, for its card: "Runs: the tree (theta 1 alpha 0.001), leapfrog-block (largest step 1/8,
 // eta 0.3), 3 block steps a frame." or "Runs: direct summation, leapfrog at dt 1/64, 8 steps a frame."
 std::string scene_runs_text(const SimParams& p);
+// What fit_to_method changed for a new method, in words for the window ("The tree does not run hermite: the
+// integrator is now leapfrog (was hermite)."); "" when it changed nothing.
+std::string method_fit_text(const SimParams& before, const SimParams& after);
+// After scene_runs_text, when the window runs fewer steps a frame than asked (measured: steps/s over frames/s,
+// below 0.8 of `asked`): " Here about 0.93 a frame (7.77 steps/s at 8.4 frames/s): this backend does not keep
+// up with 4 a frame ...". Else "".
+std::string steps_here_text(int asked, double steps_per_s, double frames_per_s);
 
 // A block step's length for the level histogram's axis: a power of two as a fraction or a whole number
 // ("1/64", "1/4096", "2"); any other (the CUDA Hermite engine's steps are dt / 2^k) to three digits

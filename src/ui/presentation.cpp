@@ -140,7 +140,7 @@ void readout_panel(PanelContext& c) {
     if (!d.enabled(c.sim.facts().size)) {
         big_value(c.fonts, "relative energy error |dE/E0|", "off", white);
         if (d.declined())
-            ImGui::TextDisabled("not sampled: the exact energy costs many tree steps at this N");
+            disabled_wrapped("not sampled: the exact energy costs many tree steps at this N");
         else
             ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
     } else if (!d.baseline() || !last) {
@@ -151,7 +151,7 @@ void readout_panel(PanelContext& c) {
     }
     const PerfSample s = rate_sample(c.sim);
     big_value(c.fonts, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("at %g flops per interaction", s.rate.flops_per_pair);
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s   N = %zu   %s", rates_line(c.sim).c_str(), c.sim.facts().size,
@@ -173,12 +173,12 @@ void ui_scale_controls(PanelContext& c) {
     if (!*dragging) *edit = s.ui_scale;
     ImGui::SliderFloat("UI scale", edit, 0.75f, 3.0f, "%.2f");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Text and panel size (projectors: 2 and up); applied on release");
+        wrapped_tooltipf("Text and panel size (projectors: 2 and up); applied on release");
     *dragging = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivatedAfterEdit()) s.ui_scale = std::clamp(*edit, 0.75f, 3.0f);
     ImGui::Checkbox("presentation layout (P)", &s.presentation);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Only the Scene and Physics panels, and the energy error and Gflop/s in big type");
+        wrapped_tooltipf("Only the Scene and Physics panels, and the energy error and Gflop/s in big type");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("font: %s", c.fonts.status.c_str());
     if (c.view.colormap) {

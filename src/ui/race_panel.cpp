@@ -35,7 +35,7 @@ void race_bar(const RaceResult& r, double best, float w) {
     ImGui::TextUnformatted(r.entry.name.c_str());
     ImGui::SameLine();
     if (!r.skipped.empty()) {
-        ImGui::TextDisabled("skipped: %s", r.skipped.c_str());
+        disabled_wrapped("skipped: " + r.skipped);
         return;
     }
     const Throughput& t = r.row.rate;
@@ -62,7 +62,7 @@ void race_bar(const RaceResult& r, double best, float w) {
     ImGui::Dummy(ImVec2(w, h));
     if (ImGui::IsItemHovered()) {
         if (tree)
-            ImGui::SetTooltip(
+            wrapped_tooltipf(
                 "%s\n%s steps/s, %.3g ms per step\nThe tree skips most pairs: it evaluated %s, "
                 "as fast as direct summation at %s.\nIts forces are off by %.1e (median) against "
                 "the exact sum: compare steps/s, at that accuracy.",
@@ -70,7 +70,7 @@ void race_bar(const RaceResult& r, double best, float w) {
                 interactions_text(t.interactions_per_s).c_str(),
                 interactions_text(t.equivalent_direct_per_s).c_str(), r.row.error.median_rel);
         else
-            ImGui::SetTooltip("%s\n%s steps/s, %.3g ms per step, %s (20 flops each)", r.row.kernel.c_str(),
+            wrapped_tooltipf("%s\n%s steps/s, %.3g ms per step, %s (20 flops each)", r.row.kernel.c_str(),
                               format_si(t.steps_per_s).c_str(), r.row.ms_per_step,
                               flops_text(t.gflops20).c_str());
     }
@@ -86,7 +86,7 @@ void race_results(PanelContext& c, RaceDriver& race) {
         ImGui::Text("N = %zu on %s, %.2g s each", r.n, r.device.c_str(), r.seconds);
         if (!r.note.empty()) {
             ImGui::PushTextWrapPos(kBarWidth * scale);
-            ImGui::TextDisabled("%s", r.note.c_str());
+            disabled_wrapped(r.note);
             ImGui::PopTextWrapPos();
         }
         // Fastest first, bars by steps/s: the time to a result, which compares a tree with direct summation.
@@ -125,12 +125,12 @@ void race_section(PanelContext& c) {
                           p.doing.c_str());
         ImGui::ProgressBar(p.total ? float(p.done) / float(p.total) : 0.0f, ImVec2(-1, 0), text);
         if (ImGui::Button("Cancel race")) race.cancel(c.sim);
-        ImGui::TextDisabled("paused while racing; the state is put back afterwards");
+        disabled_wrapped("paused while racing; the state is put back afterwards");
         return;
     }
     if (ImGui::Button("Race")) race.start(c.sim, race.seconds);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrapped_tooltipf(
             "Times every kernel variant in every precision (the CPU backend: each precision), and the tree "
             "at "
             "the theta set in Physics, on a copy of this state, then puts the simulation back exactly where "

@@ -13,12 +13,12 @@ namespace nbody {
 void trails_controls(PanelContext& c) {
     TrailSettings& t = c.render.trails;
     ImGui::Checkbox("trails", &t.on);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each body leaves a fading trail of its past positions");
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("Each body leaves a fading trail of its past positions");
     if (!t.on) return;
     ImGui::SliderInt("trail length", &t.length, 8, 1024, "%d samples", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderInt("trail stride", &t.stride, 1, 16, "every %d frames");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A sample every this many frames in which the bodies moved (none while paused)");
+        wrapped_tooltipf("A sample every this many frames in which the bodies moved (none while paused)");
     ImGui::SliderFloat("trail brightness", &t.brightness, 0.02f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     ImGui::TextDisabled("%d samples held, %.1f MiB of GPU memory", c.view.trail_samples,
                         double(c.view.trail_bytes) / double(1 << 20));
@@ -32,7 +32,7 @@ void tree_cells_controls(PanelContext& c) {
     ImGui::Checkbox("tree cells", &t.on);
     if (!tree) ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip(tree ? "The boxes of the tree's cells, one colour per depth: where the bodies crowd, "
+        wrapped_tooltipf(tree ? "The boxes of the tree's cells, one colour per depth: where the bodies crowd, "
                                  "the cells split smaller"
                                : "The tree's cells: choose method tree in Physics first");
     if (!t.on || !tree) return;
@@ -69,7 +69,7 @@ void mass_editor(PanelContext& c) {
         }
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
+        wrapped_tooltipf(
             "Multiplies the mass of every body of this component, here and now; the saved states "
             "after this point are dropped");
 }
@@ -82,7 +82,7 @@ void rewind_settings(PanelContext& c) {
     if (ImGui::InputInt("states", &capacity, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue) && capacity >= 1 &&
         capacity <= 100000)
         r.capacity = capacity, changed = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Saved states kept (GPU: in device memory); 1 to 100,000");
+    if (ImGui::IsItemHovered()) wrapped_tooltipf("Saved states kept (GPU: in device memory); 1 to 100,000");
     if (changed) c.sim.set_rewind(r);  // a new timeline from here
 }
 
@@ -108,7 +108,7 @@ void timeline_panel(PanelContext& c) {
             }
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(
+            wrapped_tooltipf(
                 "Drag back to a saved state (pauses); Run from here goes on, and the later states "
                 "make way for the new run");
     }

@@ -37,8 +37,9 @@ Ui::Ui(GLFWwindow* window, const std::string& ini_path, float scale) : m_ini(ini
     ImGui::StyleColorsDark();
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;  // the galaxies show through the panels
     if (window) {
-        // The app's GLFW callbacks are installed already: ImGui chains to them.
-        m_platform = ImGui_ImplGlfw_InitForOpenGL(window, true);
+        // No callbacks of ImGui's own: it gets the window's queue through add_input, never two events of one
+        // key or button in a frame (input_trickle.hpp).
+        m_platform = ImGui_ImplGlfw_InitForOpenGL(window, false);
     }
     if (!ImGui_ImplOpenGL3_Init("#version 450 core")) {
         if (m_platform) ImGui_ImplGlfw_Shutdown();
@@ -78,6 +79,7 @@ void Ui::new_frame(int width, int height, double dt) {
     ImGui_ImplOpenGL3_NewFrame();
     if (m_platform) {
         ImGui_ImplGlfw_NewFrame();
+        m_input.apply(m_input_queue.next_frame());
     } else {
         ImGuiIO& io = ImGui::GetIO();
         io.DisplaySize = ImVec2(float(width), float(height));
@@ -99,8 +101,10 @@ UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, Ui
         state.scene_left = m_layout.scene_left(), state.scene_right = m_layout.scene_right();
         state.scene_bottom = m_layout.scene_bottom();
         // While the scene card shows, the bodies are framed above it too.
-        const float card_top =
-            m_card.draw(view, m_fonts, state.presentation, state.scene_left, state.scene_right);
+        // Help (F1) covers the scene area: the card waits under it rather than showing through.
+        const float card_top = state.show_help ? state.scene_bottom
+                                               : m_card.draw(view, m_fonts, state.presentation, state.scene_left,
+                                                             state.scene_right);
         state.scene_bottom = std::min(state.scene_bottom, card_top - 0.6f * ImGui::GetFontSize());
     }
     // A status message ("saved ...", "the scene being generated was dropped ...") also shows over the scene

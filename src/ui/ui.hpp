@@ -11,6 +11,8 @@
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
 #include "render/particle_renderer.hpp"
+#include "ui/imgui_input.hpp"
+#include "ui/input_trickle.hpp"
 #include "ui/panel_layout.hpp"
 #include "ui/presentation.hpp"
 #include "ui/ui_fonts.hpp"
@@ -47,6 +49,7 @@ struct UiState {
     RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
     // The free area beside the panels, under the banner and above the legend (display pixels; 0, 0: all).
     float scene_left = 0, scene_right = 0, scene_top = 0, scene_bottom = 0;
+    std::string slow_note;  // a backend chosen by hand runs far slower than the CPU would (app/slow_backend_note)
     bool quit_hint = false;      // Esc was pressed once with nothing to cancel: "Esc again quits" shows
 };
 
@@ -55,7 +58,8 @@ struct UiView {
     const std::vector<SceneEntry>* scenes = nullptr;
     std::string scene_name, scene_description, load_error;
     std::string scene_watch;  // plain sentences for the scene card (SceneSpec::watch); may be empty
-    std::string scene_runs;   // what the scene file runs (method, integrator, steps a frame), for the card
+    std::string scene_runs;   // what runs (method, integrator, steps a frame asked and run), for the card
+    bool generating = false;  // a scene is being generated; the one before it runs meanwhile
     std::string upload_path, upload_note;  // which position path is active, and why not interop
     std::string gl_renderer;
     FrameTimes times;
@@ -78,8 +82,10 @@ struct UiView {
 struct UiRequests {
     bool screenshot = false, toggle_record = false, reset = false, frame_all = false, reset_camera = false;
     bool vsync_changed = false, interop_changed = false;
-    bool escape = false;
-    bool load_full = false;  // the scene that loaded reduced, again with all its bodies  // Esc: cancel what is under way, or arm / confirm a quit (the app decides)
+    // Esc, each press with its time (GLFW's clock): cancel what is under way, or arm / confirm a quit (the app
+    // decides). Every press counts, however many come inside one slow frame.
+    std::vector<double> escapes;
+    bool load_full = false;  // the scene that loaded reduced, again with all its bodies
     std::optional<std::string> load_path;  // a scene file to load (scene list or "open")
     float load_multiplier = 1.0f;
 };
@@ -96,6 +102,8 @@ class Ui {
     Ui(const Ui&) = delete;
     Ui& operator=(const Ui&) = delete;
 
+    // The window's events since the last frame: ImGui gets them a frame's share at a time (input_trickle.hpp).
+    void add_input(const std::vector<InputEvent>& events) { m_input_queue.add(events); }
     void new_frame(int width = 0, int height = 0, double dt = 1.0 / 60);
     UiRequests build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
                      const UiView& view);
@@ -112,6 +120,8 @@ class Ui {
     void apply_scale();
 
     bool m_platform = false;
+    InputTrickle m_input_queue;
+    ImGuiInput m_input;
     float m_scale = 0, m_wanted_scale = 1;
     std::string m_ini;  // must outlive ImGui's pointer to it
     FontChoice m_font_choice;

@@ -36,7 +36,17 @@ alive_after 3 || { echo "FAIL: Esc twice with Help open quit instead of closing 
 key --delay 150 Escape Escape
 if alive_after 4; then echo "FAIL: Esc twice after Help closed did not quit"; kill "$pid"; exit 1; fi
 
+# Both presses inside one frame (a slow frame: the program is stopped while they are typed, as a frame of a
+# second or more at a million bodies on a software renderer holds them): each press counts, so it quits.
+start "$src/scenes/two-body.toml"
+xdotool windowactivate --sync "$win" >/dev/null 2>&1
+kill -STOP "$pid"
+xdotool key --delay 150 Escape Escape 2>/dev/null
+sleep 0.3
+kill -CONT "$pid"
+if alive_after 4; then echo "FAIL: Esc twice inside one slow frame did not quit"; kill "$pid"; exit 1; fi
+
 start "$src/scenes/two-body.toml"
 key ctrl+q
 if alive_after 4; then echo "FAIL: Ctrl+Q did not quit"; kill "$pid"; exit 1; fi
-echo "ok: Esc once keeps running, Esc closes Help first, Esc twice and Ctrl+Q quit"
+echo "ok: Esc once keeps running, Esc closes Help first, Esc twice (also inside one slow frame) and Ctrl+Q quit"

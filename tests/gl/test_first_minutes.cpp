@@ -187,3 +187,63 @@ TEST(FirstMinutes, StepsPerSecondWhileOneStepRunsBesideTheFrames) {
     EXPECT_NE(rates_line(*sim).find("steps/s"), std::string::npos);
     EXPECT_EQ(rates_line(*sim).find(" 0 steps/s"), std::string::npos) << rates_line(*sim);
 }
+
+// A panel folds from its title as it unfolds from it: a click on an open panel's title (not its arrow) folds it.
+TEST(FirstMinutes, AnOpenPanelsTitleClickFoldsIt) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.frames(10, kW, kH);
+    const ImGuiWindow* timeline = window("Timeline");
+    ASSERT_TRUE(timeline && timeline->Collapsed);
+    click(rig, timeline->Pos.x + 0.6f * timeline->Size.x, timeline->Pos.y + 0.5f * timeline->TitleBarHeight());
+    rig.frames(6, kW, kH);
+    timeline = window("Timeline");
+    ASSERT_FALSE(timeline->Collapsed);
+    click(rig, timeline->Pos.x + 0.6f * timeline->Size.x, timeline->Pos.y + 0.5f * timeline->TitleBarHeight());
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    rig.frames(6, kW, kH);
+    EXPECT_TRUE(window("Timeline")->Collapsed) << "a click on the open panel's title did not fold it";
+    EXPECT_FALSE(collapsed("Scene"));
+}
+
+// The Scene panel's list at 1280x720: more rows than the 4 it had, and the rest said in a line under it (checked
+// through the row count it shows and the count of scenes it leaves out).
+TEST(FirstMinutes, TheSceneListShowsEveryScene) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    std::vector<SceneEntry> scenes;
+    for (int i = 0; i < 11; ++i) scenes.push_back({"scene" + std::to_string(i), "Scene " + std::to_string(i), "", 1000});
+    rig.view.scenes = &scenes;
+    rig.frames(10, kW, kH);
+    const ImGuiWindow* list = nullptr;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (std::string(w->Name).rfind("Scene/", 0) == 0 && w->Active) list = w;  // the panel's one child: the list
+    ASSERT_TRUE(list);
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    const int rows = int(list->Size.y / row);
+    EXPECT_GE(rows, 6) << "the list shows " << rows << " rows of 11";
+    // Scrolled to the end, the last scene is in view: nothing is out of reach.
+    EXPECT_GT(list->ScrollMax.y, 0.0f);
+    EXPECT_GE(list->ContentSize.y, 10.5f * row);
+}
+
+// Of the panels that start folded, one is open at a time: unfolding View after Performance folds Performance, and
+// Scene and Physics above keep more than a few lines each.
+TEST(FirstMinutes, UnfoldingAnotherOptionalPanelFoldsTheFirstAndScenePhysicsKeepTheirRoom) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    Rig rig(*ctx, 1.0f);
+    rig.frames(10, kW, kH);
+    for (const char* name : {"Performance", "View"}) {
+        const ImGuiWindow* w = window(name);
+        ASSERT_TRUE(w && w->Collapsed) << name;
+        click(rig, w->Pos.x + 0.6f * w->Size.x, w->Pos.y + 0.5f * w->TitleBarHeight());
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        rig.frames(8, kW, kH);
+    }
+    EXPECT_FALSE(window("View")->Collapsed);
+    EXPECT_TRUE(window("Performance")->Collapsed) << "two optional panels open at once";
+    const float lines = 6 * ImGui::GetTextLineHeightWithSpacing();
+    EXPECT_GT(window("Scene")->Size.y, window("Scene")->TitleBarHeight() + lines);
+    EXPECT_GT(window("Physics")->Size.y, window("Physics")->TitleBarHeight() + lines);
+    EXPECT_EQ(clipped_items(), "");
+}

@@ -9,6 +9,7 @@
 
 #include "app/scene_switch.hpp"
 #include "gl_test_util.hpp"
+#include "scene/scene_file.hpp"
 #include "ui/load_budget.hpp"
 
 using namespace nbody;
@@ -121,4 +122,49 @@ TEST(SceneSwitch, MeasuringTheEstimateLeavesTheStepsBesideTheFrames) {
     const double n = double(v.sim().facts().size);
     for (const PerfSample& p : v.sim().perf().samples())  // one thread does at most a few G pairs/s
         EXPECT_LT(p.rate.steps_per_s, 2e10 / (n * n)) << "a step of " << n << " bodies timed too short";
+}
+
+// The Scene panel's Load after a scene with other physics: Milky Way–Andromeda runs the tree with block steps;
+// the figure-eight that follows it runs what its own file says (direct summation, leap-frog, its dt).
+TEST(SceneSwitch, ASceneLoadedFromThePanelRunsItsOwnPhysics) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    Viewer v(small_cpu_run(), *ctx);
+    SceneSwitch s(v);
+    const std::string dir = NBODY_SOURCE_DIR "/scenes/";
+    EXPECT_EQ(s.load({dir + "milky-way-andromeda.toml", 0.0005}), "");
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    const SimParams mwa = load_scene_file(dir + "milky-way-andromeda.toml").apply_to({});
+    ASSERT_NE(mwa.method, ForceMethod::Direct);  // the test needs a scene with other physics first
+    EXPECT_EQ(v.sim().params().method, mwa.method);
+    EXPECT_EQ(v.sim().params().integrator, mwa.integrator);
+
+    EXPECT_EQ(s.load({dir + "three-body-figure8.toml", 1.0}), "");
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    const SimParams want = load_scene_file(dir + "three-body-figure8.toml").apply_to({});
+    const SimParams& got = v.sim().params();
+    EXPECT_EQ(got.method, want.method);
+    EXPECT_EQ(got.integrator, want.integrator);
+    EXPECT_EQ(got.eta, want.eta);
+    EXPECT_EQ(got.dt, want.dt);
+    EXPECT_EQ(got.backend, BackendKind::Cpu);  // the session's machine choice stays
+}
+
+// Esc cancels "Load full N" while it generates: the reduced scene runs on, and its note and its "Load full N"
+// stay (the plan was the running scene's, not the cancelled load's).
+TEST(SceneSwitch, ACancelledLoadKeepsTheRunningScenesLoadFullN) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
+    Viewer v(small_cpu_run(), *ctx);
+    SceneSwitch s(v);
+    EXPECT_EQ(s.load({kScene, 40.0}), "");  // 240,000 bodies: loads reduced
+    ASSERT_TRUE(wait_for_load(s, v)) << s.status();
+    ASSERT_EQ(s.plan().full_bodies(), 240000u);
+    const std::size_t running = v.sim().backend().size();
+    const std::string note = s.plan().note();
+    EXPECT_EQ(s.load_full(), "");
+    v.cancel_load();
+    EXPECT_FALSE(wait_for_load(s, v));
+    EXPECT_NE(s.status(), "");  // the cancel's words
+    EXPECT_EQ(v.sim().backend().size(), running);
+    EXPECT_EQ(s.plan().full_bodies(), 240000u) << "Load full N is gone after the cancel";
+    EXPECT_EQ(s.plan().note(), note);
 }

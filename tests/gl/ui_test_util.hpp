@@ -21,7 +21,7 @@ inline State ring(std::size_t n) {
 
 inline std::unique_ptr<Simulation> cpu_simulation() {
     auto sim = std::make_unique<Simulation>([](const SimParams& p, BackendChoice* choice) {
-        if (choice) *choice = {BackendKind::Cpu, BackendKind::Cpu, "", "cpu"};
+        if (choice) *choice = {BackendKind::Cpu, BackendKind::Cpu, "", "cpu", ""};
         return std::make_unique<CpuBackend>(p.cpu_threads);
     });
     SimParams p;

@@ -317,3 +317,21 @@ TEST(SimulationBlockLevels, CopiedAtMostEveryIntervalAndOnlyUnderBlockSteps) {
     EXPECT_FALSE(s.block_levels().has_value());
     EXPECT_EQ(*calls, 3);  // shared steps: not asked
 }
+
+// A refused precision names the whole set that runs here: hermite6-block's row takes ds and fp64, the CPU backend
+// only fp64, so the advice is fp64 (choosing ds would only be refused in turn).
+TEST_F(SimulationTest, ARefusedPrecisionNamesWhatRunsOnThisBackend) {
+    sim.pending().integrator = Integrator::Hermite6Block;
+    sim.pending().precision = Precision::Fp32;
+    sim.advance_frame(1.0, 0.0);
+    const std::string e = sim.error();
+    EXPECT_NE(e.find("ds and fp64 only (got fp32)"), std::string::npos) << e;
+    EXPECT_NE(e.find("choose fp64"), std::string::npos) << e;
+    EXPECT_EQ(e.find("choose ds"), std::string::npos) << e;
+    sim.clear_error();
+    sim.pending().integrator = Integrator::Hermite6Block;
+    sim.pending().precision = Precision::Fp64;
+    sim.advance_frame(1.0, 0.0);
+    EXPECT_EQ(sim.error(), "");  // the advice works
+    EXPECT_EQ(sim.params().integrator, Integrator::Hermite6Block);
+}

@@ -2,6 +2,9 @@
 // the shipped scene, and a misspelt name lists the scenes and the closest one.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "app/options.hpp"
 #include "cli_parse.hpp"
 #include "scene/scene_names.hpp"
@@ -35,4 +38,35 @@ TEST(SceneNames, TheCommandLineTakesASceneName) {
     EXPECT_NE(std::get<int>(bad), 0);
     EXPECT_NE(out.find("did you mean 'cartwheel'?"), std::string::npos) << out;
     EXPECT_NE(out.find("the shipped scenes: "), std::string::npos) << out;
+}
+
+// A name that is the start of a shipped one, or its letters run together, is pointed at it.
+TEST(SceneNames, APartOfASceneNameGetsDidYouMean) {
+    const std::string dir = NBODY_SOURCE_DIR "/scenes";
+    const std::string m = unknown_scene_message("milkyway", dir);
+    EXPECT_NE(m.find("did you mean 'milky-way-andromeda'?"), std::string::npos) << m;
+    EXPECT_EQ(unknown_scene_message("zz", dir).find("did you mean"), std::string::npos);
+}
+
+// An unknown flag is named, with the closest known one, rather than its value being taken for the scene.
+TEST(SceneNames, AnUnknownFlagIsNamedNotTakenForTheScene) {
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    auto bad = test::parse({"--headless", "--stepz", "5"});
+    const std::string out = testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(std::holds_alternative<int>(bad));
+    EXPECT_NE(std::get<int>(bad), 0);
+    EXPECT_NE(out.find("unknown flag '--stepz' (did you mean '--steps'?)"), std::string::npos) << out;
+    EXPECT_EQ(out.find("no scene"), std::string::npos) << out;
+    auto good = test::parse({"--headless", "--steps=5", "--", "two-body"});
+    EXPECT_TRUE(std::holds_alternative<AppOptions>(good));
+}
+
+// The README's scene table names every shipped scene file.
+TEST(SceneNames, TheReadmeTableListsEveryShippedScene) {
+    std::ifstream in(NBODY_SOURCE_DIR "/README.md");
+    ASSERT_TRUE(in) << "README.md not found";
+    const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string& name : scene_names(NBODY_SOURCE_DIR "/scenes"))
+        EXPECT_NE(readme.find("| `" + name + ".toml` |"), std::string::npos) << name << ".toml is not in README.md's table";
 }

@@ -154,3 +154,27 @@ TEST(PlainWords, SceneRunsSaysMethodStepsAndStepsAFrame) {
     p.steps_per_frame = 1;
     EXPECT_EQ(scene_runs_text(p), "Runs: the tree (theta 1), leapfrog-block (largest step 1/8, eta 0.3), 1 block step a frame.");
 }
+
+// Choosing the tree while on Hermite moves the integrator to one the tree runs, and the window says so.
+TEST(PlainWords, AMethodThatChangesTheIntegratorSaysSo) {
+    SimParams before;
+    before.integrator = Integrator::Hermite;
+    SimParams after = before;
+    after.method = ForceMethod::Tree;
+    fit_to_method(after);
+    ASSERT_NE(after.integrator, Integrator::Hermite);
+    const std::string said = method_fit_text(before, after);
+    EXPECT_NE(said.find("does not run hermite"), std::string::npos) << said;
+    EXPECT_NE(said.find("the integrator is now " + std::string(integrator_name(after.integrator)) + " (was hermite)"),
+              std::string::npos)
+        << said;
+    EXPECT_EQ(method_fit_text(before, before), "");
+}
+
+TEST(PlainWords, FewerStepsAFrameThanAskedAreSaid) {
+    EXPECT_EQ(steps_here_text(4, 240, 60), "");  // 4 a frame: as asked
+    const std::string s = steps_here_text(4, 9, 8);
+    EXPECT_NE(s.find("about 1.1 a frame"), std::string::npos) << s;
+    EXPECT_NE(s.find("(9 steps/s at 8 frames/s)"), std::string::npos) << s;
+    EXPECT_NE(s.find("does not keep up with 4 a frame"), std::string::npos) << s;
+}
