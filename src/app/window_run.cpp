@@ -63,6 +63,9 @@ std::vector<SceneEntry> find_scenes(const std::string& dir) {
 
 namespace {
 
+// The panels' layout settles over a few frames (ui/panel_layout.cpp); laid out that often before the first picture.
+constexpr int kSettleFrames = 8;
+
 // The window's state between frames and what it does with the UI's requests.
 class WindowApp {
   public:
@@ -89,6 +92,8 @@ class WindowApp {
         m_state.race = &m_race;
         m_view.colormap_names = colormap_names(asset_dir());
         select_current_scene();
+        fill_view();
+        m_ui->settle(m_viewer.sim(), m_viewer.settings(), m_viewer.camera(), m_state, m_view, kSettleFrames);
     }
 
     int run() {

@@ -130,6 +130,16 @@ void Ui::render() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+void Ui::settle(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state, const UiView& view,
+                int frames) {
+    for (int i = 0; i < frames; ++i) {
+        new_frame();
+        m_view_set = false;  // no easing towards the free area: the first picture starts there
+        build(sim, render, camera, state, view);
+        ImGui::EndFrame();
+    }
+}
+
 bool Ui::wants_mouse() const {
     return ImGui::GetIO().WantCaptureMouse;
 }

@@ -108,6 +108,12 @@ class Ui {
     UiRequests build(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state,
                      const UiView& view);
     void render();  // into the framebuffer bound now
+    // Before the window's first picture: the panels laid out `frames` times without drawing them (a panel's size
+    // is known a frame after it first shows, and the column settles over a few), and the camera's free area
+    // taken from them at once, so the first picture is framed where it stays (not under the banner, not in a
+    // corner that the panels then move away from).
+    void settle(Simulation& sim, RenderSettings& render, Camera& camera, UiState& state, const UiView& view,
+                int frames);
     bool wants_mouse() const;
     bool wants_keyboard() const;
     // Takes effect at the next new_frame (the font atlas cannot change inside a frame): style sizes and
