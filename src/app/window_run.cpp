@@ -168,7 +168,10 @@ class WindowApp {
         m_view.scene_name = m_viewer.scene().name;
         m_view.scene_description = m_viewer.scene().description;
         m_view.scene_watch = m_viewer.scene().watch;
-        m_view.scene_runs = scene_runs_text(m_viewer.scene().apply_to({}));
+        SimParams runs = m_viewer.scene().apply_to({});
+        if (m_viewer.scene().dt_auto) runs.dt = m_viewer.sim().params().dt;  // the step chosen, not the placeholder
+        m_view.scene_runs = scene_runs_text(runs);
+        m_view.step_note = m_viewer.step_note();
         m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();

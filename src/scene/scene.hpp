@@ -98,6 +98,9 @@ struct SceneSpec {
     std::string watch;   // two or three plain sentences: what to watch for and when (the window's scene card)
     std::string source;  // file the scene came from, for messages
     double dt = 0.01;
+    // dt = "auto", or no dt in the file: the shared step is chosen from the bodies' accelerations at the start
+    // (core/auto_step.hpp) once a backend holds them; dt keeps 0.01 until then. Never with block steps.
+    bool dt_auto = false;
     double eps = 0.01;
     double G = 1.0;
     uint64_t seed = 1;
