@@ -12,8 +12,12 @@
 //                    of the intruder (group --intruder), both measured with the same ring tracker
 //   mapdiff A --with B   two surface density maps written by --map: the fraction of mass in other pixels and
 //                    the rms of log10 of their ratio where either holds 1e-5 of the mass
+//   compare SCENE    block steps against the shared step of equal accuracy (energy error within 20%, map and
+//                    Lagrangian radii as close to the automatic step's as the block run's), from the automatic
+//                    step (or --start) down by halving or up by doubling (step_compare.cpp)
 // --map FILE writes the last state's surface density (projected along z about the centre of mass, --map-half,
-// --map-bins) for mapdiff. --integrator, --eta and --dt replace the scene's; block steps run by time.
+// --map-bins) for mapdiff. --integrator, --eta and --dt replace the scene's (--dt auto: core/auto_step.hpp's
+// step, as a scene without dt gets); block steps run by time.
 // Every row also carries the relative energy error (float64 diagnostics) since the start; on a GPU backend the
 // potential is the backend's exact O(N^2) sum on the device (Backend::potential_energy), at any N.
 #include <chrono>
@@ -25,6 +29,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/auto_step.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
@@ -32,6 +37,7 @@
 #include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
 #include "scene/scene_file.hpp"
+#include "step_compare.hpp"
 
 using namespace nbody;
 
@@ -53,6 +59,8 @@ struct Args {
     bool own_centre = false;              // isolation: each group's radii about its own density centre
     std::string integrator;               // the scene's unless given
     double eta = 0, dt = 0;               // 0: the scene's
+    std::string dt_text;                  // --dt as given: a number or "auto"
+    CompareArgs compare;
     std::string map, with;                // --map: write the last state's; mapdiff: the second map
     double map_half = 30;
     int map_bins = 120;
@@ -125,11 +133,15 @@ SurfaceMap read_map(const std::string& path) {
 
 template <class Row>
 void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
-    const SimParams p = params_for(a, scene);
+    SimParams p = params_for(a, scene);
     const bool block = integrator_info(p.integrator).block_steps;
     const std::unique_ptr<Backend> b = make_backend(p);
     State s = build_scene(scene);
     b->reset(s, p);
+    if (scene.dt_auto && !block) {
+        std::printf("# %s\n", auto_step_words(settle_auto_step(*b)).c_str());
+        p = b->params();
+    }
     std::printf("# %s: %s, %s, dt %g%s\n", b->name().c_str(), b->kernel_label().c_str(),
                 std::string(integrator_name(p.integrator)).c_str(), p.dt,
                 block ? (", eta " + std::to_string(p.eta)).c_str() : "");
@@ -352,9 +364,9 @@ void kinematic_mode(const Args& a, const SceneSpec& scene) {
 int main(int argc, char** argv) {
     Args a;
     CLI::App app{"Measure a shipped scene (CPU backend) for docs/scenes.md"};
-    app.add_option("mode", a.mode, "ring | eight | isolation | tails | rotation | kinematic | mapdiff")
+    app.add_option("mode", a.mode, "ring | eight | isolation | tails | rotation | kinematic | mapdiff | compare")
         ->required()
-        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails", "rotation", "kinematic", "mapdiff"}));
+        ->check(CLI::IsMember({"ring", "eight", "isolation", "tails", "rotation", "kinematic", "mapdiff", "compare"}));
     app.add_option("scene", a.scene, "Scene file (mapdiff: the first map)")->required()->check(CLI::ExistingFile);
     app.add_option("--with", a.with, "mapdiff: the second map")->check(CLI::ExistingFile);
     app.add_option("--map", a.map, "Write the last state's surface density map (along z) to this file");
@@ -363,7 +375,18 @@ int main(int argc, char** argv) {
     app.add_option("--map-bins", a.map_bins, "--map: pixels a side")->check(CLI::Range(1, 4096));
     app.add_option("--integrator", a.integrator, "leapfrog, leapfrog-block, ... (default: the scene's)");
     app.add_option("--eta", a.eta, "block steps' accuracy parameter (default: the scene's)")->check(CLI::Range(1e-6, 1.0));
-    app.add_option("--dt", a.dt, "time step; block steps: the largest (default: the scene's)")->check(CLI::Range(1e-12, 1e9));
+    app.add_option("--dt", a.dt_text, "time step, or auto; block steps: the largest (default: the scene's)")
+        ->check(CLI::IsMember({"auto"}) | CLI::Range(1e-12, 1e9));
+    app.add_option("--energy-slack", a.compare.energy_slack, "compare: a shared run's |dE/E| may be this times the block run's")
+        ->check(CLI::Range(1.0, 1e6));
+    app.add_option("--map-tol", a.compare.map_tol, "compare: the largest map difference (mapdiff's mass in other pixels; 2: off)")
+        ->check(CLI::Range(0.0, 2.0));
+    app.add_option("--start", a.compare.start, "compare: the first shared step tried (default: the automatic step)")
+        ->check(CLI::Range(1e-12, 1e9));
+    app.add_option("--max-tries", a.compare.max_tries, "compare: shared runs at most, the reference apart")
+        ->check(CLI::Range(1, 20));
+    app.add_option("--radii-tol", a.compare.radii_tol, "compare: the largest relative difference of the 10/50/90% Lagrangian radii")
+        ->check(CLI::Range(0.0, 10.0));
     app.add_option("--bodies", a.bodies, "Total N (components scale in proportion)");
     app.add_option("--until", a.until, "Simulated time to run to (default ring 4, eight one period, isolation 5, tails 12.5)");
     app.add_option("--every", a.every, "Steps between rows")->check(CLI::PositiveNumber);
@@ -391,6 +414,8 @@ int main(int argc, char** argv) {
         }
         SceneSpec scene = load_scene_file(a.scene);
         if (a.bodies > 0) rescale_bodies(scene, static_cast<std::size_t>(a.bodies));
+        if (a.dt_text == "auto") scene.dt_auto = true;
+        else if (!a.dt_text.empty()) a.dt = std::stod(a.dt_text), scene.dt_auto = false;
         std::printf("# %s: N = %zu, dt = %g, eps = %g\n", a.scene.c_str(), scene.total_bodies(), scene.dt, scene.eps);
         if (a.mode == "ring") ring_mode(a, scene);
         else if (a.mode == "eight") eight_mode(a, scene);
@@ -399,6 +424,11 @@ int main(int argc, char** argv) {
             rotation_mode(a, scene);
         else if (a.mode == "kinematic")
             kinematic_mode(a, scene);
+        else if (a.mode == "compare") {
+            a.compare.until = a.until;
+            a.compare.map_half = a.map_half, a.compare.map_bins = a.map_bins;
+            compare_steps(scene, params_for(a, scene), a.compare);
+        }
         else isolation_mode(a, scene);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -24,7 +24,7 @@ void add_checkpoint_options(CLI::App& app, AppOptions& o, const std::string& hdf
 }
 
 void adopt_checkpoint(RunSetup& r, const AppOptions& o) {
-    const bool changes_run = o.bodies || o.dt || o.eps || o.G || o.seed || !o.precision.empty() ||
+    const bool changes_run = o.bodies || o.dt || o.dt_auto || o.eps || o.G || o.seed || !o.precision.empty() ||
                              !o.integrator.empty() || !o.method_params.empty();
     if (changes_run)
         throw ParamError("--resume", "a checkpoint resumes with the parameters it was written with; leave out "
@@ -37,6 +37,7 @@ void adopt_checkpoint(RunSetup& r, const AppOptions& o) {
     if (o.backend != "auto") p.backend = r.params.backend;
     p.cpu_threads = o.threads ? o.threads : p.cpu_threads;
     if (!file->snapshot.info.scene.empty()) r.scene.name = file->snapshot.info.scene;
+    r.scene.dt_auto = false;  // the checkpoint's dt, chosen when the run began
     r.params = p;
     r.snapshot = file->snapshot.state;
     r.resume = std::move(file);

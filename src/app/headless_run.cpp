@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/checkpoint.hpp"
+#include "core/auto_step.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "core/perf_history.hpp"  // format_si
@@ -52,8 +53,9 @@ private:
 }  // namespace
 
 RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOptions& o) {
-    const SimParams& p = backend.params();
     RunSummary s;
+    if (setup.scene.dt_auto) s.step_note = auto_step_words(settle_auto_step(backend));
+    const SimParams& p = backend.params();
     s.scene = setup.scene.name;
     s.backend = backend.name();
     s.variant = backend.kernel_label();

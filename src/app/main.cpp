@@ -36,6 +36,8 @@ int run_summary(const nbody::AppOptions& o) {
     reset_or_cpu(backend, initial_state(setup), setup.params, &choice);
     if (!o.quiet && rank == 0) std::fprintf(stderr, "%s\n", choice.note.c_str());
     if (setup.resume) resume_backend(*backend, *setup.resume);
+    if (setup.scene.dt_auto && dynamic_cast<DistributedBackend*>(backend.get()))
+        throw ParamError("--dt", "auto is chosen from one process's bodies; under mpirun give dt a number");
     AppOptions mine = o;
     if (rank != 0) mine.quiet = true, mine.save_path.clear(), mine.checkpoint_path.clear();
     const RunSummary s = run_headless(*backend, setup, mine);

@@ -123,6 +123,7 @@ std::string unknown_flag_message(const CLI::App& app, const std::vector<char*>& 
 std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ostream* out,
                                                  std::ostream* err) {
     AppOptions o;
+    std::string dt_text;
     CLI::App app{
         "nbody-sandbox: gravity by direct summation or a Barnes-Hut tree (Plummer softening, G = 1 N-body units)"};
     app.add_option("scene", o.scene_path,
@@ -151,7 +152,18 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->transform(integer_in(1, 1LL << 26));
-    app.add_option("--dt", o.dt, "Time step (1e-12 to 1e6)")->check(real_in(kMinDt, kMaxDt));
+    app.add_option("--dt", dt_text,
+                   "Time step (1e-12 to 1e6), or auto: the power of two below the smallest eta sqrt(eps / |a_i|) "
+                   "at the start (block steps: their largest step, a number)")
+        ->check(CLI::Validator(
+            [step = real_in(kMinDt, kMaxDt)](std::string& text) {
+                if (text == "auto") return std::string();
+                // Not a number at all: say auto is the other choice ("expected auto or a number from ...").
+                std::string why = step(text);
+                if (const std::size_t at = why.find("expected a number "); at == 0) why.insert(9, "auto or ");
+                return why;
+            },
+            "auto or a number"));
     app.add_option("--eps", o.eps, "Plummer softening length (0, or 1e-9 to 1e4)")
         ->check(real_in(kMinEps, kMaxLength, true));
     app.add_option("--G", o.G, "Gravitational constant (1e-12 to 1e12)")->check(real_in(kMinG, kMaxG));
@@ -218,6 +230,8 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     } catch (const CLI::ParseError& e) {
         return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }
+    if (dt_text == "auto") o.dt_auto = true;
+    else if (!dt_text.empty()) o.dt = cli_detail::parse_real(dt_text);
     if (o.t_end && app.count("--steps") == 0) o.steps = 1000000000LL;  // the time decides, not a count
     return o;
 }
@@ -228,7 +242,7 @@ void adopt_snapshot(RunSetup& r, const AppOptions& o) {
     Snapshot snap = read_snapshot(o.snapshot_path);
     if (o.bodies) throw ParamError("--bodies", "cannot change the number of bodies of a snapshot");
     if (!snap.info.scene.empty()) r.scene.name = snap.info.scene;
-    r.scene.dt = snap.info.dt.value_or(r.scene.dt);
+    if (snap.info.dt) r.scene.dt = *snap.info.dt, r.scene.dt_auto = false;
     r.scene.eps = snap.info.eps.value_or(r.scene.eps);
     r.scene.G = snap.info.G.value_or(r.scene.G);
     r.snapshot = std::move(snap.state);
@@ -244,7 +258,8 @@ RunSetup prepare_run(const AppOptions& o) {
     r.scene = load_scene_file(o.scene_path.empty() ? default_scene_path() : o.scene_path);
     if (!o.snapshot_path.empty()) adopt_snapshot(r, o);
     if (o.bodies) rescale_bodies(r.scene, static_cast<std::size_t>(*o.bodies));
-    if (o.dt) r.scene.dt = *o.dt;
+    if (o.dt) r.scene.dt = *o.dt, r.scene.dt_auto = false;
+    if (o.dt_auto) r.scene.dt_auto = true;
     if (o.eps) r.scene.eps = *o.eps;
     if (o.G) r.scene.G = *o.G;
     if (o.seed) r.scene.seed = *o.seed;
@@ -275,6 +290,10 @@ RunSetup prepare_run(const AppOptions& o) {
     } catch (const ParamError& e) {
         throw ParamError("--" + e.field, std::string(e.what()).substr(e.field.size() + 2));
     }
+    if (r.scene.dt_auto && integrator_info(p.integrator).block_steps)
+        throw ParamError("--dt", "block steps (" + std::string(integrator_name(p.integrator)) +
+                                     ") take dt as their largest step: give --dt a number; auto chooses one "
+                                     "shared step");
     r.params = p;
     if (!o.resume_path.empty()) adopt_checkpoint(r, o);
     return r;

@@ -21,6 +21,7 @@ struct AppOptions {
     std::optional<double> t_end;  // headless: run until this simulated time instead of a step count
     std::optional<long long> bodies;
     std::optional<double> dt, eps, G;
+    bool dt_auto = false;  // --dt auto: the step core/auto_step.hpp chooses at the start
     std::optional<uint64_t> seed;
     std::string backend = "auto";
     std::string variant;  // empty: the default (auto); "auto" or a variant name

@@ -69,6 +69,13 @@ Viewer::~Viewer() {
 void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene) {
     m_sim.load(initial, p);  // throws, leaving the old scene running
     m_scene = scene;
+    // dt "auto": from the accelerations the backend took at its reset, applied at the next frame boundary.
+    // Block steps (an integrator chosen in the panel before this scene) keep dt as their largest step.
+    m_auto_step.reset();
+    if (scene.dt_auto && !integrator_info(p.integrator).block_steps) {
+        m_auto_step = auto_step_of(m_sim.backend());
+        m_sim.pending().dt = m_auto_step->dt;
+    }
     m_com = centre_of_mass(initial);
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
@@ -82,6 +89,11 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
         m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
                           float(c->distance), glm::radians(float(c->yaw_deg)),
                           glm::radians(float(c->pitch_deg)));
+}
+
+std::string Viewer::step_note() const {
+    const bool still = m_auto_step && m_sim.params().dt == m_auto_step->dt;
+    return still ? auto_step_words(*m_auto_step) : std::string();
 }
 
 void Viewer::attach_renderer() {

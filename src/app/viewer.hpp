@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/options.hpp"
+#include "core/auto_step.hpp"
 #include "core/diagnostics.hpp"
 #include "core/simulation.hpp"
 #include "render/camera.hpp"
@@ -64,6 +65,9 @@ class Viewer {
     const TrailRenderer& trails() const { return m_renderer->trails(); }
     const CellRenderer& cells() const { return m_renderer->cells(); }
     std::size_t group_count() const { return m_group_count; }
+    // The scene's automatic time step (dt "auto"): what it chose and why, while dt is still that step; else
+    // empty (a number given, or dt changed since).
+    std::string step_note() const;
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.
     const std::vector<std::string>& group_names() const { return m_group_names; }
@@ -90,6 +94,7 @@ class Viewer {
     uint64_t m_cells_version = 0;  // of the tree cells the renderer holds (Simulation::tree_cells_version)
     std::size_t m_group_count = 1;
     std::vector<std::string> m_group_names;
+    std::optional<AutoStep> m_auto_step;  // the loaded scene's automatic step, when its dt is "auto"
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };

@@ -185,6 +185,7 @@ class WindowApp {
             m_view.scene_runs += steps_here_text(sim.params().steps_per_frame, rate_sample(sim).rate.steps_per_s,
                                                  sim.perf().latest().frames_per_s);
         m_view.generating = m_viewer.loading();
+        m_view.step_note = m_viewer.step_note();
         m_view.colormap = &m_viewer.colormap();
         m_view.upload_path = upload_path_name(m_viewer.feed().path());
         m_view.upload_note = m_viewer.feed().note();

@@ -44,6 +44,7 @@ std::string summary_text(const RunSummary& s) {
                   format_si(s.rate.gflops20 * 1e9).c_str(), format_si(s.rate.gflops38 * 1e9).c_str(),
                   integrator_flops.c_str(), format_si(s.rate.steps_per_s).c_str());
     std::string out = buf;
+    if (!s.step_note.empty()) out += "time step         " + s.step_note + "\n";
     if (s.diagnostics) {
         std::snprintf(buf, sizeof buf,
                       "energy            %.10g -> %.10g\n"
@@ -78,6 +79,7 @@ std::string summary_json(const RunSummary& s) {
         {"n", s.n},
         {"steps", s.steps},
         {"dt", s.dt},
+        {"dt_auto", !s.step_note.empty()},
         {"eps", s.eps},
         {"G", s.G},
         {"sim_time", s.sim_time},

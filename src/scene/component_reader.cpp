@@ -111,6 +111,18 @@ void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
     });
 }
 
+// A spheroid (disk_galaxy.hpp's make_spheroid): its profile, scale and truncation as a halo's, and the central
+// black hole's share of the mass.
+void read_spheroid(TomlReader& r, ParsedComponent& pc) {
+    ComponentSpec& c = pc.spec;
+    c.halo.profile = r.choice("profile", "hernquist", {"plummer", "hernquist"}, "spheroid profile") == "plummer"
+                         ? HaloProfile::Plummer
+                         : HaloProfile::Hernquist;
+    c.halo.scale = length(r, "scale", 0.1, pc.lengths);
+    c.halo.mass_cut = r.number("mass_cut", 0.99, 0.05, 0.9999);
+    c.black_hole = r.number("black_hole", 0.0, 0.0, 0.5);
+}
+
 // The tipsy file, relative to the scene file's folder; its header must read (errors give the byte offset).
 std::string read_tipsy_file(TomlReader& r, const toml::table& t) {
     const std::string name = r.required_string("file");
@@ -153,12 +165,13 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
     ComponentSpec& c = out.spec;
     using namespace limits;
     static const std::vector<std::string> kTypes{"plummer", "uniform_sphere", "disk_galaxy", "point_mass",
-                                                 "tipsy"};
+                                                 "tipsy", "spheroid"};
     const std::string type = r.required_choice("type", kTypes, "component type");
     c.type = type == "plummer"          ? ComponentType::Plummer
              : type == "uniform_sphere" ? ComponentType::UniformSphere
              : type == "disk_galaxy"    ? ComponentType::DiskGalaxy
              : type == "point_mass"     ? ComponentType::PointMass
+             : type == "spheroid"       ? ComponentType::Spheroid
                                         : ComponentType::Tipsy;
     c.name = r.string("name", "");
     c.group = read_group(r, static_cast<uint32_t>(std::min<std::size_t>(index, 255)));
@@ -179,6 +192,9 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
             break;
         case ComponentType::Tipsy:
             c.file = read_tipsy_file(r, t);
+            break;
+        case ComponentType::Spheroid:
+            read_spheroid(r, out);
             break;
     }
     c.n = read_count(r, t, c.type, bodies);

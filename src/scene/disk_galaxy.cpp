@@ -55,11 +55,14 @@ struct MassModel {
     double disk_mass_untruncated;  // mass of the exponential disk with the same Sigma_0 but no cutoff
     HaloSpec bulge{};              // the bulge's shape (bulge_shape), when bulge_mass > 0
     double bulge_mass = 0;
+    double black_hole = 0;  // a point mass at the centre (make_spheroid), softened as every body is
 
     double halo_enclosed(double r) const { return spheroid_enclosed(halo, halo_mass, r); }
     double bulge_enclosed(double r) const { return spheroid_enclosed(bulge, bulge_mass, r); }
     // Everything inside r, the disk taken as spherical: what the spheroids' Jeans equation feels.
-    double enclosed(double r) const { return halo_enclosed(r) + disk_enclosed(r) + bulge_enclosed(r); }
+    double enclosed(double r) const {
+        return halo_enclosed(r) + disk_enclosed(r) + bulge_enclosed(r) + black_hole;
+    }
     // Disk mass inside cylindrical radius R, used as if spherical for the halo's Jeans equation.
     double disk_enclosed(double r) const {
         const double x = r / disk.scale_length;
@@ -79,7 +82,7 @@ struct MassModel {
         const double freeman = 2.0 * G * disk_mass_untruncated / h * y * y *
                                (std::cyl_bessel_i(0.0, y) * std::cyl_bessel_k(0.0, y) -
                                 std::cyl_bessel_i(1.0, y) * std::cyl_bessel_k(1.0, y));
-        return R * pull(halo_enclosed(R) + bulge_enclosed(R), R) + freeman;
+        return R * pull(halo_enclosed(R) + bulge_enclosed(R) + black_hole, R) + freeman;
     }
 };
 
@@ -194,7 +197,7 @@ EddingtonDF bulge_df(const HaloJeans& grid, const HaloSpec& shape) {
 void sample_spheroid(const MassModel& m, const HaloSpec& shape, double mass, std::size_t count, Rng& rng,
                      std::vector<Body>& out, BuildControl* control, bool eddington = false) {
     MassModel ideal = m;  // the spheroid alone, untruncated, unsoftened
-    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = ideal.bulge_mass = 0;
+    ideal.disk_mass = ideal.disk_mass_untruncated = ideal.eps = ideal.bulge_mass = ideal.black_hole = 0;
     ideal.halo = shape;
     ideal.halo.mass_cut = 0.99999;
     ideal.halo_mass = mass / shape.mass_cut * ideal.halo.mass_cut;
@@ -352,6 +355,36 @@ std::vector<Body> make_disk_galaxy(const DiskGalaxyParams& p, uint64_t seed, Bui
         sample_spheroid(m, m.bulge, m.bulge_mass, counts.bulge, rng, out, control, true);
         centre_bulge_on_halo(out, counts);
     }
+    remove_center_of_mass(out);
+    return out;
+}
+
+}  // namespace nbody
+
+namespace nbody {
+
+// The spheroid's stars from Eddington's distribution function in the softened potential of stars and black hole
+// together (the bulge's sampler: HaloJeans sums the potential over shells, the hole sitting in the innermost),
+// so the cusp around the hole starts in equilibrium; the hole is the last body, at rest at the centre before
+// the centre of mass is removed. Work: a 600 x 600 shell sum and a 256-point Abel table, then a bounded
+// rejection a star (EddingtonDF), whatever the parameters that pass the checks.
+std::vector<Body> make_spheroid(const SpheroidParams& p, uint64_t seed, BuildControl* control) {
+    require_mass(p.mass);
+    require_G(p.G);
+    require_range("eps", p.eps, 0.0, limits::kMaxLength);
+    require_length("scale", p.shape.scale);
+    require_range("mass_cut", p.shape.mass_cut, 0.05, 0.9999);
+    require_range("black_hole", p.black_hole, 0.0, 0.5);
+    const bool hole = p.black_hole > 0 && p.n >= 1;
+    const std::size_t stars = p.n - (hole ? 1 : 0);
+    MassModel m{p.shape, DiskSpec{}, p.mass * (1.0 - (hole ? p.black_hole : 0.0)), 0.0, p.eps, p.G, 0.0};
+    m.black_hole = hole ? p.mass * p.black_hole : 0.0;
+    if (stars == 0) m.black_hole = p.mass;  // one body: all of the mass
+    Rng rng(seed);
+    std::vector<Body> out;
+    out.reserve(p.n);
+    if (stars > 0) sample_spheroid(m, m.halo, m.halo_mass, stars, rng, out, control, true);
+    if (hole) out.push_back(Body{{}, {}, m.black_hole});
     remove_center_of_mass(out);
     return out;
 }

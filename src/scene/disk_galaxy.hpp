@@ -45,4 +45,18 @@ double halo_radius(const HaloSpec& h);
 // spherical halo (truncated) plus Freeman's thin exponential disk (untruncated, same central density).
 double disk_galaxy_vc2(const DiskGalaxyParams& p, double R);
 
+// A spheroid alone (a star cluster, an elliptical galaxy) of n bodies: stars of a Plummer or Hernquist profile
+// (shape.scale, truncated at shape.mass_cut) and, for black_hole > 0, one more body of that fraction of the mass
+// at the centre; the stars' speeds come from Eddington's distribution function in the softened potential of
+// both (Binney & Tremaine 2008, eq. 4.46), so a cusp bound to the hole starts in equilibrium.
+struct SpheroidParams {
+    std::size_t n = 1024;  // stars plus the hole
+    double mass = 1.0;     // stars plus the hole
+    HaloSpec shape;        // profile, scale, mass_cut (group unused)
+    double black_hole = 0; // the hole's fraction of the mass, 0 (none) to 0.5
+    double eps = 0.01, G = 1.0;
+};
+// Throws ParamError naming the parameter outside its range.
+std::vector<Body> make_spheroid(const SpheroidParams& p, uint64_t seed, BuildControl* control = nullptr);
+
 }  // namespace nbody

@@ -17,6 +17,8 @@ const char* type_name(ComponentType t) {
             return "point mass";
         case ComponentType::Tipsy:
             return "tipsy";
+        case ComponentType::Spheroid:
+            return "spheroid";
     }
     return "component";
 }

@@ -160,6 +160,8 @@ std::vector<Body> generate(const ComponentSpec& c, const SceneSpec& scene, uint6
             return std::vector<Body>(c.n, Body{{}, {}, c.mass / double(std::max<std::size_t>(1, c.n))});
         case ComponentType::Tipsy:
             return read_tipsy_bodies(c);
+        case ComponentType::Spheroid:
+            return make_spheroid({c.n, c.mass, c.halo, c.black_hole, scene.eps, scene.G}, seed, control);
     }
     return {};
 }

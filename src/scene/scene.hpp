@@ -14,7 +14,7 @@
 
 namespace nbody {
 
-enum class ComponentType { Plummer, UniformSphere, DiskGalaxy, PointMass, Tipsy };
+enum class ComponentType { Plummer, UniformSphere, DiskGalaxy, PointMass, Tipsy, Spheroid };
 enum class HaloProfile { Plummer, Hernquist };
 
 // The exponential disk of a disk_galaxy (Freeman 1970 rotation curve plus the halo's; PHYSICS.md recipe).
@@ -61,7 +61,8 @@ struct ComponentSpec {
     double virial_ratio = 0.0;     // uniform_sphere: 2T/|W| of the random velocities
     uint32_t group = 0;            // colour group (defaults to the component's index)
     DiskSpec disk;                 // disk_galaxy only
-    HaloSpec halo;                 // disk_galaxy only
+    HaloSpec halo;                 // disk_galaxy; spheroid: its profile, scale and mass_cut
+    double black_hole = 0;         // spheroid: the central black hole's fraction of the mass (0: none)
     BulgeSpec bulge;               // disk_galaxy only
     std::string file;              // tipsy: the snapshot to read (its body count is fixed)
     bool placed_by_orbit = false;  // position and velocity come from an orbit helper
@@ -98,6 +99,9 @@ struct SceneSpec {
     std::string watch;   // two or three plain sentences: what to watch for and when (the window's scene card)
     std::string source;  // file the scene came from, for messages
     double dt = 0.01;
+    // dt = "auto", or no dt in the file: the shared step is chosen from the bodies' accelerations at the start
+    // (core/auto_step.hpp) once a backend holds them; dt keeps 0.01 until then. Never with block steps.
+    bool dt_auto = false;
     double eps = 0.01;
     double G = 1.0;
     uint64_t seed = 1;

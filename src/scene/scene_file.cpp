@@ -40,6 +40,33 @@ double read_softening(TomlReader& r) {
                TomlReader::format(eps) + (limits::is_subnormal(eps) ? ", a subnormal number)" : ")"));
 }
 
+// dt: a number, or "auto" (also what no dt means) for the step core/auto_step.hpp chooses at the start. Block
+// steps take dt as their largest step and need it given: "auto" picks one shared step.
+void read_step(TomlReader& r, SceneSpec& s) {
+    const toml::node* n = r.node("dt");
+    const bool block = s.integrator && integrator_info(*s.integrator).block_steps;
+    const std::string block_words =
+        "block steps (" + std::string(integrator_name(s.integrator.value_or(Integrator::LeapFrog))) +
+        ") take dt as their largest step: give it a number from " + TomlReader::format(limits::kMinDt) + " to " +
+        TomlReader::format(limits::kMaxDt) + "; \"auto\" chooses one shared step";
+    if (n && n->is_string()) {
+        if (n->value<std::string>().value_or("") != "auto")
+            r.fail(n->source(), "dt",
+                   "must be a number from " + TomlReader::format(limits::kMinDt) + " to " +
+                       TomlReader::format(limits::kMaxDt) + " or \"auto\" (got \"" +
+                       n->value<std::string>().value_or("") + "\")");
+        if (block) r.fail(n->source(), "dt", block_words);
+        s.dt_auto = true;
+        return;
+    }
+    if (!n) {
+        if (block) r.fail_table("missing field 'dt': " + block_words);
+        s.dt_auto = true;
+        return;
+    }
+    s.dt = r.number("dt", 0.01, limits::kMinDt, limits::kMaxDt);
+}
+
 // Orbit helpers name their components; these are what an orbit needs to check and resolve the names.
 struct ComponentIndex {
     std::map<std::string, std::size_t, std::less<>> by_name;
@@ -193,7 +220,6 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     s.name = r.string("name", file);
     s.description = r.string("description", "");
     s.watch = r.string("watch", "");
-    s.dt = r.number("dt", 0.01, limits::kMinDt, limits::kMaxDt);
     s.eps = read_softening(r);
     s.G = r.number("G", 1.0, limits::kMinG, limits::kMaxG);
     s.seed = static_cast<uint64_t>(r.integer("seed", 1, 0, (1ll << 62)));
@@ -207,6 +233,7 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
         s.integrator =
             parse_integrator(r.choice("integrator", "leapfrog", names_of(integrator_table()), "integrator"));
     read_method_params(r, s);
+    read_step(r, s);
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
     if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);

@@ -314,6 +314,7 @@ void physics_panel(PanelContext& c) {
         wrapped_tooltipf("Time step, in N-body time units. Larger: the picture moves faster but close "
                           "passes go wrong (energy error grows, bodies fly off). Smaller: slower and more "
                           "accurate. Type a value and press Enter.");
+    if (!c.view.step_note.empty()) ImGui::TextWrapped("%s", c.view.step_note.c_str());  // why this dt
     input_positive("eps (length)", p.eps, "%.6g", 0.0);
     if (ImGui::IsItemHovered())
         wrapped_tooltipf("Softening length, in N-body length units: gravity is smoothed closer than about "

@@ -60,6 +60,7 @@ struct UiView {
     std::string scene_watch;  // plain sentences for the scene card (SceneSpec::watch); may be empty
     std::string scene_runs;   // what runs (method, integrator, steps a frame asked and run), for the card
     bool generating = false;  // a scene is being generated; the one before it runs meanwhile
+    std::string step_note;    // dt "auto": the step chosen and why (core/auto_step.hpp); empty otherwise
     std::string upload_path, upload_note;  // which position path is active, and why not interop
     std::string gl_renderer;
     FrameTimes times;
