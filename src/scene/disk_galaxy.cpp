@@ -383,7 +383,16 @@ std::vector<Body> make_spheroid(const SpheroidParams& p, uint64_t seed, BuildCon
     Rng rng(seed);
     std::vector<Body> out;
     out.reserve(p.n);
-    if (stars > 0) sample_spheroid(m, m.halo, m.halo_mass, stars, rng, out, control, true);
+    try {
+        if (stars > 0) sample_spheroid(m, m.halo, m.halo_mass, stars, rng, out, control, true);
+    } catch (const ParamError&) {
+        throw;
+    } catch (const BuildCancelled&) {
+        throw;
+    } catch (const Error& e) {  // the Eddington table: a softening far above the scale flattens the potential
+        throw ParamError("scale", "the stars' potential is too flat to draw their speeds from (" +
+                                      std::string(e.what()) + "): keep scale well above eps");
+    }
     if (hole) out.push_back(Body{{}, {}, m.black_hole});
     remove_center_of_mass(out);
     return out;

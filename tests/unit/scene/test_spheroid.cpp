@@ -92,6 +92,33 @@ TEST(Spheroid, RefusesOutOfRange) {
     EXPECT_EQ(one[0].m, 2.0);
 }
 
+// Bounded whatever passes the checks: the corners of every range (profile, scale, truncation, hole,
+// softening) give finite bodies (the shell sum and the Abel table are fixed sizes, each star's rejection is
+// capped), or, for a scale below eps / 100 (which the scene reader refuses first), a ParamError naming the
+// scale.
+TEST(Spheroid, EveryCornerOfTheRangesIsFinite) {
+    for (const HaloProfile profile : {HaloProfile::Plummer, HaloProfile::Hernquist})
+        for (const double scale : {1e-4, 1e4})
+            for (const double cut : {0.05, 0.9999})
+                for (const double hole : {0.0, 0.5})
+                    for (const double eps : {0.0, 1e-4, 1e4}) {
+                        const SpheroidParams p{64, 1.0, {profile, scale, cut, 0}, hole, eps, 1.0};
+                        if (scale < eps / 100) {
+                            try {
+                                make_spheroid(p, 3);
+                            } catch (const ParamError& e) {
+                                EXPECT_EQ(e.field, "scale");
+                            }
+                            continue;
+                        }
+                        const auto b = make_spheroid(p, 3);
+                        ASSERT_EQ(b.size(), 64u);
+                        for (const Body& x : b)
+                            ASSERT_TRUE(std::isfinite(x.m + x.x.x + x.x.y + x.x.z + x.v.x + x.v.y + x.v.z))
+                                << "scale " << scale << " cut " << cut << " hole " << hole << " eps " << eps;
+                    }
+}
+
 // Both scenes start in virial equilibrium (2T / -V of the softened forces within 0.05 of 1; each galaxy of
 // the merger alone, in its own frame), and the scene file's fields are read back.
 TEST(Spheroid, ScenesStartInEquilibrium) {
