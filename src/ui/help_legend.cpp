@@ -36,13 +36,19 @@ void legend_overlay(PanelContext& c) {
     };
     if (c.render.color_mode == ColorMode::Group) {
         for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
+            const GroupStyle& st = c.render.groups[g];
             if (g) ImGui::SameLine();
-            swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
+            swatch(st.visible ? st.colour : glm::vec3(0.2f), ImGui::GetTextLineHeight());
             ImGui::SameLine();
-            if (g < c.view.group_names.size())
-                ImGui::TextUnformatted(c.view.group_names[g].c_str());
+            std::string name =
+                g < c.view.group_names.size() ? c.view.group_names[g] : "group " + std::to_string(g);
+            // Dark matter says so, and whether it is dimmed; a hidden group is greyed.
+            if (st.dark_matter)
+                name += c.render.show_dark_matter ? " (dark matter)" : " (dark matter, dimmed)";
+            if (st.visible)
+                ImGui::TextUnformatted(name.c_str());
             else
-                ImGui::Text("group %zu", g);
+                ImGui::TextDisabled("%s (hidden)", name.c_str());
         }
     } else {
         const bool speed = c.render.color_mode == ColorMode::Speed;

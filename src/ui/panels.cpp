@@ -389,10 +389,17 @@ void view_panel(PanelContext& c) {
     int mode = static_cast<int>(r.color_mode);
     const char* modes[] = {"galaxy", "speed", "depth"};
     if (ImGui::Combo("colour by", &mode, modes, 3)) r.color_mode = static_cast<ColorMode>(mode);
+    components_controls(c);
     ImGui::SliderFloat("point size", &r.point_size, 0.5f, 32.0f, "%.2g px", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("brightness", &r.brightness, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("glow", &r.glow, 0.0f, 4.0f, "%.2f");
-    ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::Checkbox("auto exposure", &r.auto_exposure);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Set from each frame's own brightness: cores never clip, faint tails stay visible");
+    if (r.auto_exposure)
+        ImGui::SliderFloat("exposure", &r.exposure_ev, -6.0f, 6.0f, "%+.1f stops");
+    else
+        ImGui::SliderFloat("exposure", &r.exposure, 1e-3f, 1e4f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode != ColorMode::Group && ImGui::BeginCombo("colour map", r.colormap.c_str())) {
