@@ -29,8 +29,9 @@ ComponentLook read_look(TomlReader& r, ComponentKind def) {
         r.choice("kind", component_kind_name(def), component_kind_names(), "component kind");
     const auto& names = component_kind_names();
     look.kind = ComponentKind(std::find(names.begin(), names.end(), kind) - names.begin());
-    if (!r.has("colour")) return look;
-    const std::string text = r.string("colour", "");
+    const bool given = r.has("colour");
+    const std::string text = r.string("colour", "");  // asked either way: the unknown-key message lists it
+    if (!given) return look;
     look.colour = parse_colour(text);
     if (!look.colour) {
         std::string allowed;

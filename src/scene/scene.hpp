@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/float4.hpp"
+#include "core/physical_units.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
 #include "scene/component_look.hpp"
@@ -116,6 +117,7 @@ struct SceneSpec {
     std::vector<std::pair<std::string, double>> method_params;
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
+    PhysicalUnits units;  // [units]: what the N-body units are in the world (none declared: zeros)
     std::vector<ComponentSpec> components;
     std::vector<OrbitSpec> orbits;
 

@@ -258,7 +258,11 @@ void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind runnin
 void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
-    ImGui::Text("t = %.6g   steps %lld", sim.facts().time, sim.facts().steps);
+    const std::string physical = physical_time(c.view.units, sim.facts().time);  // the scene's [units]
+    if (physical.empty())
+        ImGui::Text("t = %.6g   steps %lld", sim.facts().time, sim.facts().steps);
+    else
+        ImGui::Text("t = %.6g = %s   steps %lld", sim.facts().time, physical.c_str(), sim.facts().steps);
     // Pause first: the control a class needs at once, never below the fold.
     if (sim.paused()) {
         if (ImGui::Button("Run (Space)")) sim.set_paused(false);
