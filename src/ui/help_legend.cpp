@@ -73,9 +73,8 @@ void legend_overlay(PanelContext& c) {
             ImGui::SameLine();
             std::string name =
                 g < c.view.group_names.size() ? c.view.group_names[g] : "group " + std::to_string(g);
-            // Dark matter says so, and whether it is dimmed; a hidden group is greyed.
-            if (st.dark_matter)
-                name += c.render.show_dark_matter ? " (dark matter)" : " (dark matter, dimmed)";
+            // Dimmed dark matter says so (the name says it is a halo); a hidden group is greyed.
+            if (st.dark_matter && !c.render.show_dark_matter) name += " (dimmed)";
             if (st.visible)
                 ImGui::TextUnformatted(name.c_str());
             else
