@@ -14,11 +14,19 @@ uniform int u_mode;              // 0 group, 1 speed, 2 depth
 uniform float u_inv_speed_span;  // 1 / (speed_max * sim time between updates): displacement -> [0, 1]
 uniform vec2 u_depth_range;      // view distance mapped to 0 (near) .. 1 (far)
 uniform vec3 u_group_colours[8];
+uniform float u_group_light[8];  // per group: 1, dimmed (dark matter), or 0 (hidden)
 uniform sampler1D u_colormap;
 
 out vec3 v_colour;
 
 void main() {
+    float group_light = u_group_light[group % 8u];
+    if (group_light <= 0.0) {  // hidden: outside the clip volume, so it costs no fragments
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        gl_PointSize = 1.0;
+        v_colour = vec3(0.0);
+        return;
+    }
     vec4 view_pos = u_view * vec4(pos_mass.xyz, 1.0);
     gl_Position = u_proj * view_pos;
     float depth = -view_pos.z;
@@ -37,5 +45,5 @@ void main() {
     }
     // Sprites clamped up to 1 px (far away) keep the light of their true area, not the peak of a bigger one.
     float shrink = min(raw_size * raw_size, 1.0);
-    v_colour = c * u_intensity * shrink;
+    v_colour = c * u_intensity * shrink * group_light;
 }

@@ -79,6 +79,17 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--tree-cells", o.tree_cells,
                    "Draw the tree's cells down to depth D over the bodies (0 to 8; with --method tree)")
         ->transform(integer_in(0, 8));
+    app.add_option("--exposure", o.exposure,
+                   "A fixed exposure (light times X into the tone map); default: measured from each frame")
+        ->check(real_in(1e-4, 1e6));
+    app.add_option("--exposure-ev", o.exposure_ev,
+                   "Automatic exposure S stops brighter (+) or darker (-) than measured (-10 to 10)")
+        ->check(real_in(-10, 10));
+    app.add_option("--dark-matter", o.dark_matter,
+                   "Dark-matter halos: dim (a faint haze, the default), show (full light) or hide")
+        ->check(CLI::IsMember({"dim", "show", "hide"}));
+    app.add_option("--glow", o.glow, "Bloom around dense regions (0 to 4; 0: none; default 0.3)")
+        ->check(real_in(0, 4));
 }
 
 // One flag for each method's or integrator's own parameter in the registry (--theta, --eta, ...), with its

@@ -51,6 +51,10 @@ struct AppOptions {
     bool paused = false;      // start paused (the window: Space runs; headless: frames of the start)
     std::optional<int> trails;  // --trails [L]: fading trails of L samples per body (128 when L is left out)
     std::optional<int> tree_cells;  // --tree-cells D: the tree's cells drawn down to depth D (method tree)
+    std::optional<float> exposure;  // --exposure X: a fixed exposure (automatic exposure off)
+    float exposure_ev = 0;          // --exposure-ev S: the automatic exposure S stops brighter
+    std::optional<float> glow;      // --glow G: bloom around dense regions (0: none)
+    std::string dark_matter = "dim";  // --dark-matter: dim, show or hide the groups a scene marks as halo
 
     // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
     bool renders_offscreen() const {

@@ -50,6 +50,11 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_settings.color_mode = parse_color(o.color);
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
     if (o.tree_cells) m_settings.cells.on = true, m_settings.cells.depth = *o.tree_cells;
+    if (o.exposure) m_settings.auto_exposure = false, m_settings.exposure = *o.exposure;
+    m_settings.exposure_ev = o.exposure_ev;
+    if (o.glow) m_settings.glow = *o.glow;
+    m_settings.show_dark_matter = o.dark_matter == "show";
+    if (o.dark_matter == "hide") m_settings.dark_matter_light = 0;
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
     const RunSetup setup = prepare_run(o);
@@ -81,6 +86,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
     m_group_names = from_scene ? group_labels(scene) : std::vector<std::string>{};
     for (std::size_t g = m_group_names.size(); g < m_group_count; ++g) m_group_names.push_back("group " + std::to_string(g));
+    apply_group_looks(from_scene ? group_looks(scene) : std::vector<ComponentLook>{});
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     attach_renderer();
@@ -94,6 +100,18 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
 std::string Viewer::step_note() const {
     const bool still = m_auto_step && m_sim.params().dt == m_auto_step->dt;
     return still ? auto_step_words(*m_auto_step) : std::string();
+}
+
+void Viewer::apply_group_looks(const std::vector<ComponentLook>& looks) {
+    m_group_kinds.assign(m_group_count, ComponentKind::Cluster);
+    m_settings.groups = default_group_styles();
+    for (std::size_t g = 0; g < looks.size(); ++g) {
+        if (g < m_group_kinds.size()) m_group_kinds[g] = looks[g].kind;
+        GroupStyle& st = m_settings.groups[g % kGroupColours];
+        if (looks[g].colour)
+            st.colour = glm::vec3((*looks[g].colour)[0], (*looks[g].colour)[1], (*looks[g].colour)[2]);
+        st.dark_matter = is_dark_matter(looks[g].kind);
+    }
 }
 
 void Viewer::attach_renderer() {
@@ -191,6 +209,7 @@ void Viewer::draw_only() {
     // The frame's own time, and the GPU's where the queries have it (the draw is asynchronous).
     m_times.draw = since(t0);
     m_times.draw_gpu = m_draw_timer->seconds();
+    m_times.sprites_gpu = m_renderer->sprite_seconds();
 }
 
 double Viewer::simulation_budget() const {

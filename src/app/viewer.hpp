@@ -71,10 +71,14 @@ class Viewer {
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.
     const std::vector<std::string>& group_names() const { return m_group_names; }
+    // What each colour group is (the scene's `kind`s; Cluster for a snapshot's groups).
+    const std::vector<ComponentKind>& group_kinds() const { return m_group_kinds; }
 
   private:
     void start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene = true);
     void attach_renderer();
+    // Colours and dark-matter flags of the groups into the render settings (the defaults where none given).
+    void apply_group_looks(const std::vector<ComponentLook>& looks);
     const std::vector<Float4>& host_positions();
 
     GlContext& m_ctx;
@@ -95,6 +99,7 @@ class Viewer {
     std::size_t m_group_count = 1;
     std::vector<std::string> m_group_names;
     std::optional<AutoStep> m_auto_step;  // the loaded scene's automatic step, when its dt is "auto"
+    std::vector<ComponentKind> m_group_kinds;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };

@@ -11,6 +11,7 @@
 #include "render/assets.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
+#include "render/tone_map.hpp"
 
 namespace nbody {
 
@@ -20,11 +21,11 @@ float default_point_size(std::size_t n) {
 
 ParticleRenderer::ParticleRenderer(const std::string& dir) {
     m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
-    m_tonemap = std::make_unique<ShaderProgram>(dir, "fullscreen.vert", "tonemap.frag");
+    m_tone_map = std::make_unique<ToneMapper>(dir);
+    m_sprite_timer = std::make_unique<GpuTimer>();
     m_trails = std::make_unique<TrailRenderer>(dir);
     m_cells = std::make_unique<CellRenderer>(dir);
     NBODY_GL(glGenVertexArrays(1, &m_vao));
-    NBODY_GL(glGenVertexArrays(1, &m_empty_vao));
     NBODY_GL(glGenTextures(1, &m_colormap));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
     NBODY_GL(glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kColormapSize, 0, GL_RGB, GL_FLOAT, nullptr));
@@ -32,7 +33,12 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) {
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
     NBODY_GL(glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
     use_colormap(RenderSettings{}.colormap);
-    for (int i = 0; i < kGroupColours; ++i) m_group_colours[std::size_t(i)] = group_colour(uint32_t(i));
+}
+
+GroupStyles default_group_styles() {
+    GroupStyles s;
+    for (int i = 0; i < kGroupColours; ++i) s[std::size_t(i)].colour = group_colour(uint32_t(i));
+    return s;
 }
 
 void ParticleRenderer::use_colormap(const std::string& name) {
@@ -50,7 +56,6 @@ ParticleRenderer::~ParticleRenderer() {
     const GLuint buffers[] = {m_pos, m_prev, m_group};
     glDeleteBuffers(3, buffers);
     glDeleteVertexArrays(1, &m_vao);
-    glDeleteVertexArrays(1, &m_empty_vao);
     glDeleteTextures(1, &m_colormap);
     if (m_hdr_tex) glDeleteTextures(1, &m_hdr_tex);
     if (m_hdr_fbo) glDeleteFramebuffers(1, &m_hdr_fbo);
@@ -88,6 +93,7 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glBindVertexArray(0));
     m_update_dt = 0;
     m_trails->clear();  // re-created for the new N at its next sample
+    m_tone_map->restart_adaptation();  // a new scene: its own exposure from its first frame
 }
 
 void ParticleRenderer::set_groups(const std::vector<uint32_t>& group) {
@@ -150,6 +156,38 @@ void ParticleRenderer::ensure_hdr_target(int w, int h) {
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         throw GlError("particle_renderer.cpp: the RGBA16F HDR framebuffer is incomplete");
     m_hdr_w = w, m_hdr_h = h;
+    m_tone_map->restart_adaptation();
+}
+
+void ParticleRenderer::draw_sprites(const Camera& camera, const RenderSettings& s, const DepthRange& depth,
+                                    float aspect, float intensity) {
+    const GLuint p = m_points->id();
+    NBODY_GL(glUseProgram(p));
+    glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
+    glUniformMatrix4fv(m_points->uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(camera.projection(aspect)));
+    glUniform1f(m_points->uniform("u_point_size"), s.point_size);
+    glUniform1f(m_points->uniform("u_target_distance"), camera.distance());
+    glUniform1f(m_points->uniform("u_intensity"), intensity);
+    glUniform1i(m_points->uniform("u_mode"), static_cast<int>(s.color_mode));
+    const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
+    glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
+    glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
+    glm::vec3 colours[kGroupColours];
+    for (int g = 0; g < kGroupColours; ++g) colours[g] = s.groups[std::size_t(g)].colour;
+    glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(colours[0]));
+    glUniform1fv(m_points->uniform("u_group_light"), kGroupColours, m_group_light.data());
+    glUniform1i(m_points->uniform("u_colormap"), 0);
+    NBODY_GL(glActiveTexture(GL_TEXTURE0));
+    NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
+    NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
+    NBODY_GL(glEnable(GL_BLEND));
+    NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
+    NBODY_GL(glDisable(GL_DEPTH_TEST));
+    NBODY_GL(glBindVertexArray(m_vao));
+    m_sprite_timer->begin();
+    NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
+    m_sprite_timer->end();
+    NBODY_GL(glDisable(GL_BLEND));
 }
 
 void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int w,
@@ -160,52 +198,39 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     NBODY_GL(glViewport(0, 0, w, h));
     NBODY_GL(glClearColor(0, 0, 0, 0));
     NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
+    // Light per body falls as 1/sqrt(N), so that the manual exposure suits 7,500 and 10^6 bodies alike (the
+    // auto exposure measures the frame instead). A sprite under 2 px carries the light of a 2-px one (its
+    // area is what sums up on screen): at 10^7 bodies the 1-px points draw the 2-px picture with a quarter
+    // of the blended fragments.
+    const float small = s.point_size < 2.0f ? 4.0f / std::max(s.point_size * s.point_size, 0.25f) : 1.0f;
+    const float intensity =
+        s.brightness * small *
+        float(std::clamp(0.6 * std::sqrt(1e4 / double(std::max<std::size_t>(m_n, 1))), 0.02, 1.5));
+    for (std::size_t g = 0; g < s.groups.size(); ++g) {
+        const GroupStyle& st = s.groups[g];
+        m_group_light[g] = !st.visible                             ? 0.0f
+                           : st.dark_matter && !s.show_dark_matter ? s.dark_matter_light
+                                                                   : 1.0f;
+        m_group_colours[g] = st.colour * m_group_light[g];
+    }
     if (m_n > 0) {
-        // Light per body falls as 1/sqrt(N): 7,500 and 10^6 bodies both land in the tone map's useful range
-        // (dense cores saturate to a glow, lone bodies stay visible); exposure and brightness do the rest.
-        // A sprite under 2 px carries the light of a 2-px one (its area is what sums up on screen): at 10^7
-        // bodies the default 1-px points draw the 2-px picture with a quarter of the blended fragments.
-        const float small = s.point_size < 2.0f ? 4.0f / std::max(s.point_size * s.point_size, 0.25f) : 1.0f;
-        const float intensity =
-            s.brightness * small * float(std::clamp(0.6 * std::sqrt(1e4 / double(m_n)), 0.02, 1.5));
         if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it
         draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
-        const GLuint p = m_points->id();
-        NBODY_GL(glUseProgram(p));
-        glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
-        glUniformMatrix4fv(m_points->uniform("u_proj"), 1, GL_FALSE,
-                           glm::value_ptr(camera.projection(float(w) / float(h))));
-        glUniform1f(m_points->uniform("u_point_size"), s.point_size);
-        glUniform1f(m_points->uniform("u_target_distance"), camera.distance());
-        glUniform1f(m_points->uniform("u_intensity"), intensity);
-        glUniform1i(m_points->uniform("u_mode"), static_cast<int>(s.color_mode));
-        const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
-        glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
-        glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
-        glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(m_group_colours[0]));
-        glUniform1i(m_points->uniform("u_colormap"), 0);
-        NBODY_GL(glActiveTexture(GL_TEXTURE0));
-        NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
-        NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
-        NBODY_GL(glEnable(GL_BLEND));
-        NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
-        NBODY_GL(glDisable(GL_DEPTH_TEST));
-        NBODY_GL(glBindVertexArray(m_vao));
-        NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
-        NBODY_GL(glDisable(GL_BLEND));
+        draw_sprites(camera, s, depth, float(w) / float(h), intensity);
     }
-    NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, target_fbo));
-    NBODY_GL(glViewport(0, 0, w, h));
-    NBODY_GL(glUseProgram(m_tonemap->id()));
-    glUniform1i(m_tonemap->uniform("u_hdr"), 0);
-    glUniform1f(m_tonemap->uniform("u_exposure"), s.exposure);
-    glUniform3fv(m_tonemap->uniform("u_background"), 1, glm::value_ptr(s.background));
-    glUniform1f(m_tonemap->uniform("u_glow"), s.glow);
-    NBODY_GL(glActiveTexture(GL_TEXTURE0));
+    // The mip levels feed both the bloom and the exposure measurement.
     NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
-    if (s.glow > 0) NBODY_GL(glGenerateMipmap(GL_TEXTURE_2D));
-    NBODY_GL(glBindVertexArray(m_empty_vao));
-    NBODY_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
+    NBODY_GL(glGenerateMipmap(GL_TEXTURE_2D));
+    ToneMapInput in;
+    in.hdr_texture = m_hdr_tex;
+    in.width = w, in.height = h;
+    in.sprite_light = intensity;
+    in.auto_exposure = s.auto_exposure;
+    in.exposure_ev = s.exposure_ev;
+    in.exposure = s.exposure;
+    in.glow = s.glow;
+    in.background = s.background;
+    m_tone_map->draw(in, target_fbo);
     // Over the tone-mapped image: the lines keep their colour and opacity over dense cores and empty sky alike.
     m_cells->draw(camera.view(), camera.projection(float(w) / float(h)), s.cells);
     NBODY_GL(glBindVertexArray(0));

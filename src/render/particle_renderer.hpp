@@ -16,22 +16,40 @@
 #include "render/camera.hpp"
 #include "render/cell_renderer.hpp"
 #include "render/colormap.hpp"
+#include "render/gpu_timer.hpp"
 #include "render/trails.hpp"
 
 namespace nbody {
 
 class ShaderProgram;
+class ToneMapper;
 
 // A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 1.7 px at 10^6, 1 px
 // from 6 x 10^6 (the draw of 10^7 sprites is bound by blending the fragments into the HDR target).
 float default_point_size(std::size_t n);
 
+// How one colour group (a scene component) is drawn: its colour, whether it is drawn, and whether it is dark
+// matter (then dimmed unless RenderSettings::show_dark_matter).
+struct GroupStyle {
+    glm::vec3 colour{1.0f};  // linear RGB
+    bool visible = true;
+    bool dark_matter = false;
+};
+using GroupStyles = std::array<GroupStyle, kGroupColours>;
+GroupStyles default_group_styles();  // group_colour(g), all visible, none dark
+
 struct RenderSettings {
     float point_size = 3.0f;  // sprite diameter in pixels at the camera target's distance
     float brightness = 1.0f;  // multiplies the per-body light (which already scales as 1/sqrt(N))
-    float exposure = 1.0f;    // tone map: 1 - exp(-exposure * light)
-    float glow = 0.6f;        // halo around dense regions (coarse mip levels of the light added back)
+    // Tone map (shaders/tonemap.frag): an asinh stretch from a tenth of a sprite's light up to white.
+    bool auto_exposure = true;  // white at the frame's own brightest light, measured on the GPU
+    float exposure_ev = 0.0f;   // auto: stops brighter (+) or darker (-) than measured
+    float exposure = 1.0f;      // manual: light 1 / exposure is white
+    float glow = 0.3f;          // bloom around dense regions (coarse mip levels of the light added back)
     ColorMode color_mode = ColorMode::Group;
+    GroupStyles groups = default_group_styles();  // index: colour group (group % kGroupColours)
+    bool show_dark_matter = false;  // false: dark-matter groups drawn with dark_matter_light of their light
+    float dark_matter_light = 0.1f;
     float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
     std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
@@ -77,6 +95,9 @@ class ParticleRenderer {
     // Draws into `target_fbo` (width x height pixels), background included.
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
               unsigned target_fbo);
+    // The GPU's time for the sprites alone (the point draw into the HDR target), from timer queries a few
+    // frames old; 0 until one is ready.
+    double sprite_seconds() const { return m_sprite_timer ? m_sprite_timer->seconds() : 0.0; }
 
   private:
     void ensure_hdr_target(int width, int height);
@@ -84,14 +105,19 @@ class ParticleRenderer {
 
     void draw_trails(const Camera& camera, const RenderSettings& s, const DepthRange& depth, float aspect,
                      float intensity);
+    void draw_sprites(const Camera& camera, const RenderSettings& s, const DepthRange& depth, float aspect,
+                      float intensity);
 
-    std::unique_ptr<ShaderProgram> m_points, m_tonemap;
+    std::unique_ptr<ShaderProgram> m_points;
+    std::unique_ptr<ToneMapper> m_tone_map;
+    std::unique_ptr<GpuTimer> m_sprite_timer;
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
-    std::array<glm::vec3, kGroupColours> m_group_colours{};  // group_colour(0..7), for both shaders
+    std::array<glm::vec3, kGroupColours> m_group_colours{};  // this frame's, times their light (trails)
+    std::array<float, kGroupColours> m_group_light{};        // 0 hidden, dimmed, or 1
     std::unique_ptr<TrailRenderer> m_trails;
     std::unique_ptr<CellRenderer> m_cells;
-    unsigned m_vao = 0, m_empty_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
+    unsigned m_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;
     std::size_t m_n = 0;

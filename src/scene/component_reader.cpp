@@ -22,6 +22,26 @@ uint32_t read_group(TomlReader& r, uint32_t def) {
     return static_cast<uint32_t>(r.integer("group", def, 0, 255));
 }
 
+// `kind` (what the bodies are: the window dims dark matter) and `colour` ("#rrggbb" or a name).
+ComponentLook read_look(TomlReader& r, ComponentKind def) {
+    ComponentLook look;
+    const std::string kind =
+        r.choice("kind", component_kind_name(def), component_kind_names(), "component kind");
+    const auto& names = component_kind_names();
+    look.kind = ComponentKind(std::find(names.begin(), names.end(), kind) - names.begin());
+    const bool given = r.has("colour");
+    const std::string text = r.string("colour", "");  // asked either way: the unknown-key message lists it
+    if (!given) return look;
+    look.colour = parse_colour(text);
+    if (!look.colour) {
+        std::string allowed;
+        for (const std::string& n : colour_names()) allowed += (allowed.empty() ? "" : ", ") + n;
+        r.fail(r.where("colour"), "colour",
+               "unknown colour '" + text + "': give \"#rrggbb\" (hex) or one of " + allowed);
+    }
+    return look;
+}
+
 // A structural length in [kMinLength, kMaxLength], remembered for the scene-wide checks (scene_file.cpp).
 double length(TomlReader& r, std::string_view key, double def, std::vector<StructureLength>& out) {
     const double v = r.number(key, def, limits::kMinLength, limits::kMaxLength);
@@ -82,6 +102,7 @@ void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
             length(r, "scale_height", std::max(0.08 * d.scale_length, limits::kMinLength), lengths);
         d.toomre_q = r.number("toomre_q", d.toomre_q, 0.5, 10.0);
         d.group = read_group(r, c.group);
+        d.look = read_look(r, ComponentKind::Disk);
         disk_read = true;
     });
     if (!disk_read)
@@ -97,6 +118,7 @@ void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
         h.scale = length(r, "scale", h.scale, lengths);
         h.mass_cut = r.number("mass_cut", h.mass_cut, 0.05, 0.9999);
         h.group = read_group(r, c.group);
+        h.look = read_look(r, ComponentKind::Halo);
         halo_read = true;
     });
     if (!halo_read) lengths.push_back({parent.qualified("halo.scale"), c.halo.scale, parent.where("halo")});
@@ -108,6 +130,7 @@ void read_disk_and_halo(TomlReader& parent, ParsedComponent& pc) {
         b.scale = length(r, "scale", std::max(0.2 * c.disk.scale_length, limits::kMinLength), lengths);
         b.mass_cut = r.number("mass_cut", b.mass_cut, 0.05, 0.9999);
         b.group = read_group(r, c.group);
+        b.look = read_look(r, ComponentKind::Bulge);
     });
 }
 
@@ -208,6 +231,11 @@ ParsedComponent read_component(const toml::table& t, const std::string& file, st
     out.position = t.get("position");
     out.velocity = t.get("velocity");
     c.axis = r.direction("axis", {0, 0, 1});
+    // A disk galaxy's parts say what they are in their own tables; other components here (a point mass is a
+    // star unless the file says otherwise).
+    if (c.type != ComponentType::DiskGalaxy)
+        c.look =
+            read_look(r, c.type == ComponentType::PointMass ? ComponentKind::Star : ComponentKind::Cluster);
     r.finish();
     return out;
 }

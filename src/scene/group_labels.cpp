@@ -57,4 +57,25 @@ std::vector<std::string> group_labels(const SceneSpec& scene) {
     return labels;
 }
 
+std::vector<ComponentLook> group_looks(const SceneSpec& scene) {
+    std::vector<ComponentLook> looks;
+    std::vector<bool> set;
+    auto claim = [&](uint32_t g, const ComponentLook& look) {
+        if (looks.size() <= g) looks.resize(g + 1), set.resize(g + 1, false);
+        if (!set[g]) looks[g] = look, set[g] = true;
+    };
+    for (const ComponentSpec& c : scene.components) {
+        if (c.type != ComponentType::DiskGalaxy) {
+            claim(c.group, c.look);
+            continue;
+        }
+        // The disk first: a galaxy drawn in one group (all parts sharing it) reads as its disk, not dark
+        // matter.
+        claim(c.disk.group, c.disk.look);
+        if (c.bulge.present()) claim(c.bulge.group, c.bulge.look);
+        claim(c.halo.group, c.halo.look);
+    }
+    return looks;
+}
+
 }  // namespace nbody

@@ -13,4 +13,9 @@ namespace nbody {
 // group no component uses is "group g".
 std::vector<std::string> group_labels(const SceneSpec& scene);
 
+// Index = colour group, as group_labels: what the group's bodies are and the colour the scene gives them
+// (the first component, or disk-galaxy part, in the group decides; a group no component uses is a cluster
+// with no colour of its own).
+std::vector<ComponentLook> group_looks(const SceneSpec& scene);
+
 }  // namespace nbody

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "core/float4.hpp"
+#include "core/physical_units.hpp"
 #include "core/sim_params.hpp"
 #include "core/state.hpp"
+#include "scene/component_look.hpp"
 
 namespace nbody {
 
@@ -26,6 +28,7 @@ struct DiskSpec {
     double scale_height = 0.02;   // z0 of the sech^2(z / z0) profile (length units)
     double toomre_q = 1.5;        // Q = sigma_R kappa / (3.36 G Sigma)
     uint32_t group = 0;
+    ComponentLook look{ComponentKind::Disk, {}};
 };
 
 // The spheroid (bulge/halo) of a disk_galaxy; its velocities solve the isotropic Jeans equation in the
@@ -35,6 +38,7 @@ struct HaloSpec {
     double scale = 0.5;      // Plummer radius a or Hernquist scale a (length units)
     double mass_cut = 0.99;  // enclosed-mass fraction sampled: truncates the halo
     uint32_t group = 0;
+    ComponentLook look{ComponentKind::Halo, {}};
 };
 
 // The central bulge of a disk_galaxy (optional: mass_fraction 0 is none): a Hernquist sphere whose velocities,
@@ -45,6 +49,7 @@ struct BulgeSpec {
     double scale = 0.1;         // Hernquist scale a (length units): half the mass within (1 + sqrt 2) a
     double mass_cut = 0.95;     // enclosed-mass fraction sampled: truncates the bulge
     uint32_t group = 0;
+    ComponentLook look{ComponentKind::Bulge, {}};
     bool present() const { return mass_fraction > 0; }
 };
 
@@ -60,6 +65,7 @@ struct ComponentSpec {
     bool virialize = false;   // plummer: rescale speeds to the softened virial equilibrium after truncation
     double virial_ratio = 0.0;     // uniform_sphere: 2T/|W| of the random velocities
     uint32_t group = 0;            // colour group (defaults to the component's index)
+    ComponentLook look;            // what it is and its colour (a disk_galaxy's parts have their own)
     DiskSpec disk;                 // disk_galaxy only
     HaloSpec halo;                 // disk_galaxy; spheroid: its profile, scale and mass_cut
     double black_hole = 0;         // spheroid: the central black hole's fraction of the mass (0: none)
@@ -115,6 +121,7 @@ struct SceneSpec {
     std::vector<std::pair<std::string, double>> method_params;
     bool zero_momentum = false;  // remove the whole system's centre-of-mass velocity after building
     std::optional<CameraSpec> camera;
+    PhysicalUnits units;  // [units]: what the N-body units are in the world (none declared: zeros)
     std::vector<ComponentSpec> components;
     std::vector<OrbitSpec> orbits;
 

@@ -29,6 +29,24 @@ CameraSpec read_camera(const toml::table& t, const std::string& file) {
     return c;
 }
 
+// [units]: length = 10, length_unit = "kpc", time = 14.9, time_unit = "Myr"; each number with its unit.
+PhysicalUnits read_units(const toml::table& t, const std::string& file) {
+    TomlReader r(t, file, "units.");
+    PhysicalUnits u;
+    if (r.has("length") || r.has("length_unit")) {
+        u.length = r.number("length", 0.0, 1e-30, 1e30);
+        if (!r.has("length")) r.fail(r.where("length_unit"), "length", "give 'length' with 'length_unit'");
+        u.length_unit = r.required_choice("length_unit", length_unit_names(), "length unit");
+    }
+    if (r.has("time") || r.has("time_unit")) {
+        u.time = r.number("time", 0.0, 1e-30, 1e30);
+        if (!r.has("time")) r.fail(r.where("time_unit"), "time", "give 'time' with 'time_unit'");
+        u.time_unit = r.required_choice("time_unit", time_unit_names(), "time unit");
+    }
+    r.finish();
+    return u;
+}
+
 // 0 (no softening) or a length from kMinEps to kMaxLength.
 double read_softening(TomlReader& r) {
     const toml::node* n = r.node("eps");
@@ -237,6 +255,7 @@ SceneSpec read_scene(const toml::table& root, const std::string& file) {
     std::optional<long long> bodies;  // the total that components given as a `fraction` share
     if (const long long b = r.integer("bodies", 0, 1, kMaxBodies); b > 0) bodies = b;
     if (const toml::table* cam = r.table("camera")) s.camera = read_camera(*cam, file);
+    if (const toml::table* units = r.table("units")) s.units = read_units(*units, file);
 
     ComponentIndex idx;
     read_components(r, s, bodies, idx);

@@ -6,11 +6,42 @@
 #include <cmath>
 #include <string>
 
+#include "core/physical_units.hpp"
 #include "render/colormap.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_words.hpp"
 
 namespace nbody {
+
+namespace {
+// At the legend's end: a bar of a round length at the camera target's distance ("20 kpc" where the scene
+// declares its units, else in length units), at most 4 em long; left out where the legend would then be
+// wider than the free area it is centred in.
+void scale_bar_item(PanelContext& c) {
+    const float fov_height = 2.0f * c.camera.distance() * std::tan(0.5f * c.camera.fov_y);
+    const double per_pixel = double(fov_height) / (double(ImGui::GetIO().DisplaySize.y) *
+                                                   double(std::max(c.camera.view_scale(), 1e-6f)));
+    const float em = ImGui::GetFontSize();
+    const ScaleBar bar = scale_bar(c.view.units, per_pixel, 4.0 * em);
+    if (bar.pixels < 2) return;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+    const float needed = em + float(bar.pixels) + st.ItemSpacing.x +
+                         ImGui::CalcTextSize(bar.label.c_str()).x + st.WindowPadding.x;
+    if (used + needed > c.layout.scene_right() - c.layout.scene_left()) return;
+    ImGui::SameLine(0, em);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = float(bar.pixels), h = ImGui::GetTextLineHeight(), y = p.y + 0.5f * h;
+    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
+    ImDrawList* d = ImGui::GetWindowDrawList();
+    d->AddLine(ImVec2(p.x, y), ImVec2(p.x + w, y), colour, 2.0f);
+    d->AddLine(ImVec2(p.x, y - 0.3f * h), ImVec2(p.x, y + 0.3f * h), colour, 2.0f);
+    d->AddLine(ImVec2(p.x + w, y - 0.3f * h), ImVec2(p.x + w, y + 0.3f * h), colour, 2.0f);
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(bar.label.c_str());
+}
+}  // namespace
 
 void legend_overlay(PanelContext& c) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -36,13 +67,18 @@ void legend_overlay(PanelContext& c) {
     };
     if (c.render.color_mode == ColorMode::Group) {
         for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
+            const GroupStyle& st = c.render.groups[g];
             if (g) ImGui::SameLine();
-            swatch(group_colour(uint32_t(g)), ImGui::GetTextLineHeight());
+            swatch(st.visible ? st.colour : glm::vec3(0.2f), ImGui::GetTextLineHeight());
             ImGui::SameLine();
-            if (g < c.view.group_names.size())
-                ImGui::TextUnformatted(c.view.group_names[g].c_str());
+            std::string name =
+                g < c.view.group_names.size() ? c.view.group_names[g] : "group " + std::to_string(g);
+            // Dimmed dark matter says so (the name says it is a halo); a hidden group is greyed.
+            if (st.dark_matter && !c.render.show_dark_matter) name += " (dimmed)";
+            if (st.visible)
+                ImGui::TextUnformatted(name.c_str());
             else
-                ImGui::Text("group %zu", g);
+                ImGui::TextDisabled("%s (hidden)", name.c_str());
         }
     } else {
         const bool speed = c.render.color_mode == ColorMode::Speed;
@@ -59,6 +95,7 @@ void legend_overlay(PanelContext& c) {
         else
             ImGui::Text("near %.3g", double(c.view.depth_near));
     }
+    scale_bar_item(c);
     ImGui::End();
 }
 

@@ -297,7 +297,11 @@ void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind runnin
 void physics_panel(PanelContext& c) {
     Simulation& sim = c.sim;
     SimParams& p = sim.pending();
-    ImGui::Text("t = %.6g   steps %lld", sim.facts().time, sim.facts().steps);
+    const std::string physical = physical_time(c.view.units, sim.facts().time);  // the scene's [units]
+    if (physical.empty())
+        ImGui::Text("t = %.6g   steps %lld", sim.facts().time, sim.facts().steps);
+    else
+        ImGui::Text("t = %.6g = %s   steps %lld", sim.facts().time, physical.c_str(), sim.facts().steps);
     // Pause first: the control a class needs at once, never below the fold.
     if (sim.paused()) {
         if (ImGui::Button("Run (Space)")) sim.set_paused(false);
@@ -429,10 +433,17 @@ void view_panel(PanelContext& c) {
     int mode = static_cast<int>(r.color_mode);
     const char* modes[] = {"galaxy", "speed", "depth"};
     if (ImGui::Combo("colour by", &mode, modes, 3)) r.color_mode = static_cast<ColorMode>(mode);
+    components_controls(c);
     ImGui::SliderFloat("point size", &r.point_size, 0.5f, 32.0f, "%.2g px", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("brightness", &r.brightness, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("glow", &r.glow, 0.0f, 4.0f, "%.2f");
-    ImGui::SliderFloat("exposure", &r.exposure, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::Checkbox("auto exposure", &r.auto_exposure);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Set from each frame's own brightness: cores never clip, faint tails stay visible");
+    if (r.auto_exposure)
+        ImGui::SliderFloat("exposure", &r.exposure_ev, -6.0f, 6.0f, "%+.1f stops");
+    else
+        ImGui::SliderFloat("exposure", &r.exposure, 1e-3f, 1e4f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode == ColorMode::Speed)
         ImGui::SliderFloat("top speed", &r.speed_max, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
     if (r.color_mode != ColorMode::Group && ImGui::BeginCombo("colour map", r.colormap.c_str())) {

@@ -49,6 +49,8 @@ struct PanelRow {
 void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count);
 // Trails (a block of the View panel) and the rewind timeline (timeline_panel.cpp).
 void trails_controls(PanelContext& c);
+// Each component's visibility and colour, and the dark-matter switch (a block of the View panel).
+void components_controls(PanelContext& c);
 // The tree's cells over the bodies (a block of the View panel; method tree only).
 void tree_cells_controls(PanelContext& c);
 // ImGui::SameLine() when a button labelled `next_label` still fits on this line, else the next line: button

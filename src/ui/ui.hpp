@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/perf_history.hpp"
+#include "core/physical_units.hpp"
 #include "core/simulation.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
@@ -68,6 +69,7 @@ struct UiView {
     std::vector<BackendOffer> backends;  // the Kernel panel's buttons: the factory's backend rows
     std::size_t group_count = 1;
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
+    PhysicalUnits units;                   // the scene's [units]: the legend's time and scale bar
     float depth_near = 0, depth_far = 1;
     const LoadedColormap* colormap = nullptr;  // the renderer's ramp (the legend); null: the built-in one
     std::vector<std::string> colormap_names;   // assets/colormaps/*.txt, for the View panel's choice

@@ -20,16 +20,15 @@ using namespace nbody::test;
 namespace {
 constexpr int kW = 320, kH = 240;
 
-// The light a pixel received, undoing the tone map (shaders/tonemap.frag: sRGB gamma, the background blend
-// and 1 - exp(-exposure light)), so that colours compare as the renderer added them. Saturated channels cap
-// at 255.
+// The light a pixel received, up to a factor, undoing the tone map (shaders/tonemap.frag: the background
+// blend, and the hue scaled as a whole by the stretch and shown with gamma 2.2), so that colours compare as
+// the renderer added them. Below the curve's whitening (t < 0.75) the hue is exact. Saturated channels cap.
 glm::vec3 light_of(const Rgb& c, const RenderSettings& s) {
     const float v[3] = {float(c.r), float(c.g), float(c.b)};
     glm::vec3 out;
     for (int i = 0; i < 3; ++i) {
-        const float lin = std::pow(v[i] / 255.0f, 2.2f), bg = s.background[i];
-        const float mapped = std::clamp((lin - bg) / (1.0f - bg), 0.0f, 0.999f);
-        out[i] = -std::log(1.0f - mapped) / s.exposure;
+        const float bg = std::pow(s.background[i], 1 / 2.2f);
+        out[i] = std::pow(std::clamp((v[i] / 255.0f - bg) / (1.0f - bg), 0.0f, 1.0f), 2.2f);
     }
     return out;
 }
@@ -124,9 +123,12 @@ TEST(Scenes, EveryShippedSceneShowsEachComponentInItsColourWhereItsBodiesAre) {
         o.width = kW, o.height = kH;
         Viewer v(o, *ctx);
         v.simulate_and_draw(0.0, 1.0);
-        // Low exposure and no glow: the tone map stays nearly linear and each pixel holds only its sprites'
-        // light, so hues survive in the cores too.
-        v.settings().exposure = 0.03f;
+        // A fixed exposure that puts white far above any core, and no glow: the curve keeps each pixel's hue
+        // (it whitens only near white) and each pixel holds only its sprites' light.
+        // Dark matter at full light: a group's hue is checked where its bodies are most of those drawn.
+        v.settings().show_dark_matter = true;
+        v.settings().auto_exposure = false;
+        v.settings().exposure = 0.001f;
         v.settings().glow = 0;
         v.draw_only();
         const Image img = v.capture();

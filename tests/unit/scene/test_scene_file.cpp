@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/orbits.hpp"
+#include "scene/scene_error_of.hpp"
 #include "scene/scene_file.hpp"
 
 using namespace nbody;
@@ -33,12 +34,7 @@ velocity = [0, 0.5, 0]
 )";
 
 std::string error_of(const std::string& text) {
-    try {
-        parse_scene(text, "s.toml");
-    } catch (const SceneError& e) {
-        return e.what();
-    }
-    return "";
+    return test::scene_error_of(text);
 }
 }  // namespace
 
