@@ -122,18 +122,30 @@ val failure(const std::string& why) {
 
 val scene_names_js() { return val::array(scene_names(kSceneDir)); }
 
-// A shipped scene by name (text empty) or scene text under `name`; `bodies` > 0 rescales the body count as
-// the desktop's body-count multiplier does.
+// A shipped scene by name (text empty) or scene text under `name`, parsed and checked (no bodies made).
+SceneSpec read_scene(const std::string& name, const std::string& text) {
+    if (!text.empty()) return parse_scene(text, name);
+    const auto path = find_scene(name, kSceneDir);
+    if (!path) throw Error(unknown_scene_message(name, kSceneDir));
+    return load_scene_file(*path);
+}
+
+// The body count a scene asks for, without generating it (so a page can reduce a big scene first).
+val scene_bodies_js(const std::string& name, const std::string& text) {
+    try {
+        val r = val::object();
+        r.set("ok", true);
+        r.set("n", double(read_scene(name, text).total_bodies()));
+        return r;
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// The scene's bodies; `bodies` > 0 rescales the body count as the desktop's body-count multiplier does.
 val load_scene_js(const std::string& name, const std::string& text, double bodies) {
     try {
-        SceneSpec scene;
-        if (text.empty()) {
-            const auto path = find_scene(name, kSceneDir);
-            if (!path) return failure(unknown_scene_message(name, kSceneDir));
-            scene = load_scene_file(*path);
-        } else {
-            scene = parse_scene(text, name);
-        }
+        SceneSpec scene = read_scene(name, text);
         if (bodies > 0 && std::size_t(bodies) != scene.total_bodies()) rescale_bodies(scene, std::size_t(bodies));
         return scene_result(scene, build_scene(scene));
     } catch (const std::exception& e) {
@@ -217,6 +229,7 @@ class CpuLeapfrog {
 EMSCRIPTEN_BINDINGS(nbody_core) {
     using namespace nbody::web;
     emscripten::function("sceneNames", &scene_names_js);
+    emscripten::function("sceneBodies", &scene_bodies_js);
     emscripten::function("loadScene", &load_scene_js);
     emscripten::function("paramProblem", &param_problem_js);
     emscripten::function("paramInfo", &param_info_js);

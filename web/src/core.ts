@@ -48,6 +48,7 @@ export interface CpuLeapfrog {
 
 export interface Core {
   sceneNames(): string[];
+  sceneBodies(name: string, text: string): { ok: true; n: number } | { ok: false; error: string };
   loadScene(name: string, text: string, bodies: number): SceneResult;
   paramProblem(name: string, value: number): string;
   paramInfo(name: string): ParamInfo | null;

@@ -9,7 +9,7 @@ import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kerne
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
 import { planBodies, probeRate } from './probe';
 import { Renderer } from './renderer';
-import { formatUrlState, parseUrlState, UrlState } from './url_state';
+import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { accelerationErrors } from './verify';
 
 interface Run {
@@ -54,13 +54,18 @@ class App {
 
   loadScene(name: string, text = '', bodies = 0): boolean {
     showError('');
-    let scene = this.core.loadScene(name, text, bodies);
+    const asked = this.core.sceneBodies(name, text);
+    if (!asked.ok) {
+      showError(asked.error);
+      return false;
+    }
+    const want = bodies > 0 ? bodies : asked.n;
+    const plan = planBodies(want, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? MAX_BODIES : 2048);
+    const scene = this.core.loadScene(name, text, plan.bodies);
     if (!scene.ok) {
       showError(scene.error);
       return false;
     }
-    const plan = planBodies(scene.n, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? Infinity : 2048);
-    if (plan.bodies < scene.n) scene = this.core.loadScene(name, text, plan.bodies) as SceneOk;
     showNote(plan.note);
     const keep = this.run;
     this.run = {
@@ -160,12 +165,16 @@ class App {
     const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), h = Math.max(1, Math.round(canvas.clientHeight * dpr));
     if (canvas.width !== w || canvas.height !== h) Object.assign(canvas, { width: w, height: h });
     const v = this.run.scene.view;
+    // The desktop's sprite size and light a body (src/render/particle_renderer.cpp): size 3 (1e5 / N)^(1/4) px
+    // within 1..8, light 0.6 sqrt(1e4 / N) within 0.02..1.5 (a sprite under 2 px carries a 2-px one's light).
+    const n = Math.max(1, this.run.scene.n);
+    const size = Math.min(8, Math.max(1, 3 * Math.pow(1e5 / n, 0.25)));
+    const small = size < 2 ? 4 / Math.max(size * size, 0.25) : 1;
     const params = {
       view: this.camera.view(), proj: this.camera.projection(w / h),
-      pointSize: 2.5 * dpr, targetDistance: v.distance, intensity: Math.min(1, 400 / Math.sqrt(this.run.scene.n)) * 0.6,
-      colourBySpeed: $<HTMLSelectElement>('colour').value === 'speed', speedSpan: Math.sqrt(this.run.G / Math.max(v.radius, 1e-6)) * 1.5, exposure: 1.5,
+      pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
+      colourBySpeed: $<HTMLSelectElement>('colour').value === 'speed', speedSpan: Math.sqrt(this.run.G / Math.max(v.radius, 1e-6)) * 1.5, exposure: 1,
     };
-    if ((window as unknown as { noDraw?: boolean }).noDraw) return;
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
     else this.cpu?.draw(params, w, h);
   }
@@ -183,9 +192,9 @@ class App {
       let steps = 0;
       const t0 = performance.now();
       while (performance.now() - t0 < 1000 && steps < 1000) {
-        sim.step(v, p, 1);
+        sim.step(v, p, 4); // a few steps a wait, so the wait's latency does not dominate at small N
         await this.device.queue.onSubmittedWorkDone();
-        ++steps;
+        steps += 4;
       }
       results.push({ label: v.label, rate: (s.n * s.n * steps * 1000) / (performance.now() - t0) });
       showRace(results);

@@ -3,13 +3,15 @@ import { FLOPS_PER_INTERACTION } from './kernels';
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-// Rates as the desktop writes them: three significant digits and an SI prefix ("2.52 G interactions/s").
+// Rates as the desktop writes them: three significant digits and an SI prefix ("2.52 G interactions/s",
+// "50.4 Gflop/s": a unit that is a word gets a space after the prefix).
 export function si(v: number, unit: string): string {
   if (!Number.isFinite(v) || v <= 0) return `0 ${unit}`;
   const prefixes = ['', 'k', 'M', 'G', 'T', 'P'];
   let p = 0;
   while (v >= 999.5 && p < prefixes.length - 1) v /= 1000, ++p;
-  return `${v.toPrecision(3)} ${prefixes[p]}${unit}`;
+  const word = unit.length > 0 && !unit.startsWith('flop');
+  return `${v.toPrecision(3)} ${prefixes[p]}${word && prefixes[p] ? ' ' : ''}${unit}`;
 }
 
 export interface Figures {
