@@ -97,6 +97,7 @@ class App {
   syncPanels(name?: string): void {
     const r = this.run;
     if (name && !name.includes('/')) $<HTMLSelectElement>('scene').value = name.replace(/\.toml$/, '');
+    for (const id of ['n', 'dt', 'eps', 'G', 'spf']) $(id).classList.remove('bad');
     $<HTMLInputElement>('n').value = String(r.scene.n);
     $<HTMLInputElement>('dt').value = String(r.dt);
     $<HTMLInputElement>('eps').value = String(r.eps);
