@@ -25,6 +25,9 @@ interface Run {
   energyError: number | null;
 }
 
+const RATE_KEY = 'nbody-sandbox.interactions-per-s';
+const PROVISIONAL_RATE = 2e8; // SwiftShader's on two cores: a first scene of about 2,000 bodies
+
 class App {
   camera = new OrbitCamera();
   run!: Run;
@@ -38,6 +41,8 @@ class App {
   private framePending = false;
   private lastFrame = performance.now();
   firstFrameMs = -1;
+  probing = false; // the start-up probe has the GPU: frames neither step nor draw
+  settled = false; // the probe is done (and the scene reloaded at its size where needed)
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
   ready = false;
 
@@ -137,7 +142,7 @@ class App {
   // frames, never a growing queue, and the page stays responsive.
   frame(now: number): void {
     requestAnimationFrame((t) => this.frame(t));
-    if (this.framePending) return;
+    if (this.framePending || this.probing) return;
     const w = this.stepsWindow;
     if (this.run.running) this.stepOnce(this.run.stepsPerFrame);
     this.camera.update(Math.min(0.1, (now - this.lastFrame) / 1000));
@@ -178,6 +183,30 @@ class App {
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
     else this.cpu?.draw(params, w, h);
+  }
+
+  // After the first frame: the adapter's rate, and the scene at the size it plans (unless N was asked for).
+  async measureAdapter(asked: boolean): Promise<void> {
+    while (this.firstFrameMs < 0) await new Promise((r) => setTimeout(r, 20));
+    this.probing = true;
+    await this.device!.queue.onSubmittedWorkDone();
+    const guess = this.rate;
+    this.rate = await probeRate(this.device!, this.core);
+    this.probing = false;
+    localStorage.setItem(RATE_KEY, String(this.rate));
+    const ratio = this.rate / guess;
+    if (!asked && (ratio > 4 || ratio < 0.25)) { // the planned N goes as sqrt(rate): more than 2x off
+      const r = this.run;
+      this.url = { dt: r.dt, eps: r.eps, G: r.G, variant: r.variant.name };
+      this.loadScene($<HTMLSelectElement>('scene').value);
+    } else if (!asked) {
+      // The same size: a reduced scene's note gets the measured rate's figures.
+      const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
+      if (want.ok && this.run.scene.n < want.n) {
+        const note = planBodies(want.n, this.rate, false, 'this GPU', MAX_BODIES).note;
+        showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
+      }
+    }
   }
 
   // Each variant on a copy of the scene for about a second: interactions/s as bars.
@@ -227,19 +256,16 @@ async function start(): Promise<void> {
     console.error(`WebGPU: ${msg}`);
     showError(`WebGPU: ${msg}`);
   });
-  // The renderer's pipelines compile while the probe measures the adapter.
-  const [renderer, rate] = await Promise.all([
-    device ? Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null,
-    device ? probeRate(device, core) : 0,
-  ]);
+  const renderer = device ? await Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null;
   const app = new App(core, device, renderer, colormap);
   if (!device) {
     const b = $('banner');
     b.hidden = false;
     b.textContent = `${why} Running the C++ core on the CPU (WebAssembly) with fewer bodies. For the GPU: Chrome or Edge 113+ (Windows, macOS, ChromeOS, Android), Safari 26+, or Firefox 141+ on Windows; on Linux, Chrome with chrome://flags/#enable-unsafe-webgpu and #enable-vulkan switched on.`;
   }
-  app.rate = device ? rate : app.cpu!.probeRate();
-  timings.probe = performance.now();
+  // The first frame does not wait for the probe: the scene opens at the rate this browser measured last
+  // time (or a slow GPU's), and is reloaded at the measured rate's size when that differs by more than 2x.
+  app.rate = device ? Number(localStorage.getItem(RATE_KEY)) || PROVISIONAL_RATE : app.cpu!.probeRate();
   app.backendName = device ? `WebGPU (${app.sim!.shape.workgroup} a workgroup)` : 'CPU (WebAssembly, float64)';
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
@@ -255,6 +281,9 @@ async function start(): Promise<void> {
   requestAnimationFrame((t) => app.frame(t));
   Object.assign(window, { nbody: testApi(app) });
   app.ready = true;
+  if (device) await app.measureAdapter(parsed.state.n !== undefined);
+  timings.probe = performance.now();
+  app.settled = true;
 }
 
 function wirePanels(app: App): void {
@@ -291,6 +320,7 @@ function testApi(app: App) {
   return {
     app,
     firstFrameMs: () => app.firstFrameMs,
+    settled: () => app.settled,
     timings: () => app.timings,
     rate: () => app.rate,
     backend: () => app.backendName,

@@ -50,5 +50,7 @@ export async function open(browser, url, path = '') {
   await page.goto(url + path);
   await page.waitForFunction(() => window.nbody && window.nbody.firstFrameMs() >= 0, { timeout: 60000 });
   const firstFrameMs = await page.evaluate(() => window.nbody.firstFrameMs());
+  // Then the start-up probe (after the first frame), which may reload the scene at its size.
+  await page.waitForFunction(() => window.nbody.settled(), { timeout: 60000 });
   return { page, firstFrameMs, logs };
 }
