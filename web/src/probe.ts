@@ -26,6 +26,14 @@ export async function probeRate(device: GPUDevice, core: Core): Promise<number> 
   return (s.n * s.n * steps) / ((performance.now() - t0) / 1000);
 }
 
+// "205 ms", "1.85 s", "6.5 minutes", "6.5 hours": a time a person reads at a glance.
+export function duration(s: number): string {
+  if (s < 1) return `${(s * 1000).toPrecision(3)} ms`;
+  if (s < 120) return `${s.toPrecision(3)} s`;
+  if (s < 7200) return `${(s / 60).toPrecision(2)} minutes`;
+  return `${(s / 3600).toPrecision(2)} hours`;
+}
+
 export interface BodyPlan {
   bodies: number;
   note: string;
@@ -39,7 +47,7 @@ export function planBodies(sceneBodies: number, rate: number, asked: boolean, wh
   if (sceneBodies <= limit) return { bodies: sceneBodies, note: '' };
   const bodies = Math.min(cap, asked ? cap : smooth);
   const full = (sceneBodies * sceneBodies) / rate;
-  const t = full >= 1 ? `${full.toPrecision(3)} s` : `${(full * 1000).toPrecision(3)} ms`;
+  const t = duration(full);
   return {
     bodies,
     note: `Loaded with ${bodies.toLocaleString('en')} of its ${sceneBodies.toLocaleString('en')} bodies: a step of all of them would take ${t} on ${what} (measured at ${(rate / 1e9).toPrecision(3)} G interactions/s). Type a larger N under Bodies and press Load to run them all.`,
