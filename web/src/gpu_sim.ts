@@ -38,6 +38,12 @@ export class GpuSim {
     this.params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
 
+  destroy(): void {
+    for (const b of [...this.pos, this.vel, this.acc, this.params]) b?.destroy();
+    this.pos = [];
+    this.n = 0;
+  }
+
   // Bodies as 4 floats each (x, y, z, m and vx, vy, vz, 0).
   load(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>): void {
     for (const b of [...this.pos, this.vel, this.acc]) b?.destroy();

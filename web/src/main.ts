@@ -214,19 +214,31 @@ class App {
     if (!this.device) return showError('The race needs WebGPU.');
     const results: { label: string; rate: number }[] = [];
     const s = this.run.scene, p = { dt: this.run.dt, eps: this.run.eps, G: this.run.G };
+    this.probing = true; // the frames wait: the race has the GPU to itself
+    try {
+      await this.raceVariants(s, p, results);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private async raceVariants(s: SceneOk, p: { dt: number; eps: number; G: number }, results: { label: string; rate: number }[]): Promise<void> {
+    await this.device!.queue.onSubmittedWorkDone();
     for (const v of VARIANTS) {
-      const sim = new GpuSim(this.device);
+      const device = this.device!;
+      const sim = new GpuSim(device);
       sim.load(s.posMass, s.vel);
       sim.step(v, p, 1);
-      await this.device.queue.onSubmittedWorkDone();
+      await device.queue.onSubmittedWorkDone();
       let steps = 0;
       const t0 = performance.now();
       while (performance.now() - t0 < 1000 && steps < 1000) {
         sim.step(v, p, 4); // a few steps a wait, so the wait's latency does not dominate at small N
-        await this.device.queue.onSubmittedWorkDone();
+        await device.queue.onSubmittedWorkDone();
         steps += 4;
       }
       results.push({ label: v.label, rate: (s.n * s.n * steps * 1000) / (performance.now() - t0) });
+      sim.destroy();
       showRace(results);
     }
   }

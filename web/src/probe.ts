@@ -23,7 +23,9 @@ export async function probeRate(device: GPUDevice, core: Core): Promise<number> 
     steps += 2;
     await device.queue.onSubmittedWorkDone();
   }
-  return (s.n * s.n * steps) / ((performance.now() - t0) / 1000);
+  const rate = (s.n * s.n * steps) / ((performance.now() - t0) / 1000);
+  sim.destroy();
+  return rate;
 }
 
 // "205 ms", "1.85 s", "6.5 minutes", "6.5 hours": a time a person reads at a glance.

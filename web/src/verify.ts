@@ -11,6 +11,7 @@ export async function accelerationErrors(device: GPUDevice, core: Core, v: Varia
   const sim = new GpuSim(device);
   sim.load(s.posMass, s.vel);
   const gpu = await sim.accelerations(v, { dt: 0, eps, G: 1 });
+  sim.destroy();
   const ref = core.referenceAccelerations(s.posMass, eps, 1);
   let worst = 0;
   for (let i = 0; i < s.n; ++i) {
