@@ -41,7 +41,7 @@ export function showFigures(f: Figures): void {
 export function showRace(results: { label: string; rate: number }[]): void {
   const best = Math.max(...results.map((r) => r.rate), 1);
   $('race-bars').innerHTML = results
-    .map((r) => `<div class="bar" style="width:${Math.max(8, (100 * r.rate) / best)}%">${r.label}: ${si(r.rate, 'interactions/s')}</div>`)
+    .map((r) => `<div class="race-row"><div class="bar" style="width:${Math.max(2, (100 * r.rate) / best)}%"></div><span>${r.label}: ${si(r.rate, 'interactions/s')}</span></div>`)
     .join('');
 }
 

@@ -157,8 +157,9 @@ try {
 
   await check('the race runs the three variants and draws their bars', async () => {
     await page.evaluate(() => { window.nbody.app.loadScene('plummer', '', 2048); return window.nbody.app.race(); });
-    const bars = await page.evaluate(() => [...document.querySelectorAll('#race-bars .bar')].map((b) => b.textContent));
+    const bars = await page.evaluate(() => [...document.querySelectorAll('#race-bars .race-row')].map((b) => b.textContent));
     expect(bars.length === 3, JSON.stringify(bars));
+    await page.evaluate(() => document.getElementById('race-bars').scrollIntoView());
     await page.screenshot({ path: join(out, 'race.png') });
     return bars.join('; ');
   });
