@@ -21,6 +21,10 @@ sources=(
   src/core/integrator.cpp src/core/kernel_config.cpp src/core/kernel_family.cpp src/core/diagnostics.cpp
   src/core/index_range.cpp src/core/force_reference.cpp src/core/tree/tree_params.cpp
   src/cpu/reference_force.cpp src/render/camera.cpp web/core/nbody_web.cpp)
+# Sources the scene reader needs on later trees (scene components' look and units): built where present.
+for src in src/core/physical_units.cpp src/scene/component_look.cpp; do
+  [ -f "$root/$src" ] && sources+=("$src")
+done
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
   local src=$1 obj=$out/$(echo "$1" | tr / _).o
   if [[ -f $obj && -f $obj.d ]] && ! find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" 2>/dev/null | grep -q .; then
