@@ -9,8 +9,9 @@
 // mass then at least 1e-8 / 2^26 = 1.5e-16) and G in [1e-12, 1e12], G m / r^2 at r = 1e-4 is below 1e32 and
 // G m_body / r^2 at r = 1e4 above 1e-36. Subnormal numbers are never meaningful input: they are rejected by
 // name wherever a range includes 0.
-#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -43,12 +44,18 @@ inline bool is_subnormal(double v) {
 // Numbers in messages: the shortest text that reads back as v, exponents unpadded (1e-4, 1e30, 1e-320;
 // not 9.99988671826e-321 or 1e-04).
 inline std::string format_number(double v) {
-    char buf[64];
-    // scientific from 1e4 up and below 1e-2, so ranges read alike ("1e-4 to 1e4", not "0.0001 to 10000")
+    // scientific from 1e4 up and below 1e-2, so ranges read alike ("1e-4 to 1e4", not "0.0001 to 10000");
+    // between them fixed notation. The fewest digits that read back as v: the same text as floating-point
+    // std::to_chars (shortest, scientific or general), which libc++ 14 (the WebAssembly build's) lacks.
+    // 17 significant digits always read back, so the loop ends by then (fixed: 19 decimals at |v| >= 1e-2).
     const double a = std::abs(v);
-    const auto form =
-        a >= 1e4 || (a != 0 && a < 1e-2) ? std::chars_format::scientific : std::chars_format::general;
-    std::string s(buf, std::to_chars(buf, buf + sizeof buf, v, form).ptr);
+    const bool scientific = a >= 1e4 || (a != 0 && a < 1e-2) || !std::isfinite(v);
+    char buf[64];
+    for (int digits = 0; digits <= 19; ++digits) {
+        std::snprintf(buf, sizeof buf, scientific ? "%.*e" : "%.*f", digits, v);
+        if (!std::isfinite(v) || std::strtod(buf, nullptr) == v) break;
+    }
+    std::string s(buf);
     const auto e = s.find('e');
     if (e == std::string::npos) return s;
     std::string exp = s.substr(e + 1);

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "scene/bessel.hpp"
 #include "scene/build_control.hpp"
 #include "scene/eddington.hpp"
 #include "scene/rng.hpp"
@@ -80,8 +81,7 @@ struct MassModel {
     double vc2(double R) const {
         const double h = disk.scale_length, y = std::max(R, 1e-6 * h) / (2.0 * h);
         const double freeman = 2.0 * G * disk_mass_untruncated / h * y * y *
-                               (std::cyl_bessel_i(0.0, y) * std::cyl_bessel_k(0.0, y) -
-                                std::cyl_bessel_i(1.0, y) * std::cyl_bessel_k(1.0, y));
+                               (bessel::cyl_i(0, y) * bessel::cyl_k(0, y) - bessel::cyl_i(1, y) * bessel::cyl_k(1, y));
         return R * pull(halo_enclosed(R) + bulge_enclosed(R) + black_hole, R) + freeman;
     }
 };

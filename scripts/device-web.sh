@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On the GPU machine (the device tool), in the repository root, with .gl (scripts/device-fetch-debs.sh) and
+# .webdev (web/device/prepare.sh) carried: the WGSL kernels' rate through Dawn for node over NVIDIA's Vulkan
+# driver, each variant in its own process at 18,000 and 131,072 bodies (or the N given), 3 s each; one line a
+# run in $OUT/web-bench.txt (interactions/s of the median batch). Needs no build: node and dawn.node travel
+# xz-packed; the Vulkan loader and glvnd come from .gl, before the driver's own libraries on the path
+# (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from libGLX_nvidia.so.0).
+# Usage: scripts/device-web.sh [N...]
+set -uo pipefail
+OUT=${OUT:-/tmp/nbody-out}
+mkdir -p "$OUT"
+[ -f .webdev/node.xz ] || { echo "device-web: .webdev missing: run web/device/prepare.sh here and carry .webdev" >&2; exit 1; }
+W=/tmp/webdev
+if [ ! -x $W/node ]; then
+  mkdir -p $W/node_modules/webgpu/dist/linux-x64
+  xz -dc .webdev/node.xz > $W/node && chmod +x $W/node
+  cp .webdev/webgpu/index.js .webdev/webgpu/package.json $W/node_modules/webgpu/
+  xz -dc .webdev/webgpu/dawn.node.xz > $W/node_modules/webgpu/dist/linux-x64/dawn.node
+fi
+cp .webdev/bench.mjs $W/
+if compgen -G ".gl/*.deb" >/dev/null; then
+  P=/tmp/webpfx
+  [ -d $P/usr ] || for f in .gl/*.deb; do dpkg -x "$f" $P; done
+  export LD_LIBRARY_PATH=$P/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}
+fi
+icd=/usr/share/vulkan/icd.d/nvidia_icd.json
+[ -z "${VK_ICD_FILENAMES:-}" ] && [ -f $icd ] && export VK_ICD_FILENAMES=$icd
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader > "$OUT/web-gpu.txt" 2>&1
+sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(18000 131072)
+rc=0
+for n in "${sizes[@]}"; do
+  for v in none i ij; do
+    $W/node $W/bench.mjs $v "$n" 3 2>&1 | tee -a "$OUT/web-bench.txt" || rc=1
+  done
+done
+exit $rc

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the page into web/dist/: the C++ core as WebAssembly (core/build.sh), the TypeScript bundled by
+# esbuild (type-checked by tsc first), index.html, style.css and the desktop's colour maps. Needs emcc
+# (Debian's emscripten) and web/node_modules (npm ci); scripts/web.sh installs both.
+set -euo pipefail
+cd "$(dirname "$0")"
+core/build.sh
+npx --no-install tsc --noEmit -p .
+npx --no-install esbuild src/main.ts --bundle --format=esm --target=es2022 --minify --outfile=dist/app.js --log-level=warning
+mkdir -p dist/colormaps
+cp index.html style.css dist/
+cp ../assets/colormaps/*.txt dist/colormaps/
+echo "web/dist: $(du -sk dist | cut -f1) kB in all"

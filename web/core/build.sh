@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the desktop's C++ core (scenes, generators, parameter registry, reference force, diagnostics, the
+# camera's framing) as WebAssembly with Debian's emscripten: web/dist/nbody_core.js and nbody_core.wasm (the
+# browser compiles the wasm while it downloads). Objects are cached in web/core/build/ and
+# rebuilt when their source or a header is newer (-MMD depfiles).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$here/build
+mkdir -p "$out" "$root/web/dist"
+export NODE_PATH=/usr/share/nodejs  # emcc's node tools need Debian's acorn
+# Debian's header-only libraries (toml++, glm) after emscripten's own headers; no std::ranges, no float to_chars.
+flags=(-std=c++20 -O2 -fexceptions -I"$root/src" -I"$root/include" -idirafter /usr/include
+       -DGLM_FORCE_CXX17 -Wno-unused-command-line-argument)
+sources=(
+  src/scene/generators.cpp src/scene/disk_galaxy.cpp src/scene/orbits.cpp src/scene/scene.cpp
+  src/scene/toml_reader.cpp src/scene/component_reader.cpp src/scene/scene_file.cpp src/scene/analysis.cpp
+  src/scene/scene_checks.cpp src/scene/ring_kinematics.cpp src/scene/group_labels.cpp src/scene/eddington.cpp
+  src/scene/scene_names.cpp src/io/tipsy.cpp
+  src/core/state.cpp src/core/sim_params.cpp src/core/param_registry.cpp src/core/force_method.cpp
+  src/core/integrator.cpp src/core/kernel_config.cpp src/core/kernel_family.cpp src/core/diagnostics.cpp
+  src/core/index_range.cpp src/core/force_reference.cpp src/core/tree/tree_params.cpp
+  src/cpu/reference_force.cpp src/render/camera.cpp web/core/nbody_web.cpp)
+# Sources the scene reader needs on later trees (scene components' look and units): built where present.
+for src in src/core/physical_units.cpp src/scene/component_look.cpp; do
+  [ -f "$root/$src" ] && sources+=("$src")
+done
+compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
+  local src=$1 obj=$out/$(echo "$1" | tr / _).o
+  if [[ -f $obj && -f $obj.d ]] && ! find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" 2>/dev/null | grep -q .; then
+    return 0
+  fi
+  em++ "${flags[@]}" -MMD -MF "$obj.d" -c "$root/$src" -o "$obj"
+}
+export -f compile; export out root; export flags_str="${flags[*]}"
+jobs=${WEB_JOBS:-2}
+pids=()
+for src in "${sources[@]}"; do
+  compile "$src" &
+  pids+=($!)
+  if (( ${#pids[@]} >= jobs )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
+objs=()
+for src in "${sources[@]}"; do objs+=("$out/$(echo "$src" | tr / _).o"); done
+em++ -O2 -fexceptions --bind "${objs[@]}" -o "$root/web/dist/nbody_core.js" \
+  -sMODULARIZE=1 -sEXPORT_NAME=createNbodyCore -sENVIRONMENT=web \
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB --embed-file "$root/scenes@/scenes"
+echo "web/dist/nbody_core.{js,wasm}: $(cat "$root"/web/dist/nbody_core.* | wc -c) bytes"

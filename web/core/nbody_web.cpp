@@ -1,0 +1,243 @@
+// The desktop's C++ core as the page sees it (embind): scenes by name or text -> bodies and parameters, the
+// parameter registry's ranges and words, the float64 reference force, energies, the desktop's framing, and a
+// float64 leap-frog for the page's CPU path. Compiled by web/core/build.sh from the desktop's own sources; it
+// adds nothing to them. Errors come back as text ("cartwheel.toml:12:7: component[0].n: ...").
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.hpp"
+#include "core/errors.hpp"
+#include "core/param_registry.hpp"
+#include "cpu/reference_force.hpp"
+#include "render/camera.hpp"
+#include "scene/scene.hpp"
+#include "scene/scene_file.hpp"
+#include "scene/scene_names.hpp"
+
+namespace nbody::web {
+namespace {
+
+using emscripten::val;
+
+constexpr const char* kSceneDir = "/scenes";  // scenes/ embedded at build time
+
+// 4 floats a body (x, y, z, w) from a JS Float32Array, into float64 positions and masses (or velocities).
+std::vector<Double4> to_double4(const val& array) {
+    const std::vector<float> f = emscripten::convertJSArrayToNumberVector<float>(array);
+    std::vector<Double4> out(f.size() / 4);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = {f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]};
+    return out;
+}
+
+val float32_copy(const std::vector<float>& v) {
+    return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
+}
+
+val float64_copy(const std::vector<double>& v) {
+    return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
+}
+
+// x, y, z, w of each body as float32 (the GPU's buffers' layout).
+std::vector<float> packed(const std::vector<Double4>& v) {
+    std::vector<float> out(4 * v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        out[4 * i] = float(v[i].x), out[4 * i + 1] = float(v[i].y);
+        out[4 * i + 2] = float(v[i].z), out[4 * i + 3] = float(v[i].w);
+    }
+    return out;
+}
+
+State state_from(const val& pos_mass, const val& vel) {
+    State s;
+    s.pos_mass = to_double4(pos_mass);
+    s.vel = vel.isUndefined() ? std::vector<Double4>(s.pos_mass.size()) : to_double4(vel);
+    s.group.assign(s.pos_mass.size(), 0);
+    if (s.vel.size() != s.pos_mass.size()) throw Error("positions and velocities differ in length");
+    return s;
+}
+
+// The camera the desktop's window starts a scene with (app/viewer.cpp): 90% of the bodies fitted about the
+// centre of mass, unless the scene names its own view.
+val home_view(const SceneSpec& scene, const State& s) {
+    const CentreOfMass com = centre_of_mass(s);
+    std::vector<Float4> pos(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i)
+        pos[i] = {float(s.pos_mass[i].x), float(s.pos_mass[i].y), float(s.pos_mass[i].z), float(s.pos_mass[i].w)};
+    const glm::vec3 c(float(com.position.x), float(com.position.y), float(com.position.z));
+    const float radius = framing_radius(pos, c);
+    Camera cam;
+    cam.frame_all(c, radius);
+    val v = val::object();
+    v.set("radius", radius);
+    v.set("fovY", cam.fov_y);
+    if (scene.camera) {
+        const CameraSpec& k = *scene.camera;
+        v.set("target", val::array(std::vector<double>{k.target.x, k.target.y, k.target.z}));
+        v.set("distance", k.distance);
+        v.set("yawDeg", k.yaw_deg);
+        v.set("pitchDeg", k.pitch_deg);
+    } else {
+        v.set("target", val::array(std::vector<double>{c.x, c.y, c.z}));
+        v.set("distance", cam.distance());
+        v.set("yawDeg", 0.0);
+        v.set("pitchDeg", 30.0);  // the desktop camera's home pitch
+    }
+    return v;
+}
+
+val scene_result(const SceneSpec& scene, const State& s) {
+    val r = val::object();
+    r.set("ok", true);
+    r.set("name", scene.name);
+    r.set("description", scene.description);
+    r.set("watch", scene.watch);
+    r.set("source", scene.source);
+    r.set("dt", scene.dt);
+    r.set("eps", scene.eps);
+    r.set("G", scene.G);
+    r.set("stepsPerFrame", scene.steps_per_frame);
+    r.set("method", scene.method && *scene.method == ForceMethod::Tree ? "tree" : "direct");
+    r.set("n", double(s.size()));
+    r.set("sceneBodies", double(scene.total_bodies()));
+    r.set("posMass", float32_copy(packed(s.pos_mass)));
+    r.set("vel", float32_copy(packed(s.vel)));
+    std::vector<double> groups(s.group.begin(), s.group.end());
+    r.set("group", val::global("Uint32Array").call<val>("from", val::array(groups)));
+    r.set("view", home_view(scene, s));
+    return r;
+}
+
+val failure(const std::string& why) {
+    val r = val::object();
+    r.set("ok", false);
+    r.set("error", why);
+    return r;
+}
+
+}  // namespace
+
+val scene_names_js() { return val::array(scene_names(kSceneDir)); }
+
+// A shipped scene by name (text empty) or scene text under `name`, parsed and checked (no bodies made).
+SceneSpec read_scene(const std::string& name, const std::string& text) {
+    if (!text.empty()) return parse_scene(text, name);
+    const auto path = find_scene(name, kSceneDir);
+    if (!path) throw Error(unknown_scene_message(name, kSceneDir));
+    return load_scene_file(*path);
+}
+
+// The body count a scene asks for, without generating it (so a page can reduce a big scene first).
+val scene_bodies_js(const std::string& name, const std::string& text) {
+    try {
+        val r = val::object();
+        r.set("ok", true);
+        r.set("n", double(read_scene(name, text).total_bodies()));
+        return r;
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// The scene's bodies; `bodies` > 0 rescales the body count as the desktop's body-count multiplier does.
+val load_scene_js(const std::string& name, const std::string& text, double bodies) {
+    try {
+        SceneSpec scene = read_scene(name, text);
+        if (bodies > 0 && std::size_t(bodies) != scene.total_bodies()) rescale_bodies(scene, std::size_t(bodies));
+        return scene_result(scene, build_scene(scene));
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// "" when `value` is allowed for parameter `name`, else the registry's words ("must be from 1e-12 to 1e6
+// (got -1)"); unknown names say so.
+std::string param_problem_js(const std::string& name, double value) {
+    const ParamSpec* p = find_param(name);
+    return p ? param_problem(*p, value) : "unknown parameter '" + name + "'";
+}
+
+val param_info_js(const std::string& name) {
+    const ParamSpec* p = find_param(name);
+    if (!p) return val::null();
+    val v = val::object();
+    v.set("lo", p->lo);
+    v.set("hi", p->hi);
+    v.set("zeroMeans", std::string(p->zero));
+    v.set("unit", std::string(p->unit));
+    v.set("help", param_help_text(*p));
+    v.set("range", range_text(*p));
+    return v;
+}
+
+// a_i in float64 (cpu/reference_force.cpp), 3 doubles a body, from float32 x, y, z, m.
+val reference_accelerations_js(const val& pos_mass, double eps, double G) {
+    const State s = state_from(pos_mass, val::undefined());
+    const std::vector<Double3> a = reference_accelerations(s, eps, G, 1);
+    std::vector<double> out(3 * a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) out[3 * i] = a[i].x, out[3 * i + 1] = a[i].y, out[3 * i + 2] = a[i].z;
+    return float64_copy(out);
+}
+
+// Kinetic, potential and total energy in float64 (core/diagnostics.cpp), O(N^2).
+val energy_js(const val& pos_mass, const val& vel, double eps, double G) {
+    const Diagnostics d = compute_diagnostics(state_from(pos_mass, vel), eps, G, 1);
+    val v = val::object();
+    v.set("kinetic", d.kinetic);
+    v.set("potential", d.potential);
+    v.set("total", d.total);
+    return v;
+}
+
+// The page's CPU path where WebGPU is missing: kick-drift-kick leap-frog on the float64 reference force
+// (the desktop's equations, PHYSICS.md), one thread. 23 flops an interaction counted as 20 (NVIDIA's
+// convention), as everywhere in the project.
+class CpuLeapfrog {
+  public:
+    CpuLeapfrog(const val& pos_mass, const val& vel) : m_state(state_from(pos_mass, vel)) {}
+    void step(int steps, double dt, double eps, double G) {
+        if (m_acc.size() != m_state.size() || eps != m_eps || G != m_G)
+            m_acc = reference_accelerations(m_state, eps, G, 1), m_eps = eps, m_G = G;
+        for (int k = 0; k < steps; ++k) {
+            for (std::size_t i = 0; i < m_state.size(); ++i) {
+                Double4& v = m_state.vel[i];
+                v.x += 0.5 * dt * m_acc[i].x, v.y += 0.5 * dt * m_acc[i].y, v.z += 0.5 * dt * m_acc[i].z;
+                Double4& p = m_state.pos_mass[i];
+                p.x += dt * v.x, p.y += dt * v.y, p.z += dt * v.z;
+            }
+            m_acc = reference_accelerations(m_state, eps, G, 1);
+            for (std::size_t i = 0; i < m_state.size(); ++i) {
+                Double4& v = m_state.vel[i];
+                v.x += 0.5 * dt * m_acc[i].x, v.y += 0.5 * dt * m_acc[i].y, v.z += 0.5 * dt * m_acc[i].z;
+            }
+        }
+    }
+    val positions() const { return float32_copy(packed(m_state.pos_mass)); }
+    val velocities() const { return float32_copy(packed(m_state.vel)); }
+
+  private:
+    State m_state;
+    std::vector<Double3> m_acc;
+    double m_eps = -1, m_G = -1;
+};
+
+}  // namespace nbody::web
+
+EMSCRIPTEN_BINDINGS(nbody_core) {
+    using namespace nbody::web;
+    emscripten::function("sceneNames", &scene_names_js);
+    emscripten::function("sceneBodies", &scene_bodies_js);
+    emscripten::function("loadScene", &load_scene_js);
+    emscripten::function("paramProblem", &param_problem_js);
+    emscripten::function("paramInfo", &param_info_js);
+    emscripten::function("referenceAccelerations", &reference_accelerations_js);
+    emscripten::function("energy", &energy_js);
+    emscripten::class_<CpuLeapfrog>("CpuLeapfrog")
+        .constructor<emscripten::val, emscripten::val>()
+        .function("step", &CpuLeapfrog::step)
+        .function("positions", &CpuLeapfrog::positions)
+        .function("velocities", &CpuLeapfrog::velocities);
+}

@@ -1,0 +1,77 @@
+// The C++ core in WebAssembly (web/core/nbody_web.cpp, built from the desktop's sources by web/core/build.sh):
+// the types the page sees, and its loading (dist/nbody_core.js, a classic script with the wasm inside).
+
+export interface HomeView {
+  radius: number; // holds 90% of the bodies about the centre of mass (the desktop's framing_radius)
+  fovY: number; // radians
+  target: number[];
+  distance: number;
+  yawDeg: number;
+  pitchDeg: number;
+}
+
+export interface SceneOk {
+  ok: true;
+  name: string;
+  description: string;
+  watch: string;
+  source: string;
+  dt: number;
+  eps: number;
+  G: number;
+  stepsPerFrame: number;
+  method: 'direct' | 'tree';
+  n: number;
+  sceneBodies: number;
+  posMass: Float32Array<ArrayBuffer>;
+  vel: Float32Array<ArrayBuffer>;
+  group: Uint32Array<ArrayBuffer>;
+  view: HomeView;
+}
+export type SceneResult = SceneOk | { ok: false; error: string };
+
+export interface ParamInfo {
+  lo: number;
+  hi: number;
+  zeroMeans: string;
+  unit: string;
+  help: string;
+  range: string;
+}
+
+export interface CpuLeapfrog {
+  step(steps: number, dt: number, eps: number, G: number): void;
+  positions(): Float32Array<ArrayBuffer>;
+  velocities(): Float32Array<ArrayBuffer>;
+  delete(): void;
+}
+
+export interface Core {
+  sceneNames(): string[];
+  sceneBodies(name: string, text: string): { ok: true; n: number } | { ok: false; error: string };
+  loadScene(name: string, text: string, bodies: number): SceneResult;
+  paramProblem(name: string, value: number): string;
+  paramInfo(name: string): ParamInfo | null;
+  referenceAccelerations(posMass: Float32Array<ArrayBuffer>, eps: number, G: number): Float64Array<ArrayBuffer>;
+  energy(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, eps: number, G: number): { kinetic: number; potential: number; total: number };
+  CpuLeapfrog: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>) => CpuLeapfrog;
+}
+
+declare global {
+  interface Window {
+    createNbodyCore?: () => Promise<Core>;
+  }
+}
+
+export async function loadCore(url = 'nbody_core.js'): Promise<Core> {
+  if (!window.createNbodyCore) {
+    await new Promise<void>((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = url;
+      s.onload = () => resolve();
+      s.onerror = () => reject(new Error(`could not load ${url}`));
+      document.head.appendChild(s);
+    });
+  }
+  return window.createNbodyCore!();
+}

@@ -1,0 +1,71 @@
+// The path without WebGPU: the core's float64 leap-frog (WebAssembly, one thread) steps the bodies and a 2D
+// canvas draws them with the same camera, colours and additive light ('lighter'), at a small N.
+import { Core, CpuLeapfrog, SceneOk } from './core';
+import { DrawParams, GROUP_COLOURS } from './renderer';
+
+export class CpuView {
+  private run: CpuLeapfrog | null = null;
+  private group: Uint32Array<ArrayBuffer> = new Uint32Array(0);
+  private pos: Float32Array<ArrayBuffer> = new Float32Array(0);
+  private vel: Float32Array<ArrayBuffer> = new Float32Array(0);
+  private ctx: CanvasRenderingContext2D;
+
+  constructor(private core: Core, canvas: HTMLCanvasElement, private colormap: number[][]) {
+    this.ctx = canvas.getContext('2d')!;
+  }
+
+  load(s: SceneOk): void {
+    this.run?.delete();
+    this.run = new this.core.CpuLeapfrog(s.posMass, s.vel);
+    this.group = s.group;
+    this.pos = s.posMass;
+    this.vel = s.vel;
+  }
+
+  step(steps: number, p: { dt: number; eps: number; G: number }): void {
+    this.run!.step(steps, p.dt, p.eps, p.G);
+    this.pos = this.run!.positions();
+    this.vel = this.run!.velocities();
+  }
+
+  state(): { pos: Float32Array<ArrayBuffer>; vel: Float32Array<ArrayBuffer> } {
+    return { pos: this.pos, vel: this.vel };
+  }
+
+  // Interactions/s of the float64 force here (a 512-body Plummer sphere, two steps).
+  probeRate(): number {
+    const s = this.core.loadScene('plummer', '', 512);
+    if (!s.ok) return 1e7;
+    const r = new this.core.CpuLeapfrog(s.posMass, s.vel);
+    r.step(1, s.dt, s.eps, s.G);
+    const t0 = performance.now();
+    r.step(2, s.dt, s.eps, s.G);
+    const secs = Math.max(1e-3, (performance.now() - t0) / 1000);
+    r.delete();
+    return (2 * 512 * 512) / secs;
+  }
+
+  draw(p: DrawParams, w: number, h: number): void {
+    const c = this.ctx, v = p.view, m = p.proj;
+    c.globalCompositeOperation = 'source-over';
+    c.fillStyle = '#020208';
+    c.fillRect(0, 0, w, h);
+    c.globalCompositeOperation = 'lighter';
+    const n = this.pos.length / 4;
+    for (let i = 0; i < n; ++i) {
+      const x = this.pos[4 * i], y = this.pos[4 * i + 1], z = this.pos[4 * i + 2];
+      const vx = v[0] * x + v[4] * y + v[8] * z + v[12], vy = v[1] * x + v[5] * y + v[9] * z + v[13];
+      const vz = v[2] * x + v[6] * y + v[10] * z + v[14];
+      if (-vz <= 0) continue;
+      const sx = ((m[0] * vx) / -vz) * 0.5 + 0.5, sy = 0.5 - ((m[5] * vy) / -vz) * 0.5;
+      const size = Math.min(16, Math.max(1.5, (p.pointSize * p.targetDistance) / -vz));
+      let col = GROUP_COLOURS[this.group[i] % 8];
+      if (p.colourBySpeed) {
+        const sp = Math.hypot(this.vel[4 * i], this.vel[4 * i + 1], this.vel[4 * i + 2]) / p.speedSpan;
+        col = this.colormap[Math.min(this.colormap.length - 1, Math.floor(Math.min(1, sp) * (this.colormap.length - 1)))];
+      }
+      c.fillStyle = `rgb(${col.map((k) => Math.round(255 * Math.pow(k, 1 / 2.2))).join(',')})`;
+      c.fillRect(sx * w - size / 2, sy * h - size / 2, size, size);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+// The WebGPU direct-summation simulation: positions ping-pong between two storage buffers that are also the
+// renderer's vertex buffers (the one a step read is the state drawn: no copy), velocities and accelerations in
+// two more, one uniform block. Pipelines are made per variant on first use.
+import {
+  bodiesPerWorkgroup,
+  chooseShape,
+  KernelShape,
+  SELF_INTERACTION_FLOOR,
+  stepKernelSource,
+  Variant,
+} from './kernels';
+
+export interface StepParams {
+  dt: number;
+  eps: number;
+  G: number;
+}
+
+export class GpuSim {
+  readonly shape: KernelShape;
+  n = 0;
+  private pos: GPUBuffer[] = [];
+  private vel!: GPUBuffer;
+  private acc!: GPUBuffer;
+  private params: GPUBuffer;
+  private current = 0; // pos[current] holds x_{n+1} (after prime: the positions to draw come from the other)
+  private drawn = 0; // the buffer the renderer draws
+  private primed = false;
+  private pipelines: Map<string, GPUComputePipeline>;
+  private bindGroups: GPUBindGroup[] = [];
+
+  constructor(readonly device: GPUDevice) {
+    this.shape = chooseShape(device.limits);
+    // One pipeline a variant for the device, shared by every simulation on it (the start-up probe's, the
+    // race's, the page's): compiling one takes about a second on SwiftShader.
+    if (!PIPELINES.has(device)) PIPELINES.set(device, new Map());
+    this.pipelines = PIPELINES.get(device)!;
+    this.params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  }
+
+  destroy(): void {
+    for (const b of [...this.pos, this.vel, this.acc, this.params]) b?.destroy();
+    this.pos = [];
+    this.n = 0;
+  }
+
+  // Bodies as 4 floats each (x, y, z, m and vx, vy, vz, 0).
+  load(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>): void {
+    for (const b of [...this.pos, this.vel, this.acc]) b?.destroy();
+    this.n = posMass.length / 4;
+    const size = Math.max(16, posMass.byteLength);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    this.pos = [0, 1].map(() => this.device.createBuffer({ size, usage: usage | GPUBufferUsage.VERTEX }));
+    this.vel = this.device.createBuffer({ size, usage: usage | GPUBufferUsage.VERTEX });
+    this.acc = this.device.createBuffer({ size, usage });
+    this.device.queue.writeBuffer(this.pos[0], 0, posMass);
+    this.device.queue.writeBuffer(this.vel, 0, vel);
+    this.current = 0;
+    this.drawn = 0;
+    this.primed = false;
+    this.bindGroups = [];
+  }
+
+  // The buffer holding the positions of the state last stepped to (what the renderer draws).
+  positionsBuffer(): GPUBuffer {
+    return this.pos[this.drawn];
+  }
+  velocitiesBuffer(): GPUBuffer {
+    return this.vel;
+  }
+
+  private pipeline(v: Variant): GPUComputePipeline {
+    let p = this.pipelines.get(v.name);
+    if (!p) {
+      const module = this.device.createShaderModule({ code: stepKernelSource(v, this.shape), label: v.name });
+      p = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'step' } });
+      this.pipelines.set(v.name, p);
+    }
+    return p;
+  }
+
+  private bindGroup(v: Variant, from: number): GPUBindGroup {
+    // Bind groups from 'auto' layouts belong to their pipeline: keyed by variant and direction.
+    const key = VARIANT_KEYS.indexOf(v.name) * 2 + from;
+    if (!this.bindGroups[key]) {
+      const entries = [this.pos[from], this.pos[1 - from], this.vel, this.acc, this.params].map((buffer, binding) => ({
+        binding,
+        resource: { buffer },
+      }));
+      this.bindGroups[key] = this.device.createBindGroup({ layout: this.pipeline(v).getBindGroupLayout(0), entries });
+    }
+    return this.bindGroups[key];
+  }
+
+  private writeParams(p: StepParams, prime: boolean): void {
+    const u = new ArrayBuffer(32);
+    new Uint32Array(u, 0, 2).set([this.n, prime ? 1 : 0]);
+    new Float32Array(u, 8, 4).set([p.eps * p.eps + SELF_INTERACTION_FLOOR, p.G, p.dt / 2, p.dt]);
+    this.device.queue.writeBuffer(this.params, 0, u);
+  }
+
+  private dispatch(v: Variant, p: StepParams, prime: boolean): void {
+    this.writeParams(p, prime);
+    const enc = this.device.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(this.pipeline(v));
+    pass.setBindGroup(0, this.bindGroup(v, this.current));
+    pass.dispatchWorkgroups(Math.ceil(this.n / bodiesPerWorkgroup(v, this.shape)));
+    pass.end();
+    this.device.queue.submit([enc.finish()]);
+    this.drawn = this.current;
+    this.current = 1 - this.current;
+  }
+
+  // `steps` leap-frog steps (the first one after load also primes the accelerations).
+  step(v: Variant, p: StepParams, steps: number): void {
+    if (this.n === 0) return;
+    if (!this.primed) {
+      this.dispatch(v, p, true);
+      this.primed = true;
+    }
+    for (let s = 0; s < steps; ++s) this.dispatch(v, p, false);
+  }
+
+  // A changed dt, eps or G: accelerations stay those of the current positions only when eps and G did not
+  // change; re-prime from the drawn state to be safe (x of the drawn buffer, v kept).
+  reprime(): void {
+    if (!this.primed) return;
+    this.current = this.drawn;
+    this.primed = false;
+  }
+
+  // Accelerations of the loaded positions, G * sum (one priming dispatch with dt = 0): the force test's path.
+  async accelerations(v: Variant, p: StepParams): Promise<Float32Array<ArrayBuffer>> {
+    this.current = 0;
+    this.dispatch(v, { ...p, dt: 0 }, true);
+    this.current = 0;
+    this.primed = false;
+    return this.read(this.acc, this.n * 16);
+  }
+
+  async readState(): Promise<{ pos: Float32Array<ArrayBuffer>; vel: Float32Array<ArrayBuffer> }> {
+    return { pos: await this.read(this.pos[this.drawn], this.n * 16), vel: await this.read(this.vel, this.n * 16) };
+  }
+
+  private async read(src: GPUBuffer, bytes: number): Promise<Float32Array<ArrayBuffer>> {
+    const staging = this.device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const enc = this.device.createCommandEncoder();
+    enc.copyBufferToBuffer(src, 0, staging, 0, bytes);
+    this.device.queue.submit([enc.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const out = new Float32Array(staging.getMappedRange().slice(0));
+    staging.destroy();
+    return out;
+  }
+}
+
+const VARIANT_KEYS = ['none', 'i', 'ij'];
+const PIPELINES = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();

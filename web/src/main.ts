@@ -1,0 +1,353 @@
+// The page: the C++ core (WebAssembly) makes the scene, WebGPU steps and draws it, HTML panels edit dt, eps,
+// G, steps a frame and the variant (applied at the next frame). Without WebGPU the core's float64 leap-frog
+// steps a small N and a 2D canvas draws it. window.nbody is what the tests (web/tests) drive.
+import { attachControls, OrbitCamera } from './camera';
+import { Core, loadCore, SceneOk } from './core';
+import { CpuView } from './cpu_view';
+import { GpuSim } from './gpu_sim';
+import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
+import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
+import { planBodies, probeRate } from './probe';
+import { Renderer } from './renderer';
+import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
+import { accelerationErrors } from './verify';
+
+interface Run {
+  scene: SceneOk;
+  dt: number;
+  eps: number;
+  G: number;
+  stepsPerFrame: number;
+  variant: Variant;
+  running: boolean;
+  time: number;
+  e0: number | null;
+  energyError: number | null;
+}
+
+const RATE_KEY = 'nbody-sandbox.interactions-per-s';
+const PROVISIONAL_RATE = 2e8; // SwiftShader's on two cores: a first scene of about 2,000 bodies
+
+class App {
+  camera = new OrbitCamera();
+  run!: Run;
+  sim: GpuSim | null = null;
+  renderer: Renderer | null = null;
+  cpu: CpuView | null = null;
+  rate = 0; // interactions/s measured at start
+  backendName = '';
+  url: UrlState = {};
+  private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
+  private framePending = false;
+  private lastFrame = performance.now();
+  firstFrameMs = -1;
+  probing = false; // the start-up probe has the GPU: frames neither step nor draw
+  settled = false; // the probe is done (and the scene reloaded at its size where needed)
+  timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
+  ready = false;
+
+  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][]) {
+    const canvas = $<HTMLCanvasElement>('canvas');
+    if (device) {
+      this.sim = new GpuSim(device);
+      this.renderer = renderer;
+    } else {
+      this.cpu = new CpuView(core, canvas, colormap);
+    }
+    attachControls(canvas, this.camera);
+  }
+
+  loadScene(name: string, text = '', bodies = 0): boolean {
+    showError('');
+    const asked = this.core.sceneBodies(name, text);
+    if (!asked.ok) {
+      showError(asked.error);
+      return false;
+    }
+    const want = bodies > 0 ? bodies : asked.n;
+    const plan = planBodies(want, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? MAX_BODIES : 2048);
+    const scene = this.core.loadScene(name, text, plan.bodies);
+    if (!scene.ok) {
+      showError(scene.error);
+      return false;
+    }
+    showNote(plan.note);
+    const keep = this.run;
+    this.run = {
+      scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
+      stepsPerFrame: scene.stepsPerFrame, variant: keep?.variant ?? variantByName(this.url.variant ?? 'ij')!,
+      running: keep?.running ?? true, time: 0, e0: null, energyError: null,
+    };
+    this.url = { variant: this.url.variant };
+    this.restart();
+    const v = scene.view;
+    this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg);
+    $('description').textContent = `${scene.name}: ${scene.watch || scene.description}`;
+    $('description').title = scene.description;
+    this.syncPanels(name);
+    return true;
+  }
+
+  restart(): void {
+    const s = this.run.scene;
+    this.sim?.load(s.posMass, s.vel);
+    this.renderer?.setGroups(s.group);
+    this.cpu?.load(s);
+    this.run.time = 0;
+    this.run.e0 = null;
+    this.run.energyError = null;
+    setTimeout(() => this.measureEnergy(true), 50);
+  }
+
+  syncPanels(name?: string): void {
+    const r = this.run;
+    if (name && !name.includes('/')) $<HTMLSelectElement>('scene').value = name.replace(/\.toml$/, '');
+    for (const id of ['n', 'dt', 'eps', 'G', 'spf']) $(id).classList.remove('bad');
+    $<HTMLInputElement>('n').value = String(r.scene.n);
+    $<HTMLInputElement>('dt').value = String(r.dt);
+    $<HTMLInputElement>('eps').value = String(r.eps);
+    $<HTMLInputElement>('G').value = String(r.G);
+    $<HTMLInputElement>('spf').value = String(r.stepsPerFrame);
+    $<HTMLSelectElement>('variant').value = r.variant.name;
+    $('run').textContent = r.running ? 'Pause' : 'Run';
+    $('paused').hidden = r.running;
+    const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
+    if (r.G !== 1) state.G = r.G;
+    const query = formatUrlState(state);
+    $<HTMLInputElement>('link').value = location.origin + location.pathname + query;
+    history.replaceState(null, '', query);
+  }
+
+  // Energy from the state read back, in float64 in the core: O(N^2), so only up to 32,768 bodies.
+  async measureEnergy(first = false): Promise<void> {
+    const r = this.run;
+    if (r.scene.n > 32768) return;
+    const s = this.sim ? await this.sim.readState() : this.cpu!.state();
+    if (r !== this.run) return;
+    const e = this.core.energy(s.pos, s.vel, r.eps, r.G).total;
+    if (first || r.e0 === null) r.e0 = e;
+    else r.energyError = Math.abs((e - r.e0) / r.e0);
+  }
+
+  stepOnce(steps: number): void {
+    const r = this.run;
+    const p = { dt: r.dt, eps: r.eps, G: r.G };
+    if (this.sim) this.sim.step(r.variant, p, steps);
+    else this.cpu!.step(steps, p);
+    r.time += steps * r.dt;
+    this.stepsWindow.steps += steps;
+  }
+
+  // One frame's GPU work (its steps and its drawing) in flight at a time: a slow GPU (SwiftShader) gets fewer
+  // frames, never a growing queue, and the page stays responsive.
+  frame(now: number): void {
+    requestAnimationFrame((t) => this.frame(t));
+    if (this.framePending || this.probing) return;
+    const w = this.stepsWindow;
+    if (this.run.running) this.stepOnce(this.run.stepsPerFrame);
+    this.camera.update(Math.min(0.1, (now - this.lastFrame) / 1000));
+    this.lastFrame = now;
+    this.draw();
+    w.frames++;
+    if (now - w.start > 1000) {
+      w.sps = (w.steps * 1000) / (now - w.start);
+      w.fps = (w.frames * 1000) / (now - w.start);
+      Object.assign(w, { steps: 0, frames: 0, start: now });
+      void this.measureEnergy();
+    }
+    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName });
+    if (this.device) {
+      this.framePending = true;
+      this.device.queue.onSubmittedWorkDone().then(() => {
+        this.framePending = false;
+        if (this.firstFrameMs < 0) this.firstFrameMs = performance.now();
+      });
+    } else if (this.firstFrameMs < 0) this.firstFrameMs = performance.now();
+  }
+
+  draw(): void {
+    const canvas = $<HTMLCanvasElement>('canvas');
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), h = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) Object.assign(canvas, { width: w, height: h });
+    const v = this.run.scene.view;
+    // The desktop's sprite size and light a body (src/render/particle_renderer.cpp): size 3 (1e5 / N)^(1/4) px
+    // within 1..8, light 0.6 sqrt(1e4 / N) within 0.02..1.5 (a sprite under 2 px carries a 2-px one's light).
+    const n = Math.max(1, this.run.scene.n);
+    const size = Math.min(8, Math.max(1, 3 * Math.pow(1e5 / n, 0.25)));
+    const small = size < 2 ? 4 / Math.max(size * size, 0.25) : 1;
+    const params = {
+      view: this.camera.view(), proj: this.camera.projection(w / h),
+      pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
+      colourBySpeed: $<HTMLSelectElement>('colour').value === 'speed', speedSpan: Math.sqrt(this.run.G / Math.max(v.radius, 1e-6)) * 1.5, exposure: 1,
+    };
+    if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
+    else this.cpu?.draw(params, w, h);
+  }
+
+  // After the first frame: the adapter's rate, and the scene at the size it plans (unless N was asked for).
+  async measureAdapter(asked: boolean): Promise<void> {
+    while (this.firstFrameMs < 0) await new Promise((r) => setTimeout(r, 20));
+    this.probing = true;
+    await this.device!.queue.onSubmittedWorkDone();
+    const guess = this.rate;
+    this.rate = await probeRate(this.device!, this.core);
+    this.probing = false;
+    localStorage.setItem(RATE_KEY, String(this.rate));
+    const ratio = this.rate / guess;
+    if (!asked && (ratio > 4 || ratio < 0.25)) { // the planned N goes as sqrt(rate): more than 2x off
+      const r = this.run;
+      this.url = { dt: r.dt, eps: r.eps, G: r.G, variant: r.variant.name };
+      this.loadScene($<HTMLSelectElement>('scene').value);
+    } else if (!asked) {
+      // The same size: a reduced scene's note gets the measured rate's figures.
+      const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
+      if (want.ok && this.run.scene.n < want.n) {
+        const note = planBodies(want.n, this.rate, false, 'this GPU', MAX_BODIES).note;
+        showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
+      }
+    }
+  }
+
+  // Each variant on a copy of the scene for about a second: interactions/s as bars.
+  async race(): Promise<void> {
+    if (!this.device) return showError('The race needs WebGPU.');
+    const results: { label: string; rate: number }[] = [];
+    const s = this.run.scene, p = { dt: this.run.dt, eps: this.run.eps, G: this.run.G };
+    this.probing = true; // the frames wait: the race has the GPU to itself
+    try {
+      await this.raceVariants(s, p, results);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private async raceVariants(s: SceneOk, p: { dt: number; eps: number; G: number }, results: { label: string; rate: number }[]): Promise<void> {
+    await this.device!.queue.onSubmittedWorkDone();
+    for (const v of VARIANTS) {
+      const device = this.device!;
+      const sim = new GpuSim(device);
+      sim.load(s.posMass, s.vel);
+      sim.step(v, p, 1);
+      await device.queue.onSubmittedWorkDone();
+      let steps = 0;
+      const t0 = performance.now();
+      while (performance.now() - t0 < 1000 && steps < 1000) {
+        sim.step(v, p, 4); // a few steps a wait, so the wait's latency does not dominate at small N
+        await device.queue.onSubmittedWorkDone();
+        steps += 4;
+      }
+      results.push({ label: v.label, rate: (s.n * s.n * steps * 1000) / (performance.now() - t0) });
+      sim.destroy();
+      showRace(results);
+    }
+  }
+}
+
+async function readColormap(): Promise<number[][]> {
+  const text = await (await fetch('colormaps/ember.txt')).text();
+  return text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.trim().split(/\s+/).map(Number));
+}
+
+async function requestDevice(): Promise<{ device: GPUDevice | null; why: string }> {
+  if (!('gpu' in navigator)) return { device: null, why: 'This browser has no WebGPU.' };
+  const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) return { device: null, why: 'WebGPU is present but found no GPU adapter (it may be switched off or blocked for this GPU).' };
+  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
+  return { device: await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } }), why: '' };
+}
+
+async function start(): Promise<void> {
+  const timings: Record<string, number> = {};
+  // The core (download and compile), the colour map and the GPU are fetched side by side.
+  const [core, colormap, gpu] = await Promise.all([loadCore(), readColormap(), requestDevice()]);
+  const { device, why } = gpu;
+  timings.core = performance.now();
+  device?.addEventListener('uncapturederror', (e) => {
+    const msg = (e as GPUUncapturedErrorEvent).error.message;
+    console.error(`WebGPU: ${msg}`);
+    showError(`WebGPU: ${msg}`);
+  });
+  const renderer = device ? await Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null;
+  const app = new App(core, device, renderer, colormap);
+  if (!device) {
+    const b = $('banner');
+    b.hidden = false;
+    b.textContent = `${why} Running the C++ core on the CPU (WebAssembly) with fewer bodies. For the GPU: Chrome or Edge 113+ (Windows, macOS, ChromeOS, Android), Safari 26+, or Firefox 141+ on Windows; on Linux, Chrome with chrome://flags/#enable-unsafe-webgpu and #enable-vulkan switched on.`;
+  }
+  // The first frame does not wait for the probe: the scene opens at the rate this browser measured last
+  // time (or a slow GPU's), and is reloaded at the measured rate's size when that differs by more than 2x.
+  app.rate = device ? Number(localStorage.getItem(RATE_KEY)) || PROVISIONAL_RATE : app.cpu!.probeRate();
+  app.backendName = device ? `WebGPU (${app.sim!.shape.workgroup} a workgroup)` : 'CPU (WebAssembly, float64)';
+  const sceneSelect = $<HTMLSelectElement>('scene');
+  sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
+  $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+  const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
+  app.url = parsed.state;
+  const name = parsed.state.scene ?? 'figure8-3';
+  if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene('figure8-3');
+  timings.scene = performance.now();
+  app.timings = timings;
+  if (parsed.problems.length) showError(parsed.problems.map((p) => p.message).join('\n'));
+  wirePanels(app);
+  requestAnimationFrame((t) => app.frame(t));
+  Object.assign(window, { nbody: testApi(app) });
+  app.ready = true;
+  if (device) await app.measureAdapter(parsed.state.n !== undefined);
+  timings.probe = performance.now();
+  app.settled = true;
+}
+
+function wirePanels(app: App): void {
+  const check = (name: string) => (v: number) => app.core.paramProblem(name, v);
+  const num = (id: string, apply: (v: number) => void) => $(id).addEventListener('change', () => {
+    const v = readNumber(id, check(id === 'spf' ? 'steps_per_frame' : id));
+    if (v === null) return;
+    showError('');
+    apply(v);
+    app.sim?.reprime();
+    app.syncPanels();
+  });
+  num('dt', (v) => (app.run.dt = v));
+  num('eps', (v) => { app.run.eps = v; app.run.e0 = null; });
+  num('G', (v) => { app.run.G = v; app.run.e0 = null; });
+  num('spf', (v) => (app.run.stepsPerFrame = v));
+  $('variant').addEventListener('change', () => { app.run.variant = variantByName($<HTMLSelectElement>('variant').value)!; app.syncPanels(); });
+  $('load').addEventListener('click', () => app.loadScene($<HTMLSelectElement>('scene').value, '', Number($<HTMLInputElement>('n').value) || 0));
+  $('scene').addEventListener('change', () => app.loadScene($<HTMLSelectElement>('scene').value));
+  $('load-text').addEventListener('click', () => app.loadScene('scene text', $<HTMLTextAreaElement>('scene-text').value));
+  $('reset').addEventListener('click', () => { app.restart(); app.camera.reset(); });
+  $('run').addEventListener('click', () => { app.run.running = !app.run.running; app.syncPanels(); });
+  $('step').addEventListener('click', () => { app.run.running = false; app.stepOnce(1); app.syncPanels(); });
+  $('race').addEventListener('click', () => void app.race());
+  window.addEventListener('keydown', (e) => {
+    if ((e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).tagName === 'TEXTAREA') return;
+    if (e.key === ' ') { app.run.running = !app.run.running; app.syncPanels(); e.preventDefault(); }
+    if (e.key === 'r') { app.restart(); }
+  });
+}
+
+// What web/tests drive: state, steps, forces against the float64 reference.
+function testApi(app: App) {
+  return {
+    app,
+    firstFrameMs: () => app.firstFrameMs,
+    settled: () => app.settled,
+    timings: () => app.timings,
+    rate: () => app.rate,
+    backend: () => app.backendName,
+    scene: () => ({ name: app.run.scene.name, n: app.run.scene.n, dt: app.run.dt, eps: app.run.eps, G: app.run.G, variant: app.run.variant.name, time: app.run.time }),
+    async stepAndRead(steps: number) {
+      app.run.running = false;
+      app.syncPanels();
+      app.stepOnce(steps);
+      return app.sim ? app.sim.readState() : app.cpu!.state();
+    },
+    async forceErrors(variant: string, n: number, eps: number) {
+      return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps);
+    },
+    flopsPerInteraction: FLOPS_PER_INTERACTION,
+  };
+}
+
+start().catch((e) => showError(`The page could not start: ${e instanceof Error ? e.message : String(e)}`));

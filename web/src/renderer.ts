@@ -1,0 +1,176 @@
+// Point sprites in WebGPU, the WGSL twin of shaders/particles.{vert,frag} and shaders/tonemap.frag: each body a
+// soft Gaussian quad (WebGPU points are one pixel, so 4 vertices an instance), sized with perspective and
+// clamped to 1..64 px, added (blend one + one) into a float (HDR) target, then mapped to the screen with
+// 1 - exp(-hdr * exposure) and gamma 2.2, as the desktop does. Colours: the scene component (the desktop's
+// 8 group colours) or speed through a colour map from assets/colormaps.
+
+export const GROUP_COLOURS: readonly number[][] = [
+  [0.35, 0.6, 1.0], [1.0, 0.55, 0.2], [0.4, 1.0, 0.45], [1.0, 0.35, 0.55],
+  [0.85, 0.85, 0.3], [0.7, 0.45, 1.0], [0.3, 0.95, 0.95], [0.95, 0.95, 0.95],
+]; // src/render/colormap.cpp: group_colour
+
+export interface DrawParams {
+  view: Float32Array; // column-major 4x4
+  proj: Float32Array;
+  pointSize: number; // px at the target distance
+  targetDistance: number;
+  intensity: number;
+  colourBySpeed: boolean;
+  speedSpan: number; // speed mapped to the top of the colour map
+  exposure: number;
+}
+
+const SPRITE_WGSL = /* wgsl */ `
+struct U { view: mat4x4f, proj: mat4x4f, viewport: vec2f, point_size: f32, target_distance: f32,
+           intensity: f32, by_speed: f32, inv_speed: f32, pad: f32, groups: array<vec4f, 8> }
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var cmap: texture_2d<f32>;
+@group(0) @binding(2) var samp: sampler;
+struct Out { @builtin(position) pos: vec4f, @location(0) corner: vec2f, @location(1) colour: vec3f }
+@vertex fn vs(@builtin(vertex_index) vi: u32, @location(0) pm: vec4f, @location(1) vel: vec4f,
+              @location(2) group: u32) -> Out {
+  var o: Out;
+  let corner = vec2f(f32(vi & 1u), f32(vi >> 1u)) * 2.0 - 1.0;
+  let vp = u.view * vec4f(pm.xyz, 1.0);
+  let depth = -vp.z;
+  let raw = u.point_size * u.target_distance / max(depth, 1e-6);
+  let size = clamp(raw, 1.0, 64.0);
+  var clip = u.proj * vp;
+  clip = vec4f(clip.xy + corner * size / u.viewport * clip.w, clip.zw);
+  o.pos = clip;
+  o.corner = corner;
+  var c = u.groups[group % 8u].rgb;
+  if (u.by_speed > 0.5) {
+    let t = clamp(length(vel.xyz) * u.inv_speed, 0.0, 1.0);
+    c = textureSampleLevel(cmap, samp, vec2f(t, 0.5), 0.0).rgb;
+  }
+  o.colour = c * u.intensity * min(raw * raw, 1.0);
+  if (depth <= 0.0) { o.pos = vec4f(2.0, 2.0, 2.0, 1.0); }
+  return o;
+}
+@fragment fn fs(i: Out) -> @location(0) vec4f {
+  let r2 = dot(i.corner, i.corner);
+  if (r2 > 1.0) { discard; }
+  return vec4f(i.colour * exp(-r2 * 4.0), 1.0);
+}`;
+
+const TONEMAP_WGSL = /* wgsl */ `
+@group(0) @binding(0) var hdr: texture_2d<f32>;
+@group(0) @binding(1) var<uniform> exposure: vec4f;
+@vertex fn vs(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
+  let p = vec2f(f32((vi << 1u) & 2u), f32(vi & 2u));
+  return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  let c = textureLoad(hdr, vec2i(p.xy), 0).rgb;
+  let m = vec3f(1.0) - exp(-c * exposure.x);
+  let bg = vec3f(0.004, 0.004, 0.012);
+  return vec4f(pow(bg + m * (vec3f(1.0) - bg), vec3f(1.0 / 2.2)), 1.0);
+}`;
+
+export class Renderer {
+  private uniforms: GPUBuffer;
+  private exposure: GPUBuffer;
+  private groups: GPUBuffer | null = null;
+  private cmap: GPUTexture;
+  private sampler: GPUSampler;
+  private hdr: GPUTexture | null = null;
+
+  // The pipelines compile asynchronously (beside the start-up probe's kernel on a slow GPU).
+  static async create(device: GPUDevice, context: GPUCanvasContext, colormap: number[][]): Promise<Renderer> {
+    const format = navigator.gpu.getPreferredCanvasFormat();
+    context.configure({ device, format, alphaMode: 'opaque' });
+    const add: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one', operation: 'add' };
+    const spriteModule = device.createShaderModule({ code: SPRITE_WGSL });
+    const toneModule = device.createShaderModule({ code: TONEMAP_WGSL });
+    const instance = (location: number, format: GPUVertexFormat, stride: number): GPUVertexBufferLayout => ({
+      arrayStride: stride, stepMode: 'instance', attributes: [{ shaderLocation: location, offset: 0, format }],
+    });
+    const [sprite, tonemap] = await Promise.all([
+      device.createRenderPipelineAsync({
+        layout: 'auto',
+        vertex: { module: spriteModule, entryPoint: 'vs', buffers: [instance(0, 'float32x4', 16), instance(1, 'float32x4', 16), instance(2, 'uint32', 4)] },
+        fragment: { module: spriteModule, entryPoint: 'fs', targets: [{ format: 'rgba16float', blend: { color: add, alpha: add } }] },
+        primitive: { topology: 'triangle-strip' },
+      }),
+      device.createRenderPipelineAsync({
+        layout: 'auto',
+        vertex: { module: toneModule, entryPoint: 'vs' },
+        fragment: { module: toneModule, entryPoint: 'fs', targets: [{ format }] },
+      }),
+    ]);
+    return new Renderer(device, context, colormap, sprite, tonemap);
+  }
+
+  private constructor(private device: GPUDevice, private context: GPUCanvasContext, colormap: number[][],
+                      private sprite: GPURenderPipeline, private tonemap: GPURenderPipeline) {
+    this.uniforms = device.createBuffer({ size: 304, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.exposure = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.cmap = device.createTexture({ size: [colormap.length, 1], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    const texels = new Uint8Array(colormap.length * 4);
+    colormap.forEach((c, i) => texels.set([...c.map((x) => Math.round(255 * x)), 255], 4 * i));
+    device.queue.writeTexture({ texture: this.cmap }, texels, { bytesPerRow: colormap.length * 4 }, [colormap.length, 1]);
+    this.sampler = device.createSampler({ magFilter: 'linear', minFilter: 'linear' });
+  }
+
+  setGroups(group: Uint32Array<ArrayBuffer>): void {
+    this.groups?.destroy();
+    this.groups = this.device.createBuffer({ size: Math.max(4, group.byteLength), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+    this.device.queue.writeBuffer(this.groups, 0, group);
+  }
+
+  private target(w: number, h: number): GPUTexture {
+    if (!this.hdr || this.hdr.width !== w || this.hdr.height !== h) {
+      this.hdr?.destroy();
+      this.hdr = this.device.createTexture({ size: [w, h], format: 'rgba16float', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING });
+    }
+    return this.hdr;
+  }
+
+  private writeUniforms(p: DrawParams, w: number, h: number): void {
+    const u = new Float32Array(76);
+    u.set(p.view, 0);
+    u.set(p.proj, 16);
+    u.set([w, h, p.pointSize, p.targetDistance, p.intensity, p.colourBySpeed ? 1 : 0, 1 / Math.max(p.speedSpan, 1e-30), 0], 32);
+    GROUP_COLOURS.forEach((c, i) => u.set([...c, 0], 40 + 4 * i));
+    this.device.queue.writeBuffer(this.uniforms, 0, u);
+    this.device.queue.writeBuffer(this.exposure, 0, new Float32Array([p.exposure, 0, 0, 0]));
+  }
+
+  draw(pos: GPUBuffer, vel: GPUBuffer, n: number, p: DrawParams): void {
+    const canvasTex = this.context.getCurrentTexture();
+    const hdr = this.target(canvasTex.width, canvasTex.height);
+    this.writeUniforms(p, canvasTex.width, canvasTex.height);
+    const enc = this.device.createCommandEncoder();
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ view: hdr.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
+    });
+    if (n > 0 && this.groups) {
+      pass.setPipeline(this.sprite);
+      pass.setBindGroup(0, this.device.createBindGroup({
+        layout: this.sprite.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.uniforms } },
+          { binding: 1, resource: this.cmap.createView() },
+          { binding: 2, resource: this.sampler },
+        ],
+      }));
+      pass.setVertexBuffer(0, pos);
+      pass.setVertexBuffer(1, vel);
+      pass.setVertexBuffer(2, this.groups);
+      pass.draw(4, n);
+    }
+    pass.end();
+    const tone = enc.beginRenderPass({
+      colorAttachments: [{ view: canvasTex.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
+    });
+    tone.setPipeline(this.tonemap);
+    tone.setBindGroup(0, this.device.createBindGroup({
+      layout: this.tonemap.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: hdr.createView() }, { binding: 1, resource: { buffer: this.exposure } }],
+    }));
+    tone.draw(3);
+    tone.end();
+    this.device.queue.submit([enc.finish()]);
+  }
+}

@@ -1,0 +1,88 @@
+// The run's state in the page's address (?scene=cartwheel&n=4096&dt=0.0078125&eps=0.01&variant=ij), so a
+// link reproduces it. Parsing never throws: each problem comes back located (which parameter, at which
+// character of the query) with the allowed values; the numeric ranges are the desktop's parameter registry's,
+// asked through `check` (the core's paramProblem), so the words match the scene files' and the command line's.
+
+export interface UrlState {
+  scene?: string;
+  n?: number;
+  dt?: number;
+  eps?: number;
+  G?: number;
+  variant?: string;
+}
+
+export interface UrlProblem {
+  key: string;
+  at: number; // character offset of the parameter in the query string (after '?')
+  message: string; // "URL parameter 'dt' (character 17): must be from 1e-12 to 1e6 (got -1)"
+}
+
+const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant'] as const;
+export const MAX_BODIES = 1 << 24; // the page's largest buffer: 16,777,216 bodies x 16 bytes = 256 MiB
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function decode(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+export function parseUrlState(
+  query: string,
+  check: (name: string, value: number) => string,
+  variants: readonly string[],
+): { state: UrlState; problems: UrlProblem[] } {
+  const state: UrlState = {};
+  const problems: UrlProblem[] = [];
+  const q = query.startsWith('?') ? query.slice(1) : query;
+  let at = 0;
+  for (const part of q.length ? q.split('&') : []) {
+    const here = at;
+    at += part.length + 1;
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const key = decode(eq < 0 ? part : part.slice(0, eq)) ?? part;
+    const raw = eq < 0 ? null : decode(part.slice(eq + 1));
+    const fail = (why: string) =>
+      problems.push({ key, at: here, message: `URL parameter '${key}' (character ${here + 1}): ${why}` });
+    if (!(KEYS as readonly string[]).includes(key)) {
+      fail(`unknown; the page reads ${KEYS.join(', ')}`);
+      continue;
+    }
+    if (raw === null) {
+      fail(eq < 0 ? 'has no value (write key=value)' : 'is not valid percent-encoding');
+      continue;
+    }
+    if (key === 'scene') {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) fail(`'${raw.slice(0, 64)}' is not a scene name (letters, digits, - _ .)`);
+      else state.scene = raw;
+    } else if (key === 'variant') {
+      if (!variants.includes(raw)) fail(`must be one of ${variants.join(', ')} (got '${raw.slice(0, 32)}')`);
+      else state.variant = raw;
+    } else {
+      const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
+      if (!Number.isFinite(v)) {
+        fail(`'${raw.slice(0, 32)}' is not a number`);
+        continue;
+      }
+      if (key === 'n') {
+        if (!Number.isInteger(v) || v < 1 || v > MAX_BODIES) fail(`must be a whole number from 1 to ${MAX_BODIES} (got ${raw.slice(0, 32)})`);
+        else state.n = v;
+        continue;
+      }
+      const why = check(key, v);
+      if (why) fail(why);
+      else state[key as 'dt' | 'eps' | 'G'] = v;
+    }
+  }
+  return { state, problems };
+}
+
+export function formatUrlState(s: UrlState): string {
+  const parts: string[] = [];
+  for (const k of KEYS) if (s[k] !== undefined) parts.push(`${k}=${encodeURIComponent(String(s[k]))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}

@@ -1,0 +1,68 @@
+// Property test of the page's URL parser (src/url_state.ts, bundled for node by web/tests/run.sh): whatever
+// the query, parsing returns (never throws), in time linear in its length, and every problem names its
+// parameter and where it starts; a state the page writes reads back as itself.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatUrlState, parseUrlState } from '../dist-test/url_state.mjs';
+
+const VARIANTS = ['none', 'i', 'ij'];
+// The registry's rows for the three numbers (src/core/param_registry.cpp), as the core would answer.
+const RANGES = { dt: [1e-12, 1e6, false], eps: [1e-9, 1e4, true], G: [1e-12, 1e12, false] };
+const check = (k, v) => {
+  const [lo, hi, zero] = RANGES[k];
+  return (zero && v === 0) || (v >= lo && v <= hi) ? '' : `must be from ${lo} to ${hi} (got ${v})`;
+};
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+const ALPHABET = 'scenedtpsvarintG=&%?+-.eE0123456789 xyz/#;\u00e9\u{1F600}';
+const pieces = ['scene=', 'n=', 'dt=', 'eps=', 'G=', 'variant=', '&', '=', '%', '%zz', '%41', '1e-3', '-1', 'ij', 'NaN', 'Infinity', '0x10', '1e999'];
+
+test('any query: no throw, located problems', () => {
+  const r = rng(12345);
+  for (let i = 0; i < 20000; ++i) {
+    let q = '';
+    const len = Math.floor(r() * 24);
+    for (let k = 0; k < len; ++k) q += r() < 0.5 ? pieces[Math.floor(r() * pieces.length)] : ALPHABET[Math.floor(r() * ALPHABET.length)];
+    const { state, problems } = parseUrlState(q, check, VARIANTS);
+    for (const p of problems) {
+      assert.ok(p.at >= 0 && p.at <= q.length, `${q}: ${p.at}`);
+      assert.ok(p.message.startsWith(`URL parameter '${p.key}' (character ${p.at + 1}): `), p.message);
+    }
+    if (state.n !== undefined) assert.ok(Number.isInteger(state.n) && state.n >= 1);
+    for (const k of ['dt', 'eps', 'G']) if (state[k] !== undefined) assert.equal(check(k, state[k]), '');
+    if (state.variant !== undefined) assert.ok(VARIANTS.includes(state.variant));
+  }
+});
+
+test('a long query parses in linear time', () => {
+  const q = 'dt=0.01&'.repeat(100000);
+  const t0 = performance.now();
+  const { state, problems } = parseUrlState(q, check, VARIANTS);
+  assert.equal(state.dt, 0.01);
+  assert.equal(problems.length, 0);
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('states the page writes read back as themselves', () => {
+  const r = rng(777);
+  for (let i = 0; i < 5000; ++i) {
+    const s = { scene: ['cartwheel', 'two-body', 'figure8-3'][i % 3], n: 1 + Math.floor(r() * 1e6), dt: 10 ** (-6 + 6 * r()), eps: i % 5 ? r() : 0, variant: VARIANTS[i % 3] };
+    if (i % 2) s.G = 10 ** (-3 + 6 * r());
+    const back = parseUrlState(formatUrlState(s), check, VARIANTS);
+    assert.deepEqual(back.problems, []);
+    assert.deepEqual(back.state, s);
+  }
+});
+
+test('bad values get their words', () => {
+  const { problems } = parseUrlState('?scene=cartwheel&dt=-1&variant=fast&n=2.5&bogus=1&eps', check, VARIANTS);
+  assert.deepEqual(problems.map((p) => p.key), ['dt', 'variant', 'n', 'bogus', 'eps']);
+  assert.match(problems[0].message, /^URL parameter 'dt' \(character 17\): must be from 1e-12 to 1000000 \(got -1\)$/);
+  assert.match(problems[1].message, /must be one of none, i, ij \(got 'fast'\)/);
+  assert.match(problems[2].message, /whole number/);
+  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant/);
+  assert.match(problems[4].message, /has no value/);
+});
