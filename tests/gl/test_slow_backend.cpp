@@ -28,6 +28,11 @@ std::string note_after_frames(Viewer& v, int frames) {
 }  // namespace
 
 TEST(SlowBackendNote, GlComputeOnASoftwareRasterizerSaysHowMuchSlowerThanTheCpu) {
+#if defined(__SANITIZE_ADDRESS__)
+    // The CPU backend built unoptimised for the sanitizers is slower than llvmpipe's own compiled shaders: the
+    // comparison the note makes does not hold in this build (it runs in the release build's gl label).
+    GTEST_SKIP() << "the sanitizer build's CPU backend is unoptimised";
+#endif
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
     Viewer v(run_on("gl"), *ctx);
     if (v.sim().backend_choice().caution.empty())
