@@ -6,20 +6,11 @@
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "core/hermite.hpp"  // kBlockDtMin
+#include "core/kernel_tuning.hpp"  // with_commas
 #include "core/leapfrog.hpp"
 
 namespace nbody {
 
-namespace {
-
-// 1,234,567: body numbers in words read at a glance.
-std::string grouped(std::size_t n) {
-    std::string s = std::to_string(n);
-    for (int k = int(s.size()) - 3; k > 0; k -= 3) s.insert(std::size_t(k), ",");
-    return s;
-}
-
-}  // namespace
 
 // The hardest pull the softened force allows next to the heaviest body: G m / eps^2 times the peak of
 // x / (1 + x^2)^1.5, 2 / 3^1.5 = 0.385 at x = 1 / sqrt 2.
@@ -104,8 +95,8 @@ std::string auto_step_words(const AutoStep& a) {
     }
     const char* rule = a.eps > 0 ? "sqrt(eps / |a|)" : "|v| / |a|";
     const std::string who = a.by_heaviest
-                                ? "next to the heaviest body (" + grouped(a.body) + ") a pull of up to"
-                                : "body " + grouped(a.body) + " (|a|";
+                                ? "next to the heaviest body (" + with_commas(a.body) + ") a pull of up to"
+                                : "body " + with_commas(a.body) + " (|a|";
     std::snprintf(
         buf, sizeof buf, "dt %s (auto): %s %.3g%s wants %g %s = %.3g; the power of two at or below it",
         step_text(a.dt).c_str(), who.c_str(), a.accel, a.by_heaviest ? "" : ")", a.eta, rule, a.want);

@@ -42,7 +42,7 @@ double block_step_evaluation_ms(const State& s, int active_count, const SimParam
 namespace {
 // The CPU where the build has no CUDA backend and the user did not say which.
 BackendChoice no_cuda_choice(BackendKind asked) {
-    return {asked, BackendKind::Cpu, kNoCudaWords, "this build has no CUDA backend; using the CPU backend"};
+    return {asked, BackendKind::Cpu, kNoCudaWords, "this build has no CUDA backend; using the CPU backend", ""};
 }
 
 std::unique_ptr<Backend> make_row(BackendKind k, const SimParams& p, std::string* why,
