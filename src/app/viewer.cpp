@@ -142,7 +142,7 @@ std::optional<std::string> Viewer::poll_load() {
     if (!r) return std::nullopt;
     if (!r->error.empty()) return r->error;  // the current scene keeps running
     try {
-        start(r->scene, r->scene.params_in_session(m_sim.params()), r->state);
+        start(r->scene, r->scene.with_own_physics(m_sim.params()), r->state);
         return std::string();
     } catch (const std::exception& e) {
         return std::string(e.what());

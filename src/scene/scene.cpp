@@ -33,14 +33,14 @@ SimParams SceneSpec::apply_to(SimParams p) const {
     return p;
 }
 
-SimParams SceneSpec::params_in_session(const SimParams& session) const {
+SimParams SceneSpec::with_own_physics(const SimParams& running) const {
     SimParams p = apply_to({});
-    p.backend = session.backend;
-    p.gpus = session.gpus;
-    p.cpu_threads = session.cpu_threads;
-    p.kernel_auto = session.kernel_auto;
-    p.variant = session.variant;
-    p.shape = session.shape;
+    p.backend = running.backend;
+    p.gpus = running.gpus;
+    p.cpu_threads = running.cpu_threads;
+    p.kernel_auto = running.kernel_auto;
+    p.variant = running.variant;
+    p.shape = running.shape;
     try {
         validate_variant_precision(p.variant, p.precision);
     } catch (const ParamError&) {

@@ -131,10 +131,10 @@ struct SceneSpec {
     SimParams apply_to(SimParams p) const;
     // What a scene loaded into a running window runs with: its own physics, every field the file sets or
     // leaves to the program's defaults (dt, eps, G, steps a frame, method and its parameters, precision,
-    // integrator, eta), over the session's choice of machine (backend, kernel variant and shape, GPUs, CPU
+    // integrator, eta), over the running window's choice of machine (backend, kernel variant and shape, GPUs, CPU
     // threads), which the user made and which is not the scene's to change. A kernel the scene's precision
     // cannot run goes back to the backend's own choice.
-    SimParams params_in_session(const SimParams& session) const;
+    SimParams with_own_physics(const SimParams& running) const;
 };
 
 // A single Plummer sphere of n bodies in Henon units (G = M = 1, a = 3 pi / 16, E = -1/4): the standard

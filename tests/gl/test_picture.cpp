@@ -1,4 +1,4 @@
-// The picture's goals (issue 51, docs/rendering.md), asserted on rendered frames: galaxy scenes at 1280x720
+// The picture's goals (docs/rendering.md), asserted on rendered frames: galaxy scenes at 1280x720
 // clip at most 0.05% of their pixels while at least 2% is lit; a sparse group of a few hundred bodies beside
 // a dense core of a million stays visible; the Cartwheel's ring is brighter than the disk just inside it.
 // The tone map's curve (shaders/tonemap.frag) and the automatic exposure (shaders/exposure.frag) are what

@@ -146,7 +146,7 @@ TEST(SceneSwitch, ASceneLoadedFromThePanelRunsItsOwnPhysics) {
     EXPECT_EQ(got.integrator, want.integrator);
     EXPECT_EQ(got.eta, want.eta);
     EXPECT_EQ(got.dt, want.dt);
-    EXPECT_EQ(got.backend, BackendKind::Cpu);  // the session's machine choice stays
+    EXPECT_EQ(got.backend, BackendKind::Cpu);  // the user's machine choice stays
 }
 
 // Esc cancels "Load full N" while it generates: the reduced scene runs on, and its note and its "Load full N"

@@ -1,5 +1,5 @@
 // A scene loaded into a running window (the Scene panel's Load) runs with its own physics, whatever scene
-// ran before it: SceneSpec::params_in_session keeps only the session's machine choices (backend, kernel,
+// ran before it: SceneSpec::with_own_physics keeps only the running window's machine choices (backend, kernel,
 // GPUs, threads). Checked for every ordered pair of shipped scenes.
 #include <gtest/gtest.h>
 
@@ -15,20 +15,20 @@ SceneSpec shipped(const std::string& name) {
 }
 }  // namespace
 
-TEST(SceneSession, EachShippedSceneCarriesOnlyItsOwnPhysicsAfterAnyOther) {
+TEST(SceneOwnPhysics, EachShippedSceneCarriesOnlyItsOwnPhysicsAfterAnyOther) {
     const std::vector<std::string> names = scene_names(NBODY_SOURCE_DIR "/scenes");
     ASSERT_GE(names.size(), 2u);
     int pairs = 0;
     for (const std::string& before : names) {
-        // The session as the window has it after `before` loaded, with the user's own machine choices.
-        SimParams session = shipped(before).params_in_session({});
-        session.backend = BackendKind::Cpu;
-        session.cpu_threads = 1;
+        // The parameters after `before` loaded, with the user's own machine choices.
+        SimParams running = shipped(before).with_own_physics({});
+        running.backend = BackendKind::Cpu;
+        running.cpu_threads = 1;
         for (const std::string& after : names) {
             const SceneSpec next = shipped(after);
             SimParams want = next.apply_to({});  // as the command line starts it
             want.backend = BackendKind::Cpu, want.cpu_threads = 1;
-            const SimParams got = next.params_in_session(session);
+            const SimParams got = next.with_own_physics(running);
             EXPECT_TRUE(same_params(got, want))
                 << after << " after " << before << ": method " << int(got.method) << " (want " << int(want.method)
                 << "), integrator " << int(got.integrator) << " (want " << int(want.integrator) << "), eta "
@@ -39,15 +39,15 @@ TEST(SceneSession, EachShippedSceneCarriesOnlyItsOwnPhysicsAfterAnyOther) {
     EXPECT_EQ(pairs, int(names.size() * names.size()));
 }
 
-TEST(SceneSession, AKernelTheScenesPrecisionCannotRunGoesBackToAuto) {
-    SimParams session;
-    session.kernel_auto = false;
-    session.variant = KernelVariant::Tensor;  // fp32 only
+TEST(SceneOwnPhysics, AKernelTheScenesPrecisionCannotRunGoesBackToAuto) {
+    SimParams running;
+    running.kernel_auto = false;
+    running.variant = KernelVariant::Tensor;  // fp32 only
     SceneSpec s = shipped("plummer");
-    EXPECT_EQ(s.params_in_session(session).variant, KernelVariant::Tensor);  // an fp32 scene keeps it
-    EXPECT_FALSE(s.params_in_session(session).kernel_auto);
+    EXPECT_EQ(s.with_own_physics(running).variant, KernelVariant::Tensor);  // an fp32 scene keeps it
+    EXPECT_FALSE(s.with_own_physics(running).kernel_auto);
     s.precision = Precision::DS;
-    const SimParams p = s.params_in_session(session);
+    const SimParams p = s.with_own_physics(running);
     EXPECT_TRUE(p.kernel_auto);
     EXPECT_NE(p.variant, KernelVariant::Tensor);
     EXPECT_NO_THROW(validate(p));
