@@ -38,9 +38,12 @@ class GpuTree {
     // synchronises before returning. d_acc must not alias d_pos_mass. d_active (device, n flags in input
     // order; null: every body): block steps, where only the groups holding an active body are walked and
     // only the active bodies' accelerations written (CpuTree::evaluate_active's contract).
+    // may_refit (with d_active; tree::refits' decision, which the caller takes from its active count): the
+    // last tree is refitted (core/tree/sub_step_rule.hpp) where it was built and walked for these n bodies under
+    // the same leaf and group sizes, as CpuTree::evaluate_active does.
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
                          TreeStats* st = nullptr, bool acc_holds_last = false,
-                         const uint8_t* d_active = nullptr);
+                         const uint8_t* d_active = nullptr, bool may_refit = false);
 
     // Per group of the last walk (tree::emit_groups, in CpuTree::groups()'s order): its interaction list's
     // lengths, as CpuTree reports them.

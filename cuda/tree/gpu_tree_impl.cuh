@@ -60,6 +60,14 @@ struct GpuTree::Impl {
     // Records the stages' events and returns without waiting; read_stage_times fills s once the stream has
     // passed them (after a walk it has: the walk waits for its counters).
     void build_from_input(const TreeParams& p, TreeStats& s);
+    // The last tree refitted to the bodies at pos (input order, device): gathered into its key order, the
+    // multipoles made anew (core/tree/sub_step_rule.hpp); the same events, keys, sort and build taking none.
+    void refit(const float4* pos, const TreeParams& p, TreeStats& s);
+    // The leaf and group sizes of the last tree built and grouped (0: none since start(); a refit needs both).
+    int grouped_leaf = 0, grouped_size = 0;
+    bool can_refit(std::size_t count, const TreeParams& p) const {
+        return count == n && cells > 0 && grouped_leaf == p.leaf && grouped_size == p.group;
+    }
     void read_stage_times(TreeStats& s);
     void make_groups(uint32_t group);
     // out = exclusive prefix sums of in (CUB, on the stream; grows scan_temp as needed)

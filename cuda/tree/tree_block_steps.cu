@@ -55,25 +55,22 @@ __global__ void first_steps_kernel(TreeBodies b, BlockRule r, double* t, double*
     t[i] = 0.0, dt[i] = step, t_end[i] = step;
 }
 
-// v += G dt / 2 a for the bodies whose steps start at the clock. 6 flops a body so kicked.
-__global__ void open_kick_kernel(TreeBodies b, const double* t, const double* dt, double clock, double G) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= b.n || t[i] != clock) return;
-    float4 v = b.vel[i];
-    tree_kick(v, b.acc[i], static_cast<float>(0.5 * dt[i] * G));
-    b.vel[i] = v;
-}
-
-// x += (t_next - clock) v for every body (6 flops), and the active flags of the bodies due at t_next, counted
-// a warp at a time.
-__global__ void drift_mark_kernel(TreeBodies b, const double* t_end, double clock, BlockScalars* sc,
-                                  uint8_t* active) {
+// One pass over the bodies after the next block time is known: v += G dt / 2 a for the bodies whose steps
+// start at the clock (6 flops a body so kicked), then x += (t_next - clock) v for every body (6 flops), and the
+// active flags of the bodies due at t_next, counted a warp at a time. One launch, not two: a sub-step of a few
+// due bodies is launches and waits more than arithmetic.
+__global__ void kick_drift_mark_kernel(TreeBodies b, const double* t, const double* dt, const double* t_end,
+                                       double clock, double G, BlockScalars* sc, uint8_t* active) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     const double t_next = sc->t_next;
     bool due = false;
     if (i < b.n) {
+        float4 v = b.vel[i];
+        if (t[i] == clock) {
+            tree_kick(v, b.acc[i], static_cast<float>(0.5 * dt[i] * G));
+            b.vel[i] = v;
+        }
         const float h = static_cast<float>(t_next - clock);
-        const float4 v = b.vel[i];
         float4 x = b.pos[i];
         tree_drift(x, v, h);
         b.pos[i] = x;
@@ -166,18 +163,16 @@ void TreeBlockSteps::start(const TreeBodies& b, const BlockRule& r, cudaStream_t
 }
 
 std::size_t TreeBlockSteps::begin_step(const TreeBodies& b, double G, cudaStream_t s) {
-    open_kick_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t.as<const double>(), m_dt.as<const double>(),
-                                                         m_clock, G);
-    NBODY_CUDA_CHECK_LAUNCH("open_kick_kernel");
     BlockScalars* sc = m_scalars.as<BlockScalars>();
     std::size_t bytes = m_scratch_bytes;
     NBODY_CUDA_CHECK(cub::DeviceReduce::Min(m_scratch.get(), bytes, m_t_end.as<const double>(), &sc->t_next,
                                             b.n, s));
     const unsigned zero[2] = {0u, unsigned(INT_MAX)};  // active, bad
     NBODY_CUDA_CHECK(cudaMemcpyAsync(&sc->active, zero, sizeof zero, cudaMemcpyHostToDevice, s));
-    drift_mark_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t_end.as<const double>(), m_clock, sc,
-                                                          m_active.as<uint8_t>());
-    NBODY_CUDA_CHECK_LAUNCH("drift_mark_kernel");
+    kick_drift_mark_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t.as<const double>(), m_dt.as<const double>(),
+                                                               m_t_end.as<const double>(), m_clock, G, sc,
+                                                               m_active.as<uint8_t>());
+    NBODY_CUDA_CHECK_LAUNCH("kick_drift_mark_kernel");
     read_scalars(s);
     return m_active_count;
 }

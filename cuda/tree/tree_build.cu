@@ -149,6 +149,24 @@ void GpuTree::Impl::build_from_input(const TreeParams& p, TreeStats& s) {
     s.depth = static_cast<int>(level_start.size()) - 2;
 }
 
+void GpuTree::Impl::refit(const float4* pos, const TreeParams& p, TreeStats& s) {
+    s.bodies = n;
+    stage_events.create();
+    cudaEvent_t* at = stage_events.at;
+    for (int k = 0; k < 4; ++k) NBODY_CUDA_CHECK(cudaEventRecord(at[k], stream));  // no keys, sort or build
+    tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(pos, sorted.order(), static_cast<int>(n),
+                                                             x.as<float>(), y.as<float>(), z.as<float>(),
+                                                             m.as<float>());
+    NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
+    // the multipoles count their children in as the link pass left the counts: at zero
+    NBODY_CUDA_CHECK(cudaMemsetAsync(cell_arrivals.get(), 0, cells * sizeof(uint32_t), stream));
+    compute_moments(p.open_all ? HUGE_VAL : 1.0 / double(p.theta), p.alpha);
+    NBODY_CUDA_CHECK(cudaEventRecord(at[4], stream));
+    s.cells = cells;
+    s.depth = static_cast<int>(level_start.size()) - 2;
+    s.refitted = true;
+}
+
 void GpuTree::Impl::read_stage_times(TreeStats& s) {
     const cudaEvent_t* at = stage_events.at;
     NBODY_CUDA_CHECK(cudaEventSynchronize(at[4]));
@@ -168,6 +186,7 @@ void GpuTree::Impl::start(std::size_t count, const TreeParams& p) {
     n = count;
     cells = 0;
     groups = 0;
+    grouped_leaf = grouped_size = 0;
     level_start.clear();
     reserve_bodies(count);
 }
@@ -185,18 +204,32 @@ void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, 
 }
 
 void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps,
-                              void* d_acc, TreeStats* st, bool acc_holds_last, const uint8_t* d_active) {
-    m->start(n, p);
+                              void* d_acc, TreeStats* st, bool acc_holds_last, const uint8_t* d_active,
+                              bool may_refit) {
+    const bool refit = may_refit && d_active && m->can_refit(n, p);
+    if (refit) {
+        p.validate();
+        NBODY_CUDA_CHECK(cudaSetDevice(m->device));
+    } else {
+        m->start(n, p);
+    }
     TreeStats s;
     if (n > 0) {
-        if (d_pos_mass != m->input.get())
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(m->input.get(), d_pos_mass, n * sizeof(float4),
-                                             cudaMemcpyDeviceToDevice, m->stream));
-        m->build_from_input(p, s);
+        if (refit) {
+            m->refit(static_cast<const float4*>(d_pos_mass), p, s);
+        } else {
+            if (d_pos_mass != m->input.get())
+                NBODY_CUDA_CHECK(cudaMemcpyAsync(m->input.get(), d_pos_mass, n * sizeof(float4),
+                                                 cudaMemcpyDeviceToDevice, m->stream));
+            m->build_from_input(p, s);
+        }
         const float soft2 = float(eps * eps) + tree::kSelfFloor;  // as CpuTree::run
         float4* acc = static_cast<float4*>(d_acc);
         const auto t0 = std::chrono::steady_clock::now();  // host clock: the walk ends on the host's wait
-        m->make_groups(uint32_t(p.group));
+        if (!refit) {  // a refit keeps the last tree's groups
+            m->make_groups(uint32_t(p.group));
+            m->grouped_leaf = p.leaf, m->grouped_size = p.group;
+        }
         const bool criterion = p.reads_last_accelerations();
         if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false);  // the accelerations it needs
         m->walk(p, soft2, acc, s, criterion, d_active);

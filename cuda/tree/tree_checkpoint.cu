@@ -21,6 +21,7 @@ constexpr const char* kStepArrays[2] = {"t", "dt"};
 
 bool TreeEngine::export_state(IntegratorState& st) {
     st = {};
+    m_refittable = false;  // the step after a checkpoint builds, as the resumed run's does
     m_dev.synchronize();
     const DeviceBuffer* src[3] = {&m_pos, &m_vel, &m_acc};
     std::vector<Float4> v(m_n);
@@ -83,6 +84,7 @@ void TreeEngine::import_state(const IntegratorState& st, const SimParams& p) {
     if (block) m_clock.write(t, dt, clock, part.stream);
     m_dev.synchronize();  // the host arrays go out of scope
     m_acc_current = true;
+    m_refittable = false;  // reset's tree is of these positions, but the saved run built at its next step
 }
 
 }  // namespace nbody::kernels

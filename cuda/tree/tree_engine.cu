@@ -12,6 +12,8 @@
 #include "core/hermite.hpp"
 #include "core/integrator.hpp"
 #include "core/sim_params.hpp"
+#include "core/tree/sub_step_rule.hpp"
+#include "core/tree/tree_defs.hpp"
 #include "tree/tree_engine.cuh"
 
 namespace nbody::kernels {
@@ -57,7 +59,8 @@ void check_runs(const SimParams& p, std::size_t parts) {
 
 }  // namespace
 
-TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices), m_tree(devices.parts().front().device) {}
+TreeEngine::TreeEngine(DeviceSet& devices)
+    : m_dev(devices), m_tree(devices.parts().front().device), m_direct(devices.parts().front().device) {}
 
 void TreeEngine::reset(const State& s, const SimParams& p) {
     check_runs(p, m_dev.size());
@@ -82,6 +85,7 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
+    m_refittable = true, m_refits = 0, m_direct_steps = 0;
     m_block = integrator_info(p.integrator).block_steps;
     m_sums = {};
     if (m_block) {
@@ -108,12 +112,12 @@ void TreeEngine::set_params(const SimParams& p) {
     evaluate();
 }
 
-void TreeEngine::evaluate(const uint8_t* active) {
+void TreeEngine::evaluate(const uint8_t* active, bool may_refit) {
     if (m_n == 0) return;
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
     m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats, m_acc_current,
-                           active);
+                           active, may_refit);
     m_acc_current = true;
 }
 
@@ -167,8 +171,10 @@ std::string TreeEngine::stage_times() const {
         const double per = 100.0 / (double(s.steps) * double(m_n));
         std::snprintf(buf, sizeof buf,
                       "; active %.1f%% of the bodies a block step, the groups walked for them %.1f%%; %lld steps "
-                      "with under 1/64 active, %.3f ms each",
-                      s.active * per, s.walked * per, s.small, s.small ? 1e3 * s.small_total / double(s.small) : 0.0);
+                      "with under 1/64 active, %.3f ms each; %lld refitted the last tree, %lld summed the due "
+                      "bodies directly",
+                      s.active * per, s.walked * per, s.small, s.small ? 1e3 * s.small_total / double(s.small) : 0.0,
+                      m_refits, m_direct_steps);
         out += buf;
     }
     return out;
@@ -182,7 +188,18 @@ void TreeEngine::block_steps(int k) {
     for (int s = 0; s < k; ++s) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t active = m_clock.begin_step(bodies(), m_params.G, part.stream);
-        evaluate(m_clock.active());
+        if (tree::sums_directly(active, m_n)) {  // the tree stays as it was, refittable as it was
+            const float soft2 = float(m_params.eps * m_params.eps) + tree::kSelfFloor;  // as the walk's
+            m_direct.evaluate(m_pos.as<const float4>(), m_clock.active(), active, m_n, soft2, m_acc.as<float4>(),
+                              part.stream);
+            m_stats = {};
+            m_stats.bodies = m_n, m_stats.body_body = uint64_t(active) * uint64_t(m_n), m_stats.walked_bodies = active;
+            ++m_direct_steps;
+        } else {
+            evaluate(m_clock.active(), m_refittable && tree::refits(active, m_n));
+            m_refittable = true;
+            m_refits += m_stats.refitted;
+        }
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
         m_clock.end_step(bodies(), rule(), part.stream);
@@ -283,6 +300,7 @@ EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
     if (dst.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    m_refittable = false;
     const std::size_t bytes = m_n * sizeof(float4);
     std::size_t off = 0;
     for (const DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
@@ -298,6 +316,7 @@ void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMar
     if (src.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
     const DevicePart& part = m_dev.parts().front();
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    m_refittable = false;
     const std::size_t bytes = m_n * sizeof(float4);
     std::size_t off = 0;
     for (DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {

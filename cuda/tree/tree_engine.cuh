@@ -13,6 +13,7 @@
 #include "core/tree/tree_params.hpp"
 #include "direct/potential_kernel.cuh"
 #include "tree/gpu_tree.hpp"
+#include "tree/tree_active_direct.cuh"
 #include "tree/tree_block_steps.cuh"
 
 namespace nbody::kernels {
@@ -59,8 +60,9 @@ public:
     const TreeStats& last_tree() const { return m_stats; }
 
 private:
-    // m_acc from m_pos: build and walk (active: block steps' flags, only those bodies' accelerations)
-    void evaluate(const uint8_t* active = nullptr);
+    // m_acc from m_pos: build and walk (active: block steps' flags, only those bodies' accelerations;
+    // may_refit: the last tree refitted instead, core/tree/sub_step_rule.hpp)
+    void evaluate(const uint8_t* active = nullptr, bool may_refit = false);
     void block_steps(int k);
     void synchronise_velocities(State& out);
     TreeBodies bodies() const;
@@ -80,6 +82,13 @@ private:
     bool m_block = false;     // leapfrog-block
     TreeBlockSteps m_clock;   // block steps' time line
     std::size_t m_last_active = 0;
+    // The tree may be refitted at the next block step: not after a snapshot or checkpoint is taken or put
+    // back, so the step after one builds its tree in the saved run and in the restored one alike, and a
+    // restored run goes on bit for bit.
+    bool m_refittable = false;
+    TreeActiveDirect m_direct;  // block steps with few bodies due (core/tree/sub_step_rule.hpp)
+    // Block steps since the reset that refitted the tree, and that summed the due bodies directly.
+    long long m_refits = 0, m_direct_steps = 0;
     // Seconds since the reset: the tree's stages summed from each evaluation's stats, and whole steps on the
     // host clock (the rest is the kicks, drifts, block-time selection and the waits between them).
     struct StageSums {

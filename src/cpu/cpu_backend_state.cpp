@@ -36,6 +36,7 @@ void HermiteCpu::import_from(const IntegratorState& st, std::size_t n) {
 }
 
 bool CpuBackend::export_state(IntegratorState& st) {
+    m_forces.build_next_tree();
     st = {};
     st.backend = "cpu";
     for (int k = 0; k < 10; ++k) st.arrays.emplace_back(kBodyArrays[k], *body_array(m_bodies, k));

@@ -1,6 +1,9 @@
 #include "cpu/cpu_forces.hpp"
 
+#include <algorithm>
+
 #include "core/parallel.hpp"
+#include "core/tree/sub_step_rule.hpp"
 #include "cpu/force_f32.hpp"
 
 namespace nbody {
@@ -25,6 +28,10 @@ void CpuForces::evaluate_rows(Bodies& b, const SimParams& p, const std::vector<s
                               int threads) {
     switch (p.method) {
         case ForceMethod::Tree:
+            if (tree::sums_directly(rows.size(), b.size())) {
+                tree_rows_directly(b, p, rows, threads);
+                break;
+            }
             m_row_mask.assign(b.size(), 0);
             for (std::size_t i : rows) m_row_mask[i] = 1;
             tree(b, p, threads, &m_row_mask);
@@ -86,17 +93,34 @@ void CpuForces::tree(Bodies& b, const SimParams& p, int threads, const std::vect
     m_tree_pos.resize(n);
     m_tree_acc.resize(n);
     for (std::size_t i = 0; i < n; ++i) m_tree_pos[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
-    if (rows)  // the others keep their last accelerations in m_tree_acc, for the acceleration criterion
+    if (rows) {  // the others keep their last accelerations in m_tree_acc, for the acceleration criterion
+        const auto due = std::size_t(std::count_if(rows->begin(), rows->end(), [](uint8_t a) { return a != 0; }));
         m_tree->evaluate_active(m_tree_pos.data(), n, rows->data(), p.tree, p.eps, m_tree_acc.data(),
-                                &m_tree_stats, m_tree_acc_current);
-    else
+                                &m_tree_stats, m_tree_acc_current, m_tree_refittable && tree::refits(due, n));
+    } else
         m_tree->evaluate(m_tree_pos.data(), n, p.tree, p.eps, m_tree_acc.data(), &m_tree_stats,
                          m_tree_acc_current);
     m_tree_acc_current = true;
+    m_tree_refittable = true;
     for (std::size_t i = 0; i < n; ++i) {
         if (rows && !(*rows)[i]) continue;
         b.ax[i] = m_tree_acc[i].x, b.ay[i] = m_tree_acc[i].y, b.az[i] = m_tree_acc[i].z;
     }
+}
+
+// core/tree/sub_step_rule.hpp: few due bodies sum every body directly, in float32 as the direct method (the
+// accelerations without G here: evaluate_rows applies it). The tree's last accelerations take theirs, as a
+// walk would leave them for the acceleration criterion; the tree itself stays as it was (still refittable).
+void CpuForces::tree_rows_directly(Bodies& b, const SimParams& p, const std::vector<std::size_t>& rows,
+                                   int threads) {
+    direct_f32_rows(b, p, rows, threads);
+    const std::size_t n = b.size();
+    m_tree_acc.resize(n);
+    for (std::size_t i : rows) m_tree_acc[i] = {float(b.ax[i]), float(b.ay[i]), float(b.az[i]), 0.f};
+    m_tree_stats = {};
+    m_tree_stats.bodies = n;
+    m_tree_stats.body_body = uint64_t(rows.size()) * uint64_t(n);
+    m_tree_stats.walked_bodies = rows.size();
 }
 
 StepWork CpuForces::rows_work(const SimParams& p, std::size_t rows, std::size_t n) const {
@@ -110,6 +134,7 @@ StepWork CpuForces::rows_work(const SimParams& p, std::size_t rows, std::size_t 
 }
 
 void CpuForces::resume(const Bodies& b, const SimParams& p) {
+    m_tree_refittable = false;  // the tree is not of these bodies' last build: the next step builds
     m_tree_acc_current = p.method == ForceMethod::Tree;
     if (!m_tree_acc_current) return;
     // the tree wrote float32 values, scaled by G in float64: dividing by G rounds back to the same floats

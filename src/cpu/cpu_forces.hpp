@@ -30,7 +30,10 @@ class CpuForces {
     // The last evaluation's cells down to `depth`, for drawing; empty for a method without cells.
     std::vector<TreeCellBox> cells(const SimParams& p, int depth) const;
     // Other bodies from now on: what the last evaluation left (the tree's last accelerations) is not theirs.
-    void forget() { m_tree_acc_current = false; }
+    void forget() { m_tree_acc_current = false, m_tree_refittable = false; }
+    // A checkpoint is written here: the next block step builds its tree (core/tree/sub_step_rule.hpp) as the run
+    // resumed from it will, so both go on with the same bits.
+    void build_next_tree() { m_tree_refittable = false; }
     // Bodies from a checkpoint, whose accelerations (G included) are their last evaluation's: the tree's
     // acceleration criterion reads them as the running simulation's tree did: a resumed run keeps its bits.
     void resume(const Bodies& b, const SimParams& p);
@@ -39,6 +42,7 @@ class CpuForces {
     void direct_f32(Bodies& b, const SimParams& p, std::size_t begin, std::size_t end, int threads);
     void direct_f32_rows(Bodies& b, const SimParams& p, const std::vector<std::size_t>& rows, int threads);
     SourcesF32 float_sources(const Bodies& b);  // the bodies rounded into m_fx .. m_fm
+    void tree_rows_directly(Bodies& b, const SimParams& p, const std::vector<std::size_t>& rows, int threads);
     // rows: the bodies to evaluate (null: all), as a mask over every body
     void tree(Bodies& b, const SimParams& p, int threads, const std::vector<uint8_t>* rows = nullptr);
 
@@ -47,6 +51,7 @@ class CpuForces {
     std::unique_ptr<CpuTree> m_tree;
     std::vector<Float4> m_tree_pos, m_tree_acc;
     bool m_tree_acc_current = false;  // m_tree_acc is its last evaluation of these bodies (alpha reads it)
+    bool m_tree_refittable = false;   // the tree's last build is of these bodies and may be refitted
     TreeStats m_tree_stats;
     std::vector<uint8_t> m_row_mask;  // evaluate_rows' bodies, for the tree
 };

@@ -5,8 +5,11 @@
 // words.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -14,7 +17,9 @@
 #include "core/diagnostics.hpp"
 #include "core/hermite.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "../unit/tree_test_util.hpp"
 #include "gpu_test_util.hpp"
+#include "tree_gpu_compare.hpp"
 
 using namespace nbody;
 
@@ -35,6 +40,16 @@ double energy_error(const State& s0, Backend& b, const SimParams& p) {
     State s;
     b.read_state(s);
     return relative_energy_error(compute_diagnostics(s0, p.eps, p.G, 2), compute_diagnostics(s, p.eps, p.G, 2));
+}
+
+// A count from the engine's stage times ("...; 12 refitted the last tree, 30 summed the due bodies
+// directly"): the number before `what`; -1 where it is missing.
+long long count_before(const Backend& b, const char* what) {
+    const std::string t = b.stage_times();
+    const std::size_t at = t.find(what);
+    if (at == std::string::npos || at == 0) return -1;
+    const std::size_t from = t.rfind(' ', at - 1);
+    return std::atoll(t.c_str() + (from == std::string::npos ? 0 : from + 1));
 }
 
 std::size_t levels_used(const BlockLevels& l) {
@@ -109,6 +124,8 @@ TEST(TreeBlockGpu, FollowsTheCpuReference) {
     const WorkCount wg = gpu->work(), wc = cpu.work();
     EXPECT_NEAR(wg.equivalent_direct, wc.equivalent_direct, 0.1 * wc.equivalent_direct);
     EXPECT_LT(wg.equivalent_direct, 0.9 * double(wg.evaluations) * double(n) * double(n));
+    // its deepest levels' steps were summed directly, as the CPU's (core/tree/sub_step_rule.hpp)
+    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->stage_times();
     const double eg = energy_error(s0, *gpu, p), ec = energy_error(s0, cpu, p);
     testing::Test::RecordProperty("gpu_energy", std::to_string(eg));
     testing::Test::RecordProperty("cpu_energy", std::to_string(ec));
@@ -135,6 +152,8 @@ TEST(TreeBlockGpu, ATightBinaryTakesShorterStepsThanItsField) {
     const double active = (gpu->work().equivalent_direct - pairs0) / nn / double(gpu->work().evaluations - before);
     testing::Test::RecordProperty("active_fraction", std::to_string(active));
     EXPECT_LT(active, 0.25);
+    // the binary's levels alone are due at most steps: summed directly (core/tree/sub_step_rule.hpp)
+    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->stage_times();
     EXPECT_LT(energy_error(s, *gpu, p), 5e-3);
 }
 
@@ -178,4 +197,53 @@ TEST(TreeBlockGpu, AStepBelowTheFloorIsRefusedInWords) {
     } catch (const BackendError& e) {
         EXPECT_NE(std::string(e.what()).find("block step underflow: body 3"), std::string::npos) << e.what();
     }
+}
+
+// The GPU tree's refit (core/tree/sub_step_rule.hpp) is the CPU tree's: after a build, every body moved by about
+// 0.1 and 100 pairs swapped, a quarter of the bodies active: both refit, walk the same lists and give the same
+// forces up to the order of float32 sums (as their builds do, test_tree_gpu.cpp).
+TEST(TreeBlockGpu, ARefitIsTheCpuTreesRefit) {
+    REQUIRE_GPU_TREE(g);
+    auto bodies = test::as_float4(test::plummer_state(20000, 6));
+    const std::size_t n = bodies.size();
+    const TreeParams p{};
+    const double eps = 0.01;
+    CpuTree c(2);
+    std::vector<Float4> ca(n);
+    c.evaluate(bodies.data(), n, p, eps, ca.data());
+    float4 *d_pos = nullptr, *d_acc = nullptr;
+    uint8_t* d_active = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_pos, n * sizeof(float4)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_acc, n * sizeof(float4)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_active, n), cudaSuccess);
+    cudaMemcpy(d_pos, bodies.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
+    TreeStats gs, cs;
+    g->evaluate_device(d_pos, n, p, eps, d_acc, &gs);
+    EXPECT_FALSE(gs.refitted);
+    test::scatter_bodies(bodies, 2, 0.06f, 100);
+    std::vector<uint8_t> active(n, 0);
+    for (std::size_t i = 0; i < n; i += 4) active[i] = 1;
+    // both walks read the same last accelerations (the CPU tree's), so the acceleration criterion decides alike
+    std::vector<Float4> ga = ca;
+    cudaMemcpy(d_pos, bodies.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_acc, ga.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_active, active.data(), n, cudaMemcpyHostToDevice);
+    g->evaluate_device(d_pos, n, p, eps, d_acc, &gs, true, d_active, true);
+    c.evaluate_active(bodies.data(), n, active.data(), p, eps, ca.data(), &cs, true, true);
+    cudaMemcpy(ga.data(), d_acc, n * sizeof(float4), cudaMemcpyDeviceToHost);
+    cudaFree(d_pos), cudaFree(d_acc), cudaFree(d_active);
+    EXPECT_TRUE(gs.refitted);
+    EXPECT_TRUE(cs.refitted);
+    EXPECT_EQ(gs.body_body, cs.body_body);
+    EXPECT_EQ(gs.body_cell, cs.body_cell);
+    std::vector<double> rel;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!active[i]) continue;
+        const double dx = ga[i].x - ca[i].x, dy = ga[i].y - ca[i].y, dz = ga[i].z - ca[i].z;
+        const double a = std::sqrt(double(ca[i].x) * ca[i].x + double(ca[i].y) * ca[i].y + double(ca[i].z) * ca[i].z);
+        rel.push_back(std::sqrt(dx * dx + dy * dy + dz * dz) / (a + 1e-30));
+    }
+    std::sort(rel.begin(), rel.end());
+    EXPECT_LT(rel[rel.size() / 2], 1e-5) << "median difference from the CPU tree's refit, relative";
+    EXPECT_LT(rel.back(), 5e-4) << "largest difference from the CPU tree's refit, relative";
 }

@@ -2,6 +2,8 @@
 // Helpers for the tree code's tests: a tree evaluation as a vector, relative force errors and percentiles.
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "core/state.hpp"
@@ -87,6 +89,19 @@ inline std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count) {
     const std::size_t stride = std::max<std::size_t>(1, n / count);
     for (std::size_t i = 0; i < n; i += stride) r.push_back(i);
     return r;
+}
+
+// Bodies moved as a refitted tree finds them (core/tree/sub_step_rule.hpp): each by a normal offset of
+// `sigma` a coordinate, then `swaps` random pairs swapped (moves across the system).
+inline void scatter_bodies(std::vector<Float4>& bodies, uint64_t seed, float sigma, int swaps) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> kick(0.0f, sigma);
+    for (Float4& b : bodies) b.x += kick(rng), b.y += kick(rng), b.z += kick(rng);
+    std::uniform_int_distribution<std::size_t> any(0, bodies.size() - 1);
+    for (int k = 0; k < swaps; ++k) {
+        Float4 &u = bodies[any(rng)], &v = bodies[any(rng)];
+        std::swap(u.x, v.x), std::swap(u.y, v.y), std::swap(u.z, v.z);
+    }
 }
 
 }  // namespace nbody::test

@@ -57,6 +57,9 @@ struct TreeStats {
     // Bodies of the groups walked: n for a full evaluation; with block steps' active set, the active bodies
     // and their groups' inactive members, whose lanes the walk spends without a result.
     uint64_t walked_bodies = 0;
+    // The last tree was refitted (tree/sub_step_rule.hpp: its cells, key order and groups kept, the multipoles
+    // made anew), not built: keys, sort and build then took no time.
+    bool refitted = false;
     // Seconds per stage of the last evaluation.
     double t_box = 0, t_keys = 0, t_sort = 0, t_build = 0, t_multipoles = 0, t_walk = 0;
 

@@ -108,30 +108,25 @@ void CpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& 
 
 void CpuTree::evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active,
                               const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
-                              bool acc_holds_last) {
+                              bool acc_holds_last, bool may_refit) {
     m_active = active;
+    m_may_refit = may_refit;
     try {
         load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
     } catch (...) {
-        m_active = nullptr;
+        m_active = nullptr, m_may_refit = false;
         throw;
     }
-    m_active = nullptr;
+    m_active = nullptr, m_may_refit = false;
 }
 
-void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
-                  bool acc_holds_last) {
-    if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
-    TreeStats st;
-    st.bodies = n;
-    m_n = n;
-    m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_group_cells.clear(), m_group_bodies.clear();
-    m_groups.clear();
+bool CpuTree::can_refit(std::size_t n, const TreeParams& p) const {
+    return m_may_refit && n == m_n && !m_cells.empty() && p.leaf == m_built_leaf && p.group == m_built_group;
+}
+
+void CpuTree::build_tree(const TreeParams& p, TreeStats& st) {
+    m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_groups.clear();
     m_order.clear(), m_keys.clear();
-    if (n == 0) {
-        if (stats) *stats = st;
-        return;
-    }
     auto t = std::chrono::steady_clock::now();
     bounding_box();
     st.t_box = seconds_since(t);
@@ -146,19 +141,50 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
         st.t_build += seconds_since(t);
         return int(m_level_start.size()) - 2;
     });
-    m_key_seconds = key_seconds;
     compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta), p.alpha);
     st.t_multipoles = seconds_since(t);
+    m_built_leaf = p.leaf, m_built_group = p.group;
+    // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
+    st.t_keys = key_seconds;
+    st.t_sort -= key_seconds;
+}
+
+// tree/sub_step_rule.hpp: the cells, key order and groups stay; the bodies are gathered into that order from
+// where they are now and every cell's multipoles and box are made anew.
+void CpuTree::refit_tree(const TreeParams& p, TreeStats& st) {
+    auto t = std::chrono::steady_clock::now();
+    gather_key_order();
+    compute_moments(p.open_all ? std::numeric_limits<double>::infinity() : 1.0 / double(p.theta), p.alpha);
+    st.t_multipoles = seconds_since(t);
+    st.refitted = true;
+}
+
+void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
+                  bool acc_holds_last) {
+    if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
+    TreeStats st;
+    st.bodies = n;
+    const bool refit = can_refit(n, p);
+    m_n = n;
+    m_group_cells.clear(), m_group_bodies.clear();
+    if (n == 0) {
+        m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_groups.clear();
+        m_order.clear(), m_keys.clear();
+        if (stats) *stats = st;
+        return;
+    }
+    if (refit)
+        refit_tree(p, st);
+    else
+        build_tree(p, st);
+    auto t = std::chrono::steady_clock::now();
+    if (!refit) make_groups(p.group);  // a refit keeps the last tree's
     const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
-    make_groups(p.group);
     const bool criterion = p.reads_last_accelerations();
     // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
     if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr, false);
     walk(soft2, acc, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
     st.t_walk = seconds_since(t);
-    // sort_by_key left the key time in m_key_seconds' place: split it out of the sort's.
-    st.t_keys = m_key_seconds;
-    st.t_sort -= m_key_seconds;
     st.cells = m_cells.size();
     st.depth = int(m_level_start.size()) - 2;
     for (const auto& c : m_cells) st.leaves += c.n_children == 0;

@@ -37,9 +37,10 @@ class CpuTree {
     // each for its active bodies alone (tree::walks_active_members: their box, their smallest acceleration),
     // larger ones whole. With every body active that is evaluate() bit for bit. The other bodies' acc entries
     // are left as they are (the acceleration criterion reads them as their last accelerations); stats count
-    // the active bodies'.
+    // the active bodies'. may_refit (tree::refits' decision, which the caller takes from its active count):
+    // the last tree is refitted where it is one of these n bodies under the same leaf and group sizes.
     void evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active, const TreeParams& p,
-                         double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
+                         double eps, Float4* acc, TreeStats* stats, bool acc_holds_last, bool may_refit = false);
 
     // The most bodies this machine's memory holds a tree for (about kBytesPerBody a body, all stages).
     static std::size_t max_bodies();
@@ -66,8 +67,13 @@ class CpuTree {
     void load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
                       TreeStats* stats, bool acc_holds_last);
     void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
+    // The new tree (box, keys, sort, octree, multipoles, groups) or the last one refitted; fills st's stages.
+    void build_tree(const TreeParams& p, TreeStats& st);
+    void refit_tree(const TreeParams& p, TreeStats& st);
+    bool can_refit(std::size_t n, const TreeParams& p) const;
     void bounding_box();
-    void sort_by_key(bool short_keys);  // tree_defs.hpp: short keys keep the top 3 kShortLevels bits
+    void sort_by_key(bool short_keys);
+    void gather_key_order();  // m_x.. from m_in_x.. through m_order  // tree_defs.hpp: short keys keep the top 3 kShortLevels bits
     void build(int leaf);
     void compute_moments(double inv_theta, double alpha);
     void make_groups(int group);  // m_groups, tree::emit_groups' rule
@@ -92,6 +98,8 @@ class CpuTree {
     double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
     bool m_short_keys = true;  // what the last build settled on: the next one tries it first
     const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call
+    bool m_may_refit = false;           // and its refit decision
+    int m_built_leaf = 0, m_built_group = 0;  // the sizes the cells and groups were made with
 };
 
 }  // namespace nbody

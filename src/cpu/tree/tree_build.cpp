@@ -72,6 +72,10 @@ void CpuTree::sort_by_key(bool short_keys) {
         m_keys.swap(m_keys_tmp);
         m_order.swap(m_order_tmp);
     }
+    gather_key_order();
+}
+
+void CpuTree::gather_key_order() {
     m_x.resize(m_n), m_y.resize(m_n), m_z.resize(m_n), m_m.resize(m_n);
     parallel_for(
         m_n, m_threads,
