@@ -11,6 +11,8 @@ glm::vec3 to_vec3(Double3 d) { return glm::vec3(float(d.x), float(d.y), float(d.
 
 // Arrow heads in pixels: long enough to read at a glance, never longer than 40% of a short arrow.
 constexpr float kHeadLengthPx = 12.0f, kHeadHalfWidthPx = 5.0f;
+// An arrow starts this far from its body's centre: the star itself stays visible under its arrows.
+constexpr float kArrowGapPx = 4.0f;
 
 void arrow_from(OverlayShapes& out, Double3 from, Double3 vector, double scale, glm::vec4 colour) {
     const Double3 tip = from + scale * vector;
@@ -52,7 +54,12 @@ void line_triangles(const OverlayLine& l, const Projector& proj, Triangles& tri)
     const std::size_t last = l.points.size() - 1;
     for (std::size_t k = 0; k < last; ++k) {
         if (!ok[k] || !ok[k + 1]) continue;
-        glm::vec2 b = px[k + 1];
+        glm::vec2 a = px[k], b = px[k + 1];
+        if (l.arrow && k == 0) {
+            const glm::vec2 d = b - a;
+            const float len = glm::length(d);
+            if (len > 1e-3f) a += d / len * std::min(kArrowGapPx, 0.3f * len);
+        }
         if (l.arrow && k + 1 == last) {
             const glm::vec2 d = px[last] - px[k];
             const float len = glm::length(d);
@@ -63,7 +70,7 @@ void line_triangles(const OverlayLine& l, const Projector& proj, Triangles& tri)
             tri.add(px[last], base + n * half, base - n * half, l.colour);
             b = base + u * (0.5f * head);  // the shaft runs into the head, not past its tip
         }
-        tri.segment(px[k], b, l.width_px, l.colour);
+        tri.segment(a, b, l.width_px, l.colour);
     }
 }
 

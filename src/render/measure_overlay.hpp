@@ -18,7 +18,8 @@ struct OverlayVertex {
     float r = 0, g = 0, b = 0, a = 0;  // display-space colour and opacity
 };
 
-// A polyline in the world, drawn `width_px` wide; with `arrow` a head at its last point.
+// A polyline in the world, drawn `width_px` wide; with `arrow` a head at its last point, and its start a few
+// pixels off the first point (the body it belongs to stays visible).
 struct OverlayLine {
     std::vector<glm::vec3> points;
     glm::vec4 colour{1.0f};
