@@ -1,6 +1,7 @@
 // The measuring tools in the picture (render/measure_renderer.hpp through the Viewer): the picked body's
 // velocity and acceleration arrows drawn where they point, a click on a body picks it and a click on empty
 // sky changes nothing, a new scene clears the pick, and a pick past the scene is refused naming the flag.
+#include <cmath>
 #include <string>
 
 #include "app/viewer.hpp"
@@ -71,6 +72,22 @@ TEST(Measure, AClickPicksTheBodyUnderItAndEmptySkyChangesNothing) {
     EXPECT_NEAR(*v.measurements().ruler_length(), 1.0, 1e-6);
     ASSERT_EQ(v.load_scene(std::string(NBODY_SOURCE_DIR) + "/scenes/two-body.toml", 1.0), "");
     EXPECT_FALSE(v.measurements().picked());  // a new scene: no pick carried over
+}
+
+TEST(Measure, FollowKeepsThePickedBodyAtTheCameraTarget) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    AppOptions o = two_body({1});
+    o.paused = false;
+    Viewer v(o, *ctx);
+    v.measurements().follow = true;
+    for (int frame = 0; frame < 3; ++frame) v.simulate_and_draw(0.0, 1.0);
+    const BodyReading* r = v.measurements().reading_of(1);
+    ASSERT_NE(r, nullptr);
+    EXPECT_GT(v.sim().backend().time(), 0.0);  // the body moved
+    const glm::vec3 target = v.camera().target();
+    EXPECT_NEAR(target.x, r->pos.x, 1e-6);
+    EXPECT_NEAR(target.y, r->pos.y, 1e-6);
+    EXPECT_GT(std::abs(target.y), 1e-3);  // off the centre of mass, where the camera started
 }
 
 TEST(Measure, APickPastTheSceneIsRefusedNamingTheFlag) {
