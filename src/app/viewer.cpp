@@ -169,9 +169,12 @@ bool Viewer::pick_at(float x, float y, bool second) {
     int w = 0, h = 0;
     m_ctx.framebuffer_size(w, h);
     const std::vector<uint32_t>& group = m_sim.initial_state().group;
-    // A body of a hidden component is not drawn, so a click cannot mean it.
+    // A body of a hidden component (or of dark matter set to hide) is not drawn, so a click cannot mean it.
     const auto drawn = [&](std::size_t i) {
-        return i >= group.size() || m_settings.groups[group[i] % kGroupColours].visible;
+        if (i >= group.size()) return true;
+        const GroupStyle& g = m_settings.groups[group[i] % kGroupColours];
+        const bool dark_hidden = g.dark_matter && !m_settings.show_dark_matter && m_settings.dark_matter_light <= 0;
+        return g.visible && !dark_hidden;
     };
     const std::optional<std::size_t> hit = nearest_on_screen(pos, m_camera, w, h, {x, y}, kPickRadiusPx, drawn);
     if (!hit || *hit >= m_measure.bodies()) return false;
