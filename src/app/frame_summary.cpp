@@ -33,6 +33,8 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     std::printf("simulation: %lld steps, %s, %s (over the time spent stepping), t = %.5g\n", steps,
                 (format_si(s.interactions_per_s) + " interactions/s").c_str(),
                 (format_si(s.steps_per_s) + " steps/s").c_str(), v.sim().backend().time());
+    if (const std::string m = v.measurements().summary(v.scene().units); !m.empty())
+        std::printf("measured (Measure panel) %s\n", m.c_str());
 }
 
 }  // namespace nbody

@@ -4,6 +4,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <cmath>
 #include <vector>
 
 #include "app/viewer.hpp"
@@ -42,15 +43,32 @@ class InputRouter {
     void button(const InputEvent& e, bool ui_mouse) {
         if (e.action == GLFW_PRESS && !ui_mouse && m_drag < 0) {
             m_drag = e.button_or_key;  // a drag that starts on the scene stays with the camera
+            m_dragged_px = 0;
             m_viewer.camera().stop();
         } else if (e.action == GLFW_RELEASE && e.button_or_key == m_drag) {
-            if (m_drag == GLFW_MOUSE_BUTTON_LEFT) m_viewer.camera().release();
+            const bool click = m_dragged_px < kClickSlopPx;
+            if (m_drag == GLFW_MOUSE_BUTTON_LEFT && click) {  // a click picks; the camera stays where it was
+                m_viewer.camera().stop();
+                pick(e.mods & GLFW_MOD_SHIFT);
+            } else if (m_drag == GLFW_MOUSE_BUTTON_LEFT) {
+                m_viewer.camera().release();
+            }
             m_drag = -1;
         }
+    }
+    // The body under the cursor (Shift: the ruler's second). Cursor units are the window's, the picture's are
+    // the framebuffer's pixels (they differ on a HiDPI screen).
+    void pick(bool second) {
+        int w = 0, h = 0, fw = 0, fh = 0;
+        glfwGetWindowSize(m_window.handle(), &w, &h);
+        m_window.framebuffer_size(fw, fh);
+        if (w <= 0 || h <= 0) return;
+        m_viewer.pick_at(float(m_x) * float(fw) / float(w), float(m_y) * float(fh) / float(h), second);
     }
     void move(const InputEvent& e) {
         const float dx = float(e.x - m_x), dy = float(e.y - m_y);
         m_x = e.x, m_y = e.y;
+        if (m_drag >= 0) m_dragged_px += std::abs(dx) + std::abs(dy);
         if (m_drag == GLFW_MOUSE_BUTTON_LEFT) {
             m_viewer.camera().orbit(dx, dy);
         } else if (m_drag >= 0) {
@@ -110,6 +128,9 @@ class InputRouter {
     Viewer& m_viewer;
     UiState& m_state;
     int m_drag = -1;
+    // A press and release that moved less than this (screen units) is a click, not a drag.
+    static constexpr float kClickSlopPx = 4.0f;
+    float m_dragged_px = 0;
     double m_x = 0, m_y = 0;
 };
 

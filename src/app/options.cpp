@@ -1,6 +1,7 @@
 #include "app/options.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -44,6 +45,26 @@ std::string default_scene_path() {
 }
 
 namespace {
+// "3" or "3,7": one or two different body numbers, each a whole number from 0.
+std::vector<std::size_t> parse_pick(const std::string& text) {
+    std::vector<std::size_t> out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', start);
+        const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::size_t v = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size())
+            throw CLI::ValidationError("--pick", "'" + text + "' is not N or N,M (body numbers from 0)");
+        out.push_back(v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.size() > 2 || (out.size() == 2 && out[0] == out[1]))
+        throw CLI::ValidationError("--pick", "'" + text + "': one body, or two different ones for the ruler");
+    return out;
+}
+
 // The window and off-screen rendering flags.
 void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--frames", o.frames, "Quit after this many frames (window or headless rendering)")
@@ -90,6 +111,9 @@ void add_render_options(CLI::App& app, AppOptions& o) {
         ->check(CLI::IsMember({"dim", "show", "hide"}));
     app.add_option("--glow", o.glow, "Bloom around dense regions (0 to 4; 0: none; default 0.3)")
         ->check(real_in(0, 4));
+    app.add_option_function<std::string>(
+        "--pick", [&o](const std::string& text) { o.pick = parse_pick(text); },
+        "Pick body N for the measuring tools (its arrows, trace, period), and M for the ruler: N or N,M");
 }
 
 // One flag for each method's or integrator's own parameter in the registry (--theta, --eta, ...), with its

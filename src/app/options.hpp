@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "core/sim_params.hpp"
 #include "io/hdf5_snapshot.hpp"
@@ -55,6 +56,7 @@ struct AppOptions {
     float exposure_ev = 0;          // --exposure-ev S: the automatic exposure S stops brighter
     std::optional<float> glow;      // --glow G: bloom around dense regions (0: none)
     std::string dark_matter = "dim";  // --dark-matter: dim, show or hide the groups a scene marks as halo
+    std::vector<std::size_t> pick;    // --pick N[,M]: bodies picked for the measuring tools (M: the ruler's)
 
     // Headless with --frames, --screenshot or --record renders off-screen; plain --headless only simulates.
     bool renders_offscreen() const {

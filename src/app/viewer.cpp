@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
+#include "render/screen_pick.hpp"
 #include "render/shader.hpp"
 #include "scene/group_labels.hpp"
 #include "scene/scene_file.hpp"
@@ -57,6 +58,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     if (o.dark_matter == "hide") m_settings.dark_matter_light = 0;
     m_renderer = std::make_unique<ParticleRenderer>(shader_dir());
     m_draw_timer = std::make_unique<GpuTimer>();
+    m_measure_renderer = std::make_unique<MeasureRenderer>(shader_dir());
     const RunSetup setup = prepare_run(o);
     // Off-screen runs have no timeline to drag: no rewind slots, and frames stepped in one piece.
     if (o.headless) m_sim.set_rewind(RewindSettings{false});
@@ -64,6 +66,12 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     if (setup.resume) resume_backend(m_sim.backend(), *setup.resume);  // --resume: the integrator's own state
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
+    try {  // --pick: a number past the scene's bodies says so, with the flag
+        if (!o.pick.empty()) m_measure.pick(o.pick[0]);
+        if (o.pick.size() > 1) m_measure.pick_second(o.pick[1]);
+    } catch (const Error& e) {
+        throw ParamError("--pick", e.what());
+    }
 }
 
 Viewer::~Viewer() {
@@ -95,6 +103,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
         m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
                           float(c->distance), glm::radians(float(c->yaw_deg)),
                           glm::radians(float(c->pitch_deg)));
+    m_measure.new_scene(initial.size(), m_radius);  // a new scene: the picks go
 }
 
 std::string Viewer::step_note() const {
@@ -152,6 +161,25 @@ std::optional<std::string> Viewer::poll_load() {
 void Viewer::reset() {
     m_sim.reset();
     attach_renderer();
+    m_measure.restart_trace();
+}
+
+bool Viewer::pick_at(float x, float y, bool second) {
+    const std::vector<Float4>& pos = host_positions();
+    int w = 0, h = 0;
+    m_ctx.framebuffer_size(w, h);
+    const std::vector<uint32_t>& group = m_sim.initial_state().group;
+    // A body of a hidden component (or of dark matter set to hide) is not drawn, so a click cannot mean it.
+    const auto drawn = [&](std::size_t i) {
+        if (i >= group.size()) return true;
+        const GroupStyle& g = m_settings.groups[group[i] % kGroupColours];
+        const bool dark_hidden = g.dark_matter && !m_settings.show_dark_matter && m_settings.dark_matter_light <= 0;
+        return g.visible && !dark_hidden;
+    };
+    const std::optional<std::size_t> hit = nearest_on_screen(pos, m_camera, w, h, {x, y}, kPickRadiusPx, drawn);
+    if (!hit || *hit >= m_measure.bodies()) return false;
+    second ? m_measure.pick_second(*hit) : m_measure.pick(*hit);
+    return true;
 }
 
 const std::vector<Float4>& Viewer::host_positions() {
@@ -195,7 +223,13 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_last_sim_time = now;
     }
     m_times.upload = since(t0);
-    if (m_follow_com) m_camera.set_target(to_vec3(m_com.at(now)));
+    // The picked bodies' few rows (never all N), at a frame with no step under way: none is waited for.
+    if (!m_sim.stepping_in_background()) m_measure.update(m_sim.backend(), now, m_com.at(now));
+    const BodyReading* followed = m_measure.picked() ? m_measure.reading_of(*m_measure.picked()) : nullptr;
+    if (m_measure.follow && followed)
+        m_camera.set_target(to_vec3(followed->pos));
+    else if (m_follow_com)
+        m_camera.set_target(to_vec3(m_com.at(now)));
     draw_only();
 }
 
@@ -205,6 +239,8 @@ void Viewer::draw_only() {
     const auto t0 = Clock::now();
     m_draw_timer->begin();
     m_renderer->draw(m_camera, m_settings, depth_range(), w, h, m_ctx.target_framebuffer());
+    m_measure_renderer->draw(overlay_triangles(measure_shapes(m_measure), m_camera, w, h), w, h,
+                             m_ctx.target_framebuffer());
     m_draw_timer->end();
     // The frame's own time, and the GPU's where the queries have it (the draw is asynchronous).
     m_times.draw = since(t0);

@@ -10,11 +10,13 @@
 #include "app/options.hpp"
 #include "core/auto_step.hpp"
 #include "core/diagnostics.hpp"
+#include "core/measurements.hpp"
 #include "core/simulation.hpp"
 #include "render/camera.hpp"
 #include "render/gl_context.hpp"
 #include "render/gpu_timer.hpp"
 #include "render/image_capture.hpp"
+#include "render/measure_renderer.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/position_feed.hpp"
 #include "scene/scene.hpp"
@@ -51,6 +53,12 @@ class Viewer {
 
     void frame_all();  // camera fits the bodies (90% of them) and makes that the home view
     void set_follow_com(bool on) { m_follow_com = on; }
+    // The measuring tools (picks, readings, arrows): read each frame with no step under way, drawn over the picture.
+    Measurements& measurements() { return m_measure; }
+    // A click at window pixel (x, y) of the picture (origin top left): picks the body drawn nearest within
+    // kPickRadiusPx, as the ruler's second with `second`; a click on empty sky changes nothing. Reads every
+    // position once. Returns whether a body was picked.
+    bool pick_at(float x, float y, bool second);
     void set_allow_interop(bool on);
     Image capture() const;  // the context's target framebuffer as it is now
 
@@ -101,6 +109,8 @@ class Viewer {
     std::optional<AutoStep> m_auto_step;  // the loaded scene's automatic step, when its dt is "auto"
     std::vector<ComponentKind> m_group_kinds;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
+    Measurements m_measure;
+    std::unique_ptr<MeasureRenderer> m_measure_renderer;
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };
 

@@ -90,6 +90,7 @@ class WindowApp {
         m_view.gl_renderer = w.description();
         m_view.scenes = &m_scenes;
         m_state.race = &m_race;
+        m_state.measure = &m_viewer.measurements();
         m_view.colormap_names = colormap_names(asset_dir());
         select_current_scene();
         fill_view();

@@ -126,6 +126,17 @@ public:
         out = rows_of(all, rows);
     }
 
+    // Positions (w = mass) and velocities of the bodies `rows` only (out[r] is body rows[r]'s): the window's
+    // measuring tools follow a few picked bodies every frame. The default reads all N and picks; a backend
+    // that can copy single rows does so. A row past the end is refused (Error).
+    virtual void read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                                std::vector<Double4>& vel) {
+        State all;
+        read_state(all);
+        pos_mass = rows_of(all.pos_mass, rows);
+        vel = rows_of(all.vel, rows);
+    }
+
     // Positions and masses for drawing, N float4 into host memory (the host-copy path: CPU backend, or a
     // GPU backend whose buffer could not be registered with GL).
     virtual void copy_positions_to_host(Float4* dst) = 0;

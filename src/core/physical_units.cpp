@@ -1,18 +1,11 @@
 #include "core/physical_units.hpp"
 
+#include "core/unit_words.hpp"  // three_digits
+
 #include <cmath>
 #include <cstdio>
 
 namespace nbody {
-
-namespace {
-// Three significant digits at most, no trailing zeros: "465", "0.5", "1.2e+04".
-std::string short_number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
-}  // namespace
 
 const std::vector<std::string>& length_unit_names() {
     static const std::vector<std::string> names{"m", "km", "AU", "ly", "pc", "kpc", "Mpc"};
@@ -26,7 +19,7 @@ const std::vector<std::string>& time_unit_names() {
 
 std::string physical_time(const PhysicalUnits& u, double t) {
     if (u.time <= 0) return {};
-    return short_number(t * u.time) + " " + u.time_unit;
+    return three_digits(t * u.time) + " " + u.time_unit;
 }
 
 ScaleBar scale_bar(const PhysicalUnits& u, double units_per_pixel, double max_pixels) {
@@ -41,7 +34,7 @@ ScaleBar scale_bar(const PhysicalUnits& u, double units_per_pixel, double max_pi
             break;
         }
     bar.pixels = step / per_unit / units_per_pixel;
-    bar.label = short_number(step) + (u.length > 0 ? " " + u.length_unit : " (length)");
+    bar.label = three_digits(step) + (u.length > 0 ? " " + u.length_unit : " (length)");
     return bar;
 }
 

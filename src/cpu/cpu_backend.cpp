@@ -188,6 +188,33 @@ void CpuBackend::copy_positions_to_host(Float4* dst) {
         dst[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
 }
 
+namespace {
+void check_rows(const std::vector<std::size_t>& rows, std::size_t n) {
+    for (std::size_t i : rows)
+        if (i >= n) throw Error("row " + std::to_string(i) + " of " + std::to_string(n) + " bodies");
+}
+}  // namespace
+
+void CpuBackend::read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                                std::vector<Double4>& vel) {
+    const Bodies& b = m_bodies;
+    check_rows(rows, b.size());
+    pos_mass.resize(rows.size());
+    vel.resize(rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::size_t i = rows[r];
+        pos_mass[r] = {b.x[i], b.y[i], b.z[i], b.m[i]};
+        vel[r] = {b.vx[i], b.vy[i], b.vz[i], 0.0};
+    }
+}
+
+void CpuBackend::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
+    const Bodies& b = m_bodies;
+    check_rows(rows, b.size());
+    out.resize(rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) out[r] = {b.ax[rows[r]], b.ay[rows[r]], b.az[rows[r]], 0.0};
+}
+
 void CpuBackend::read_accelerations(std::vector<Double4>& out) {
     const Bodies& b = m_bodies;
     out.resize(b.size());

@@ -35,6 +35,10 @@ class CpuBackend final : public Backend {
     // reset or set_params).
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
+    // The rows alone, each body where its own step ended (block steps: no prediction of all N to one time).
+    void read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                        std::vector<Double4>& vel) override;
+    void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
     std::string kernel_label() const override;
     // Method tree: the CPU tree of the last evaluation (at the current positions).
     std::vector<TreeCellBox> tree_cells(int depth) override;

@@ -276,6 +276,34 @@ void GlBackend::read_array(unsigned buffer, std::vector<float>& out) const {
     check_context();
 }
 
+std::vector<Double4> GlBackend::read_rows(unsigned buffer, const std::vector<std::size_t>& rows) const {
+    std::vector<Double4> out;
+    out.reserve(rows.size());
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    for (std::size_t i : rows) {
+        if (i >= m_n) throw Error("row " + std::to_string(i) + " of " + std::to_string(m_n) + " bodies");
+        Float4 f;
+        NBODY_GL(glGetNamedBufferSubData(buffer, static_cast<GLintptr>(i * sizeof(Float4)), sizeof(Float4), &f));
+        out.push_back(to_double4(f));
+    }
+    check_context();
+    return out;
+}
+
+void GlBackend::read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                               std::vector<Double4>& vel) {
+    make_current();
+    pos_mass = read_rows(m_pos[m_cur], rows);
+    vel = read_rows(m_vel, rows);
+    for (Double4& v : vel) v.w = 0;
+}
+
+void GlBackend::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
+    make_current();
+    out = read_rows(m_acc, rows);
+    for (Double4& a : out) a.w = 0;
+}
+
 void GlBackend::read_state(State& out) {
     make_current();
     std::vector<float> x, v;

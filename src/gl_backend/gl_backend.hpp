@@ -35,6 +35,10 @@ class GlBackend final : public Backend {
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override;
+    // 16 bytes a row from the GPU's buffers (the measuring tools' few picked bodies each frame).
+    void read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                        std::vector<Double4>& vel) override;
+    void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
     // The renderer's buffer written by this backend's own GL: in the step's last dispatch, or by a copy.
     std::unique_ptr<PositionLink> link_gl_buffer(unsigned gl_buffer, std::size_t bytes, bool allow_interop,
                                                  std::string* why) override;
@@ -71,6 +75,8 @@ class GlBackend final : public Backend {
     void prime();
     void allocate(std::size_t n);
     void read_array(unsigned buffer, std::vector<float>& out) const;
+    // Rows of one float4 buffer (w kept), each a 16-byte read; a row past N is refused (Error).
+    std::vector<Double4> read_rows(unsigned buffer, const std::vector<std::size_t>& rows) const;
     void release_buffers();
 
     std::unique_ptr<GlContext> m_own;

@@ -114,6 +114,8 @@ void draw_help(UiState& state) {
         return;
     }
     static constexpr const char* kKeys[][2] = {{"left drag", "orbit (let go while moving: it keeps turning)"},
+                                               {"click a body", "pick it: arrows, trace, period (Measure)"},
+                                               {"Shift+click", "a second body: the ruler"},
                                                {"right / middle drag", "pan"},
                                                {"wheel", "zoom"},
                                                {"Space", "pause / run"},

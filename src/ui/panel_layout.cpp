@@ -145,6 +145,12 @@ int PanelLayout::place(const PanelSpec& spec, float min_y) {
     ImGui::SetNextWindowSize(ImVec2(e.w, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSizeConstraints(ImVec2(e.w, 0), ImVec2(e.w, e.max_h));
     if (e.settle > 0) ImGui::SetNextWindowCollapsed(e.collapse, ImGuiCond_Always);
+    if (m_unfold_now == spec.title) {  // unfold(): as a click on its title would
+        ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+        e.want_open = true;  // and kept open while the layout settles
+        m_unfolded = spec.title;
+        m_unfold_now.clear();
+    }
     // One optional panel open at a time: another one just unfolded folds this one, so that Scene and Physics
     // above keep their room (two more would leave each a few lines).
     if (spec.start_collapsed && !m_unfolded.empty() && m_unfolded != spec.title && !e.last_collapsed) {

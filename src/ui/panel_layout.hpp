@@ -35,6 +35,8 @@ class PanelLayout {
     // Inside the window (after Begin, whether or not it returned true): records its size and state.
     void record(const PanelSpec& spec);
     bool managed(const std::string& title) const;
+    // Unfolds an optional panel at the next frame, as a click on its title would (the first pick opens Measure).
+    void unfold(const std::string& title) { m_unfold_now = title; }
     // The free area between the columns planned last (display pixels): where the camera centres the bodies
     // and the marks and the scene card go.
     float scene_left() const { return m_scene_left; }
@@ -57,6 +59,7 @@ class PanelLayout {
     float m_scene_left = 0, m_scene_right = 0, m_scene_bottom = 0;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
     std::string m_unfolded;  // the optional panel the user unfolded last (the other optional ones fold)
+    std::string m_unfold_now;  // the optional panel to unfold at its next place() (unfold)
 };
 
 }  // namespace nbody

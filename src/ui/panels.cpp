@@ -108,6 +108,7 @@ void draw_panels(PanelContext& c) {
         const PanelRow rows[] = {{{"Scene", false, false, 26}, &s.show_scene, scene_panel},
                                  {{"Physics", false, false, 26}, &s.show_physics, physics_panel},
                                  {{"View", false, true, 26}, &s.show_view, view_panel},
+                                 {{"Measure", false, true, 26}, &s.show_measure, measure_panel},
                                  {{"Performance", false, true, 26}, &s.show_perf, performance_panel},
                                  {{"Diagnostics", false, true, 26}, &s.show_diag, diagnostics_panel},
                                  {{"Kernel", false, true, 26}, &s.show_kernel, kernel_panel},

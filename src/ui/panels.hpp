@@ -65,5 +65,6 @@ void wrapped_tooltipf(const char* fmt, ...) __attribute__((format(printf, 1, 2))
 // A number typed and confirmed with Enter: taken into v when finite and >= min_value (returns true), else v kept.
 bool input_positive(const char* label, double& v, const char* fmt, double min_value);
 void timeline_panel(PanelContext& c);
+void measure_panel(PanelContext& c);  // measure_panel.cpp: the picked bodies' read-outs and the tools' switches
 
 }  // namespace nbody

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/measurements.hpp"
 #include "ui/panels.hpp"
 
 namespace nbody {
@@ -96,6 +97,10 @@ UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, Ui
     state.scene_left = vp->WorkPos.x, state.scene_right = vp->WorkPos.x + vp->WorkSize.x;
     state.scene_bottom = vp->WorkPos.y + vp->WorkSize.y;
     if (state.show_ui) {
+        // The first pick opens the Measure panel where its read-outs are (later picks leave the folding alone).
+        const bool picked = state.measure && state.measure->picked();
+        if (picked && !m_had_pick) m_layout.unfold("Measure");
+        m_had_pick = picked;
         PanelContext ctx{sim, render, camera, state, view, req, m_fonts, m_layout};
         draw_panels(ctx);
         state.scene_left = m_layout.scene_left(), state.scene_right = m_layout.scene_right();

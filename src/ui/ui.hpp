@@ -22,7 +22,8 @@ struct GLFWwindow;
 
 namespace nbody {
 
-class RaceDriver;  // ui/race_driver.hpp
+class RaceDriver;    // ui/race_driver.hpp
+class Measurements;  // core/measurements.hpp
 
 struct SceneEntry {
     std::string path, name, description;
@@ -48,6 +49,8 @@ struct UiState {
     std::string open_path;  // "open another file"
     std::string message;    // status line: "saved screenshot-...png", load errors
     RaceDriver* race = nullptr;  // the Kernel panel's race, owned by the app (null: no Race button)
+    bool show_measure = true;
+    Measurements* measure = nullptr;  // the picks and read-outs of the Measure panel, owned by the app
     // The free area beside the panels, under the banner and above the legend (display pixels; 0, 0: all).
     float scene_left = 0, scene_right = 0, scene_top = 0, scene_bottom = 0;
     std::string slow_note;  // a backend chosen by hand runs far slower than the CPU would (app/slow_backend_note)
@@ -141,6 +144,7 @@ class Ui {
     double m_toast_at = -1;  // ImGui time it changed
     float m_view[4] = {0, 0, 0, 0};  // the free area the camera frames now (left, top, right, bottom)
     bool m_view_set = false;
+    bool m_had_pick = false;  // a body was picked last frame (the first pick unfolds Measure)
 };
 
 }  // namespace nbody

@@ -140,6 +140,32 @@ TEST(GlBackend, HundredStepsFollowTheCpuBackend) {
     EXPECT_LT(dv, 2e-5);
 }
 
+// The measuring tools' per-row reads: the same values as the whole state's rows, in the order asked, and a row
+// past N refused.
+TEST(GlBackend, ReadsSingleRowsAsTheWholeStateHasThem) {
+    GL_BACKEND_OR_SKIP(gl);
+    const State s = plummer(500);
+    gl->reset(s, gl_params(KernelVariant::IJUnrolled, 4, 4));
+    gl->step(3);  // the ping-pong buffers' other half
+    State all;
+    gl->read_state(all);
+    std::vector<Double4> acc_all;
+    gl->read_accelerations(acc_all);
+    const std::vector<std::size_t> rows{499, 0, 17};
+    std::vector<Double4> pos, vel, acc;
+    gl->read_bodies_of(rows, pos, vel);
+    gl->read_accelerations_of(rows, acc);
+    ASSERT_EQ(pos.size(), 3u);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::size_t i = rows[r];
+        EXPECT_EQ(pos[r].x, all.pos_mass[i].x);
+        EXPECT_EQ(pos[r].w, all.pos_mass[i].w);
+        EXPECT_EQ(vel[r].y, all.vel[i].y);
+        EXPECT_EQ(acc[r].z, acc_all[i].z);
+    }
+    EXPECT_THROW(gl->read_bodies_of({500}, pos, vel), Error);
+}
+
 TEST(GlBackend, SwitchingBackendMidRunKeepsTheState) {
     std::string why;
     if (!try_make_gl_backend({}, &why)) GTEST_SKIP() << "no GL compute context: " << why;

@@ -44,7 +44,7 @@ TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
                 EXPECT_LE(r.x1, float(w)) << r.name;
                 EXPECT_LE(r.y1, float(h)) << r.name;
             }
-            EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Kernel", "Timeline", "View",
+            EXPECT_EQ(names, (std::set<std::string>{"Scene", "Physics", "Kernel", "Timeline", "View", "Measure",
                                                     "Performance", "Diagnostics", "Legend"}));
             for (std::size_t i = 0; i < rects.size(); ++i)
                 for (std::size_t j = i + 1; j < rects.size(); ++j)

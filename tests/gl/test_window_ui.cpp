@@ -96,7 +96,8 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     // Auto-sized windows are hidden on their first frame; by the third everything is drawn.
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     for (const char* name :
-         {"Scene", "Physics", "Kernel", "Timeline", "View", "Performance", "Diagnostics", "Help (F1)", "Legend"}) {
+         {"Scene", "Physics", "Kernel", "Timeline", "View", "Measure", "Performance", "Diagnostics", "Help (F1)",
+          "Legend"}) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         ASSERT_NE(w, nullptr) << name;
         EXPECT_TRUE(w->WasActive) << name << " was not built";

@@ -1,6 +1,8 @@
 // The window and off-screen rendering flags.
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "app/options.hpp"
@@ -60,4 +62,25 @@ TEST(RenderFlags, TrailsTakeAnOptionalLength) {
     EXPECT_NE(std::get<int>(parse({"--trails", "1"})), 0);
     EXPECT_NE(std::get<int>(parse({"--trails", "5000"})), 0);
     EXPECT_NE(std::get<int>(parse({"--trails", "long"})), 0);
+}
+
+TEST(RenderFlags, PickTakesOneOrTwoDifferentBodies) {
+    auto one = parse({"--pick", "3", "two-body"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(one));
+    EXPECT_EQ(std::get<AppOptions>(one).pick, (std::vector<std::size_t>{3}));
+    // The scene is not taken for a second body.
+    EXPECT_NE(std::get<AppOptions>(one).scene_path.find("two-body"), std::string::npos);
+    auto two = parse({"--pick", "0,1"});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(two));
+    EXPECT_EQ(std::get<AppOptions>(two).pick, (std::vector<std::size_t>{0, 1}));
+    for (const char* bad : {"x", "1,1", "1,2,3", "-1", "2,", ""}) {
+        SCOPED_TRACE(bad);
+        std::string args[] = {"nbody-sandbox", "--pick", bad};
+        char* argv[] = {args[0].data(), args[1].data(), args[2].data()};
+        std::ostringstream out, err;
+        const auto r = parse_command_line(3, argv, &out, &err);
+        ASSERT_TRUE(std::holds_alternative<int>(r));
+        EXPECT_NE(std::get<int>(r), 0);
+        EXPECT_NE(err.str().find("--pick"), std::string::npos) << err.str();
+    }
 }
