@@ -41,8 +41,8 @@ void Simulation::load(const State& initial, const SimParams& p) {
         try {
             fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
         } catch (const BackendError& e) {
-            // A GPU that cannot hold or run this scene: its row's stand-in (the CPU) takes it, and the note (the
-            // window's banner) says why.
+            // A GPU that cannot hold or run this scene: its row's stand-in (the CPU) takes it, and the note
+            // (the window's banner) says why.
             const std::optional<BackendKind> stand_in = choice.stand_in;
             if (!stand_in || !fresh->caps().gpu) throw;
             SimParams instead = p;

@@ -1,6 +1,5 @@
 #include "engine/backend_chooser.hpp"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,15 +43,6 @@ std::unique_ptr<Backend> chosen(BackendKind asked, const BackendRow& row, Backen
     return std::move(s.backend);
 }
 
-std::vector<const BackendRow*> by_auto_rank(const BackendRows& rows) {
-    std::vector<const BackendRow*> out;
-    for (const BackendRow& r : rows)
-        if (r.auto_rank > 0) out.push_back(&r);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const BackendRow* a, const BackendRow* b) { return a->auto_rank < b->auto_rank; });
-    return out;
-}
-
 // The rows that take over from `from`, one after the other along their fallbacks, until one starts.
 std::unique_ptr<Backend> fall_back(const BackendRows& rows, const BackendRow& from, const SimParams& p,
                                    const BackendMakeOptions& o, Refusals r, BackendChoice* choice) {
@@ -71,10 +61,10 @@ std::unique_ptr<Backend> by_name(const BackendRows& rows, const SimParams& p, Ba
                                  WhenAskedFails when_fails, const BackendMakeOptions& o) {
     const BackendRow* row = find_backend_row(rows, p.backend);
     if (!row)
-        throw BackendError(flag_words(p.backend) + "not among this front end's backends (" +
-                           backend_list_text(rows) +
-                           "); libnbody alone has no GL: nbody-sandbox, nbody-bench and the Python module add "
-                           "the GL compute row (gl_backend/gl_backend_factory.hpp)");
+        throw BackendError(
+            flag_words(p.backend) + "not among this front end's backends (" + backend_list_text(rows) +
+            "); libnbody alone has no GL: nbody-sandbox, nbody-bench and the Python module add "
+            "the GL compute row (gl_backend/gl_backend_factory.hpp)");
     BackendStart s = row->start(p, o, BackendPick::ByHand);
     if (s.backend) return chosen(p.backend, *row, std::move(s), {}, choice);
     const bool hand_over = s.broke || (when_fails == WhenAskedFails::FallBack && row->fallback.when_asked);
@@ -87,7 +77,7 @@ std::unique_ptr<Backend> by_name(const BackendRows& rows, const SimParams& p, Ba
 std::unique_ptr<Backend> by_rank(const BackendRows& rows, const SimParams& p, BackendChoice* choice,
                                  const BackendMakeOptions& o) {
     Refusals r;
-    for (const BackendRow* row : by_auto_rank(rows)) {
+    for (const BackendRow* row : rows_by_auto_rank(rows)) {
         BackendStart s = row->start(p, o, BackendPick::Auto);
         if (s.backend) return chosen(p.backend, *row, std::move(s), r, choice);
         r.add(s);

@@ -1,5 +1,7 @@
 #include "engine/backend_rows.hpp"
 
+#include <algorithm>
+
 #include "cpu/cpu_backend.hpp"
 #include "engine/backend_factory.hpp"
 #ifdef NBODY_HAVE_CUDA
@@ -17,6 +19,7 @@ BackendRow cpu_row() {
         "",
         "Every core, vectorised: the numerical reference (every precision, integrator and method)",
         30,  // the last resort: it runs everywhere
+        "the CPU",
         {},  // nothing takes over from the reference
         [] { return std::string(); },
         [](const SimParams& p, const BackendMakeOptions&, BackendPick pick) {
@@ -48,6 +51,7 @@ BackendRow cuda_row() {
         "",
         "The CUDA kernels on NVIDIA GPUs: every kernel variant, precision and integrator, one GPU or several",
         10,  // first: the fastest where a device works
+        "CUDA when a device is usable",
         {BackendKind::Cpu, true},  // the sandbox goes on without an NVIDIA GPU, and says why in its banner
         [] { return cuda_built() ? std::string() : std::string("no CUDA in this build"); },
         [](const SimParams& p, const BackendMakeOptions& o, BackendPick) { return start_cuda(p, o); }};
@@ -66,6 +70,15 @@ BackendStart refused_start(std::string why, std::string note, std::string banner
 const BackendRows& backend_rows() {
     static const BackendRows rows = {cpu_row(), cuda_row()};
     return rows;
+}
+
+std::vector<const BackendRow*> rows_by_auto_rank(const BackendRows& rows) {
+    std::vector<const BackendRow*> out;
+    for (const BackendRow& r : rows)
+        if (r.auto_rank > 0) out.push_back(&r);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const BackendRow* a, const BackendRow* b) { return a->auto_rank < b->auto_rank; });
+    return out;
 }
 
 const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k) {
@@ -114,7 +127,10 @@ std::vector<std::string> backend_flag_choices(const BackendRows& rows) {
     return out;
 }
 
-std::string backend_flag_help(const BackendRows& rows, const std::string& auto_help) {
+std::string backend_flag_help(const BackendRows& rows) {
+    std::string auto_help;
+    for (const BackendRow* r : rows_by_auto_rank(rows))
+        auto_help += (auto_help.empty() ? "" : ", else ") + r->auto_words;
     return backend_list_text(rows) + " or auto (" + auto_help + ")";
 }
 

@@ -29,7 +29,7 @@ struct BackendStart {
     // and a caution for the window where it runs slowly here (BackendChoice::caution).
     std::string note;
     std::string caution;
-    std::string adjusted;  // where it took other than p asked, in words ("2 of the 4 GPUs asked for"); else ""
+    std::string adjusted;  // where it took other than p asked ("2 of the 4 GPUs asked for"); else ""
     // Where it does not: the reason alone (after "--backend gl: " when it was asked for and nothing takes
     // over), the terminal's words ("no usable CUDA device (no NVIDIA GPU was found (cudaErrorNoDevice))") and
     // the banner's ("no NVIDIA GPU was found (cudaErrorNoDevice)").
@@ -37,7 +37,7 @@ struct BackendStart {
     std::string refused_note;
     std::string refused_banner;
     // It could run here but this program's own part failed to start (a shader the driver cannot compile):
-    // the row that takes over runs even where the row was asked for by name, since choosing again cannot help.
+    // the row that takes over runs even where the row was asked for by name: choosing again cannot help.
     bool broke = false;
 };
 
@@ -61,6 +61,7 @@ struct BackendRow {
     // Auto tries the rows by rank, lowest first, and runs the first that starts; 0: auto never picks it. The
     // real rows step by ten (CUDA 10, GL compute 20, the CPU 30), so a new one fits between them.
     int auto_rank = 0;
+    std::string auto_words;  // the row in --backend auto's help, which lists them by rank: "the CPU"
     BackendFallback fallback;
     // Empty where this build can run it, else why not in a few words ("no CUDA in this build"). Cheap: asks
     // no device, so the panel and --help may call it.
@@ -73,6 +74,9 @@ using BackendRows = std::vector<BackendRow>;
 // libnbody's rows, in the order the panel shows them: cpu, cuda. Front ends with GL add the GL compute row
 // (gl_backend/gl_backend_factory.hpp's backend_rows_with_gl).
 const BackendRows& backend_rows();
+
+// The rows auto tries (a rank above 0), lowest rank first.
+std::vector<const BackendRow*> rows_by_auto_rank(const BackendRows& rows);
 
 // The row of kind k, or null where the rows have none.
 const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k);
@@ -91,8 +95,8 @@ std::vector<std::string> backend_names(const BackendRows& rows);
 std::string backend_list_text(const BackendRows& rows);
 
 // The sandbox's --backend: the rows' names plus "auto", and the help "cpu, cuda, gl (OpenGL 4.3 compute) or
-// auto (<auto_help>)".
+// auto (CUDA when a device is usable, else ..., else the CPU)", auto's words from the rows by rank.
 std::vector<std::string> backend_flag_choices(const BackendRows& rows);
-std::string backend_flag_help(const BackendRows& rows, const std::string& auto_help);
+std::string backend_flag_help(const BackendRows& rows);
 
 }  // namespace nbody

@@ -82,6 +82,7 @@ BackendRow gl_row(const GlFactoryOptions& o) {
         "OpenGL 4.3 compute shaders in the window's own context: any GPU's driver (fp32, leapfrog, direct; "
         "variants none, i and ij)",
         20,  // after CUDA, before the CPU
+        "GL compute on a hardware GPU",
         // A panel click on GL compute where the context cannot run it leaves the running backend as it was;
         // a broken shader hands over to the CPU.
         {BackendKind::Cpu, false},

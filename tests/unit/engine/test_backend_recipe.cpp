@@ -48,12 +48,13 @@ BackendRow test_only_row(const TestMachine& machine, int rank) {
             "",
             "A backend that lives in a unit test",
             rank,
+            "the test device where it has one",
             {BackendKind::Cpu, true},
             [] { return std::string(); },
             [&machine](const SimParams&, const BackendMakeOptions&, BackendPick) {
                 if (!machine.has_device)
-                    return refused_start("no test device on this machine", "no usable test device (none found)",
-                                         "no test device was found");
+                    return refused_start("no test device on this machine",
+                                         "no usable test device (none found)", "no test device was found");
                 BackendStart s;
                 s.backend = std::make_unique<TestOnlyBackend>(machine.scene_fits);
                 s.note = "test-only backend";
@@ -98,13 +99,29 @@ TEST(BackendRecipe, AutoRunsATestRowRankedFirst) {
     EXPECT_EQ(c.stand_in, BackendKind::Cpu);
 }
 
+TEST(BackendRecipe, TheFlagsHelpAndThePanelListIt) {
+    TestMachine machine;
+    const BackendRows rows = rows_with(test_only_row(machine, 5));
+    const std::string help = backend_flag_help(rows);
+    EXPECT_NE(help.find("or auto (the test device where it has one, else CUDA when a device is usable, else "
+                        "the CPU)"),
+              std::string::npos)
+        << help;
+    const std::vector<BackendOffer> offers = backend_offers(rows);
+    ASSERT_EQ(offers.size(), rows.size());
+    EXPECT_EQ(offers.back().label, "Test only");
+    EXPECT_EQ(offers.back().kind, kTestKind);
+}
+
 TEST(BackendRecipe, AutoSkipsARowWithoutRankOrRankedLast) {
     TestMachine machine;
     BackendChoice c;
-    auto never = choose_backend(rows_with(test_only_row(machine, 0)), one_thread(), &c, WhenAskedFails::Throw);
+    auto never =
+        choose_backend(rows_with(test_only_row(machine, 0)), one_thread(), &c, WhenAskedFails::Throw);
     EXPECT_NE(c.running, kTestKind);
     EXPECT_NE(never->name(), "test-only");
-    auto last = choose_backend(rows_with(test_only_row(machine, 40)), one_thread(), &c, WhenAskedFails::Throw);
+    auto last =
+        choose_backend(rows_with(test_only_row(machine, 40)), one_thread(), &c, WhenAskedFails::Throw);
     EXPECT_NE(c.running, kTestKind);  // the CPU, ranked 30, always starts
 }
 
