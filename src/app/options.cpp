@@ -205,7 +205,7 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     app.add_option("--seed", o.seed, "Override the scene's random seed (0 to 2^62)")
         ->transform(integer_in(0, 1LL << 62));
     const BackendRows backends = backend_rows_with_gl();
-    app.add_option("--backend", o.backend, backend_flag_help(backends, kAutoWithGlHelp))
+    app.add_option("--backend", o.backend, backend_flag_help(backends))
         ->check(CLI::IsMember(backend_flag_choices(backends)));
     app.add_option(
            "--variant", o.variant,

@@ -2,6 +2,7 @@
 // Which backend runs and why, as the factory made it: what the window's banner, the Kernel panel and the
 // summaries read instead of parsing the factory's words. And a backend the factory offers, as plain data for
 // the rooms that cannot see the factory (the UI).
+#include <optional>
 #include <string>
 
 #include "core/sim_params.hpp"
@@ -22,7 +23,15 @@ struct BackendChoice {
     // compute runs on llvmpipe (LLVM 15.0.6, 256 bits), a software rasterizer: its shaders run on this CPU").
     // The window measures how much slower (app/slow_backend_note.hpp). Empty otherwise.
     std::string caution;
+    // What takes over where the running backend cannot hold or run a scene (a GPU out of memory): its row's
+    // fallback. None where nothing does (the CPU backend, the last resort).
+    std::optional<BackendKind> stand_in = BackendKind::Cpu;
 };
+
+// The backend a front end marks as chosen: the one asked for by name, or under auto the one auto picked.
+inline BackendKind marked_backend(BackendKind asked, BackendKind running) {
+    return asked == BackendKind::Auto ? running : asked;
+}
 
 // The CPU in place of a GPU backend that could not start or run the state, `why` in words (the factory's
 // "--backend cuda: " and a trailing "; keeping the previous state" dropped).

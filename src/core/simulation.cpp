@@ -41,13 +41,16 @@ void Simulation::load(const State& initial, const SimParams& p) {
         try {
             fresh->reset(initial, p);  // may throw (out of memory): the running backend is untouched
         } catch (const BackendError& e) {
-            // A GPU that cannot hold or run this scene: the CPU takes it, and the note (the window's banner) says why.
-            if (p.backend == BackendKind::Cpu || !fresh->caps().gpu) throw;
-            SimParams cpu = p;
-            cpu.backend = BackendKind::Cpu;
-            fresh = m_factory(cpu, nullptr);
+            // A GPU that cannot hold or run this scene: its row's stand-in (the CPU) takes it, and the note
+            // (the window's banner) says why.
+            const std::optional<BackendKind> stand_in = choice.stand_in;
+            if (!stand_in || !fresh->caps().gpu) throw;
+            SimParams instead = p;
+            instead.backend = *stand_in;
+            fresh = m_factory(instead, nullptr);
             fresh->reset(initial, p);
             choice = cpu_fallback_choice(p.backend, e.what());
+            choice.running = *stand_in;
         }
         m_backend = std::move(fresh);
     } else {

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/gpu_words.hpp"
+#include "engine/backend_chooser.hpp"
 #include "engine/backend_rows.hpp"
 #include "multi/distributed_backend.hpp"
 #include "multi/mpi_exchange.hpp"
@@ -39,65 +40,29 @@ double block_step_evaluation_ms(const State& s, int active_count, const SimParam
 #endif
 }
 
-namespace {
-// The CPU where the build has no CUDA backend and the user did not say which.
-BackendChoice no_cuda_choice(BackendKind asked) {
-    return {asked, BackendKind::Cpu, kNoCudaWords, "this build has no CUDA backend; using the CPU backend", ""};
-}
-
-std::unique_ptr<Backend> make_row(BackendKind k, const SimParams& p, std::string* why,
-                                  std::string* note = nullptr) {
-    return try_make_backend(backend_rows(), k, p, why, note);
-}
-}  // namespace
-
 std::unique_ptr<Backend> make_backend(const SimParams& p, BackendChoice* choice) {
-    BackendChoice c;
-    c.asked = p.backend;
-    std::string why;
-    if (p.backend == BackendKind::Gl)
-        throw BackendError(
-            "--backend gl: the GL compute backend needs a front end with GL (nbody-sandbox, "
-            "nbody-bench, the Python module: gl_backend/gl_backend_factory.hpp); libnbody alone has none");
-    std::unique_ptr<Backend> b;
-    if (p.backend == BackendKind::Cpu) {
-        b = make_row(BackendKind::Cpu, p, &why);
-        c.running = BackendKind::Cpu, c.note = "CPU backend (asked for)";
-    } else if (std::string fewer; (b = make_row(BackendKind::Cuda, p, &why, &fewer))) {
-        c.running = BackendKind::Cuda;
-        c.note = "CUDA backend: " + b->name() + (fewer.empty() ? "" : " (" + fewer + ")");
-    } else if (p.backend == BackendKind::Cuda) {
-        throw BackendError("--backend cuda: " + why);
-    } else {
-        c = cuda_built() ? cpu_fallback_choice(p.backend, why) : no_cuda_choice(p.backend);
-        b = make_row(BackendKind::Cpu, p, &why);
-    }
-    if (choice) *choice = c;
-    return b;
+    return choose_backend(backend_rows(), p, choice, WhenAskedFails::Throw);
 }
 
 std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, BackendChoice* choice) {
-    try {
-        return make_backend(p, choice);
-    } catch (const BackendError& e) {
-        if (p.backend != BackendKind::Cuda) throw;
-        if (choice)
-            *choice = cuda_built() ? cpu_fallback_choice(p.backend, e.what()) : no_cuda_choice(p.backend);
-        std::string why;
-        return make_row(BackendKind::Cpu, p, &why);
-    }
+    return choose_backend(backend_rows(), p, choice, WhenAskedFails::FallBack);
 }
 
 void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& p, BackendChoice* choice) {
     try {
         b->reset(s, p);
     } catch (const BackendError& e) {
-        if (!b->caps().gpu) throw;
+        const std::optional<BackendKind> stand_in = choice ? choice->stand_in : BackendKind::Cpu;
+        if (!b->caps().gpu || !stand_in) throw;
         std::string why;
-        auto cpu = make_row(BackendKind::Cpu, p, &why);
-        cpu->reset(s, p);
-        b = std::move(cpu);
-        if (choice) *choice = cpu_fallback_choice(p.backend, e.what());
+        auto instead = try_make_backend(backend_rows(), *stand_in, p, &why);
+        if (!instead) throw BackendError(std::string(e.what()) + "; and its stand-in cannot start: " + why);
+        instead->reset(s, p);
+        b = std::move(instead);
+        if (choice) {
+            *choice = cpu_fallback_choice(p.backend, e.what());
+            choice->running = *stand_in;
+        }
     }
 }
 

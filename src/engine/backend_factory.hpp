@@ -13,18 +13,20 @@ namespace nbody {
 // The words when the build has no CUDA backend, for the banner and the Kernel panel.
 inline constexpr const char* kNoCudaWords = "this program was built without CUDA";
 
-// The backend SimParams::backend asks for. Auto picks CUDA when this build has it and a usable device
-// exists, else the CPU, and says which and why in *choice. Cuda throws BackendError naming why no device can
-// be used (not built with CUDA, no device, driver too old). Gl throws BackendError: the GL compute row lives
-// above libnbody (gl_backend/gl_backend_factory.hpp's make_backend_with_gl).
+// The backend SimParams::backend asks for, chosen from libnbody's rows (engine/backend_chooser.hpp). Auto picks
+// CUDA when this build has it and a usable device exists, else the CPU, and says which and why in *choice.
+// Cuda throws BackendError naming why no device can be used (not built with CUDA, no device, driver too old).
+// Gl throws BackendError: the GL compute row lives above libnbody (gl_backend/gl_backend_factory.hpp's
+// make_backend_with_gl).
 std::unique_ptr<Backend> make_backend(const SimParams& p, BackendChoice* choice = nullptr);
 
-// For the sandbox, which goes on whatever the GPU does: make_backend, and where a CUDA backend was asked for
-// and cannot start, the CPU backend with *choice saying why (the window's banner reads it).
+// For the sandbox, which goes on whatever the GPU does: make_backend, and where a backend asked for by name
+// cannot start and its row lets a fallback take over (CUDA's: the CPU), that one with *choice saying why (the
+// window's banner reads it).
 std::unique_ptr<Backend> make_backend_or_cpu(const SimParams& p, BackendChoice* choice = nullptr);
 
 // b->reset(s, p), and where a GPU backend cannot hold or run the state (out of memory, no code for this GPU),
-// the CPU backend in its place with *choice saying why. Errors of the state itself (NaN, bad parameters)
+// its stand-in (BackendChoice::stand_in: the CPU backend) in its place with *choice saying why. Errors of the state itself (NaN, bad parameters)
 // still throw.
 void reset_or_cpu(std::unique_ptr<Backend>& b, const State& s, const SimParams& p, BackendChoice* choice);
 

@@ -1,5 +1,7 @@
 #include "engine/backend_rows.hpp"
 
+#include <algorithm>
+
 #include "cpu/cpu_backend.hpp"
 #include "engine/backend_factory.hpp"
 #ifdef NBODY_HAVE_CUDA
@@ -16,9 +18,30 @@ BackendRow cpu_row() {
         "CPU",
         "",
         "Every core, vectorised: the numerical reference (every precision, integrator and method)",
+        30,  // the last resort: it runs everywhere
+        "the CPU",
+        {},  // nothing takes over from the reference
         [] { return std::string(); },
-        [](const SimParams& p, const BackendMakeOptions&, std::string*,
-           std::string*) -> std::unique_ptr<Backend> { return std::make_unique<CpuBackend>(p.cpu_threads); }};
+        [](const SimParams& p, const BackendMakeOptions&, BackendPick pick) {
+            BackendStart s;
+            s.backend = std::make_unique<CpuBackend>(p.cpu_threads);
+            s.note = pick == BackendPick::ByHand ? "CPU backend (asked for)" : "CPU backend";
+            return s;
+        }};
+}
+
+BackendStart start_cuda(const SimParams& p, const BackendMakeOptions& o) {
+#ifdef NBODY_HAVE_CUDA
+    BackendStart s;
+    s.backend = try_make_cuda_backend(p, &s.why, &s.adjusted, o.parts_per_gpu);
+    if (!s.backend) return refused_start(s.why, "no usable CUDA device (" + s.why + ")");
+    s.note = "CUDA backend: " + s.backend->name() + (s.adjusted.empty() ? "" : " (" + s.adjusted + ")");
+    return s;
+#else
+    (void)p, (void)o;
+    return refused_start("this build has no CUDA backend (configured without nvcc or with NBODY_CUDA=OFF)",
+                         "this build has no CUDA backend", kNoCudaWords);
+#endif
 }
 
 BackendRow cuda_row() {
@@ -27,27 +50,35 @@ BackendRow cuda_row() {
         "CUDA",
         "",
         "The CUDA kernels on NVIDIA GPUs: every kernel variant, precision and integrator, one GPU or several",
+        10,  // first: the fastest where a device works
+        "CUDA when a device is usable",
+        {BackendKind::Cpu, true},  // the sandbox goes on without an NVIDIA GPU, and says why in its banner
         [] { return cuda_built() ? std::string() : std::string("no CUDA in this build"); },
-        [](const SimParams& p, const BackendMakeOptions& o, std::string* why,
-           std::string* note) -> std::unique_ptr<Backend> {
-#ifdef NBODY_HAVE_CUDA
-            std::string fewer;
-            auto b = try_make_cuda_backend(p, why, &fewer, o.parts_per_gpu);
-            if (note) *note = fewer;
-            return b;
-#else
-            (void)p, (void)o, (void)note;
-            if (why) *why = "this build has no CUDA backend (configured without nvcc or with NBODY_CUDA=OFF)";
-            return nullptr;
-#endif
-        }};
+        [](const SimParams& p, const BackendMakeOptions& o, BackendPick) { return start_cuda(p, o); }};
 }
 
 }  // namespace
 
+BackendStart refused_start(std::string why, std::string note, std::string banner) {
+    BackendStart s;
+    s.refused_note = note.empty() ? why : std::move(note);
+    s.refused_banner = banner.empty() ? why : std::move(banner);
+    s.why = std::move(why);
+    return s;
+}
+
 const BackendRows& backend_rows() {
     static const BackendRows rows = {cpu_row(), cuda_row()};
     return rows;
+}
+
+std::vector<const BackendRow*> rows_by_auto_rank(const BackendRows& rows) {
+    std::vector<const BackendRow*> out;
+    for (const BackendRow& r : rows)
+        if (r.auto_rank > 0) out.push_back(&r);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const BackendRow* a, const BackendRow* b) { return a->auto_rank < b->auto_rank; });
+    return out;
 }
 
 const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k) {
@@ -63,10 +94,10 @@ std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k
         if (why) *why = "no " + std::string(backend_kind_name(k)) + " backend here";
         return nullptr;
     }
-    std::string w;
-    auto b = row->make(p, o, &w, note);
-    if (!b && why) *why = w;
-    return b;
+    BackendStart s = row->start(p, o, BackendPick::ByHand);
+    if (!s.backend && why) *why = s.why;
+    if (note) *note = s.adjusted;
+    return std::move(s.backend);
 }
 
 std::vector<BackendOffer> backend_offers(const BackendRows& rows) {
@@ -96,7 +127,10 @@ std::vector<std::string> backend_flag_choices(const BackendRows& rows) {
     return out;
 }
 
-std::string backend_flag_help(const BackendRows& rows, const std::string& auto_help) {
+std::string backend_flag_help(const BackendRows& rows) {
+    std::string auto_help;
+    for (const BackendRow* r : rows_by_auto_rank(rows))
+        auto_help += (auto_help.empty() ? "" : ", else ") + r->auto_words;
     return backend_list_text(rows) + " or auto (" + auto_help + ")";
 }
 

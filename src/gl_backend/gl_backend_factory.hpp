@@ -26,20 +26,17 @@ struct GlFactoryOptions {
 // names.
 BackendRows backend_rows_with_gl(const GlFactoryOptions& o = {});
 
-// What auto does in make_backend_with_gl, for --backend's help.
-inline constexpr const char* kAutoWithGlHelp =
-    "CUDA when a device is usable, else GL compute on a hardware GPU, else the CPU";
-
-// SimParams::backend: cpu and cuda as make_backend; gl the GL compute backend (BackendError with the reason
-// where the context has no 4.3 compute); auto CUDA where a device works, else GL compute where the context
-// offers it on a hardware GPU, else the CPU. A compute shader the driver fails to compile hands over to the
-// CPU with the compile log in the choice's note. *choice says what runs and why.
+// SimParams::backend from libnbody's rows and the GL compute row (engine/backend_chooser.hpp): cpu and cuda
+// as make_backend; gl the GL compute backend (BackendError with the reason where the context has no 4.3
+// compute); auto CUDA where a device works, else GL compute where the context offers it on a hardware GPU,
+// else the CPU. A compute shader the driver fails to compile hands over to the CPU with the compile log in
+// the choice's note. *choice says what runs and why.
 std::unique_ptr<Backend> make_backend_with_gl(const SimParams& p, BackendChoice* choice,
                                               const GlFactoryOptions& o = {});
 
-// The sandbox's choice, which goes on whatever the GPU does: make_backend_with_gl, and where a CUDA backend
-// was asked for and cannot start, the CPU backend with the words in *choice (the library and Python throw
-// instead).
+// The sandbox's choice, which goes on whatever the GPU does: make_backend_with_gl, and where a backend asked
+// for by name cannot start and its row lets a fallback take over (CUDA's: the CPU), that one with the words
+// in *choice (the library and Python throw instead).
 std::unique_ptr<Backend> make_sandbox_backend(const SimParams& p, BackendChoice* choice,
                                               const GlFactoryOptions& o = {});
 

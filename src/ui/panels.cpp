@@ -277,7 +277,7 @@ void method_controls(SimParams& p, const Simulation& sim) {
 // One radio button per backend the factory offers; one this build cannot run is greyed with the reason. Auto
 // shows what it picked; choosing one makes the choice explicit.
 void backend_buttons(const std::vector<BackendOffer>& offers, BackendKind running, BackendKind& asked) {
-    const BackendKind kind = asked == BackendKind::Auto ? running : asked;
+    const BackendKind kind = marked_backend(asked, running);
     std::string missing;
     for (std::size_t i = 0; i < offers.size(); ++i) {
         const BackendOffer& o = offers[i];

@@ -42,7 +42,6 @@ std::string in_words(const std::string& message) {
 }
 
 std::string cpu_fallback_reason(const BackendChoice& choice) {
-    if (choice.running != BackendKind::Cpu) return "";
     std::string why = choice.fallback;
     if (const std::size_t code = why.find(" (cudaError"); code != std::string::npos) {
         const std::size_t end = why.find(')', code);

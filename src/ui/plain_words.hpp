@@ -16,7 +16,8 @@ namespace nbody {
 std::string in_words(const std::string& message);
 
 // Why the CPU backend runs although the build has CUDA or the user asked for the GPU, from the factory's
-// choice, for the window's banner; empty when the CPU was chosen on purpose or a GPU runs. The CUDA error's
+// choice, for the window's banner; empty when the CPU was chosen on purpose or a GPU runs (the factory leaves
+// BackendChoice::fallback empty then). The CUDA error's
 // name ("(cudaErrorNoDevice)") is for a bug report: the terminal and the summary keep it, the banner does
 // not.
 std::string cpu_fallback_reason(const BackendChoice& choice);

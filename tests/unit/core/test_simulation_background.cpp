@@ -8,32 +8,23 @@
 #include <mutex>
 
 #include "core/simulation.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "wrapped_cpu_backend.hpp"
 
 using namespace nbody;
 
 namespace {
 
 // The CPU backend whose step waits until the test opens the gate (one opening lets one step through).
-class GatedBackend final : public Backend {
+class GatedBackend final : public WrappedCpuBackend {
   public:
     std::string name() const override { return "gated cpu"; }
     BackendCaps caps() const override { return {}; }
-    void reset(const State& s, const SimParams& p) override { m_cpu.reset(s, p); }
-    void set_params(const SimParams& p) override { m_cpu.set_params(p); }
-    const SimParams& params() const override { return m_cpu.params(); }
     void step(int k) override {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_cv.wait(lock, [&] { return m_open > 0 || m_always_open; });
         if (!m_always_open) --m_open;
         m_cpu.step(k);
     }
-    void read_state(State& out) override { m_cpu.read_state(out); }
-    void read_accelerations(std::vector<Double4>& out) override { m_cpu.read_accelerations(out); }
-    void copy_positions_to_host(Float4* dst) override { m_cpu.copy_positions_to_host(dst); }
-    std::size_t size() const override { return m_cpu.size(); }
-    double time() const override { return m_cpu.time(); }
-    long long steps_taken() const override { return m_cpu.steps_taken(); }
     WorkCount work() const override { return m_cpu.work(); }
 
     void open(bool forever = false) {
@@ -46,7 +37,6 @@ class GatedBackend final : public Backend {
     }
 
   private:
-    CpuBackend m_cpu{1};
     std::mutex m_mutex;
     std::condition_variable m_cv;
     int m_open = 0;

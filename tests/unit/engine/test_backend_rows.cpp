@@ -37,7 +37,7 @@ TEST(BackendRows, TheBackendFlagListsWhatTheRowsOffer) {
     const BackendRows all = backend_rows_with_gl();
     EXPECT_EQ(backend_flag_choices(all), (std::vector<std::string>{"auto", "cpu", "cuda", "gl"}));
     EXPECT_EQ(
-        backend_flag_help(all, kAutoWithGlHelp),
+        backend_flag_help(all),
         "cpu, cuda, gl (OpenGL 4.3 compute) or auto (CUDA when a device is usable, else GL compute on a "
         "hardware GPU, else the CPU)");
     EXPECT_TRUE(std::holds_alternative<AppOptions>(test::parse({"--headless", "--backend", "gl"})));
