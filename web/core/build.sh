@@ -20,7 +20,8 @@ sources=(
   src/core/state.cpp src/core/sim_params.cpp src/core/param_registry.cpp src/core/force_method.cpp
   src/core/integrator.cpp src/core/kernel_config.cpp src/core/kernel_family.cpp src/core/diagnostics.cpp
   src/core/index_range.cpp src/core/force_reference.cpp src/core/tree/tree_params.cpp
-  src/cpu/reference_force.cpp src/render/camera.cpp web/core/nbody_web.cpp)
+  src/core/gpu_limits.cpp src/gl_backend/gl_shape.cpp
+  src/cpu/reference_force.cpp src/render/camera.cpp web/core/nbody_web.cpp web/core/shape_web.cpp)
 # Sources the scene reader needs on later trees (scene components' look and units): built where present.
 for src in src/core/physical_units.cpp src/scene/component_look.cpp; do
   [ -f "$root/$src" ] && sources+=("$src")

@@ -1,6 +1,8 @@
 // The C++ core in WebAssembly (web/core/nbody_web.cpp, built from the desktop's sources by web/core/build.sh):
 // the types the page sees, and its loading (dist/nbody_core.js, a classic script with the wasm inside).
 
+import { KernelShape } from './kernels';
+
 export interface HomeView {
   radius: number; // holds 90% of the bodies about the centre of mass (the desktop's framing_radius)
   fovY: number; // radians
@@ -54,6 +56,8 @@ export interface Core {
   paramInfo(name: string): ParamInfo | null;
   referenceAccelerations(posMass: Float32Array<ArrayBuffer>, eps: number, G: number): Float64Array<ArrayBuffer>;
   energy(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, eps: number, G: number): { kinetic: number; potential: number; total: number };
+  kernelShape(variant: string, n: number, limits: object, k: number, u: number, block: number, q: number): (KernelShape & { ok: true }) | { ok: false; error: string };
+  gpuUnits(description: string): number;
   CpuLeapfrog: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>) => CpuLeapfrog;
 }
 

@@ -9,6 +9,7 @@ import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kerne
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
 import { planBodies, probeRate } from './probe';
 import { Renderer } from './renderer';
+import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { accelerationErrors } from './verify';
 
@@ -35,7 +36,7 @@ class App {
   renderer: Renderer | null = null;
   cpu: CpuView | null = null;
   rate = 0; // interactions/s measured at start
-  backendName = '';
+  units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
   private framePending = false;
@@ -46,10 +47,10 @@ class App {
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
   ready = false;
 
-  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][]) {
+  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
-    if (device) {
-      this.sim = new GpuSim(device);
+    if (device && shapes) {
+      this.sim = new GpuSim(device, shapes);
       this.renderer = renderer;
     } else {
       this.cpu = new CpuView(core, canvas, colormap);
@@ -66,6 +67,12 @@ class App {
     }
     const want = bodies > 0 ? bodies : asked.n;
     const plan = planBodies(want, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? MAX_BODIES : 2048);
+    const variant = this.run?.variant ?? variantByName(this.url.variant ?? 'ij')!;
+    const refusal = this.shapeRefusal(variant, plan.bodies);
+    if (refusal) {
+      showError(refusal);
+      return false;
+    }
     const scene = this.core.loadScene(name, text, plan.bodies);
     if (!scene.ok) {
       showError(scene.error);
@@ -75,7 +82,7 @@ class App {
     const keep = this.run;
     this.run = {
       scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
-      stepsPerFrame: scene.stepsPerFrame, variant: keep?.variant ?? variantByName(this.url.variant ?? 'ij')!,
+      stepsPerFrame: scene.stepsPerFrame, variant,
       running: keep?.running ?? true, time: 0, e0: null, energyError: null,
     };
     this.url = { variant: this.url.variant };
@@ -86,6 +93,22 @@ class App {
     $('description').title = scene.description;
     this.syncPanels(name);
     return true;
+  }
+
+  // Empty, or why this adapter has no kernel shape for variant v at n bodies (the core's words).
+  shapeRefusal(v: Variant, n: number): string {
+    try {
+      this.shapes?.(v, n);
+      return '';
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  // "WebGPU: ij-unrolled k 4 u 4 block 256 q 2": the kernel and shape that step the scene.
+  backendName(): string {
+    if (!this.sim) return 'CPU (WebAssembly, float64)';
+    return `WebGPU: ${this.sim.shapeFor(this.run.variant).label}`;
   }
 
   restart(): void {
@@ -155,7 +178,7 @@ class App {
       Object.assign(w, { steps: 0, frames: 0, start: now });
       void this.measureEnergy();
     }
-    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName });
+    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName() });
     if (this.device) {
       this.framePending = true;
       this.device.queue.onSubmittedWorkDone().then(() => {
@@ -191,7 +214,7 @@ class App {
     this.probing = true;
     await this.device!.queue.onSubmittedWorkDone();
     const guess = this.rate;
-    this.rate = await probeRate(this.device!, this.core);
+    this.rate = await probeRate(this.device!, this.core, this.shapes!);
     this.probing = false;
     localStorage.setItem(RATE_KEY, String(this.rate));
     const ratio = this.rate / guess;
@@ -226,7 +249,7 @@ class App {
     await this.device!.queue.onSubmittedWorkDone();
     for (const v of VARIANTS) {
       const device = this.device!;
-      const sim = new GpuSim(device);
+      const sim = new GpuSim(device, this.shapes!);
       sim.load(s.posMass, s.vel);
       sim.step(v, p, 1);
       await device.queue.onSubmittedWorkDone();
@@ -249,27 +272,30 @@ async function readColormap(): Promise<number[][]> {
   return text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.trim().split(/\s+/).map(Number));
 }
 
-async function requestDevice(): Promise<{ device: GPUDevice | null; why: string }> {
-  if (!('gpu' in navigator)) return { device: null, why: 'This browser has no WebGPU.' };
+async function requestDevice(): Promise<{ device: GPUDevice | null; adapter: GPUAdapter | null; why: string }> {
+  if (!('gpu' in navigator)) return { device: null, adapter: null, why: 'This browser has no WebGPU.' };
   const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return { device: null, why: 'WebGPU is present but found no GPU adapter (it may be switched off or blocked for this GPU).' };
-  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
-  return { device: await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } }), why: '' };
+  if (!adapter) return { device: null, adapter, why: 'WebGPU is present but found no GPU adapter (it may be switched off or blocked for this GPU).' };
+  const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter.limits) });
+  device.addEventListener('uncapturederror', (e) => {
+    const msg = (e as GPUUncapturedErrorEvent).error.message;
+    console.error(`WebGPU: ${msg}`);
+    showError(`WebGPU: ${msg}`);
+  });
+  return { device, adapter, why: '' };
 }
 
 async function start(): Promise<void> {
   const timings: Record<string, number> = {};
   // The core (download and compile), the colour map and the GPU are fetched side by side.
   const [core, colormap, gpu] = await Promise.all([loadCore(), readColormap(), requestDevice()]);
-  const { device, why } = gpu;
+  const { device, adapter, why } = gpu;
   timings.core = performance.now();
-  device?.addEventListener('uncapturederror', (e) => {
-    const msg = (e as GPUUncapturedErrorEvent).error.message;
-    console.error(`WebGPU: ${msg}`);
-    showError(`WebGPU: ${msg}`);
-  });
   const renderer = device ? await Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null;
-  const app = new App(core, device, renderer, colormap);
+  const units = adapter ? computeUnits(core, adapter.info) : null;
+  const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
+  const app = new App(core, device, renderer, colormap, shapes);
+  app.units = units;
   if (!device) {
     const b = $('banner');
     b.hidden = false;
@@ -278,7 +304,6 @@ async function start(): Promise<void> {
   // The first frame does not wait for the probe: the scene opens at the rate this browser measured last
   // time (or a slow GPU's), and is reloaded at the measured rate's size when that differs by more than 2x.
   app.rate = device ? Number(localStorage.getItem(RATE_KEY)) || PROVISIONAL_RATE : app.cpu!.probeRate();
-  app.backendName = device ? `WebGPU (${app.sim!.shape.workgroup} a workgroup)` : 'CPU (WebAssembly, float64)';
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
@@ -312,7 +337,13 @@ function wirePanels(app: App): void {
   num('eps', (v) => { app.run.eps = v; app.run.e0 = null; });
   num('G', (v) => { app.run.G = v; app.run.e0 = null; });
   num('spf', (v) => (app.run.stepsPerFrame = v));
-  $('variant').addEventListener('change', () => { app.run.variant = variantByName($<HTMLSelectElement>('variant').value)!; app.syncPanels(); });
+  $('variant').addEventListener('change', () => {
+    const v = variantByName($<HTMLSelectElement>('variant').value)!;
+    const refusal = app.shapeRefusal(v, app.run.scene.n);
+    if (refusal) showError(refusal);
+    else app.run.variant = v;
+    app.syncPanels();
+  });
   $('load').addEventListener('click', () => app.loadScene($<HTMLSelectElement>('scene').value, '', Number($<HTMLInputElement>('n').value) || 0));
   $('scene').addEventListener('change', () => app.loadScene($<HTMLSelectElement>('scene').value));
   $('load-text').addEventListener('click', () => app.loadScene('scene text', $<HTMLTextAreaElement>('scene-text').value));
@@ -335,7 +366,8 @@ function testApi(app: App) {
     settled: () => app.settled,
     timings: () => app.timings,
     rate: () => app.rate,
-    backend: () => app.backendName,
+    backend: () => app.backendName(),
+    shape: (variant: string) => app.sim!.shapeFor(variantByName(variant)!),
     scene: () => ({ name: app.run.scene.name, n: app.run.scene.n, dt: app.run.dt, eps: app.run.eps, G: app.run.G, variant: app.run.variant.name, time: app.run.time }),
     async stepAndRead(steps: number) {
       app.run.running = false;
@@ -343,8 +375,10 @@ function testApi(app: App) {
       app.stepOnce(steps);
       return app.sim ? app.sim.readState() : app.cpu!.state();
     },
-    async forceErrors(variant: string, n: number, eps: number) {
-      return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps);
+    // `fixed`: another shape than the chosen one (k, u, block, q; q = 0 chosen), checked by the same rules.
+    async forceErrors(variant: string, n: number, eps: number, fixed?: FixedShape) {
+      const shapes = fixed ? shapeChooser(app.core, app.device!.limits, app.units!.units, fixed) : app.shapes!;
+      return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps, shapes);
     },
     flopsPerInteraction: FLOPS_PER_INTERACTION,
   };

@@ -4,14 +4,15 @@
 import { Core } from './core';
 import { GpuSim } from './gpu_sim';
 import { variantByName } from './kernels';
+import { ShapeChooser } from './shape';
 
 export const STEP_BUDGET_S = 0.02;
 
 // Interactions/s of the ij kernel on a 2,048-body Plummer sphere: one warm-up step, then steps for ~0.15 s.
-export async function probeRate(device: GPUDevice, core: Core): Promise<number> {
+export async function probeRate(device: GPUDevice, core: Core, shapes: ShapeChooser): Promise<number> {
   const s = core.loadScene('plummer', '', 2048);
   if (!s.ok) return 1e9;
-  const sim = new GpuSim(device);
+  const sim = new GpuSim(device, shapes);
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!, p = { dt: s.dt, eps: s.eps, G: s.G };
   sim.step(v, p, 1);

@@ -31,7 +31,7 @@ try {
   const { page, firstFrameMs, logs } = await open(browser, server.url);
   await check('the page starts on WebGPU and draws its first frame', async () => {
     const backend = await page.evaluate(() => window.nbody.backend());
-    expect(backend.startsWith('WebGPU'), `backend: ${backend}`);
+    expect(/^WebGPU: ij-unrolled k 4 u 4 block \d+ q 1$/.test(backend), `backend: ${backend}`);
     const t = await page.evaluate(() => JSON.stringify(window.nbody.timings()));
     expect(firstFrameMs < 20000, `first frame after ${firstFrameMs} ms`);
     return `first frame ${Math.round(firstFrameMs)} ms after opening (stages: ${t}); adapter ${(await page.evaluate(() => window.nbody.rate()) / 1e9).toPrecision(3)} G interactions/s`;
@@ -49,6 +49,39 @@ try {
       return worst.join(', ');
     });
   }
+
+  // Other shapes than SwiftShader's own (q = 1): the j-split in workgroup memory (q up to 32, the shape a
+  // large GPU gets at small N), several tile loads an invocation, small and large k and u.
+  const shapes = [
+    ['ij', { k: 4, u: 4, block: 256, q: 32 }], ['ij', { k: 2, u: 2, block: 64, q: 8 }], ['ij', { k: 8, u: 8, block: 128, q: 2 }],
+    ['i', { k: 8, u: 1, block: 128, q: 32 }], ['i', { k: 2, u: 1, block: 64, q: 1 }], ['none', { k: 1, u: 1, block: 64, q: 4 }],
+  ];
+  for (const [variant, shape] of shapes) {
+    await check(`variant ${variant} as k ${shape.k} u ${shape.u} block ${shape.block} q ${shape.q}: forces within 1e-5 at N = 1 ... 1000`, async () => {
+      const worst = [];
+      for (const n of [1, 3, 33, 257, 1000]) {
+        const r = await page.evaluate((v, n, f) => window.nbody.forceErrors(v, n, 0.01, f), variant, n, shape);
+        expect(r.n === n && r.finite, `N = ${n}: ${JSON.stringify(r)}`);
+        expect(r.shape.includes(`block ${shape.block} q ${shape.q}`), `ran ${r.shape}`);
+        expect(r.maxRelativeError <= 1e-5, `N = ${n}: max relative error ${r.maxRelativeError}`);
+        worst.push(`${n}: ${r.maxRelativeError.toExponential(1)}`);
+      }
+      return worst.join(', ');
+    });
+  }
+
+  await check('a shape the adapter does not allow gets the words, and the page keeps running', async () => {
+    const r = await page.evaluate(async () => {
+      try {
+        await window.nbody.forceErrors('ij', 100, 0.01, { k: 4, u: 4, block: 1024, q: 1 });
+        return 'no error';
+      } catch (e) {
+        return String(e.message);
+      }
+    });
+    expect(/block: this adapter allows work groups of at most \d+ invocations \(got 1024\)/.test(r), r);
+    return r;
+  });
 
   await check('100 steps of 256 bodies match the core\'s float64 leap-frog', async () => {
     const r = await page.evaluate(async () => {
