@@ -27,7 +27,7 @@ export class GpuSim {
   constructor(readonly device: GPUDevice, private chooseShape: ShapeChooser) {
     // One pipeline a shape for the device, shared by every simulation on it (the start-up probe's, the
     // race's, the page's): compiling one takes about a second on SwiftShader.
-    if (!PIPELINES.has(device)) PIPELINES.set(device, new Map());
+    if (!PIPELINES.has(device)) PIPELINES.set(device, new Map()), COMPILING.set(device, new Map());
     this.pipelines = PIPELINES.get(device)!;
     this.params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
@@ -88,6 +88,25 @@ export class GpuSim {
       this.pipelines.set(label, p);
     }
     return p;
+  }
+
+  // Whether variant v's pipeline is compiled: the page's frames step only then, and draw meanwhile.
+  ready(v: Variant): boolean {
+    return this.pipelines.has(this.shapeFor(v).label);
+  }
+
+  // Compiles v's pipeline beside the page's work (createComputePipelineAsync: about a second on SwiftShader,
+  // which the first frame then does not wait for).
+  prepare(v: Variant): Promise<void> {
+    const label = this.shapeFor(v).label;
+    let pending = COMPILING.get(this.device)!.get(label);
+    if (!pending) {
+      pending = this.device.createComputePipelineAsync(this.pipelineDescriptor(v)).then((p) => {
+        if (!this.pipelines.has(label)) this.pipelines.set(label, p);
+      });
+      COMPILING.get(this.device)!.set(label, pending);
+    }
+    return pending;
   }
 
   private bindGroup(v: Variant, from: number): GPUBindGroup {
@@ -169,3 +188,4 @@ export class GpuSim {
 }
 
 const PIPELINES = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
+const COMPILING = new WeakMap<GPUDevice, Map<string, Promise<void>>>();

@@ -167,7 +167,12 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     if (this.framePending || this.probing) return;
     const w = this.stepsWindow;
-    if (this.run.running) this.stepOnce(this.run.stepsPerFrame);
+    // Until the step kernel has compiled, frames draw without stepping. It starts compiling once the first
+    // frame is on the screen: on SwiftShader a compile in flight holds back the frame queued behind it (first
+    // frame 6.4-8.8 s after opening with it, 2.1-2.3 s without, under a load of 13 on two cores).
+    const compiled = !this.sim || this.sim.ready(this.run.variant);
+    if (!compiled && this.firstFrameMs >= 0) void this.sim!.prepare(this.run.variant);
+    if (this.run.running && compiled) this.stepOnce(this.run.stepsPerFrame);
     this.camera.update(Math.min(0.1, (now - this.lastFrame) / 1000));
     this.lastFrame = now;
     this.draw();
@@ -288,10 +293,13 @@ async function requestDevice(): Promise<{ device: GPUDevice | null; adapter: GPU
 async function start(): Promise<void> {
   const timings: Record<string, number> = {};
   // The core (download and compile), the colour map and the GPU are fetched side by side.
-  const [core, colormap, gpu] = await Promise.all([loadCore(), readColormap(), requestDevice()]);
+  // The render pipelines compile while the core loads.
+  const colormapLoad = readColormap(), gpuLoad = requestDevice();
+  const rendererLoad = Promise.all([gpuLoad, colormapLoad]).then(([{ device }, colormap]) =>
+    device ? Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null);
+  const [core, colormap, gpu, renderer] = await Promise.all([loadCore(), colormapLoad, gpuLoad, rendererLoad]);
   const { device, adapter, why } = gpu;
   timings.core = performance.now();
-  const renderer = device ? await Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null;
   const units = adapter ? computeUnits(core, adapter.info) : null;
   const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
   const app = new App(core, device, renderer, colormap, shapes);

@@ -37,6 +37,19 @@ try {
     return `first frame ${Math.round(firstFrameMs)} ms after opening (stages: ${t}); adapter ${(await page.evaluate(() => window.nbody.rate()) / 1e9).toPrecision(3)} G interactions/s`;
   });
 
+  await check('the first frame within 3 s of opening the page (the median of three openings, nothing cached)', async () => {
+    // The first opening above also started the browser's GPU process; two more with an empty cache.
+    const times = [firstFrameMs];
+    for (let k = 0; k < 2; ++k) {
+      const again = await open(browser, server.url, '', { cache: false });
+      times.push(again.firstFrameMs);
+      await again.page.close();
+    }
+    times.sort((a, b) => a - b);
+    expect(times[1] <= 3000, `first frames after ${times.map(Math.round).join(', ')} ms`);
+    return `${times.map(Math.round).join(', ')} ms`;
+  });
+
   for (const variant of ['none', 'i', 'ij']) {
     await check(`variant ${variant}: forces within 1e-5 of the float64 reference at N = 1 ... 4099`, async () => {
       const worst = [];
