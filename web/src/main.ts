@@ -1,13 +1,13 @@
 // The page: the C++ core (WebAssembly) makes the scene, WebGPU steps and draws it, HTML panels edit dt, eps,
-// G, steps a frame and the variant (applied at the next frame). Without WebGPU the core's float64 leap-frog
-// steps a small N and a 2D canvas draws it. window.nbody is what the tests (web/tests) drive.
+// G, steps a frame and the variant (applied at the next frame). Without WebGPU the desktop's CPU backend (in the
+// core) steps the bodies and a 2D canvas draws them. window.nbody is what the tests (web/tests) drive.
 import { attachControls, OrbitCamera } from './camera';
-import { Core, loadCore, SceneOk } from './core';
+import { Core, CpuMethod, loadCore, SceneOk } from './core';
 import { CpuView } from './cpu_view';
 import { GpuSim } from './gpu_sim';
 import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
-import { planBodies, probeRate } from './probe';
+import { BodyPlan, directModel, planBodies, probeRate, treeModel } from './probe';
 import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
@@ -27,6 +27,11 @@ interface Run {
 }
 
 const RATE_KEY = 'nbody-sandbox.interactions-per-s';
+const FIRST_SCENE = 'figure8-3'; // what the page opens without a scene in its address
+// Without WebGPU: direct summation up to this many bodies (its O(N^2) float64 energy every second too), the
+// tree beyond it where it loads more, up to what the 2D canvas draws in a frame.
+const CPU_DIRECT_MAX = 2048;
+const CPU_TREE_MAX = 32768;
 const PROVISIONAL_RATE = 2e8; // SwiftShader's on two cores: a first scene of about 2,000 bodies
 
 class App {
@@ -36,6 +41,8 @@ class App {
   renderer: Renderer | null = null;
   cpu: CpuView | null = null;
   rate = 0; // interactions/s measured at start
+  cpuTreeStep = 0; // without WebGPU: seconds a tree step of TREE_PROBE_BODIES takes (0: not measured yet)
+  cpuMethod: CpuMethod = 'direct'; // without WebGPU: how the CPU backend finds the forces
   units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
@@ -66,7 +73,9 @@ class App {
       return false;
     }
     const want = bodies > 0 ? bodies : asked.n;
-    const plan = planBodies(want, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? MAX_BODIES : 2048);
+    const { method, plan } = this.device
+      ? { method: 'direct' as CpuMethod, plan: planBodies(want, directModel(this.rate), bodies > 0, 'this GPU', MAX_BODIES) }
+      : this.cpuPlan(want, bodies > 0);
     const variant = this.run?.variant ?? variantByName(this.url.variant ?? 'ij')!;
     const refusal = this.shapeRefusal(variant, plan.bodies);
     if (refusal) {
@@ -80,6 +89,7 @@ class App {
     }
     showNote(plan.note);
     const keep = this.run;
+    this.cpuMethod = method;
     this.run = {
       scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
       stepsPerFrame: scene.stepsPerFrame, variant,
@@ -95,6 +105,20 @@ class App {
     return true;
   }
 
+  // Without WebGPU: direct summation or the tree, whichever loads more of the scene's bodies in the step budget
+  // (the faster at N where N was asked for). The tree is measured the first time a scene is larger than
+  // direct summation's cap.
+  private cpuPlan(want: number, asked: boolean): { method: CpuMethod; plan: BodyPlan } {
+    const direct = planBodies(want, directModel(this.rate), asked, 'the CPU (WebAssembly)', CPU_DIRECT_MAX);
+    if (want <= CPU_DIRECT_MAX && direct.bodies === want) return { method: 'direct', plan: direct };
+    if (this.cpuTreeStep === 0) this.cpuTreeStep = this.cpu!.probeTreeStep();
+    const model = treeModel(this.cpuTreeStep);
+    const tree = planBodies(want, model, asked, 'the CPU (WebAssembly, the tree)', CPU_TREE_MAX);
+    const treeWins = tree.bodies > direct.bodies ||
+      (tree.bodies === direct.bodies && model.seconds(tree.bodies) < directModel(this.rate).seconds(direct.bodies));
+    return treeWins ? { method: 'tree', plan: tree } : { method: 'direct', plan: direct };
+  }
+
   // Empty, or why this adapter has no kernel shape for variant v at n bodies (the core's words).
   shapeRefusal(v: Variant, n: number): string {
     try {
@@ -107,7 +131,7 @@ class App {
 
   // "WebGPU: ij-unrolled k 4 u 4 block 256 q 2": the kernel and shape that step the scene.
   backendName(): string {
-    if (!this.sim) return 'CPU (WebAssembly, float64)';
+    if (!this.sim) return `CPU (WebAssembly, one thread): ${this.cpu!.label()}`;
     return `WebGPU: ${this.sim.shapeFor(this.run.variant).label}`;
   }
 
@@ -115,7 +139,7 @@ class App {
     const s = this.run.scene;
     this.sim?.load(s.posMass, s.vel);
     this.renderer?.setGroups(s.group);
-    this.cpu?.load(s);
+    this.cpu?.load(s, this.cpuMethod);
     this.run.time = 0;
     this.run.e0 = null;
     this.run.energyError = null;
@@ -141,10 +165,11 @@ class App {
     history.replaceState(null, '', query);
   }
 
-  // Energy from the state read back, in float64 in the core: O(N^2), so only up to 32,768 bodies.
+  // Energy from the state read back, in float64 in the core: O(N^2), so only up to 32,768 bodies (2,048 where
+  // the CPU also steps them).
   async measureEnergy(first = false): Promise<void> {
     const r = this.run;
-    if (r.scene.n > 32768) return;
+    if (r.scene.n > (this.device ? 32768 : CPU_DIRECT_MAX)) return;
     const s = this.sim ? await this.sim.readState() : this.cpu!.state();
     if (r !== this.run) return;
     const e = this.core.energy(s.pos, s.vel, r.eps, r.G).total;
@@ -231,7 +256,7 @@ class App {
       // The same size: a reduced scene's note gets the measured rate's figures.
       const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
       if (want.ok && this.run.scene.n < want.n) {
-        const note = planBodies(want.n, this.rate, false, 'this GPU', MAX_BODIES).note;
+        const note = planBodies(want.n, directModel(this.rate), false, 'this GPU', MAX_BODIES).note;
         showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
       }
     }
@@ -292,14 +317,19 @@ async function requestDevice(): Promise<{ device: GPUDevice | null; adapter: GPU
 
 async function start(): Promise<void> {
   const timings: Record<string, number> = {};
-  // The core (download and compile), the colour map and the GPU are fetched side by side.
-  // The render pipelines compile while the core loads.
-  const colormapLoad = readColormap(), gpuLoad = requestDevice();
-  const rendererLoad = Promise.all([gpuLoad, colormapLoad]).then(([{ device }, colormap]) =>
-    device ? Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null);
-  const [core, colormap, gpu, renderer] = await Promise.all([loadCore(), colormapLoad, gpuLoad, rendererLoad]);
+  // The core (download and compile), the colour map and the GPU are fetched side by side, and the render
+  // pipelines compile while the core loads. Each stage's end is kept for the tests.
+  const mark = <T>(stage: string, p: Promise<T>) => p.then((v) => ((timings[stage] = performance.now()), v));
+  const colormapLoad = readColormap(), gpuLoad = mark('device', requestDevice());
+  const rendererLoad = mark('renderer', Promise.all([gpuLoad, colormapLoad]).then(([{ device }, colormap]) =>
+    device ? Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap).then((r) => (r.warmUp(), r)) : null));
+  // The scene code's first call compiles it (0.3 s): done on a few bodies while the GPU may still be starting.
+  const coreLoad = mark('core', loadCore()).then((core) => {
+    core.loadScene(new URLSearchParams(location.search).get('scene') ?? FIRST_SCENE, '', 64);
+    return core;
+  });
+  const [core, colormap, gpu, renderer] = await Promise.all([coreLoad, colormapLoad, gpuLoad, rendererLoad]);
   const { device, adapter, why } = gpu;
-  timings.core = performance.now();
   const units = adapter ? computeUnits(core, adapter.info) : null;
   const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
   const app = new App(core, device, renderer, colormap, shapes);
@@ -317,8 +347,8 @@ async function start(): Promise<void> {
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
-  const name = parsed.state.scene ?? 'figure8-3';
-  if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene('figure8-3');
+  const name = parsed.state.scene ?? FIRST_SCENE;
+  if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene(FIRST_SCENE);
   timings.scene = performance.now();
   app.timings = timings;
   if (parsed.problems.length) showError(parsed.problems.map((p) => p.message).join('\n'));
