@@ -8,7 +8,7 @@
 # and the page's core travel in .webdev; the Vulkan loader and glvnd come from .gl, before the driver's own
 # libraries on the path (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from
 # libGLX_nvidia.so.0).
-# Usage: scripts/device-web.sh [N...]
+# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
 mkdir -p "$OUT"
@@ -34,6 +34,14 @@ rc=0
 for n in "${sizes[@]}"; do
   for v in none i ij; do
     $W/node $W/bench.mjs $v "$n" 3 2>&1 | tee -a "$OUT/web-bench.txt" || rc=1
+  done
+done
+# Other shapes beside the chosen ones, as WEB_SHAPES="ij:4,4,256,16 ij:8,4,256,0" (variant:k,u,block,q; q 0
+# chosen): one line each in $OUT/web-shapes.txt (the side-by-side keeps to the chosen shapes).
+for n in "${sizes[@]}"; do
+  for spec in ${WEB_SHAPES:-}; do
+    IFS=, read -r k u block q <<< "${spec#*:}"
+    $W/node $W/bench.mjs "${spec%%:*}" "$n" 3 "$k" "$u" "$block" "$q" 2>&1 | tee -a "$OUT/web-shapes.txt" || rc=1
   done
 done
 if compgen -G "$OUT/bench-*.json" >/dev/null; then
