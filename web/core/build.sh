@@ -29,8 +29,9 @@ sources=(
   src/cpu/tree/tree_multipoles.cpp src/cpu/tree/tree_walk.cpp src/cpu/tree/tree_eval.cpp
   src/render/camera.cpp web/core/js_arrays.cpp web/core/nbody_web.cpp web/core/shape_web.cpp
   web/core/cpu_backend_web.cpp)
-# Sources the scene reader needs on later trees (scene components' look and units): built where present.
-for src in src/core/physical_units.cpp src/scene/component_look.cpp; do
+# Sources the scene reader and the CPU backend need on later trees (scene components' look and units, the
+# tree's sub-step rule): built where present.
+for src in src/core/physical_units.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
   [ -f "$root/$src" ] && sources+=("$src")
 done
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer

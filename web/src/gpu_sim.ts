@@ -101,9 +101,15 @@ export class GpuSim {
     const label = this.shapeFor(v).label;
     let pending = COMPILING.get(this.device)!.get(label);
     if (!pending) {
-      pending = this.device.createComputePipelineAsync(this.pipelineDescriptor(v)).then((p) => {
-        if (!this.pipelines.has(label)) this.pipelines.set(label, p);
-      });
+      // A failed compile falls back to the page's synchronous path, whose error the device reports as any other.
+      pending = this.device.createComputePipelineAsync(this.pipelineDescriptor(v)).then(
+        (p) => {
+          if (!this.pipelines.has(label)) this.pipelines.set(label, p);
+        },
+        () => {
+          this.pipeline(v);
+        },
+      );
       COMPILING.get(this.device)!.set(label, pending);
     }
     return pending;
