@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine (the device tool), in the repository root, with .gl (scripts/device-fetch-debs.sh) and
 # .webdev (web/device/prepare.sh) carried: the WGSL kernels' rate through Dawn for node over NVIDIA's Vulkan
-# driver, each variant in its own process at 18,000 and 131,072 bodies (or the N given), 3 s each; one line a
-# run in $OUT/web-bench.txt (interactions/s of the median batch). Needs no build: node and dawn.node travel
-# xz-packed; the Vulkan loader and glvnd come from .gl, before the driver's own libraries on the path
-# (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from libGLX_nvidia.so.0).
-# Usage: scripts/device-web.sh [N...]
+# driver, each variant in its own process at 18,000 and 131,072 bodies (or the N given), 3 s each, in the
+# kernel shape the page chooses there; one line a run in $OUT/web-bench.txt (the shape, interactions/s of the
+# median batch). Where nbody-bench's JSON is in $OUT (scripts/device-run.sh bench NAME "--backend gl ..."
+# before it), $OUT/web-vs-glsl.txt puts each WGSL row beside the GLSL one. Needs no build: node, dawn.node
+# and the page's core travel in .webdev; the Vulkan loader and glvnd come from .gl, before the driver's own
+# libraries on the path (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from
+# libGLX_nvidia.so.0).
+# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
 mkdir -p "$OUT"
@@ -17,7 +20,7 @@ if [ ! -x $W/node ]; then
   cp .webdev/webgpu/index.js .webdev/webgpu/package.json $W/node_modules/webgpu/
   xz -dc .webdev/webgpu/dawn.node.xz > $W/node_modules/webgpu/dist/linux-x64/dawn.node
 fi
-cp .webdev/bench.mjs $W/
+cp .webdev/bench.mjs .webdev/nbody_core.js .webdev/nbody_core.wasm $W/
 if compgen -G ".gl/*.deb" >/dev/null; then
   P=/tmp/webpfx
   [ -d $P/usr ] || for f in .gl/*.deb; do dpkg -x "$f" $P; done
@@ -33,4 +36,15 @@ for n in "${sizes[@]}"; do
     $W/node $W/bench.mjs $v "$n" 3 2>&1 | tee -a "$OUT/web-bench.txt" || rc=1
   done
 done
+# Other shapes beside the chosen ones, as WEB_SHAPES="ij:4,4,256,16 ij:8,4,256,0" (variant:k,u,block,q; q 0
+# chosen): one line each in $OUT/web-shapes.txt (the side-by-side keeps to the chosen shapes).
+for n in "${sizes[@]}"; do
+  for spec in ${WEB_SHAPES:-}; do
+    IFS=, read -r k u block q <<< "${spec#*:}"
+    $W/node $W/bench.mjs "${spec%%:*}" "$n" 3 "$k" "$u" "$block" "$q" 2>&1 | tee -a "$OUT/web-shapes.txt" || rc=1
+  done
+done
+if compgen -G "$OUT/bench-*.json" >/dev/null; then
+  python3 web/device/side_by_side.py "$OUT/web-bench.txt" "$OUT"/bench-*.json | tee "$OUT/web-vs-glsl.txt"
+fi
 exit $rc

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web edition's tests (docs/web.md): builds web/dist (scripts/web.sh --build-only), then the URL parser's
-# property test (node --test) and the page in Debian's headless Chromium with WebGPU on SwiftShader
-# (web/tests/page.mjs: forces of each WGSL variant against the C++ float64 reference, every shipped scene,
+# property test and the kernel shapes on the built core (node --test), and the page in Debian's headless
+# Chromium with WebGPU on SwiftShader (web/tests/page.mjs: forces of each WGSL variant and of other kernel
+# shapes against the C++ float64 reference, every shipped scene,
 # the panels, located errors, the page without WebGPU; screenshots in web/tests/out/). About 3 minutes on
 # two cores. In CI (CI=true) it installs what is missing; elsewhere, without chromium or emcc, it says so and
 # skips.
@@ -22,5 +23,6 @@ fi
 scripts/web.sh --build-only
 cd web
 npx --no-install esbuild src/url_state.ts --format=esm --outfile=dist-test/url_state.mjs --log-level=warning
+npx --no-install esbuild tests/shape_node.ts --bundle --platform=node --format=esm --outfile=dist-test/shape_node.mjs --log-level=warning
 node --test tests/
 timeout 900 node tests/page.mjs

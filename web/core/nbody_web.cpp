@@ -1,11 +1,10 @@
 // The desktop's C++ core as the page sees it (embind): scenes by name or text -> bodies and parameters, the
-// parameter registry's ranges and words, the float64 reference force, energies, the desktop's framing, and a
-// float64 leap-frog for the page's CPU path. Compiled by web/core/build.sh from the desktop's own sources; it
-// adds nothing to them. Errors come back as text ("cartwheel.toml:12:7: component[0].n: ...").
+// parameter registry's ranges and words, the float64 reference force, energies and the desktop's framing (the
+// kernel shapes: shape_web.cpp; the desktop's CPU backend: cpu_backend_web.cpp). Compiled by web/core/build.sh
+// from the desktop's own sources; it adds nothing to them. Errors come back as text ("cartwheel.toml:12:7: component[0].n: ...").
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
+#include "js_arrays.hpp"
 
 namespace nbody::web {
 namespace {
@@ -24,41 +24,6 @@ namespace {
 using emscripten::val;
 
 constexpr const char* kSceneDir = "/scenes";  // scenes/ embedded at build time
-
-// 4 floats a body (x, y, z, w) from a JS Float32Array, into float64 positions and masses (or velocities).
-std::vector<Double4> to_double4(const val& array) {
-    const std::vector<float> f = emscripten::convertJSArrayToNumberVector<float>(array);
-    std::vector<Double4> out(f.size() / 4);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = {f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]};
-    return out;
-}
-
-val float32_copy(const std::vector<float>& v) {
-    return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
-}
-
-val float64_copy(const std::vector<double>& v) {
-    return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
-}
-
-// x, y, z, w of each body as float32 (the GPU's buffers' layout).
-std::vector<float> packed(const std::vector<Double4>& v) {
-    std::vector<float> out(4 * v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        out[4 * i] = float(v[i].x), out[4 * i + 1] = float(v[i].y);
-        out[4 * i + 2] = float(v[i].z), out[4 * i + 3] = float(v[i].w);
-    }
-    return out;
-}
-
-State state_from(const val& pos_mass, const val& vel) {
-    State s;
-    s.pos_mass = to_double4(pos_mass);
-    s.vel = vel.isUndefined() ? std::vector<Double4>(s.pos_mass.size()) : to_double4(vel);
-    s.group.assign(s.pos_mass.size(), 0);
-    if (s.vel.size() != s.pos_mass.size()) throw Error("positions and velocities differ in length");
-    return s;
-}
 
 // The camera the desktop's window starts a scene with (app/viewer.cpp): 90% of the bodies fitted about the
 // centre of mass, unless the scene names its own view.
@@ -130,12 +95,15 @@ SceneSpec read_scene(const std::string& name, const std::string& text) {
     return load_scene_file(*path);
 }
 
-// The body count a scene asks for, without generating it (so a page can reduce a big scene first).
+// The body count and force method a scene asks for, without generating it (so a page can reduce a big scene
+// first).
 val scene_bodies_js(const std::string& name, const std::string& text) {
     try {
         val r = val::object();
         r.set("ok", true);
-        r.set("n", double(read_scene(name, text).total_bodies()));
+        const SceneSpec scene = read_scene(name, text);
+        r.set("n", double(scene.total_bodies()));
+        r.set("method", scene.method && *scene.method == ForceMethod::Tree ? "tree" : "direct");
         return r;
     } catch (const std::exception& e) {
         return failure(e.what());
@@ -192,38 +160,6 @@ val energy_js(const val& pos_mass, const val& vel, double eps, double G) {
     return v;
 }
 
-// The page's CPU path where WebGPU is missing: kick-drift-kick leap-frog on the float64 reference force
-// (the desktop's equations, PHYSICS.md), one thread. 23 flops an interaction counted as 20 (NVIDIA's
-// convention), as everywhere in the project.
-class CpuLeapfrog {
-  public:
-    CpuLeapfrog(const val& pos_mass, const val& vel) : m_state(state_from(pos_mass, vel)) {}
-    void step(int steps, double dt, double eps, double G) {
-        if (m_acc.size() != m_state.size() || eps != m_eps || G != m_G)
-            m_acc = reference_accelerations(m_state, eps, G, 1), m_eps = eps, m_G = G;
-        for (int k = 0; k < steps; ++k) {
-            for (std::size_t i = 0; i < m_state.size(); ++i) {
-                Double4& v = m_state.vel[i];
-                v.x += 0.5 * dt * m_acc[i].x, v.y += 0.5 * dt * m_acc[i].y, v.z += 0.5 * dt * m_acc[i].z;
-                Double4& p = m_state.pos_mass[i];
-                p.x += dt * v.x, p.y += dt * v.y, p.z += dt * v.z;
-            }
-            m_acc = reference_accelerations(m_state, eps, G, 1);
-            for (std::size_t i = 0; i < m_state.size(); ++i) {
-                Double4& v = m_state.vel[i];
-                v.x += 0.5 * dt * m_acc[i].x, v.y += 0.5 * dt * m_acc[i].y, v.z += 0.5 * dt * m_acc[i].z;
-            }
-        }
-    }
-    val positions() const { return float32_copy(packed(m_state.pos_mass)); }
-    val velocities() const { return float32_copy(packed(m_state.vel)); }
-
-  private:
-    State m_state;
-    std::vector<Double3> m_acc;
-    double m_eps = -1, m_G = -1;
-};
-
 }  // namespace nbody::web
 
 EMSCRIPTEN_BINDINGS(nbody_core) {
@@ -235,9 +171,4 @@ EMSCRIPTEN_BINDINGS(nbody_core) {
     emscripten::function("paramInfo", &param_info_js);
     emscripten::function("referenceAccelerations", &reference_accelerations_js);
     emscripten::function("energy", &energy_js);
-    emscripten::class_<CpuLeapfrog>("CpuLeapfrog")
-        .constructor<emscripten::val, emscripten::val>()
-        .function("step", &CpuLeapfrog::step)
-        .function("positions", &CpuLeapfrog::positions)
-        .function("velocities", &CpuLeapfrog::velocities);
 }

@@ -1,11 +1,17 @@
 // The WGSL kernels' rate outside a browser, through Dawn for node (npm `webgpu`): the page's own GpuSim and
-// kernels (../src), on a uniform sphere of N bodies. One variant a process (a second pipeline in one Dawn
-// process died on the GPU machine: ../../../shared/WEB.md). Prints one line:
-//   wgsl <variant> N=<n> workgroup=<wg> steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
-// Usage: node bench.mjs VARIANT N [SECONDS]   (bundled from bench.ts by web/device/prepare.sh)
+// kernels (../src) in the shape the page chooses (the core's rules, from nbody_core.js and .wasm beside this
+// script), on a uniform sphere of N bodies. One variant a process (a second pipeline in one Dawn process died
+// on the GPU machine: ../../../shared/WEB.md). Prints one line:
+//   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
+// Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
+// K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
 import { GpuSim } from '../src/gpu_sim';
 import { variantByName } from '../src/kernels';
+import { computeUnits, FixedShape, shapeChooser, wantedLimits } from '../src/shape';
+import { loadCoreInNode } from './node_core';
 
 Object.assign(globalThis, globals);
 
@@ -23,20 +29,23 @@ function sphere(n: number): { pos: Float32Array<ArrayBuffer>; vel: Float32Array<
 }
 
 async function main(): Promise<void> {
-  const [name, nText, secondsText] = process.argv.slice(2);
+  const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');
   const n = Number(nText);
-  if (!variant || !(Number.isInteger(n) && n > 0)) {
-    console.error('usage: node bench.mjs none|i|ij N [SECONDS]');
+  const given = shapeText.map(Number);
+  if (!variant || !(Number.isInteger(n) && n > 0) || ![0, 4].includes(given.length) || !given.every(Number.isInteger)) {
+    console.error('usage: node bench.mjs none|i|ij N [SECONDS [K U BLOCK Q]]');
     process.exit(2);
   }
+  const fixed: FixedShape | undefined = given.length ? { k: given[0], u: given[1], block: given[2], q: given[3] } : undefined;
+  const core = await loadCoreInNode(dirname(fileURLToPath(import.meta.url)));
   const gpu = create([]);
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Error('Dawn found no GPU adapter (is a Vulkan driver and loader on LD_LIBRARY_PATH?)');
-  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
-  const device = await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } });
+  const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter.limits) });
   const info = adapter.info;
-  const sim = new GpuSim(device);
+  const units = computeUnits(core, info);
+  const sim = new GpuSim(device, shapeChooser(core, device.limits, units.units, fixed));
   const { pos, vel } = sphere(n);
   sim.load(pos, vel);
   const p = { dt: 1e-4, eps: 0.01, G: 1 };
@@ -64,7 +73,7 @@ async function main(): Promise<void> {
   const median = perStep[Math.floor(perStep.length / 2)];
   const state = await sim.readState();
   const finite = state.pos.every(Number.isFinite);
-  console.log(`wgsl ${variant.name} N=${n} workgroup=${sim.shape.workgroup} steps=${perStep.length * batch} ` +
+  console.log(`wgsl ${variant.name} N=${n} shape="${sim.shapeFor(variant).label}" units="${units.why}" steps=${perStep.length * batch} ` +
     `median_s=${median.toExponential(4)} interactions_per_s=${((n * n) / median).toExponential(4)} ` +
     `finite=${finite} adapter="${info.vendor} ${info.architecture} ${info.device} ${info.description}"`);
   device.destroy();

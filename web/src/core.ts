@@ -1,6 +1,8 @@
 // The C++ core in WebAssembly (web/core/nbody_web.cpp, built from the desktop's sources by web/core/build.sh):
 // the types the page sees, and its loading (dist/nbody_core.js, a classic script with the wasm inside).
 
+import { KernelShape } from './kernels';
+
 export interface HomeView {
   radius: number; // holds 90% of the bodies about the centre of mass (the desktop's framing_radius)
   fovY: number; // radians
@@ -39,22 +41,30 @@ export interface ParamInfo {
   range: string;
 }
 
-export interface CpuLeapfrog {
-  step(steps: number, dt: number, eps: number, G: number): void;
+// The desktop's CPU backend (leap-frog on direct summation or the tree) on one thread; step returns '' or why
+// it did not step.
+export type CpuMethod = 'direct' | 'tree';
+
+export interface CpuRun {
+  step(steps: number, dt: number, eps: number, G: number): string;
   positions(): Float32Array<ArrayBuffer>;
   velocities(): Float32Array<ArrayBuffer>;
+  time(): number;
+  label(): string;
   delete(): void;
 }
 
 export interface Core {
   sceneNames(): string[];
-  sceneBodies(name: string, text: string): { ok: true; n: number } | { ok: false; error: string };
+  sceneBodies(name: string, text: string): { ok: true; n: number; method: 'direct' | 'tree' } | { ok: false; error: string };
   loadScene(name: string, text: string, bodies: number): SceneResult;
   paramProblem(name: string, value: number): string;
   paramInfo(name: string): ParamInfo | null;
   referenceAccelerations(posMass: Float32Array<ArrayBuffer>, eps: number, G: number): Float64Array<ArrayBuffer>;
   energy(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, eps: number, G: number): { kinetic: number; potential: number; total: number };
-  CpuLeapfrog: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>) => CpuLeapfrog;
+  kernelShape(variant: string, n: number, limits: object, k: number, u: number, block: number, q: number): (KernelShape & { ok: true }) | { ok: false; error: string };
+  gpuUnits(description: string): number;
+  CpuRun: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, precision: 'fp32' | 'ds' | 'fp64', method: CpuMethod) => CpuRun;
 }
 
 declare global {

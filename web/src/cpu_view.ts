@@ -1,10 +1,13 @@
-// The path without WebGPU: the core's float64 leap-frog (WebAssembly, one thread) steps the bodies and a 2D
-// canvas draws them with the same camera, colours and additive light ('lighter'), at a small N.
-import { Core, CpuLeapfrog, SceneOk } from './core';
+// The path without WebGPU: the desktop's CPU backend (WebAssembly, one thread) steps the bodies, by direct
+// summation in float64 at a small N or by its Barnes-Hut tree at a larger one, and a 2D canvas draws them with
+// the same camera, colours and additive light ('lighter').
+import { Core, CpuMethod, CpuRun, SceneOk } from './core';
+import { showError } from './panels';
+import { TREE_PROBE_BODIES } from './probe';
 import { DrawParams, GROUP_COLOURS } from './renderer';
 
 export class CpuView {
-  private run: CpuLeapfrog | null = null;
+  private run: CpuRun | null = null;
   private group: Uint32Array<ArrayBuffer> = new Uint32Array(0);
   private pos: Float32Array<ArrayBuffer> = new Float32Array(0);
   private vel: Float32Array<ArrayBuffer> = new Float32Array(0);
@@ -14,16 +17,17 @@ export class CpuView {
     this.ctx = canvas.getContext('2d')!;
   }
 
-  load(s: SceneOk): void {
+  load(s: SceneOk, method: CpuMethod): void {
     this.run?.delete();
-    this.run = new this.core.CpuLeapfrog(s.posMass, s.vel);
+    this.run = new this.core.CpuRun(s.posMass, s.vel, 'fp64', method);
     this.group = s.group;
     this.pos = s.posMass;
     this.vel = s.vel;
   }
 
   step(steps: number, p: { dt: number; eps: number; G: number }): void {
-    this.run!.step(steps, p.dt, p.eps, p.G);
+    const problem = this.run!.step(steps, p.dt, p.eps, p.G);
+    if (problem) return showError(problem);
     this.pos = this.run!.positions();
     this.vel = this.run!.velocities();
   }
@@ -36,13 +40,29 @@ export class CpuView {
   probeRate(): number {
     const s = this.core.loadScene('plummer', '', 512);
     if (!s.ok) return 1e7;
-    const r = new this.core.CpuLeapfrog(s.posMass, s.vel);
+    return (512 * 512) / this.secondsAStep(s, 'direct');
+  }
+
+  // Seconds a tree step of a TREE_PROBE_BODIES-body Plummer sphere takes here.
+  probeTreeStep(): number {
+    const s = this.core.loadScene('plummer', '', TREE_PROBE_BODIES);
+    return s.ok ? this.secondsAStep(s, 'tree') : 0.1;
+  }
+
+  // "cpu f64 loop, fp64, leapfrog": what steps the bodies.
+  label(): string {
+    return this.run?.label() ?? '';
+  }
+
+  // Two steps after a first one (which starts the integrator).
+  private secondsAStep(s: SceneOk, method: CpuMethod): number {
+    const r = new this.core.CpuRun(s.posMass, s.vel, 'fp64', method);
     r.step(1, s.dt, s.eps, s.G);
     const t0 = performance.now();
     r.step(2, s.dt, s.eps, s.G);
-    const secs = Math.max(1e-3, (performance.now() - t0) / 1000);
+    const secs = Math.max(1e-3, (performance.now() - t0) / 1000) / 2;
     r.delete();
-    return (2 * 512 * 512) / secs;
+    return secs;
   }
 
   draw(p: DrawParams, w: number, h: number): void {

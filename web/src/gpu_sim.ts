@@ -1,14 +1,9 @@
 // The WebGPU direct-summation simulation: positions ping-pong between two storage buffers that are also the
 // renderer's vertex buffers (the one a step read is the state drawn: no copy), velocities and accelerations in
-// two more, one uniform block. Pipelines are made per variant on first use.
-import {
-  bodiesPerWorkgroup,
-  chooseShape,
-  KernelShape,
-  SELF_INTERACTION_FLOOR,
-  stepKernelSource,
-  Variant,
-} from './kernels';
+// two more, one uniform block. Each variant's kernel shape is chosen for the N loaded (web/src/shape.ts);
+// pipelines are made per shape on first use.
+import { bodiesPerWorkgroup, KernelShape, SELF_INTERACTION_FLOOR, stepKernelSource, Variant } from './kernels';
+import { ShapeChooser } from './shape';
 
 export interface StepParams {
   dt: number;
@@ -17,7 +12,6 @@ export interface StepParams {
 }
 
 export class GpuSim {
-  readonly shape: KernelShape;
   n = 0;
   private pos: GPUBuffer[] = [];
   private vel!: GPUBuffer;
@@ -27,13 +21,13 @@ export class GpuSim {
   private drawn = 0; // the buffer the renderer draws
   private primed = false;
   private pipelines: Map<string, GPUComputePipeline>;
-  private bindGroups: GPUBindGroup[] = [];
+  private bindGroups = new Map<string, GPUBindGroup>();
+  private shapes = new Map<string, KernelShape>(); // by variant, for the N loaded
 
-  constructor(readonly device: GPUDevice) {
-    this.shape = chooseShape(device.limits);
-    // One pipeline a variant for the device, shared by every simulation on it (the start-up probe's, the
+  constructor(readonly device: GPUDevice, private chooseShape: ShapeChooser) {
+    // One pipeline a shape for the device, shared by every simulation on it (the start-up probe's, the
     // race's, the page's): compiling one takes about a second on SwiftShader.
-    if (!PIPELINES.has(device)) PIPELINES.set(device, new Map());
+    if (!PIPELINES.has(device)) PIPELINES.set(device, new Map()), COMPILING.set(device, new Map());
     this.pipelines = PIPELINES.get(device)!;
     this.params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
@@ -58,7 +52,18 @@ export class GpuSim {
     this.current = 0;
     this.drawn = 0;
     this.primed = false;
-    this.bindGroups = [];
+    this.bindGroups.clear();
+    this.shapes.clear();
+  }
+
+  // The shape variant v runs in at the N loaded (throws the core's words where the adapter allows none).
+  shapeFor(v: Variant): KernelShape {
+    let s = this.shapes.get(v.name);
+    if (!s) {
+      s = this.chooseShape(v, this.n);
+      this.shapes.set(v.name, s);
+    }
+    return s;
   }
 
   // The buffer holding the positions of the state last stepped to (what the renderer draws).
@@ -69,27 +74,60 @@ export class GpuSim {
     return this.vel;
   }
 
+  private pipelineDescriptor(v: Variant): GPUComputePipelineDescriptor {
+    const shape = this.shapeFor(v);
+    const module = this.device.createShaderModule({ code: stepKernelSource(v, shape), label: shape.label });
+    return { layout: 'auto', compute: { module, entryPoint: 'step' } };
+  }
+
   private pipeline(v: Variant): GPUComputePipeline {
-    let p = this.pipelines.get(v.name);
+    const label = this.shapeFor(v).label;
+    let p = this.pipelines.get(label);
     if (!p) {
-      const module = this.device.createShaderModule({ code: stepKernelSource(v, this.shape), label: v.name });
-      p = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'step' } });
-      this.pipelines.set(v.name, p);
+      p = this.device.createComputePipeline(this.pipelineDescriptor(v));
+      this.pipelines.set(label, p);
     }
     return p;
   }
 
+  // Whether variant v's pipeline is compiled: the page's frames step only then, and draw meanwhile.
+  ready(v: Variant): boolean {
+    return this.pipelines.has(this.shapeFor(v).label);
+  }
+
+  // Compiles v's pipeline beside the page's work (createComputePipelineAsync: about a second on SwiftShader,
+  // which the first frame then does not wait for).
+  prepare(v: Variant): Promise<void> {
+    const label = this.shapeFor(v).label;
+    let pending = COMPILING.get(this.device)!.get(label);
+    if (!pending) {
+      // A failed compile falls back to the page's synchronous path, whose error the device reports as any other.
+      pending = this.device.createComputePipelineAsync(this.pipelineDescriptor(v)).then(
+        (p) => {
+          if (!this.pipelines.has(label)) this.pipelines.set(label, p);
+        },
+        () => {
+          this.pipeline(v);
+        },
+      );
+      COMPILING.get(this.device)!.set(label, pending);
+    }
+    return pending;
+  }
+
   private bindGroup(v: Variant, from: number): GPUBindGroup {
-    // Bind groups from 'auto' layouts belong to their pipeline: keyed by variant and direction.
-    const key = VARIANT_KEYS.indexOf(v.name) * 2 + from;
-    if (!this.bindGroups[key]) {
+    // Bind groups from 'auto' layouts belong to their pipeline: keyed by shape and direction.
+    const key = `${this.shapeFor(v).label} ${from}`;
+    let g = this.bindGroups.get(key);
+    if (!g) {
       const entries = [this.pos[from], this.pos[1 - from], this.vel, this.acc, this.params].map((buffer, binding) => ({
         binding,
         resource: { buffer },
       }));
-      this.bindGroups[key] = this.device.createBindGroup({ layout: this.pipeline(v).getBindGroupLayout(0), entries });
+      g = this.device.createBindGroup({ layout: this.pipeline(v).getBindGroupLayout(0), entries });
+      this.bindGroups.set(key, g);
     }
-    return this.bindGroups[key];
+    return g;
   }
 
   private writeParams(p: StepParams, prime: boolean): void {
@@ -105,7 +143,7 @@ export class GpuSim {
     const pass = enc.beginComputePass();
     pass.setPipeline(this.pipeline(v));
     pass.setBindGroup(0, this.bindGroup(v, this.current));
-    pass.dispatchWorkgroups(Math.ceil(this.n / bodiesPerWorkgroup(v, this.shape)));
+    pass.dispatchWorkgroups(Math.ceil(this.n / bodiesPerWorkgroup(this.shapeFor(v))));
     pass.end();
     this.device.queue.submit([enc.finish()]);
     this.drawn = this.current;
@@ -155,5 +193,5 @@ export class GpuSim {
   }
 }
 
-const VARIANT_KEYS = ['none', 'i', 'ij'];
 const PIPELINES = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
+const COMPILING = new WeakMap<GPUDevice, Map<string, Promise<void>>>();

@@ -1,14 +1,15 @@
 // The page: the C++ core (WebAssembly) makes the scene, WebGPU steps and draws it, HTML panels edit dt, eps,
-// G, steps a frame and the variant (applied at the next frame). Without WebGPU the core's float64 leap-frog
-// steps a small N and a 2D canvas draws it. window.nbody is what the tests (web/tests) drive.
+// G, steps a frame and the variant (applied at the next frame). Without WebGPU the desktop's CPU backend (in the
+// core) steps the bodies and a 2D canvas draws them. window.nbody is what the tests (web/tests) drive.
 import { attachControls, OrbitCamera } from './camera';
-import { Core, loadCore, SceneOk } from './core';
+import { Core, CpuMethod, loadCore, SceneOk } from './core';
 import { CpuView } from './cpu_view';
 import { GpuSim } from './gpu_sim';
 import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
-import { planBodies, probeRate } from './probe';
+import { BodyPlan, directModel, planBodies, probeRate, treeModel } from './probe';
 import { Renderer } from './renderer';
+import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { accelerationErrors } from './verify';
 
@@ -26,6 +27,11 @@ interface Run {
 }
 
 const RATE_KEY = 'nbody-sandbox.interactions-per-s';
+const FIRST_SCENE = 'figure8-3'; // what the page opens without a scene in its address
+// Without WebGPU: direct summation up to this many bodies (its O(N^2) float64 energy every second too), the
+// tree beyond it where it loads more, up to what the 2D canvas draws in a frame.
+const CPU_DIRECT_MAX = 2048;
+const CPU_TREE_MAX = 32768;
 const PROVISIONAL_RATE = 2e8; // SwiftShader's on two cores: a first scene of about 2,000 bodies
 
 class App {
@@ -35,7 +41,9 @@ class App {
   renderer: Renderer | null = null;
   cpu: CpuView | null = null;
   rate = 0; // interactions/s measured at start
-  backendName = '';
+  cpuTreeStep = 0; // without WebGPU: seconds a tree step of TREE_PROBE_BODIES takes (0: not measured yet)
+  cpuMethod: CpuMethod = 'direct'; // without WebGPU: how the CPU backend finds the forces
+  units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
   private framePending = false;
@@ -46,10 +54,10 @@ class App {
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
   ready = false;
 
-  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][]) {
+  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
-    if (device) {
-      this.sim = new GpuSim(device);
+    if (device && shapes) {
+      this.sim = new GpuSim(device, shapes);
       this.renderer = renderer;
     } else {
       this.cpu = new CpuView(core, canvas, colormap);
@@ -65,7 +73,15 @@ class App {
       return false;
     }
     const want = bodies > 0 ? bodies : asked.n;
-    const plan = planBodies(want, this.rate, bodies > 0, this.device ? 'this GPU' : 'the CPU (WebAssembly)', this.device ? MAX_BODIES : 2048);
+    const { method, plan } = this.device
+      ? { method: 'direct' as CpuMethod, plan: planBodies(want, directModel(this.rate), bodies > 0, 'this GPU', MAX_BODIES) }
+      : this.cpuPlan(want, bodies > 0);
+    const variant = this.run?.variant ?? variantByName(this.url.variant ?? 'ij')!;
+    const refusal = this.shapeRefusal(variant, plan.bodies);
+    if (refusal) {
+      showError(refusal);
+      return false;
+    }
     const scene = this.core.loadScene(name, text, plan.bodies);
     if (!scene.ok) {
       showError(scene.error);
@@ -73,9 +89,10 @@ class App {
     }
     showNote(plan.note);
     const keep = this.run;
+    this.cpuMethod = method;
     this.run = {
       scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
-      stepsPerFrame: scene.stepsPerFrame, variant: keep?.variant ?? variantByName(this.url.variant ?? 'ij')!,
+      stepsPerFrame: scene.stepsPerFrame, variant,
       running: keep?.running ?? true, time: 0, e0: null, energyError: null,
     };
     this.url = { variant: this.url.variant };
@@ -88,11 +105,41 @@ class App {
     return true;
   }
 
+  // Without WebGPU: direct summation or the tree, whichever loads more of the scene's bodies in the step budget
+  // (the faster at N where N was asked for). The tree is measured the first time a scene is larger than
+  // direct summation's cap.
+  private cpuPlan(want: number, asked: boolean): { method: CpuMethod; plan: BodyPlan } {
+    const direct = planBodies(want, directModel(this.rate), asked, 'the CPU (WebAssembly)', CPU_DIRECT_MAX);
+    if (want <= CPU_DIRECT_MAX && direct.bodies === want) return { method: 'direct', plan: direct };
+    if (this.cpuTreeStep === 0) this.cpuTreeStep = this.cpu!.probeTreeStep();
+    const model = treeModel(this.cpuTreeStep);
+    const tree = planBodies(want, model, asked, 'the CPU (WebAssembly, the tree)', CPU_TREE_MAX);
+    const treeWins = tree.bodies > direct.bodies ||
+      (tree.bodies === direct.bodies && model.seconds(tree.bodies) < directModel(this.rate).seconds(direct.bodies));
+    return treeWins ? { method: 'tree', plan: tree } : { method: 'direct', plan: direct };
+  }
+
+  // Empty, or why this adapter has no kernel shape for variant v at n bodies (the core's words).
+  shapeRefusal(v: Variant, n: number): string {
+    try {
+      this.shapes?.(v, n);
+      return '';
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  // "WebGPU: ij-unrolled k 4 u 4 block 256 q 2": the kernel and shape that step the scene.
+  backendName(): string {
+    if (!this.sim) return `CPU (WebAssembly, one thread): ${this.cpu!.label()}`;
+    return `WebGPU: ${this.sim.shapeFor(this.run.variant).label}`;
+  }
+
   restart(): void {
     const s = this.run.scene;
     this.sim?.load(s.posMass, s.vel);
     this.renderer?.setGroups(s.group);
-    this.cpu?.load(s);
+    this.cpu?.load(s, this.cpuMethod);
     this.run.time = 0;
     this.run.e0 = null;
     this.run.energyError = null;
@@ -118,10 +165,11 @@ class App {
     history.replaceState(null, '', query);
   }
 
-  // Energy from the state read back, in float64 in the core: O(N^2), so only up to 32,768 bodies.
+  // Energy from the state read back, in float64 in the core: O(N^2), so only up to 32,768 bodies (2,048 where
+  // the CPU also steps them).
   async measureEnergy(first = false): Promise<void> {
     const r = this.run;
-    if (r.scene.n > 32768) return;
+    if (r.scene.n > (this.device ? 32768 : CPU_DIRECT_MAX)) return;
     const s = this.sim ? await this.sim.readState() : this.cpu!.state();
     if (r !== this.run) return;
     const e = this.core.energy(s.pos, s.vel, r.eps, r.G).total;
@@ -144,7 +192,12 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     if (this.framePending || this.probing) return;
     const w = this.stepsWindow;
-    if (this.run.running) this.stepOnce(this.run.stepsPerFrame);
+    // Until the step kernel has compiled, frames draw without stepping. It starts compiling once the first
+    // frame is on the screen: on SwiftShader a compile in flight holds back the frame queued behind it (first
+    // frame 6.4-8.8 s after opening with it, 2.1-2.3 s without, under a load of 13 on two cores).
+    const compiled = !this.sim || this.sim.ready(this.run.variant);
+    if (!compiled && this.firstFrameMs >= 0) void this.sim!.prepare(this.run.variant);
+    if (this.run.running && compiled) this.stepOnce(this.run.stepsPerFrame);
     this.camera.update(Math.min(0.1, (now - this.lastFrame) / 1000));
     this.lastFrame = now;
     this.draw();
@@ -155,7 +208,7 @@ class App {
       Object.assign(w, { steps: 0, frames: 0, start: now });
       void this.measureEnergy();
     }
-    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName });
+    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName() });
     if (this.device) {
       this.framePending = true;
       this.device.queue.onSubmittedWorkDone().then(() => {
@@ -191,7 +244,7 @@ class App {
     this.probing = true;
     await this.device!.queue.onSubmittedWorkDone();
     const guess = this.rate;
-    this.rate = await probeRate(this.device!, this.core);
+    this.rate = await probeRate(this.device!, this.core, this.shapes!);
     this.probing = false;
     localStorage.setItem(RATE_KEY, String(this.rate));
     const ratio = this.rate / guess;
@@ -203,7 +256,7 @@ class App {
       // The same size: a reduced scene's note gets the measured rate's figures.
       const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
       if (want.ok && this.run.scene.n < want.n) {
-        const note = planBodies(want.n, this.rate, false, 'this GPU', MAX_BODIES).note;
+        const note = planBodies(want.n, directModel(this.rate), false, 'this GPU', MAX_BODIES).note;
         showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
       }
     }
@@ -226,7 +279,7 @@ class App {
     await this.device!.queue.onSubmittedWorkDone();
     for (const v of VARIANTS) {
       const device = this.device!;
-      const sim = new GpuSim(device);
+      const sim = new GpuSim(device, this.shapes!);
       sim.load(s.posMass, s.vel);
       sim.step(v, p, 1);
       await device.queue.onSubmittedWorkDone();
@@ -249,27 +302,38 @@ async function readColormap(): Promise<number[][]> {
   return text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.trim().split(/\s+/).map(Number));
 }
 
-async function requestDevice(): Promise<{ device: GPUDevice | null; why: string }> {
-  if (!('gpu' in navigator)) return { device: null, why: 'This browser has no WebGPU.' };
+async function requestDevice(): Promise<{ device: GPUDevice | null; adapter: GPUAdapter | null; why: string }> {
+  if (!('gpu' in navigator)) return { device: null, adapter: null, why: 'This browser has no WebGPU.' };
   const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return { device: null, why: 'WebGPU is present but found no GPU adapter (it may be switched off or blocked for this GPU).' };
-  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
-  return { device: await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } }), why: '' };
-}
-
-async function start(): Promise<void> {
-  const timings: Record<string, number> = {};
-  // The core (download and compile), the colour map and the GPU are fetched side by side.
-  const [core, colormap, gpu] = await Promise.all([loadCore(), readColormap(), requestDevice()]);
-  const { device, why } = gpu;
-  timings.core = performance.now();
-  device?.addEventListener('uncapturederror', (e) => {
+  if (!adapter) return { device: null, adapter, why: 'WebGPU is present but found no GPU adapter (it may be switched off or blocked for this GPU).' };
+  const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter.limits) });
+  device.addEventListener('uncapturederror', (e) => {
     const msg = (e as GPUUncapturedErrorEvent).error.message;
     console.error(`WebGPU: ${msg}`);
     showError(`WebGPU: ${msg}`);
   });
-  const renderer = device ? await Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap) : null;
-  const app = new App(core, device, renderer, colormap);
+  return { device, adapter, why: '' };
+}
+
+async function start(): Promise<void> {
+  const timings: Record<string, number> = {};
+  // The core (download and compile), the colour map and the GPU are fetched side by side, and the render
+  // pipelines compile while the core loads. Each stage's end is kept for the tests.
+  const mark = <T>(stage: string, p: Promise<T>) => p.then((v) => ((timings[stage] = performance.now()), v));
+  const colormapLoad = readColormap(), gpuLoad = mark('device', requestDevice());
+  const rendererLoad = mark('renderer', Promise.all([gpuLoad, colormapLoad]).then(([{ device }, colormap]) =>
+    device ? Renderer.create(device, $<HTMLCanvasElement>('canvas').getContext('webgpu')!, colormap).then((r) => (r.warmUp(), r)) : null));
+  // The scene code's first call compiles it (0.3 s): done on a few bodies while the GPU may still be starting.
+  const coreLoad = mark('core', loadCore()).then((core) => {
+    core.loadScene(new URLSearchParams(location.search).get('scene') ?? FIRST_SCENE, '', 64);
+    return core;
+  });
+  const [core, colormap, gpu, renderer] = await Promise.all([coreLoad, colormapLoad, gpuLoad, rendererLoad]);
+  const { device, adapter, why } = gpu;
+  const units = adapter ? computeUnits(core, adapter.info) : null;
+  const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
+  const app = new App(core, device, renderer, colormap, shapes);
+  app.units = units;
   if (!device) {
     const b = $('banner');
     b.hidden = false;
@@ -278,14 +342,13 @@ async function start(): Promise<void> {
   // The first frame does not wait for the probe: the scene opens at the rate this browser measured last
   // time (or a slow GPU's), and is reloaded at the measured rate's size when that differs by more than 2x.
   app.rate = device ? Number(localStorage.getItem(RATE_KEY)) || PROVISIONAL_RATE : app.cpu!.probeRate();
-  app.backendName = device ? `WebGPU (${app.sim!.shape.workgroup} a workgroup)` : 'CPU (WebAssembly, float64)';
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
-  const name = parsed.state.scene ?? 'figure8-3';
-  if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene('figure8-3');
+  const name = parsed.state.scene ?? FIRST_SCENE;
+  if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene(FIRST_SCENE);
   timings.scene = performance.now();
   app.timings = timings;
   if (parsed.problems.length) showError(parsed.problems.map((p) => p.message).join('\n'));
@@ -312,7 +375,13 @@ function wirePanels(app: App): void {
   num('eps', (v) => { app.run.eps = v; app.run.e0 = null; });
   num('G', (v) => { app.run.G = v; app.run.e0 = null; });
   num('spf', (v) => (app.run.stepsPerFrame = v));
-  $('variant').addEventListener('change', () => { app.run.variant = variantByName($<HTMLSelectElement>('variant').value)!; app.syncPanels(); });
+  $('variant').addEventListener('change', () => {
+    const v = variantByName($<HTMLSelectElement>('variant').value)!;
+    const refusal = app.shapeRefusal(v, app.run.scene.n);
+    if (refusal) showError(refusal);
+    else app.run.variant = v;
+    app.syncPanels();
+  });
   $('load').addEventListener('click', () => app.loadScene($<HTMLSelectElement>('scene').value, '', Number($<HTMLInputElement>('n').value) || 0));
   $('scene').addEventListener('change', () => app.loadScene($<HTMLSelectElement>('scene').value));
   $('load-text').addEventListener('click', () => app.loadScene('scene text', $<HTMLTextAreaElement>('scene-text').value));
@@ -335,7 +404,8 @@ function testApi(app: App) {
     settled: () => app.settled,
     timings: () => app.timings,
     rate: () => app.rate,
-    backend: () => app.backendName,
+    backend: () => app.backendName(),
+    shape: (variant: string) => app.sim!.shapeFor(variantByName(variant)!),
     scene: () => ({ name: app.run.scene.name, n: app.run.scene.n, dt: app.run.dt, eps: app.run.eps, G: app.run.G, variant: app.run.variant.name, time: app.run.time }),
     async stepAndRead(steps: number) {
       app.run.running = false;
@@ -343,8 +413,10 @@ function testApi(app: App) {
       app.stepOnce(steps);
       return app.sim ? app.sim.readState() : app.cpu!.state();
     },
-    async forceErrors(variant: string, n: number, eps: number) {
-      return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps);
+    // `fixed`: another shape than the chosen one (k, u, block, q; q = 0 chosen), checked by the same rules.
+    async forceErrors(variant: string, n: number, eps: number, fixed?: FixedShape) {
+      const shapes = fixed ? shapeChooser(app.core, app.device!.limits, app.units!.units, fixed) : app.shapes!;
+      return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps, shapes);
     },
     flopsPerInteraction: FLOPS_PER_INTERACTION,
   };

@@ -4,14 +4,15 @@
 import { Core } from './core';
 import { GpuSim } from './gpu_sim';
 import { variantByName } from './kernels';
+import { ShapeChooser } from './shape';
 
 export const STEP_BUDGET_S = 0.02;
 
 // Interactions/s of the ij kernel on a 2,048-body Plummer sphere: one warm-up step, then steps for ~0.15 s.
-export async function probeRate(device: GPUDevice, core: Core): Promise<number> {
+export async function probeRate(device: GPUDevice, core: Core, shapes: ShapeChooser): Promise<number> {
   const s = core.loadScene('plummer', '', 2048);
   if (!s.ok) return 1e9;
-  const sim = new GpuSim(device);
+  const sim = new GpuSim(device, shapes);
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!, p = { dt: s.dt, eps: s.eps, G: s.G };
   sim.step(v, p, 1);
@@ -41,17 +42,52 @@ export interface BodyPlan {
   note: string;
 }
 
+// How long a step of n bodies takes on a path, from a measurement there, and how it was measured.
+export interface StepModel {
+  seconds: (n: number) => number;
+  measured: string;
+}
+
+// Direct summation: N^2 interactions at the measured rate.
+export function directModel(rate: number): StepModel {
+  return { seconds: (n) => (n * n) / rate, measured: `measured at ${(rate / 1e9).toPrecision(3)} G interactions/s` };
+}
+
+// The CPU tree at its default opening tests: a step grows as N^1.5 here, from one measured at
+// TREE_PROBE_BODIES (Plummer spheres in WebAssembly on one thread: 95 ms at 4,096 bodies, 790 ms at 16,384;
+// the walk deepens and the acceleration criterion opens more cells as N grows, faster than N log N).
+export const TREE_PROBE_BODIES = 4096;
+export function treeModel(secondsAtProbe: number): StepModel {
+  const cost = (n: number) => Math.pow(n, 1.5);
+  return {
+    seconds: (n) => (secondsAtProbe * cost(n)) / cost(TREE_PROBE_BODIES),
+    measured: `the tree, measured at ${(secondsAtProbe * 1000).toPrecision(3)} ms a step of ${TREE_PROBE_BODIES.toLocaleString('en')} bodies`,
+  };
+}
+
+// The most bodies (at least 2) a step of which fits `budget` seconds, up to cap; the step time only grows with n.
+function mostWithin(model: StepModel, budget: number, cap: number): number {
+  let lo = 2, hi = 2;
+  while (hi < cap && model.seconds(hi) <= budget) lo = hi, hi = Math.min(cap, hi * 2);
+  if (model.seconds(hi) <= budget) return hi;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (model.seconds(mid) <= budget) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // `asked`: the URL or the Bodies field named N outright (then it loads as asked). `cap`: a hard limit of the
-// path (the CPU path's O(N^2) float64 force and its 2D drawing).
-export function planBodies(sceneBodies: number, rate: number, asked: boolean, what: string, cap: number): BodyPlan {
-  const smooth = Math.max(2, Math.floor(Math.sqrt(rate * STEP_BUDGET_S)));
+// path (the CPU path's force and its 2D drawing).
+export function planBodies(sceneBodies: number, model: StepModel, asked: boolean, what: string, cap: number): BodyPlan {
+  const smooth = mostWithin(model, STEP_BUDGET_S, cap);
   const limit = Math.min(cap, asked ? Infinity : 2 * smooth);
   if (sceneBodies <= limit) return { bodies: sceneBodies, note: '' };
   const bodies = Math.min(cap, asked ? cap : smooth);
-  const full = (sceneBodies * sceneBodies) / rate;
-  const t = duration(full);
+  const t = duration(model.seconds(sceneBodies));
   return {
     bodies,
-    note: `Loaded with ${bodies.toLocaleString('en')} of its ${sceneBodies.toLocaleString('en')} bodies: a step of all of them would take ${t} on ${what} (measured at ${(rate / 1e9).toPrecision(3)} G interactions/s). Type a larger N under Bodies and press Load to run them all.`,
+    note: `Loaded with ${bodies.toLocaleString('en')} of its ${sceneBodies.toLocaleString('en')} bodies: a step of all of them would take ${t} on ${what} (${model.measured}). Type a larger N under Bodies and press Load to run them all.`,
   };
 }

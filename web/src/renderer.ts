@@ -113,6 +113,16 @@ export class Renderer {
     this.sampler = device.createSampler({ magFilter: 'linear', minFilter: 'linear' });
   }
 
+  // One sprite of no light drawn while the page loads: SwiftShader compiles its raster routines at a
+  // pipeline's first draw, which the first frame with bodies then does not wait for.
+  warmUp(): void {
+    const body = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.VERTEX }); // zeros: at rest at 0
+    const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    this.setGroups(new Uint32Array(1));
+    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, exposure: 1 });
+    body.destroy();
+  }
+
   setGroups(group: Uint32Array<ArrayBuffer>): void {
     this.groups?.destroy();
     this.groups = this.device.createBuffer({ size: Math.max(4, group.byteLength), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });

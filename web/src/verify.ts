@@ -4,13 +4,15 @@
 import { Core } from './core';
 import { GpuSim } from './gpu_sim';
 import { Variant } from './kernels';
+import { ShapeChooser } from './shape';
 
-export async function accelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number) {
+export async function accelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser) {
   const s = core.loadScene('plummer', '', n);
   if (!s.ok) throw new Error(s.error);
-  const sim = new GpuSim(device);
+  const sim = new GpuSim(device, shapes);
   sim.load(s.posMass, s.vel);
   const gpu = await sim.accelerations(v, { dt: 0, eps, G: 1 });
+  const shape = sim.shapeFor(v).label;
   sim.destroy();
   const ref = core.referenceAccelerations(s.posMass, eps, 1);
   let worst = 0;
@@ -19,5 +21,5 @@ export async function accelerationErrors(device: GPUDevice, core: Core, v: Varia
     const scale = Math.hypot(ref[3 * i], ref[3 * i + 1], ref[3 * i + 2]);
     worst = Math.max(worst, scale > 0 ? d / scale : d);
   }
-  return { n: s.n, maxRelativeError: worst, finite: gpu.every(Number.isFinite) };
+  return { n: s.n, maxRelativeError: worst, finite: gpu.every(Number.isFinite), shape };
 }

@@ -41,9 +41,11 @@ export async function launch({ gpu = true } = {}) {
 }
 
 // Opens `path` and waits until the page has drawn its first frame; returns the page and the milliseconds
-// from navigation start to that frame (the page's own performance.now()).
-export async function open(browser, url, path = '') {
+// from navigation start to that frame (the page's own performance.now()). cache: false fetches every file
+// again, as a first visit does.
+export async function open(browser, url, path = '', { cache = true } = {}) {
   const page = await browser.newPage();
+  await page.setCacheEnabled(cache);
   const logs = [];
   page.on('console', (m) => logs.push(m.text()));
   page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
