@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cpu/block_steps.hpp"
 #include "cpu/cpu_forces.hpp"
 #include "cpu/cpu_integrator.hpp"
 
@@ -35,13 +36,13 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
     // complete, the body keeping its old step, so the state stays consistent. `time` stays: clock() advances.
     std::size_t step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double& time) override;
 
-    double clock() const override { return m_clock; }
+    double clock() const override { return m_steps.clock(); }
 
     // Positions are every body's at clock() already; a body inside its step has its velocity estimated from
     // the half-kicked one (v - a dt/2 + a (clock - t)); exact for the bodies whose step ended at clock().
     void synchronised(const Bodies& b, Bodies& out) const override;
 
-    double block_dt(std::size_t i) const override { return m_dt[i]; }
+    double block_dt(std::size_t i) const override { return m_steps.dt(i); }
 
     // Checkpoints: each body's step start (t) and step (dt), and the clock. A body inside its step carries
     // its half-kicked velocity in the bodies' own arrays, so those and these resume bit for bit.
@@ -50,11 +51,8 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
 
   private:
     CpuForces& m_forces;
-    // Body i's step runs from m_t[i] to m_t[i] + m_dt[i]; it has had its opening half kick iff m_t[i] <
-    // m_clock.
-    std::vector<double> m_t, m_dt;
-    std::vector<std::size_t> m_active;
-    double m_clock = 0;
+    // A body has had its opening half kick iff its step started before the clock (t(i) < clock()).
+    BlockClock m_steps;
 };
 
 }  // namespace nbody
