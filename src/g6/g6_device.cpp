@@ -8,6 +8,7 @@
 #include "core/env_int.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
+#include "core/sim_params.hpp"
 #ifdef NBODY_G6_CUDA
 #include "g6/g6_cuda.hpp"
 #else
@@ -27,23 +28,10 @@ namespace nbody::g6 {
 
 Config config_from_environment(std::string& error) {
     Config c;
-    if (const char* p = std::getenv("NBODY_G6_PRECISION"); p && *p) {
-        const std::string v = p;
-        if (v == "ds") c.precision = Precision::DS;
-        else if (v == "fp64") c.precision = Precision::Fp64;
-        else if (v == "fp32") c.precision = Precision::Fp32;
-        else {
-            error = "NBODY_G6_PRECISION=" + v + ": expected ds, fp64 or fp32";
-            return c;
-        }
-    }
-    if (const char* d = std::getenv("NBODY_G6_DEVICE"); d && *d) {
-        c.device = d;
-        if (c.device != "auto" && c.device != "cpu" && c.device != "cuda") {
-            error = "NBODY_G6_DEVICE=" + c.device + ": expected auto, cpu or cuda";
-            return c;
-        }
-    }
+    std::string precision;
+    if (!env_word("NBODY_G6_PRECISION", {"ds", "fp64", "fp32"}, precision, error)) return c;
+    if (!precision.empty()) c.precision = *parse_precision(precision);
+    if (!env_device("NBODY_G6_DEVICE", c.device, error)) return c;
     if (!env_int("NBODY_G6_NPIPES", 1, 1 << 16, c.npipes, error)) return c;
     env_int("NBODY_G6_JMEMORY", 1, 1 << 26, c.jmemory, error);
     return c;
