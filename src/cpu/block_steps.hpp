@@ -8,6 +8,7 @@
 #include "core/block_underflow.hpp"
 #include "core/integrator_state.hpp"
 #include "core/sim_params.hpp"
+#include "cpu/cpu_integrator.hpp"
 
 namespace nbody {
 
@@ -69,6 +70,17 @@ class BlockClock {
     std::vector<double> m_t, m_dt;
     std::vector<std::size_t> m_active;
     double m_clock = 0;
+};
+
+// A CPU integrator whose time line is a BlockClock: the clock and each body's step are read from it.
+class BlockClockIntegrator : public CpuIntegrator {
+  public:
+    // Time since start(): block steps advance it to the end of the earliest body step.
+    double clock() const override { return m_steps.clock(); }
+    double block_dt(std::size_t i) const override { return m_steps.dt(i); }
+
+  protected:
+    BlockClock m_steps;
 };
 
 }  // namespace nbody

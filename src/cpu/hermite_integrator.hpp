@@ -18,7 +18,7 @@
 namespace nbody {
 
 template <class Order>
-class HermiteCpu final : public CpuIntegrator {
+class HermiteCpu final : public BlockClockIntegrator {
   public:
     // Takes over synchronised bodies: the order's derivatives at their positions (6th order: two force
     // evaluations) and, for block steps, each body's first step (the order's starter, rounded to the block time
@@ -31,14 +31,9 @@ class HermiteCpu final : public CpuIntegrator {
     // state stays consistent and the caller can pause. `time` stays: the clock below holds the time advanced.
     std::size_t step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double& time) override;
 
-    // Time since start(): block steps advance it to the end of the earliest body step.
-    double clock() const override { return m_steps.clock(); }
-
     // Positions and velocities of every body predicted to clock() (exact for bodies whose step ended there,
     // and for all of them where clock() is a multiple of the largest block step).
     void synchronised(const Bodies& b, Bodies& out) const override;
-
-    double block_dt(std::size_t i) const override { return m_steps.dt(i); }
 
     // Checkpoints: each body's derivatives (jx jy jz; 6th order also sx .. cz), own time (t) and step (dt),
     // and the clock, as they are.
@@ -50,7 +45,6 @@ class HermiteCpu final : public CpuIntegrator {
     using Force = typename Order::Force;
     void predict_all(const Bodies& b, double t);
     std::vector<typename Order::Derivatives> m_derivatives;  // at each body's own time, G included
-    BlockClock m_steps;
     Bodies m_pred;  // every body predicted to the end of the step (6th order: ax ay az its acceleration too)
     std::vector<Force> m_force;
 };

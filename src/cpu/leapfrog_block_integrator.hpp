@@ -24,7 +24,7 @@
 
 namespace nbody {
 
-class LeapfrogBlockCpu final : public CpuIntegrator {
+class LeapfrogBlockCpu final : public BlockClockIntegrator {
   public:
     explicit LeapfrogBlockCpu(CpuForces& forces) : m_forces(forces) {}
 
@@ -34,15 +34,12 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
 
     // One block step; returns the active bodies. A step underflow throws BackendError once the block step is
     // complete, the body keeping its old step, so the state stays consistent. `time` stays: clock() advances.
+    // A body has had its opening half kick iff its step started before the clock (m_steps.t(i) < clock()).
     std::size_t step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double& time) override;
-
-    double clock() const override { return m_steps.clock(); }
 
     // Positions are every body's at clock() already; a body inside its step has its velocity estimated from
     // the half-kicked one (v - a dt/2 + a (clock - t)); exact for the bodies whose step ended at clock().
     void synchronised(const Bodies& b, Bodies& out) const override;
-
-    double block_dt(std::size_t i) const override { return m_steps.dt(i); }
 
     // Checkpoints: each body's step start (t) and step (dt), and the clock. A body inside its step carries
     // its half-kicked velocity in the bodies' own arrays, so those and these resume bit for bit.
@@ -51,8 +48,6 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
 
   private:
     CpuForces& m_forces;
-    // A body has had its opening half kick iff its step started before the clock (t(i) < clock()).
-    BlockClock m_steps;
 };
 
 }  // namespace nbody

@@ -105,7 +105,9 @@ TEST(Rows, EachIntegratorsBlockStepTwinSharesItsScheme) {
             bool exists = false;
             for (const IntegratorInfo& other : integrator_rows())
                 exists = exists || (other.scheme == row.scheme && other.block_steps == block);
-            if (exists) EXPECT_EQ(twin.block_steps, block) << row.name;
+            if (exists) {
+                EXPECT_EQ(twin.block_steps, block) << row.name;
+            }
         }
     }
     EXPECT_EQ(with_block_steps(Integrator::Hermite6, true), Integrator::Hermite6Block);
