@@ -8,7 +8,6 @@
 #include "core/env_int.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
-#include "core/sim_params.hpp"
 #ifdef NBODY_G6_CUDA
 #include "g6/g6_cuda.hpp"
 #else
@@ -30,7 +29,10 @@ Config config_from_environment(std::string& error) {
     Config c;
     std::string precision;
     if (!env_word("NBODY_G6_PRECISION", {"ds", "fp64", "fp32"}, precision, error)) return c;
-    if (!precision.empty()) c.precision = *parse_precision(precision);
+    // The library links no parameter tables of its own (parse_precision is libnbody's): the three words here.
+    if (precision == "ds") c.precision = Precision::DS;
+    else if (precision == "fp64") c.precision = Precision::Fp64;
+    else if (precision == "fp32") c.precision = Precision::Fp32;
     if (!env_device("NBODY_G6_DEVICE", c.device, error)) return c;
     if (!env_int("NBODY_G6_NPIPES", 1, 1 << 16, c.npipes, error)) return c;
     env_int("NBODY_G6_JMEMORY", 1, 1 << 26, c.jmemory, error);
