@@ -22,6 +22,8 @@ void HermiteCpu<Order>::start(Bodies& b, const SimParams& p, int threads, WorkCo
     m_derivatives.assign(n, typename Order::Derivatives{});
     m_steps.start(n);
     m_force.resize(n);
+    // The sums run on a copy whose accelerations each pass refreshes (6th order's second pass reads the first's);
+    // b's accelerations are set once every pass is done.
     Bodies now = b;
     for (int pass = 0; pass < Order::kStartEvaluations; ++pass) {
         Order::sum(now, m_steps.active().data(), n, p, threads, m_force.data());
