@@ -32,6 +32,7 @@
 #include "core/auto_step.hpp"
 #include "core/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "core/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/analysis.hpp"
 #include "scene/ring_kinematics.hpp"
@@ -373,7 +374,7 @@ int main(int argc, char** argv) {
     app.add_option("--map-half", a.map_half, "--map: half the side of the square, about the centre of mass")
         ->check(CLI::Range(1e-6, 1e6));
     app.add_option("--map-bins", a.map_bins, "--map: pixels a side")->check(CLI::Range(1, 4096));
-    app.add_option("--integrator", a.integrator, "leapfrog, leapfrog-block, ... (default: the scene's)");
+    app.add_option("--integrator", a.integrator, joined_names(integrator_table()) + " (default: the scene's)");
     app.add_option("--eta", a.eta, "block steps' accuracy parameter (default: the scene's)")->check(CLI::Range(1e-6, 1.0));
     app.add_option("--dt", a.dt_text, "time step, or auto; block steps: the largest (default: the scene's)")
         ->check(CLI::IsMember({"auto"}) | CLI::Range(1e-12, 1e9));

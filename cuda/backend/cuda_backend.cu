@@ -226,8 +226,8 @@ void CudaBackend::read_accelerations(std::vector<Double4>& out) {
 }
 
 void CudaBackend::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
-    if (m->engine) m->engine->read_accelerations_of(rows, out);
-    else out.clear();
+    if (!m->engine) out.clear();
+    else if (!m->engine->read_rows_alone(rows, out)) Backend::read_accelerations_of(rows, out);
 }
 
 void CudaBackend::copy_positions_to_host(Float4* dst) {

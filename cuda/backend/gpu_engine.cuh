@@ -37,12 +37,9 @@ public:
 
     virtual void read_state(State& out) = 0;
     virtual void read_accelerations(std::vector<Double4>& out) = 0;
-    // Backend::read_accelerations_of: all N read and picked, unless an engine reads the rows alone.
-    virtual void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
-        std::vector<Double4> all;
-        read_accelerations(all);
-        out = rows_of(all, rows);
-    }
+    // Backend::read_accelerations_of where the engine reads a sample of rows cheaper than all N: true where it
+    // did; false (the default) leaves it to the backend's default, all N read and the rows picked.
+    virtual bool read_rows_alone(const std::vector<std::size_t>&, std::vector<Double4>&) { return false; }
     // Positions and masses as float4, from the first part: into device memory on its GPU (the GL buffer)
     // or into host memory.
     virtual void positions_to_device(void* dst) = 0;

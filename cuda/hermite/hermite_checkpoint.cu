@@ -9,15 +9,15 @@
 namespace nbody::kernels {
 
 namespace {
-// The Dbl4 arrays, their components in this order (pos.w = mass; acc.w = 0 while stepping); 4th order the
-// first four, 6th order all six.
+// The Dbl4 arrays, their components in this order (pos.w = mass; acc.w = 0 while stepping); a scheme of order
+// p carries the position and its first p - 1 derivatives: 4th order the first four, 6th order all six.
 constexpr int kArrays = 6;
 constexpr const char* kComponents[kArrays][4] = {{"x", "y", "z", "m"},     {"vx", "vy", "vz", "vw"},
                                                  {"ax", "ay", "az", "aw"}, {"jx", "jy", "jz", "jw"},
                                                  {"sx", "sy", "sz", "sw"}, {"cx", "cy", "cz", "cw"}};
 
-int arrays_of(bool sixth) {
-    return sixth ? 6 : 4;
+int arrays_of(int order) {
+    return order;
 }
 
 void copy_out(std::vector<Dbl4>& host, const DeviceBuffer& dev, std::size_t n) {
@@ -33,7 +33,7 @@ bool HermiteEngine::export_state(IntegratorState& st) {
     NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
     std::vector<Dbl4> v[kArrays];
     const DeviceBuffer* src[kArrays] = {&b.pos, &b.vel, &b.acc, &b.jerk, &b.snap, &b.crackle};
-    for (int a = 0; a < arrays_of(sixth()); ++a) {
+    for (int a = 0; a < arrays_of(order()); ++a) {
         copy_out(v[a], *src[a], m_n);
         for (int c = 0; c < 4; ++c) {
             std::vector<double> col(m_n);
@@ -58,7 +58,7 @@ bool HermiteEngine::export_state(IntegratorState& st) {
 void HermiteEngine::import_state(const IntegratorState& st, const SimParams& p) {
     // Everything read and checked before the device is touched.
     const std::size_t n = need_body_count(st);
-    const int arrays = arrays_of(integrator_info(p.integrator).scheme == Scheme::Hermite6);
+    const int arrays = arrays_of(integrator_info(p.integrator).order);
     std::vector<Dbl4> v[kArrays];
     for (int a = 0; a < arrays; ++a) {
         v[a].resize(n);

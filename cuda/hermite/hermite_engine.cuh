@@ -82,7 +82,8 @@ class HermiteEngine final : public GpuEngine {
     void finish();       // reads the counters of every part; throws on underflow or a non-finite body
     void predict_now();  // part 0's state predicted to the block time into m_now_pos / m_now_vel
     bool block_steps() const { return integrator_info(m_params.integrator).block_steps; }
-    bool sixth() const { return integrator_info(m_params.integrator).scheme == Scheme::Hermite6; }
+    int order() const { return integrator_info(m_params.integrator).order; }
+    bool sixth() const { return order() == 6; }
 
     DeviceSet& m_dev;
     int m_sm = 0;

@@ -188,8 +188,7 @@ HermiteForces cuda_hermite_forces(const State& s, const std::vector<int>& active
     NBODY_CUDA_CHECK(
         cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, devices.empty() ? 0 : devices.front()));
     SimParams q = p;
-    const bool sixth = integrator_info(p.integrator).scheme == Scheme::Hermite6;
-    q.integrator = sixth ? Integrator::Hermite6 : Integrator::Hermite;
+    q.integrator = with_block_steps(p.integrator, false);
     kernels::HermiteEngine engine(set, sm);
     engine.reset(s, q);
     HermiteForces f;
@@ -202,8 +201,7 @@ double cuda_hermite_force_ms(const State& s, int active_count, const SimParams& 
     int sm = 0;
     NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0));
     SimParams q = p;
-    q.integrator = integrator_info(p.integrator).scheme == Scheme::Hermite6 ? Integrator::Hermite6Block
-                                                                            : Integrator::HermiteBlock;
+    q.integrator = with_block_steps(p.integrator, true);
     kernels::HermiteEngine engine(set, sm);
     engine.reset(s, q);
     // Evenly spread over the bodies, as the active set of a block step is (bodies in index order are

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "sapporo6/sapporo6_cpu.hpp"
+#include "core/sapporo6_records.hpp"
 
 namespace nbody {
 

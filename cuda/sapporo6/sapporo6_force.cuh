@@ -12,7 +12,7 @@
 
 #include "core/hermite6.hpp"
 #include "hermite/hermite6_force.cuh"
-#include "sapporo6/sapporo6_cpu.hpp"
+#include "core/sapporo6_records.hpp"
 
 namespace nbody::kernels {
 

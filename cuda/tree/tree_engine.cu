@@ -256,8 +256,8 @@ void TreeEngine::read_accelerations(std::vector<Double4>& out) {
 
 // A sample of rows, one 16-byte copy each (about 10 us) where that beats the whole read (about 5 ns a body,
 // copied and widened): the live force error's hundred rows at 2M bodies; its 1,024 at 131,072 read all.
-void TreeEngine::read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
-    if (rows.size() * 2000 >= m_n) return GpuEngine::read_accelerations_of(rows, out);  // the whole read
+bool TreeEngine::read_rows_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
+    if (rows.size() * 2000 >= m_n) return false;  // the whole read
     m_dev.synchronize();
     out.clear();
     out.reserve(rows.size());
@@ -268,6 +268,7 @@ void TreeEngine::read_accelerations_of(const std::vector<std::size_t>& rows, std
         NBODY_CUDA_CHECK(cudaMemcpy(&a, m_acc.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
         out.push_back({m_params.G * a.x, m_params.G * a.y, m_params.G * a.z, 0.0});
     }
+    return true;
 }
 
 void TreeEngine::positions_to_device(void* dst) {

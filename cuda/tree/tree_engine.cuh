@@ -27,7 +27,7 @@ public:
     void step(int k) override;
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
-    void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
+    bool read_rows_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
     void positions_to_device(void* dst) override;
     void positions_to_host(Float4* dst) override;
     std::optional<double> potential_energy() override;

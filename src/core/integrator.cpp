@@ -54,6 +54,27 @@ const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table() {
 std::optional<Integrator> parse_integrator(std::string_view s) { return parse_named(integrator_table(), s); }
 std::string_view integrator_name(Integrator i) { return integrator_info(i).name; }
 
+unsigned block_step_integrators() {
+    unsigned bits = 0;
+    for (const IntegratorInfo& row : integrator_rows())
+        if (row.block_steps) bits |= bit(row.id);
+    return bits;
+}
+
+std::string block_step_integrator_names() {
+    std::string names;
+    for (const IntegratorInfo& row : integrator_rows())
+        if (row.block_steps) names += (names.empty() ? "" : ", ") + std::string(row.name);
+    return names;
+}
+
+Integrator with_block_steps(Integrator i, bool block) {
+    const Scheme scheme = integrator_info(i).scheme;
+    for (const IntegratorInfo& row : integrator_rows())
+        if (row.scheme == scheme && row.block_steps == block) return row.id;
+    return i;
+}
+
 std::string_view scheme_name(Scheme s) {
     switch (s) {
         case Scheme::KickDriftKick: return "kick-drift-kick";

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/named_enum.hpp"
@@ -64,6 +65,13 @@ const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table();
 std::optional<Integrator> parse_integrator(std::string_view s);  // "leapfrog", "leapfrog-block", ...
 std::string_view integrator_name(Integrator i);
 std::string_view scheme_name(Scheme s);
+// Bits (bit(Integrator)) of the integrators whose rows have block steps, and their names in row order
+// ("hermite-block, hermite6-block, leapfrog-block"): help texts and parameter scopes read these, not a list.
+unsigned block_step_integrators();
+std::string block_step_integrator_names();
+// The integrator of i's scheme with shared (block false) or block steps, from the rows (hermite6 and true:
+// hermite6-block); i itself where its scheme has no such row.
+Integrator with_block_steps(Integrator i, bool block);
 
 constexpr unsigned bit(Integrator i) { return 1u << static_cast<unsigned>(i); }
 constexpr unsigned bit(Scheme s) { return 1u << static_cast<unsigned>(s); }

@@ -11,19 +11,20 @@ namespace nbody {
 namespace {
 using namespace limits;
 constexpr unsigned kTree = bit(ForceMethod::Tree);
-constexpr unsigned kBlockSteps =
-    bit(Integrator::HermiteBlock) | bit(Integrator::Hermite6Block) | bit(Integrator::LeapFrogBlock);
 
 // One accessor pair a field: the table holds plain function pointers (no captures), so the rows stay constant.
 #define NBODY_FIELD(expr, type)                                               \
     [](const SimParams& p) { return double(p.expr); },                        \
         [](SimParams& p, double v) { p.expr = static_cast<type>(v); }
 
-// clang-format off
-const std::array<ParamSpec, 11> kRegistry = {{
-    {"dt", false, kMinDt, kMaxDt, "", "time units",
-     "Time step; block steps (hermite-block, hermite6-block, leapfrog-block): the largest block step", 0, 0,
-     NBODY_FIELD(dt, double)},
+// Which integrators take block steps, and so read eta, is the integrator rows' answer.
+std::array<ParamSpec, 11> make_registry() {
+    static const std::string dt_help =
+        "Time step; block steps (" + block_step_integrator_names() + "): the largest block step";
+    const unsigned block_steps = block_step_integrators();
+    // clang-format off
+    return {{
+    {"dt", false, kMinDt, kMaxDt, "", "time units", dt_help, 0, 0, NBODY_FIELD(dt, double)},
     {"eps", false, kMinEps, kMaxLength, "no softening", "length units",
      "Plummer softening length: forces go as 1 / (r^2 + eps^2)", 0, 0, NBODY_FIELD(eps, double)},
     {"G", false, kMinG, kMaxG, "", "",
@@ -36,7 +37,7 @@ const std::array<ParamSpec, 11> kRegistry = {{
      "leapfrog-block dt_i = eta sqrt(eps / |a_i|), typically 0.1 to 0.6: GADGET-2's 0.025 is 0.22 here; its "
      "energy error also grows with the bodies that change levels, so it is not monotonic in eta: on Milky "
      "Way-Andromeda 0.6 beats 0.5, which puts an eighth of the bodies on the level below)", 0,
-     kBlockSteps,
+     block_steps,
      NBODY_FIELD(eta, double)},
     {"theta", false, 1e-6, 1.5, "", "",
      "Barnes opening angle: a cell farther than its size / theta acts as one body; smaller is more accurate "
@@ -52,8 +53,9 @@ const std::array<ParamSpec, 11> kRegistry = {{
      "GPUs the CUDA backend spreads the bodies over", 0, 0, NBODY_FIELD(gpus, int)},
     {"cpu_threads", true, 1, 1024, "all", "threads",
      "Threads of the CPU backend", 0, 0, NBODY_FIELD(cpu_threads, int)},
-}};
-// clang-format on
+    }};
+    // clang-format on
+}
 #undef NBODY_FIELD
 
 // Whole-number parameters read as counts ("10000", not "1e4").
@@ -63,10 +65,13 @@ std::string number_text(const ParamSpec& s, double v) {
 }
 }  // namespace
 
-const std::array<ParamSpec, 11>& param_registry() { return kRegistry; }
+const std::array<ParamSpec, 11>& param_registry() {
+    static const std::array<ParamSpec, 11> registry = make_registry();
+    return registry;
+}
 
 const ParamSpec* find_param(std::string_view name) {
-    for (const ParamSpec& s : kRegistry)
+    for (const ParamSpec& s : param_registry())
         if (s.name == name) return &s;
     return nullptr;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/hermite.hpp"
@@ -44,6 +46,38 @@ void BlockStepUpdate::next(std::size_t i, double want, double& dt) {
 
 void BlockStepUpdate::finish() const {
     if (m_bad >= 0) block_underflow(static_cast<std::size_t>(m_bad), m_t, m_bad_want);
+}
+
+namespace {
+constexpr const char* kStepArrays[] = {"t", "dt"};
+}  // namespace
+
+void BlockClock::start(std::size_t n) {
+    m_t.assign(n, 0.0);
+    m_dt.assign(n, 0.0);
+    m_clock = 0;
+    m_active.resize(n);
+    for (std::size_t i = 0; i < n; ++i) m_active[i] = i;
+}
+
+void BlockClock::export_to(IntegratorState& st) const {
+    st.arrays.emplace_back(kStepArrays[0], m_t);
+    st.arrays.emplace_back(kStepArrays[1], m_dt);
+    st.scalars.emplace_back("clock", m_clock);
+}
+
+BlockClock BlockClock::from_state(const IntegratorState& st, std::size_t n) {
+    BlockClock c;
+    c.m_t = need_array(st, kStepArrays[0], n);
+    c.m_dt = need_array(st, kStepArrays[1], n);
+    c.m_clock = need_scalar(st, "clock");
+    return c;
+}
+
+void BlockClock::check_steps_hold_clock() const {
+    for (std::size_t i = 0; i < m_t.size(); ++i)
+        if (!(m_dt[i] > 0.0) || m_t[i] > m_clock || m_t[i] + m_dt[i] < m_clock)
+            throw Error("integrator state: body " + std::to_string(i) + "'s step (t, dt) does not hold the clock");
 }
 
 }  // namespace nbody

@@ -3,13 +3,11 @@
 
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
-#include "cpu/hermite_integrator.hpp"
 
 namespace nbody {
 
 namespace {
 constexpr const char* kBodyArrays[] = {"x", "y", "z", "vx", "vy", "vz", "m", "ax", "ay", "az"};
-constexpr const char* kHermiteArrays[] = {"jx", "jy", "jz", "t", "dt"};
 
 std::vector<double>* body_array(Bodies& b, int k) {
     std::vector<double>* v[] = {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m, &b.ax, &b.ay, &b.az};
@@ -17,23 +15,6 @@ std::vector<double>* body_array(Bodies& b, int k) {
 }
 
 }  // namespace
-
-void HermiteCpu::export_to(IntegratorState& st) const {
-    const std::vector<double>* v[] = {&m_jx, &m_jy, &m_jz, &m_t, &m_dt};
-    for (int k = 0; k < 5; ++k) st.arrays.emplace_back(kHermiteArrays[k], *v[k]);
-    st.scalars.emplace_back("clock", m_clock);
-}
-
-void HermiteCpu::import_from(const IntegratorState& st, std::size_t n) {
-    std::vector<double> a[5];
-    for (int k = 0; k < 5; ++k) a[k] = need_array(st, kHermiteArrays[k], n);
-    const double clock = need_scalar(st, "clock");
-    m_jx = std::move(a[0]), m_jy = std::move(a[1]), m_jz = std::move(a[2]);
-    m_t = std::move(a[3]), m_dt = std::move(a[4]);
-    m_clock = clock;
-    m_active.clear();
-    m_force.clear();
-}
 
 bool CpuBackend::export_state(IntegratorState& st) {
     m_forces.build_next_tree();

@@ -2,16 +2,9 @@
 // j-sum across vector lanes and turn 1/sqrtf into rsqrt14 + one Newton-Raphson step (about 23 bits).
 #include "cpu/force_f32.hpp"
 
-namespace nbody {
+#include "cpu/target_clones.hpp"
 
-// target_clones builds the loop once per instruction set and picks the widest the processor supports
-// when the program starts (an ifunc), so a binary built here never executes an illegal instruction on an
-// older x86-64. NBODY_PORTABLE builds the baseline loop only.
-#if defined(NBODY_PORTABLE) || !defined(__x86_64__)
-#define NBODY_CLONES
-#else
-#define NBODY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
+namespace nbody {
 
 NBODY_CLONES
 void accelerations_f32(const SourcesF32& src, std::size_t i0, std::size_t i1, float eps2, float* ax,

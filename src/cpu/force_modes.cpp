@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/parallel.hpp"
+#include "cpu/target_clones.hpp"
 
 namespace nbody {
 
@@ -44,14 +45,9 @@ __attribute__((always_inline)) inline hermite::Force row(const SourcesF64& s, st
     return {{double(ax), double(ay), double(az)}, {double(jx), double(jy), double(jz)}, double(pot)};
 }
 
-// target_clones (as in force_f32.cpp) builds each loop for AVX-512, AVX2+FMA and baseline x86-64, picked when
+// NBODY_CLONES (cpu/target_clones.hpp) builds each loop for AVX-512, AVX2+FMA and baseline x86-64, picked when
 // the program starts; row() is inlined into each clone and vectorised for its instruction set (8, 4 or 2
 // doubles a vector). Rows [first, first + count), or rows[first..] where a row list is given.
-#if defined(NBODY_PORTABLE) || !defined(__x86_64__)
-#define NBODY_CLONES
-#else
-#define NBODY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
 using RowsFn = void (*)(const SourcesF64&, const std::size_t*, std::size_t, std::size_t, double,
                         hermite::Force*);
 #define NBODY_ROWS(name, R, S, kJerk, kDiff)                                                \

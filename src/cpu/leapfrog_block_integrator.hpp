@@ -18,12 +18,13 @@
 #include <cstddef>
 #include <vector>
 
+#include "cpu/block_steps.hpp"
 #include "cpu/cpu_forces.hpp"
 #include "cpu/cpu_integrator.hpp"
 
 namespace nbody {
 
-class LeapfrogBlockCpu final : public CpuIntegrator {
+class LeapfrogBlockCpu final : public BlockClockIntegrator {
   public:
     explicit LeapfrogBlockCpu(CpuForces& forces) : m_forces(forces) {}
 
@@ -33,15 +34,12 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
 
     // One block step; returns the active bodies. A step underflow throws BackendError once the block step is
     // complete, the body keeping its old step, so the state stays consistent. `time` stays: clock() advances.
+    // A body has had its opening half kick iff its step started before the clock (m_steps.t(i) < clock()).
     std::size_t step(Bodies& b, const SimParams& p, int threads, WorkCount& work, double& time) override;
-
-    double clock() const override { return m_clock; }
 
     // Positions are every body's at clock() already; a body inside its step has its velocity estimated from
     // the half-kicked one (v - a dt/2 + a (clock - t)); exact for the bodies whose step ended at clock().
     void synchronised(const Bodies& b, Bodies& out) const override;
-
-    double block_dt(std::size_t i) const override { return m_dt[i]; }
 
     // Checkpoints: each body's step start (t) and step (dt), and the clock. A body inside its step carries
     // its half-kicked velocity in the bodies' own arrays, so those and these resume bit for bit.
@@ -50,11 +48,6 @@ class LeapfrogBlockCpu final : public CpuIntegrator {
 
   private:
     CpuForces& m_forces;
-    // Body i's step runs from m_t[i] to m_t[i] + m_dt[i]; it has had its opening half kick iff m_t[i] <
-    // m_clock.
-    std::vector<double> m_t, m_dt;
-    std::vector<std::size_t> m_active;
-    double m_clock = 0;
 };
 
 }  // namespace nbody

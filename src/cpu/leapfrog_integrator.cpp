@@ -2,7 +2,6 @@
 
 #include "core/leapfrog.hpp"
 #include "core/errors.hpp"
-#include "cpu/hermite6_integrator.hpp"
 #include "cpu/hermite_integrator.hpp"
 #include "cpu/leapfrog_block_integrator.hpp"
 
@@ -47,8 +46,8 @@ std::unique_ptr<CpuIntegrator> make_cpu_integrator(const SimParams& p, CpuForces
                                                    std::size_t end, const RangePartition* partition) {
     switch (integrator_info(p.integrator).scheme) {  // every scheme: the compiler names this place for a new one
         case Scheme::KickDriftKick: return std::make_unique<LeapfrogCpu>(forces, begin, end, partition);
-        case Scheme::Hermite4: return std::make_unique<HermiteCpu>();
-        case Scheme::Hermite6: return std::make_unique<Hermite6Cpu>();
+        case Scheme::Hermite4: return std::make_unique<HermiteCpu<Hermite4Order>>();
+        case Scheme::Hermite6: return std::make_unique<HermiteCpu<Hermite6Order>>();
         case Scheme::KickDriftKickBlock: return std::make_unique<LeapfrogBlockCpu>(forces);
     }
     return nullptr;

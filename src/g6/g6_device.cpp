@@ -27,23 +27,13 @@ namespace nbody::g6 {
 
 Config config_from_environment(std::string& error) {
     Config c;
-    if (const char* p = std::getenv("NBODY_G6_PRECISION"); p && *p) {
-        const std::string v = p;
-        if (v == "ds") c.precision = Precision::DS;
-        else if (v == "fp64") c.precision = Precision::Fp64;
-        else if (v == "fp32") c.precision = Precision::Fp32;
-        else {
-            error = "NBODY_G6_PRECISION=" + v + ": expected ds, fp64 or fp32";
-            return c;
-        }
-    }
-    if (const char* d = std::getenv("NBODY_G6_DEVICE"); d && *d) {
-        c.device = d;
-        if (c.device != "auto" && c.device != "cpu" && c.device != "cuda") {
-            error = "NBODY_G6_DEVICE=" + c.device + ": expected auto, cpu or cuda";
-            return c;
-        }
-    }
+    std::string precision;
+    if (!env_word("NBODY_G6_PRECISION", {"ds", "fp64", "fp32"}, precision, error)) return c;
+    // The library links no parameter tables of its own (parse_precision is libnbody's): the three words here.
+    if (precision == "ds") c.precision = Precision::DS;
+    else if (precision == "fp64") c.precision = Precision::Fp64;
+    else if (precision == "fp32") c.precision = Precision::Fp32;
+    if (!env_device("NBODY_G6_DEVICE", c.device, error)) return c;
     if (!env_int("NBODY_G6_NPIPES", 1, 1 << 16, c.npipes, error)) return c;
     env_int("NBODY_G6_JMEMORY", 1, 1 << 26, c.jmemory, error);
     return c;

@@ -59,21 +59,10 @@ std::string nonfinite_rows(const char* call, const char* name, const double (*v)
 
 Config config_from_environment(std::string& error) {
     Config c;
-    if (const char* d = std::getenv("NBODY_SAPPORO6_DEVICE"); d && *d) {
-        c.device = d;
-        if (c.device != "auto" && c.device != "cpu" && c.device != "cuda") {
-            error = "NBODY_SAPPORO6_DEVICE=" + c.device + ": expected auto, cpu or cuda";
-            return c;
-        }
-    }
-    if (const char* p = std::getenv("NBODY_SAPPORO6_PRECISION"); p && *p) {
-        const std::string v = p;
-        if (v != "fp64" && v != "ds") {
-            error = "NBODY_SAPPORO6_PRECISION=" + v + ": expected fp64 or ds";
-            return c;
-        }
-        c.ds = v == "ds";
-    }
+    if (!env_device("NBODY_SAPPORO6_DEVICE", c.device, error)) return c;
+    std::string precision;
+    if (!env_word("NBODY_SAPPORO6_PRECISION", {"fp64", "ds"}, precision, error)) return c;
+    if (!precision.empty()) c.ds = precision == "ds";
     if (!env_int("NBODY_SAPPORO6_NPIPES", 1, 1 << 20, c.npipes, error)) return c;
     env_int("NBODY_SAPPORO6_JMEMORY", 1, 1 << 26, c.jmemory, error);
     return c;

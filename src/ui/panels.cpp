@@ -15,6 +15,7 @@
 #include "render/colormap.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_panel.hpp"
+#include "ui/registry_range.hpp"
 
 namespace nbody {
 
@@ -219,7 +220,8 @@ void force_error_line(const Simulation& sim) {
 // beside alpha, Barnes's classic 0.5 alone, so either way the force error stays near 1e-4.
 void tree_opening_controls(TreeParams& t) {
     float theta = t.theta;
-    if (ImGui::SliderFloat("theta", &theta, 0.1f, 1.2f, "%.2f")) t.theta = theta;
+    const SliderRange<float> theta_range = registry_range<float>("theta");
+    if (ImGui::SliderFloat("theta", &theta, theta_range.lo, theta_range.hi, "%.2f")) t.theta = theta;
     if (ImGui::IsItemHovered())
         wrapped_tooltipf("Opening angle (Barnes): a group of bodies that looks smaller than theta (its size / "
                           "its distance) may pull as one. Smaller: more accurate and slower. Alone (alpha off), "
@@ -351,7 +353,9 @@ void physics_panel(PanelContext& c) {
     if (autos) {
         ImGui::Text("steps per frame: %d (fills the frame budget)", sim.steps_last_frame());
     } else {
-        ImGui::SliderInt("steps/frame", &p.steps_per_frame, 1, 10000, "%d", ImGuiSliderFlags_Logarithmic);
+        const SliderRange<int> steps_range = registry_range<int>("steps_per_frame");
+        ImGui::SliderInt("steps/frame", &p.steps_per_frame, steps_range.lo, steps_range.hi, "%d",
+                         ImGuiSliderFlags_Logarithmic);
     }
 }
 

@@ -3,14 +3,9 @@
 #include "cpu/tree/tree_eval.hpp"
 
 #include "core/tree/interactions.hpp"
+#include "cpu/target_clones.hpp"
 
 namespace nbody {
-
-#if defined(NBODY_PORTABLE) || !defined(__x86_64__)
-#define NBODY_CLONES
-#else
-#define NBODY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
 
 NBODY_CLONES
 void tree_group_forces(const CellListF32& cells, const SourcesF32& bodies, const float* xi, const float* yi,

@@ -116,3 +116,20 @@ TEST(ParamRegistry, TheSceneGuideDocumentsEveryMethodParameter) {
             EXPECT_NE(text.str().find("| `" + std::string(s.name) + "` |"), std::string::npos) << s.name;
         }
 }
+
+// Which integrators take block steps is their rows' flag: eta is read by exactly those, and dt's help names
+// exactly those, so a new block-step row needs no list beside the registry.
+TEST(ParamRegistry, BlockStepScopesAndHelpFollowTheIntegratorRows) {
+    const ParamSpec* eta = find_param("eta");
+    const ParamSpec* dt = find_param("dt");
+    ASSERT_NE(eta, nullptr);
+    ASSERT_NE(dt, nullptr);
+    std::string block_names;
+    for (const IntegratorInfo& row : integrator_rows()) {
+        EXPECT_EQ((eta->integrators & bit(row.id)) != 0, row.block_steps) << row.name;
+        if (row.block_steps) block_names += (block_names.empty() ? "" : ", ") + std::string(row.name);
+    }
+    ASSERT_FALSE(block_names.empty());
+    EXPECT_NE(std::string(dt->help).find("(" + block_names + ")"), std::string::npos) << dt->help;
+    EXPECT_EQ(param_scope(*eta), "integrator " + block_names);
+}

@@ -92,3 +92,24 @@ TEST(Rows, ABackendsReachNamesTheBackendAndTheValue) {
     d.precision = Precision::DS;
     EXPECT_EQ(refusal(d), "precision: the gl backend runs fp32 only (got ds)");
 }
+
+// The shared- and block-step twin of a row is found from the rows (the GPU Hermite's single evaluations ask
+// for the twin of their order), not named by hand.
+TEST(Rows, EachIntegratorsBlockStepTwinSharesItsScheme) {
+    for (const IntegratorInfo& row : integrator_rows()) {
+        EXPECT_EQ(with_block_steps(row.id, row.block_steps), row.id) << row.name;
+        for (bool block : {false, true}) {
+            const IntegratorInfo& twin = integrator_info(with_block_steps(row.id, block));
+            EXPECT_EQ(twin.scheme, row.scheme) << row.name;
+            EXPECT_EQ(twin.order, row.order) << row.name;
+            bool exists = false;
+            for (const IntegratorInfo& other : integrator_rows())
+                exists = exists || (other.scheme == row.scheme && other.block_steps == block);
+            if (exists) {
+                EXPECT_EQ(twin.block_steps, block) << row.name;
+            }
+        }
+    }
+    EXPECT_EQ(with_block_steps(Integrator::Hermite6, true), Integrator::Hermite6Block);
+    EXPECT_EQ(with_block_steps(Integrator::HermiteBlock, false), Integrator::Hermite);
+}
