@@ -45,6 +45,8 @@ public:
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
+    void read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                        std::vector<Double4>& vel) override;
     void copy_positions_to_host(Float4* dst) override;
     std::optional<std::size_t> first_nonfinite_position() override;
     // The renderer's buffer registered with CUDA (gl_interop.hpp): each write maps it, copies the positions

@@ -230,6 +230,12 @@ void CudaBackend::read_accelerations_of(const std::vector<std::size_t>& rows, st
     else if (!m->engine->read_rows_alone(rows, out)) Backend::read_accelerations_of(rows, out);
 }
 
+void CudaBackend::read_bodies_of(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                                 std::vector<Double4>& vel) {
+    if (!m->engine) pos_mass.clear(), vel.clear();
+    else if (!m->engine->read_bodies_alone(rows, pos_mass, vel)) Backend::read_bodies_of(rows, pos_mass, vel);
+}
+
 void CudaBackend::copy_positions_to_host(Float4* dst) {
     if (m->engine) m->engine->positions_to_host(dst);
 }

@@ -40,6 +40,10 @@ public:
     // Backend::read_accelerations_of where the engine reads a sample of rows cheaper than all N: true where it
     // did; false (the default) leaves it to the backend's default, all N read and the rows picked.
     virtual bool read_rows_alone(const std::vector<std::size_t>&, std::vector<Double4>&) { return false; }
+    // Backend::read_bodies_of the same way: true where the engine read the rows' positions and velocities alone.
+    virtual bool read_bodies_alone(const std::vector<std::size_t>&, std::vector<Double4>&, std::vector<Double4>&) {
+        return false;
+    }
     // Positions and masses as float4, from the first part: into device memory on its GPU (the GL buffer)
     // or into host memory.
     virtual void positions_to_device(void* dst) = 0;

@@ -194,6 +194,11 @@ void TreeBlockSteps::read(std::vector<double>& t, std::vector<double>& dt) const
     if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(dt.data(), m_dt.get(), m_n * sizeof(double), cudaMemcpyDeviceToHost));
 }
 
+void TreeBlockSteps::read_row(std::size_t i, double& t, double& dt) const {
+    NBODY_CUDA_CHECK(cudaMemcpy(&t, m_t.as<const double>() + i, sizeof(double), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(&dt, m_dt.as<const double>() + i, sizeof(double), cudaMemcpyDeviceToHost));
+}
+
 std::vector<std::size_t> TreeBlockSteps::level_counts(double dt_max, cudaStream_t s) {
     std::vector<std::size_t> out;
     if (m_n == 0) return out;

@@ -61,6 +61,8 @@ class TreeBlockSteps {
 
     // Each body's step start and step, copied back (read_state, checkpoints).
     void read(std::vector<double>& t, std::vector<double>& dt) const;
+    // Body i's alone (the window's picked bodies).
+    void read_row(std::size_t i, double& t, double& dt) const;
     // The bodies on each level dt_max / 2^k (core/block_levels.hpp's rule), counted on the device (the panels
     // ask a few times a second: 512 bytes back, not 8 a body): levels 0..deepest.
     std::vector<std::size_t> level_counts(double dt_max, cudaStream_t s);

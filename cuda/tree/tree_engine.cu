@@ -228,11 +228,40 @@ void TreeEngine::synchronise_velocities(State& out) {
     m_clock.read(t, dt);
     std::vector<Float4> acc(m_n);
     if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), m_acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
-    for (std::size_t i = 0; i < m_n; ++i) {
-        if (t[i] == m_clock.clock()) continue;
-        const double g = m_params.G * ((m_clock.clock() - t[i]) - 0.5 * dt[i]);
-        out.vel[i].x += acc[i].x * g, out.vel[i].y += acc[i].y * g, out.vel[i].z += acc[i].z * g;
+    for (std::size_t i = 0; i < m_n; ++i) out.vel[i] = synchronised(out.vel[i], acc[i], t[i], dt[i]);
+}
+
+Double4 TreeEngine::synchronised(Double4 v, const Float4& a, double t, double dt) const {
+    if (t == m_clock.clock()) return v;
+    const double g = m_params.G * ((m_clock.clock() - t) - 0.5 * dt);
+    v.x += a.x * g, v.y += a.y * g, v.z += a.z * g;
+    return v;
+}
+
+// The window's picked bodies, two 16-byte copies a row (with block steps two 8-byte ones more and the
+// acceleration) where that beats the whole read: with one pick held at 2,097,152 bodies the window made 5.8
+// frames/s reading every body each frame, against 45 with none (H200).
+bool TreeEngine::read_bodies_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                                   std::vector<Double4>& vel) {
+    if (rows.size() * 2000 >= m_n) return false;  // the whole read
+    m_dev.synchronize();
+    pos_mass.clear(), vel.clear();
+    for (std::size_t i : rows) {
+        if (i >= m_n) throw Error("tree engine: body " + std::to_string(i) + " of " + std::to_string(m_n));
+        Float4 x{}, v{};
+        NBODY_CUDA_CHECK(cudaMemcpy(&x, m_pos.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
+        NBODY_CUDA_CHECK(cudaMemcpy(&v, m_vel.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
+        pos_mass.push_back(to_double4(x));
+        vel.push_back(to_double4(v));
+        if (m_block) {
+            double t = 0, dt = 0;
+            m_clock.read_row(i, t, dt);
+            Float4 a{};
+            NBODY_CUDA_CHECK(cudaMemcpy(&a, m_acc.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
+            vel.back() = synchronised(vel.back(), a, t, dt);
+        }
     }
+    return true;
 }
 
 std::optional<BlockLevels> TreeEngine::block_levels() {

@@ -28,6 +28,8 @@ public:
     void read_state(State& out) override;
     void read_accelerations(std::vector<Double4>& out) override;
     bool read_rows_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
+    bool read_bodies_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
+                           std::vector<Double4>& vel) override;
     void positions_to_device(void* dst) override;
     void positions_to_host(Float4* dst) override;
     std::optional<double> potential_energy() override;
@@ -65,6 +67,9 @@ private:
     void evaluate(const uint8_t* active = nullptr, bool may_refit = false);
     void block_steps(int k);
     void synchronise_velocities(State& out);
+    // Block steps: body i's velocity v (held from its opening half kick) brought to the clock, from its
+    // acceleration a (without G) and its step's start t and length dt.
+    Double4 synchronised(Double4 v, const Float4& a, double t, double dt) const;
     TreeBodies bodies() const;
     BlockRule rule() const;
 

@@ -247,3 +247,31 @@ TEST(TreeBlockGpu, ARefitIsTheCpuTreesRefit) {
     EXPECT_LT(rel[rel.size() / 2], 1e-5) << "median difference from the CPU tree's refit, relative";
     EXPECT_LT(rel.back(), 5e-4) << "largest difference from the CPU tree's refit, relative";
 }
+
+// The window's picked bodies read alone (CudaBackend::read_bodies_of through TreeEngine::read_bodies_alone):
+// the same positions and velocities as the whole state's rows, with shared and with block steps (whose
+// velocities are brought to the clock), and a body past the end refused in words.
+TEST(TreeBlockGpu, PickedBodiesReadAloneAreTheStatesRows) {
+    REQUIRE_GPU(gpu);
+    const State s0 = rounded_to_float32(test::plummer_state(8000, 3));
+    const std::vector<std::size_t> rows = {5, 4321, 7999};
+    for (Integrator in : {Integrator::LeapFrog, Integrator::LeapFrogBlock}) {
+        SimParams p = block_tree(1.0 / 32, 0.01, 0.1);
+        p.integrator = in;
+        gpu->reset(s0, p);
+        gpu->step(3);
+        State all;
+        gpu->read_state(all);
+        std::vector<Double4> pos, vel;
+        gpu->read_bodies_of(rows, pos, vel);
+        ASSERT_EQ(pos.size(), rows.size());
+        ASSERT_EQ(vel.size(), rows.size());
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            EXPECT_EQ(pos[r].x, all.pos_mass[rows[r]].x) << rows[r];
+            EXPECT_EQ(pos[r].w, all.pos_mass[rows[r]].w) << rows[r];
+            EXPECT_EQ(vel[r].y, all.vel[rows[r]].y) << rows[r];
+            EXPECT_EQ(vel[r].z, all.vel[rows[r]].z) << rows[r];
+        }
+        EXPECT_THROW(gpu->read_bodies_of({8000}, pos, vel), Error);
+    }
+}
