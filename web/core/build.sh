@@ -23,15 +23,15 @@ sources=(
   src/core/gpu_limits.cpp src/gl_backend/gl_shape.cpp src/core/tree/cell_boxes.cpp
   src/core/integrator_state.cpp src/core/block_underflow.cpp src/core/backend_snapshots.cpp
   src/cpu/reference_force.cpp src/cpu/force_f32.cpp src/cpu/cpu_backend.cpp src/cpu/force_modes.cpp
-  src/cpu/hermite_integrator.cpp src/cpu/hermite6_integrator.cpp src/cpu/block_steps.cpp
+  src/cpu/hermite_integrator.cpp src/cpu/block_steps.cpp
   src/cpu/cpu_backend_state.cpp src/cpu/cpu_forces.cpp src/cpu/leapfrog_integrator.cpp
   src/cpu/leapfrog_block_integrator.cpp src/cpu/tree/cpu_tree.cpp src/cpu/tree/tree_build.cpp
   src/cpu/tree/tree_multipoles.cpp src/cpu/tree/tree_walk.cpp src/cpu/tree/tree_eval.cpp
   src/render/camera.cpp web/core/js_arrays.cpp web/core/nbody_web.cpp web/core/shape_web.cpp
   web/core/cpu_backend_web.cpp)
-# Sources the scene reader and the CPU backend need on later trees (scene components' look and units, the
-# tree's sub-step rule): built where present.
-for src in src/core/physical_units.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
+# Sources the scene reader and the CPU backend need on later trees (scene components' look, units and their
+# words, the tree's sub-step rule): built where present.
+for src in src/core/physical_units.cpp src/core/unit_words.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
   [ -f "$root/$src" ] && sources+=("$src")
 done
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
