@@ -223,7 +223,7 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
                                                  cudaMemcpyDeviceToDevice, m->stream));
             m->build_from_input(p, s);
         }
-        const float soft2 = float(eps * eps) + tree::kSelfFloor;  // as CpuTree::run
+        const float soft2 = tree::softening2(eps);  // as CpuTree::run
         float4* acc = static_cast<float4*>(d_acc);
         const auto t0 = std::chrono::steady_clock::now();  // host clock: the walk ends on the host's wait
         if (!refit) {  // a refit keeps the last tree's groups

@@ -189,9 +189,8 @@ void TreeEngine::block_steps(int k) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t active = m_clock.begin_step(bodies(), m_params.G, part.stream);
         if (tree::sums_directly(active, m_n)) {  // the tree stays as it was, refittable as it was
-            const float soft2 = float(m_params.eps * m_params.eps) + tree::kSelfFloor;  // as the walk's
-            m_direct.evaluate(m_pos.as<const float4>(), m_clock.active(), active, m_n, soft2, m_acc.as<float4>(),
-                              part.stream);
+            m_direct.evaluate(m_pos.as<const float4>(), m_clock.active(), active, m_n,
+                              tree::softening2(m_params.eps), m_acc.as<float4>(), part.stream);
             m_stats = {};
             m_stats.bodies = m_n, m_stats.body_body = uint64_t(active) * uint64_t(m_n), m_stats.walked_bodies = active;
             ++m_direct_steps;
@@ -243,22 +242,16 @@ Double4 TreeEngine::synchronised(Double4 v, const Float4& a, double t, double dt
 // frames/s reading every body each frame, against 45 with none (H200).
 bool TreeEngine::read_bodies_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& pos_mass,
                                    std::vector<Double4>& vel) {
-    if (rows.size() * 2000 >= m_n) return false;  // the whole read
+    if (!reads_rows_alone(rows.size())) return false;
     m_dev.synchronize();
     pos_mass.clear(), vel.clear();
     for (std::size_t i : rows) {
-        if (i >= m_n) throw Error("tree engine: body " + std::to_string(i) + " of " + std::to_string(m_n));
-        Float4 x{}, v{};
-        NBODY_CUDA_CHECK(cudaMemcpy(&x, m_pos.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
-        NBODY_CUDA_CHECK(cudaMemcpy(&v, m_vel.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
-        pos_mass.push_back(to_double4(x));
-        vel.push_back(to_double4(v));
+        pos_mass.push_back(to_double4(row_of(m_pos, i, "position")));
+        vel.push_back(to_double4(row_of(m_vel, i, "velocity")));
         if (m_block) {
             double t = 0, dt = 0;
             m_clock.read_row(i, t, dt);
-            Float4 a{};
-            NBODY_CUDA_CHECK(cudaMemcpy(&a, m_acc.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
-            vel.back() = synchronised(vel.back(), a, t, dt);
+            vel.back() = synchronised(vel.back(), row_of(m_acc, i, "acceleration"), t, dt);
         }
     }
     return true;
@@ -285,16 +278,23 @@ void TreeEngine::read_accelerations(std::vector<Double4>& out) {
 
 // A sample of rows, one 16-byte copy each (about 10 us) where that beats the whole read (about 5 ns a body,
 // copied and widened): the live force error's hundred rows at 2M bodies; its 1,024 at 131,072 read all.
+bool TreeEngine::reads_rows_alone(std::size_t rows) const { return rows * 2000 < m_n; }
+
+Float4 TreeEngine::row_of(const DeviceBuffer& b, std::size_t i, const char* what) const {
+    if (i >= m_n) throw Error(std::string("tree engine: ") + what + " of body " + std::to_string(i) + " of " +
+                              std::to_string(m_n));
+    Float4 v{};
+    NBODY_CUDA_CHECK(cudaMemcpy(&v, b.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
+    return v;
+}
+
 bool TreeEngine::read_rows_alone(const std::vector<std::size_t>& rows, std::vector<Double4>& out) {
-    if (rows.size() * 2000 >= m_n) return false;  // the whole read
+    if (!reads_rows_alone(rows.size())) return false;
     m_dev.synchronize();
     out.clear();
     out.reserve(rows.size());
     for (std::size_t i : rows) {
-        if (i >= m_n)
-            throw Error("tree engine: acceleration of body " + std::to_string(i) + " of " + std::to_string(m_n));
-        Float4 a{};
-        NBODY_CUDA_CHECK(cudaMemcpy(&a, m_acc.as<const float4>() + i, sizeof(float4), cudaMemcpyDeviceToHost));
+        const Float4 a = row_of(m_acc, i, "acceleration");
         out.push_back({m_params.G * a.x, m_params.G * a.y, m_params.G * a.z, 0.0});
     }
     return true;

@@ -70,6 +70,10 @@ private:
     // Block steps: body i's velocity v (held from its opening half kick) brought to the clock, from its
     // acceleration a (without G) and its step's start t and length dt.
     Double4 synchronised(Double4 v, const Float4& a, double t, double dt) const;
+    // Whether `rows` rows are read one copy each rather than all N at once; row i of a float4 buffer (`what`
+    // names it in the refusal of a row past the end).
+    bool reads_rows_alone(std::size_t rows) const;
+    Float4 row_of(const DeviceBuffer& b, std::size_t i, const char* what) const;
     TreeBodies bodies() const;
     BlockRule rule() const;
 

@@ -41,6 +41,17 @@ inline bool is_subnormal(double v) {
     return v != 0 && std::abs(v) < std::numeric_limits<double>::min();
 }
 
+// "1e-04" -> "1e-4", "1e+30" -> "1e30": a number's text with its exponent's sign kept only when negative and
+// its leading zeros dropped; text without an exponent comes back as it is.
+inline std::string unpadded_exponent(const std::string& s) {
+    const auto e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::string exp = s.substr(e + 1);
+    const bool negative = exp[0] == '-';
+    exp.erase(0, exp.find_first_not_of("+-0"));
+    return s.substr(0, e + 1) + (negative ? "-" : "") + exp;
+}
+
 // Numbers in messages: the shortest text that reads back as v, exponents unpadded (1e-4, 1e30, 1e-320;
 // not 9.99988671826e-321 or 1e-04).
 inline std::string format_number(double v) {
@@ -55,13 +66,7 @@ inline std::string format_number(double v) {
         std::snprintf(buf, sizeof buf, scientific ? "%.*e" : "%.*f", digits, v);
         if (!std::isfinite(v) || std::strtod(buf, nullptr) == v) break;
     }
-    std::string s(buf);
-    const auto e = s.find('e');
-    if (e == std::string::npos) return s;
-    std::string exp = s.substr(e + 1);
-    const bool negative = exp[0] == '-';
-    exp.erase(0, exp.find_first_not_of("+-0"));
-    return s.substr(0, e + 1) + (negative ? "-" : "") + exp;
+    return unpadded_exponent(buf);
 }
 
 }  // namespace nbody::limits

@@ -1,7 +1,5 @@
 #include "cpu/cpu_forces.hpp"
 
-#include <algorithm>
-
 #include "core/parallel.hpp"
 #include "core/tree/sub_step_rule.hpp"
 #include "cpu/force_f32.hpp"
@@ -34,7 +32,7 @@ void CpuForces::evaluate_rows(Bodies& b, const SimParams& p, const std::vector<s
             }
             m_row_mask.assign(b.size(), 0);
             for (std::size_t i : rows) m_row_mask[i] = 1;
-            tree(b, p, threads, &m_row_mask);
+            tree(b, p, threads, &m_row_mask, rows.size());
             break;
         case ForceMethod::Direct:
             m_tree_acc_current = false;
@@ -87,14 +85,14 @@ void CpuForces::direct_f32(Bodies& b, const SimParams& p, std::size_t begin, std
     for (std::size_t i = begin; i < end; ++i) b.ax[i] = m_fax[i], b.ay[i] = m_fay[i], b.az[i] = m_faz[i];
 }
 
-void CpuForces::tree(Bodies& b, const SimParams& p, int threads, const std::vector<uint8_t>* rows) {
+void CpuForces::tree(Bodies& b, const SimParams& p, int threads, const std::vector<uint8_t>* rows,
+                     std::size_t due) {
     const std::size_t n = b.size();
     if (!m_tree) m_tree = std::make_unique<CpuTree>(threads);
     m_tree_pos.resize(n);
     m_tree_acc.resize(n);
     for (std::size_t i = 0; i < n; ++i) m_tree_pos[i] = {float(b.x[i]), float(b.y[i]), float(b.z[i]), float(b.m[i])};
     if (rows) {  // the others keep their last accelerations in m_tree_acc, for the acceleration criterion
-        const auto due = std::size_t(std::count_if(rows->begin(), rows->end(), [](uint8_t a) { return a != 0; }));
         m_tree->evaluate_active(m_tree_pos.data(), n, rows->data(), p.tree, p.eps, m_tree_acc.data(),
                                 &m_tree_stats, m_tree_acc_current, m_tree_refittable && tree::refits(due, n));
     } else

@@ -43,8 +43,9 @@ class CpuForces {
     void direct_f32_rows(Bodies& b, const SimParams& p, const std::vector<std::size_t>& rows, int threads);
     SourcesF32 float_sources(const Bodies& b);  // the bodies rounded into m_fx .. m_fm
     void tree_rows_directly(Bodies& b, const SimParams& p, const std::vector<std::size_t>& rows, int threads);
-    // rows: the bodies to evaluate (null: all), as a mask over every body
-    void tree(Bodies& b, const SimParams& p, int threads, const std::vector<uint8_t>* rows = nullptr);
+    // rows: the bodies to evaluate (null: all), as a mask over every body, `due` of them set
+    void tree(Bodies& b, const SimParams& p, int threads, const std::vector<uint8_t>* rows = nullptr,
+              std::size_t due = 0);
 
     std::vector<float> m_fx, m_fy, m_fz, m_fm, m_fax, m_fay, m_faz;  // the fp32 loop's float arrays
     // The tree (made at first use), its input and output in float32, and the last evaluation's counts.

@@ -43,6 +43,11 @@ void click(Rig& rig, float x, float y) {
     rig.frames(3, kW, kH);
 }
 
+// A click on a panel's title, on its words well right of the fold arrow.
+void click_title(Rig& rig, const ImGuiWindow* w) {
+    click(rig, w->Pos.x + 0.6f * w->Size.x, w->Pos.y + 0.5f * w->TitleBarHeight());
+}
+
 const ImGuiWindow* window(const char* name) {
     return ImGui::FindWindowByName(name);
 }
@@ -93,8 +98,7 @@ TEST(FirstMinutes, AFoldedPanelsTitleClickUnfoldsItAndItGetsRoomWithNoLineCut) {
     rig.frames(10, kW, kH);
     const ImGuiWindow* perf = window("Performance");
     ASSERT_TRUE(perf && perf->Collapsed);
-    // On the title's words, well right of the arrow.
-    click(rig, perf->Pos.x + 0.6f * perf->Size.x, perf->Pos.y + 0.5f * perf->TitleBarHeight());
+    click_title(rig, perf);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // away: no tooltip
     rig.frames(6, kW, kH);
     perf = window("Performance");
@@ -197,11 +201,11 @@ TEST(FirstMinutes, AnOpenPanelsTitleClickFoldsIt) {
     rig.frames(10, kW, kH);
     const ImGuiWindow* timeline = window("Timeline");
     ASSERT_TRUE(timeline && timeline->Collapsed);
-    click(rig, timeline->Pos.x + 0.6f * timeline->Size.x, timeline->Pos.y + 0.5f * timeline->TitleBarHeight());
+    click_title(rig, timeline);
     rig.frames(6, kW, kH);
     timeline = window("Timeline");
     ASSERT_FALSE(timeline->Collapsed);
-    click(rig, timeline->Pos.x + 0.6f * timeline->Size.x, timeline->Pos.y + 0.5f * timeline->TitleBarHeight());
+    click_title(rig, timeline);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     rig.frames(6, kW, kH);
     EXPECT_TRUE(window("Timeline")->Collapsed) << "a click on the open panel's title did not fold it";
@@ -238,7 +242,7 @@ TEST(FirstMinutes, UnfoldingAnotherOptionalPanelFoldsTheFirstAndScenePhysicsKeep
     for (const char* name : {"Performance", "View"}) {
         const ImGuiWindow* w = window(name);
         ASSERT_TRUE(w && w->Collapsed) << name;
-        click(rig, w->Pos.x + 0.6f * w->Size.x, w->Pos.y + 0.5f * w->TitleBarHeight());
+        click_title(rig, w);
         ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         rig.frames(8, kW, kH);
     }

@@ -44,6 +44,8 @@ void build_settled(bool& short_keys, Build build) {
 // The same floor the direct float32 loops add to eps^2 (src/cpu/force_f32.hpp, the CUDA kernels): a body's
 // own term (r = 0, in its own leaf) stays a finite 0 with eps = 0.
 inline constexpr float kSelfFloor = 1e-20f;
+// The squared softening every tree evaluation sums with, the walk's and the due bodies' direct sums alike.
+NBODY_TREE_HD float softening2(double eps) { return static_cast<float>(eps * eps) + kSelfFloor; }
 
 // One octree cell. Cells are stored breadth first, so a level is a contiguous range and the children of a
 // cell are contiguous: (first_child, n_children). Bodies are in key order, so a cell's bodies are the

@@ -179,7 +179,7 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
         build_tree(p, st);
     auto t = std::chrono::steady_clock::now();
     if (!refit) make_groups(p.group);  // a refit keeps the last tree's
-    const float soft2 = static_cast<float>(eps * eps) + tree::kSelfFloor;
+    const float soft2 = tree::softening2(eps);
     const bool criterion = p.reads_last_accelerations();
     // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
     if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr, false);

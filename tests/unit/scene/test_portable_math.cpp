@@ -35,13 +35,7 @@ std::string to_chars_text(double v) {
     const double a = std::abs(v);
     const auto form =
         a >= 1e4 || (a != 0 && a < 1e-2) ? std::chars_format::scientific : std::chars_format::general;
-    std::string s(buf, std::to_chars(buf, buf + sizeof buf, v, form).ptr);
-    const auto e = s.find('e');
-    if (e == std::string::npos) return s;
-    std::string exp = s.substr(e + 1);
-    const bool negative = exp[0] == '-';
-    exp.erase(0, exp.find_first_not_of("+-0"));
-    return s.substr(0, e + 1) + (negative ? "-" : "") + exp;
+    return limits::unpadded_exponent(std::string(buf, std::to_chars(buf, buf + sizeof buf, v, form).ptr));
 }
 
 TEST(PortableMath, FormatNumberWritesWhatToCharsWrote) {
