@@ -251,7 +251,9 @@ try {
     const r = await page.evaluate(() => ({ banner: document.getElementById('banner').textContent, backend: window.nbody.backend(), n: window.nbody.scene().n }));
     expect(/WebGPU/.test(r.banner) && /Chrome or Edge/.test(r.banner) && /on the CPU/.test(r.banner), r.banner);
     expect(r.backend.startsWith('CPU'), r.backend);
-    expect(r.n <= 2048, `N = ${r.n}`);
+    // direct summation at most 2,048 bodies; the tree where it loads more in the same step budget (a quiet
+    // machine: the choice is measured at load), at most 32,768
+    expect(r.n <= (/tree/.test(r.backend) ? 32768 : 2048), `N = ${r.n} on ${r.backend}`);
     await page.waitForFunction(() => window.nbody.scene().time > 0, { timeout: 30000 });
     await page.screenshot({ path: join(out, 'no-webgpu.png') });
     return `${r.n} bodies on ${r.backend}`;
