@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
-#include "core/kernel_config.hpp"
-#include "core/kernel_tuning.hpp"
+#include "core/backend/backend.hpp"
+#include "core/kernels/kernel_config.hpp"
+#include "core/kernels/kernel_tuning.hpp"
 
 namespace nbody {
 

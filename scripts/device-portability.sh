@@ -21,7 +21,7 @@ tuned_cache() {
         sed -n 's/.*model of its \([0-9]*\) SMs.*/\1/p' | head -1)
   file="$1/tuning-$(echo "$gpu" | sed 's/[^A-Za-z0-9.-]/-/g')-$driver.txt"
   sed -e "s/^gpu .*/gpu $gpu/" -e "s/^sms .*/sms ${sms:-132}/" -e "s/^driver .*/driver $driver/" \
-    src/core/kernel_tuning_h200.txt > "$file"
+    src/core/kernels/kernel_tuning_h200.txt > "$file"
 }
 rc=0
 declare -A archs=([90]=90 [75]=75-virtual [80]=80-virtual)

@@ -15,10 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/scene.hpp"
+#include "core/rows/integrator.hpp"
 
 using namespace nbody;
 

@@ -16,7 +16,7 @@
 //                    Lagrangian radii as close to the automatic step's as the block run's), from the automatic
 //                    step (or --start) down by halving or up by doubling (step_compare.cpp)
 // --map FILE writes the last state's surface density (projected along z about the centre of mass, --map-half,
-// --map-bins) for mapdiff. --integrator, --eta and --dt replace the scene's (--dt auto: core/auto_step.hpp's
+// --map-bins) for mapdiff. --integrator, --eta and --dt replace the scene's (--dt auto: core/session/auto_step.hpp's
 // step, as a scene without dt gets); block steps run by time.
 // Every row also carries the relative energy error (float64 diagnostics) since the start; on a GPU backend the
 // potential is the backend's exact O(N^2) sum on the device (Backend::potential_energy), at any N.
@@ -29,16 +29,18 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/auto_step.hpp"
-#include "core/diagnostics.hpp"
+#include "core/session/auto_step.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/integrator.hpp"
+#include "core/rows/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/analysis.hpp"
 #include "scene/ring_kinematics.hpp"
 #include "scene/scene_checks.hpp"
 #include "scene/scene_file.hpp"
 #include "step_compare.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
 
 using namespace nbody;
 

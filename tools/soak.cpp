@@ -16,10 +16,11 @@
 #include "app/options.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
-#include "core/force_method.hpp"
-#include "core/kernel_family.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/sim_params.hpp"
 #include "render/gl_context.hpp"
+#include "core/rows/integrator.hpp"
 
 using namespace nbody;
 

@@ -8,11 +8,12 @@
 #include <optional>
 #include <vector>
 
-#include "core/auto_step.hpp"
-#include "core/diagnostics.hpp"
+#include "core/session/auto_step.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/analysis.hpp"
+#include "core/rows/integrator.hpp"
 
 namespace nbody {
 

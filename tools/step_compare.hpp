@@ -18,11 +18,11 @@ struct CompareArgs {
     int map_bins = 120;
     int max_tries = 8;    // shared runs at most (doubling up from the automatic step, or halving down)
     double max_cost = 8;  // no halving past a shared run this many times the block run's stepping time
-    double start = 0;     // the first shared step tried; 0: the automatic one (core/auto_step.hpp)
+    double start = 0;     // the first shared step tried; 0: the automatic one (core/session/auto_step.hpp)
 };
 
 // Runs the scene's block steps (its integrator must be a block one) to `until`, then shared leap-frog from
-// the automatic step (core/auto_step.hpp): halving until a run matches the block run's energy error and map,
+// the automatic step (core/session/auto_step.hpp): halving until a run matches the block run's energy error and map,
 // or doubling while it still matches; prints a row a run and the block run's wall time against the largest
 // matching shared step's. Stepping time only (the clock around Backend::step), as nbody-scene-metrics
 // reports.

@@ -12,11 +12,14 @@
 #include "common/device_set.cuh"
 #include "common/gpu_query.hpp"
 #include "core/errors.hpp"
-#include "core/shape_model.hpp"
+#include "core/kernels/shape_model.hpp"
 #include "hermite/hermite_engine.cuh"
 #include "leapfrog/leapfrog_engine.cuh"
 #include "interop/gl_interop.hpp"
 #include "tree/tree_engine.cuh"
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
 
 namespace nbody {
 
@@ -26,7 +29,7 @@ using kernels::GpuEngine;
 
 struct CudaBackend::Impl {
     CudaDeviceInfo info;
-    GpuLimits limits;  // the first part's GPU (core/gpu_limits.hpp)
+    GpuLimits limits;  // the first part's GPU (core/kernels/gpu_limits.hpp)
     std::unique_ptr<DeviceSet> devices;
     std::unique_ptr<GpuEngine> engine;
     long long steps_before = 0;  // steps of the engines this run had before the current one

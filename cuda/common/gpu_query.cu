@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_check.cuh"
-#include "core/gpu_words.hpp"
+#include "core/backend/gpu_words.hpp"
 
 #ifndef NBODY_CUDA_ARCHITECTURES
 #define NBODY_CUDA_ARCHITECTURES "unknown"

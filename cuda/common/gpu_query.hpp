@@ -1,8 +1,8 @@
 #pragma once
-// A CUDA device's limits as plain C++ (core/gpu_limits.hpp), and whether this build's kernels load on it.
+// A CUDA device's limits as plain C++ (core/kernels/gpu_limits.hpp), and whether this build's kernels load on it.
 #include <string>
 
-#include "core/gpu_limits.hpp"
+#include "core/kernels/gpu_limits.hpp"
 
 namespace nbody {
 
@@ -17,7 +17,7 @@ std::string built_cuda_architectures();
 // else the CUDA error's name ("cudaErrorNoKernelImageForDevice", "cudaErrorUnsupportedPtxVersion", ...).
 std::string probe_kernel_image(int device);
 
-// The CUDA devices on this machine; 0 with *why saying in words (core/gpu_words.hpp) why none can be used (no
+// The CUDA devices on this machine; 0 with *why saying in words (core/backend/gpu_words.hpp) why none can be used (no
 // driver, a driver older than this build's CUDA, no device). What every CUDA engine asks before it starts.
 int usable_cuda_devices(std::string* why);
 

@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
-#include "core/kernel_config.hpp"
-#include "core/sim_params.hpp"
+#include "core/kernels/kernel_config.hpp"
+#include "core/rows/sim_params.hpp"
 #include "direct/step_kernel.cuh"
 
 namespace nbody::kernels {
@@ -50,7 +50,7 @@ struct KernelEntry {
 // Null when the combination was not compiled.
 const KernelEntry* find_kernel(Precision p, KernelVariant v, int k, int u);
 
-// The CUDA side of one family (a row per KernelVariant, kernel_table.cu; the rules are core/kernel_family.hpp):
+// The CUDA side of one family (a row per KernelVariant, kernel_table.cu; the rules are core/kernels/kernel_family.hpp):
 // its compiled instances in a precision, the scratch it owns beyond the plan's partial sums, and what configure
 // sets on the device before the first launch (the opt-in to more dynamic shared memory).
 struct KernelList;
@@ -85,7 +85,7 @@ void launch_pairs_combine(const StepArgs& a, const float4* received, cudaStream_
 KernelList tensor_kernels(Precision p);  // empty but for fp32
 std::unique_ptr<FamilyScratch> make_tensor_scratch(int device, std::size_t n);
 void prepare_tensor(const KernelEntry& e);
-// The scratch a family's capped_scratch (core/kernel_family.hpp) may take on `device`: a kPairsScratchShare-th
+// The scratch a family's capped_scratch (core/kernels/kernel_family.hpp) may take on `device`: a kPairsScratchShare-th
 // of its memory.
 long long scratch_cap(int device);
 

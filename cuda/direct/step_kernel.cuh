@@ -13,7 +13,7 @@
 #include <type_traits>
 
 #include "common/precision.cuh"
-#include "core/kernel_config.hpp"
+#include "core/kernels/kernel_config.hpp"
 
 namespace nbody::kernels {
 
@@ -42,7 +42,7 @@ struct StepArgs {
     int tile;           // j-bodies per shared-memory tile: a multiple of q * U (pairs: bodies per strip)
     int band;           // pairs: diagonals a launch may take (LaunchPlan::band), which lays out the slots
     int band_begin, band_end;  // pairs: this launch's diagonals [begin, end), end - begin <= band (set by the launcher)
-    int groups;                           // pairs: pairs_groups(T), the diagonal groups of core/kernel_config.hpp
+    int groups;                           // pairs: pairs_groups(T), the diagonal groups of core/kernels/kernel_config.hpp
     int group_ends[kPairsMaxGroups + 1];  // pairs: pairs_group_ends, groups + 1 of them
     int group_first, group_last;       // pairs: this part's groups [first, last) (one part: all of them)
     float4* group_out;  // pairs on several parts: this part's groups' sums, [group][T x strip]; null on one part

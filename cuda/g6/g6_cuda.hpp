@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "core/hermite.hpp"
-#include "core/sim_params.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/rows/sim_params.hpp"
 
 namespace nbody {
 

@@ -5,7 +5,7 @@
 // eps^2:
 //     alpha = x.v / r^2,   beta = (|v|^2 + x.a) / r^2 + alpha^2,   m3 = m_j / r^3
 //     A = m3 x,   J = m3 (v - 3 alpha x),   S = m3 (a - 3 beta x) - 6 alpha J,   phi -= m_j / r
-// (core/hermite6.hpp's pair6, factored so that A, J and S each add straight into their sums: one FFMA a
+// (core/physics/hermite6.hpp's pair6, factored so that A, J and S each add straight into their sums: one FFMA a
 // component for A and J, three for S).
 //
 // Instruction count per interaction without phi: 9 differences, r^2 3, rsqrt (fp64: 5 with the refinement;

@@ -1,9 +1,9 @@
 // The 6th-order Hermite kernels (Nitadori & Makino 2008): predictor of every body to crackle, force
 // (acceleration, jerk, snap) on the active list with the shared force kernel (hermite_force_items.cuh), and
 // the corrector with the generalised Aarseth step. The data, the plan and the block-time selection are 4th
-// order's (hermite_kernel.cuh); the per-body arithmetic is core/hermite6.hpp's, the CPU reference's.
+// order's (hermite_kernel.cuh); the per-body arithmetic is core/physics/hermite6.hpp's, the CPU reference's.
 #include "common/cuda_check.cuh"
-#include "core/hermite6.hpp"
+#include "core/physics/hermite6.hpp"
 #include "hermite/hermite6_force.cuh"
 #include "hermite/hermite_force_items.cuh"
 #include "hermite/hermite_kernel.cuh"

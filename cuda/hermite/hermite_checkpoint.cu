@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
 #include "hermite/hermite_engine.cuh"
 
 namespace nbody::kernels {

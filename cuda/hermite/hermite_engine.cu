@@ -6,7 +6,8 @@
 
 #include "common/graph_capture.cuh"
 #include "core/errors.hpp"
-#include "core/hermite6.hpp"
+#include "core/physics/hermite6.hpp"
+#include "core/rows/integrator.hpp"
 #include "cpu/force_f32.hpp"
 
 namespace nbody::kernels {

@@ -19,6 +19,7 @@
 
 #include "backend/gpu_engine.cuh"
 #include "hermite/hermite_kernel.cuh"
+#include "core/rows/integrator.hpp"
 
 namespace nbody::kernels {
 

@@ -3,8 +3,8 @@
 // with a float64 double loop, for any active list and any number of parts.
 #include <vector>
 
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody {
 

@@ -11,7 +11,7 @@
 #include <cuda_runtime.h>
 
 #include "common/precision.cuh"
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "hermite/hermite_math.cuh"
 #include "hermite/hermite_plan.hpp"
 

@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.cuh"
-#include "core/hermite6.hpp"
+#include "core/physics/hermite6.hpp"
 #include "hermite/hermite_force.cuh"
 #include "hermite/hermite_force_items.cuh"
 #include "hermite/hermite_kernel.cuh"

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "core/hermite.hpp"
+#include "core/physics/hermite.hpp"
 
 namespace nbody::kernels {
 
@@ -16,7 +16,7 @@ using Tick = long long;
 inline constexpr int kHermiteLevels = 32;  // smallest block step: p.dt / 2^32
 inline constexpr Tick kHermiteTicks = Tick{1} << kHermiteLevels;
 
-// The vector type and the predictor, corrector and Aarseth criterion are core/hermite.hpp's, shared with the
+// The vector type and the predictor, corrector and Aarseth criterion are core/physics/hermite.hpp's, shared with the
 // CPU backend; what is GPU-specific is below (time in ticks, the cautious first step, the finiteness check).
 using DVec = hermite::D3;
 using hermite::norm;

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/block_levels.hpp"
+#include "core/backend/block_levels.hpp"
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
 #include "direct/potential_kernel.cuh"
 #include "hermite/hermite_engine.cuh"
 #include "hermite/hermite_forces.hpp"

@@ -6,6 +6,7 @@
 
 #include "common/gpu_query.hpp"
 #include "core/errors.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 namespace nbody::kernels {
 
@@ -23,7 +24,7 @@ SimParams LeapfrogEngine::resolve(const SimParams& p, std::size_t n, const Tunin
     SimParams r = p;
     if (!p.kernel_auto) return r;
     // The tuning table (the cache file nbody-bench --tune wrote for this GPU and driver, else the built-in
-    // H200 one, core/kernel_tuning_h200.txt): the measured winner at the nearest N, or the best
+    // H200 one, core/kernels/kernel_tuning_h200.txt): the measured winner at the nearest N, or the best
     // interpolated between the two nearest; rows this build cannot run are passed over.
     const KernelChoice c = choose_kernel(t, p.precision, n, [&](KernelVariant v, const KernelShape& s) {
         const KernelEntry* e = find_kernel(p.precision, v, s.k, s.u);

@@ -10,9 +10,9 @@
 
 #include "backend/gpu_engine.cuh"
 #include "core/float4.hpp"
-#include "core/gpu_limits.hpp"
+#include "core/kernels/gpu_limits.hpp"
 #include "core/index_range.hpp"
-#include "core/kernel_tuning.hpp"
+#include "core/kernels/kernel_tuning.hpp"
 #include "direct/kernel_table.cuh"
 
 namespace nbody::kernels {

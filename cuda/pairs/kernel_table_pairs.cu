@@ -13,7 +13,7 @@ namespace nbody::kernels {
 // band, then a butterfly of shuffles: a fixed order that depends on the group and the band only, not on which part
 // computes it or which other groups share the launch. Several lanes a body, because one thread a body leaves most
 // SMs idle at small N and waits on T dependent trips to L2. Each group is a pass over memory (a loop, then its
-// butterfly), which is why the groups hold kPairsGroupDiagonals diagonals or more (core/kernel_config.hpp). Lane 0
+// butterfly), which is why the groups hold kPairsGroupDiagonals diagonals or more (core/kernels/kernel_config.hpp). Lane 0
 // then adds the group onto its bands before, onto the groups before (one part; in registers through the launch) or
 // sends it out (several parts), and after the last group does the update.
 // At large N a finish is bound by latency, not bytes: so lane 0 loads the running sums it will need before the slots
@@ -106,7 +106,7 @@ __global__ void pairs_combine_kernel(StepArgs a, const float4* received) {
 }
 
 namespace {
-// What a part's pairs launches need beside the plan's scratch (core/kernel_config.hpp, pairs_bands): a
+// What a part's pairs launches need beside the plan's scratch (core/kernels/kernel_config.hpp, pairs_bands): a
 // second stream for the tiles of the bands in buffer 1, a stream of high priority for the finishes (so that a
 // finish, once its tiles are done, takes the SMs ahead of the next band's waiting tiles and frees its buffer
 // early), and the events between them.
@@ -224,7 +224,7 @@ std::unique_ptr<FamilyScratch> make_pairs_scratch(int device, std::size_t) { ret
 
 void prepare_pairs(const KernelEntry& e) {
     // Shapes past 48 KiB of sums (k 8 in blocks of 160, k 4 in 256) need the opt-in, for both instances, up to what
-    // this GPU allows a block (64 KiB on Turing; core/gpu_limits.cpp refuses the shapes that need more).
+    // this GPU allows a block (64 KiB on Turing; core/kernels/gpu_limits.cpp refuses the shapes that need more).
     int device = 0, optin = 0;
     NBODY_CUDA_CHECK(cudaGetDevice(&device));
     NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));

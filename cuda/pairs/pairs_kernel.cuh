@@ -16,13 +16,13 @@
 // those j-bodies in its i-set's rows of shared memory (the q warps of a set fill disjoint columns); at the end the
 // block adds the sets' rows, and each set's q i-sums, in a fixed order. A diagonal tile is swept one way only
 // (every pair of it both ways, from the i side). The tiles run in bands of diagonals d = c - r, one launch a
-// band (LaunchPlan::band, core/kernel_config.hpp) into a buffer of S = min(2 D, T + 1) slots (two buffers, band b
+// band (LaunchPlan::band, core/kernels/kernel_config.hpp) into a buffer of S = min(2 D, T + 1) slots (two buffers, band b
 // in b mod 2, where bands of 8 diagonals or more need more than one, so a band's tiles can run beside the last one's
 // finish and tail): tile (r, r + d) writes strip r's sums into slot d - d0 (counting up) and strip c's into slot
 // S - 1 - (d - d0) (counting down). A body in strip x is the row's of tiles (x, x + d), d < T - x, and the column's
 // of (x - d, x), 1 <= d <= x: two runs from the band's start, T + 1 - 2 d0 and 2 D long together at most, so the
 // two ends never meet. The diagonals also fall in groups of equal tile counts (pairs_group_ends,
-// core/kernel_config.hpp); bands start on multiples of D and a band may end early at a part's last group.
+// core/kernels/kernel_config.hpp); bands start on multiples of D and a band may end early at a part's last group.
 // pairs_finish_kernel adds a body's slots group by group in a fixed order (four lanes a body over the group's row
 // slots then its column slots, and a butterfly; one lane where the bands are narrow), each group onto its sum from the
 // bands before, finished groups onto the running total (one part) or out to the body's owner (several parts,
@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(256, 2) pairs_kernel(StepArgs a) {
     }
 }
 
-// Each body's slots of the band, group by group (the groups of core/kernel_config.hpp the band meets), added in a
+// Each body's slots of the band, group by group (the groups of core/kernels/kernel_config.hpp the band meets), added in a
 // fixed order: a group's slots in the band, then onto the group's running sum from the bands before; a finished
 // group onto the running total (one part) or out to group_out (several parts); after the last group, the
 // leap-frog update of step_kernel.cuh (LANES threads a body, neighbours in a warp: kPairsFinishLanes, or 1 where

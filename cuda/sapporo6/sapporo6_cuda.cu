@@ -1,5 +1,5 @@
 // The sixth-order library's GPU engine (sapporo6_cuda.hpp): the j-memory's records live on the device, those
-// set since the last call copied and scattered, the prediction run there (core/hermite6.hpp's predictor,
+// set since the last call copied and scattered, the prediction run there (core/physics/hermite6.hpp's predictor,
 // through sapporo6::predicted); the force kernels (sapporo6_force.cuh) sum each batch of i-particles over
 // slices of the j range, and a second kernel adds the slices in a fixed order.
 #include <algorithm>

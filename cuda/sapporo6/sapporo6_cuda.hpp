@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "core/sapporo6_records.hpp"
+#include "core/physics/sapporo6_records.hpp"
 
 namespace nbody {
 

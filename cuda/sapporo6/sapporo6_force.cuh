@@ -10,9 +10,9 @@
 //         a tile of 128 j and the tiles' sums in double.
 #include <cuda_runtime.h>
 
-#include "core/hermite6.hpp"
+#include "core/physics/hermite6.hpp"
 #include "hermite/hermite6_force.cuh"
-#include "core/sapporo6_records.hpp"
+#include "core/physics/sapporo6_records.hpp"
 
 namespace nbody::kernels {
 

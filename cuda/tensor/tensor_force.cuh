@@ -1,7 +1,7 @@
 #pragma once
 // The tensor-core family's host side: its one instance (kernel_table.cuh tensor_kernels), the Morton-sort scratch
 // configure makes for it, and its launcher: the sort of the positions a step evaluates the forces at, then
-// tensor_step_kernel (tensor_kernel.cuh). Fp32 on one GPU only (its row in core/kernel_family.hpp).
+// tensor_step_kernel (tensor_kernel.cuh). Fp32 on one GPU only (its row in core/kernels/kernel_family.hpp).
 #include <cuda_runtime.h>
 
 #include "direct/kernel_table.cuh"

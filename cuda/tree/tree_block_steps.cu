@@ -1,6 +1,6 @@
 // The tree engine's block time line (tree_block_steps.cuh). Kicks and drifts are the shared engine's
 // (tree_kick, tree_drift) with the same float factors: float(G dt / 2) and float(t_next - clock), so one level
-// reproduces it bit for bit. The step rule is the CPU's (core/leapfrog.hpp, core/hermite.hpp),
+// reproduces it bit for bit. The step rule is the CPU's (core/physics/leapfrog.hpp, core/physics/hermite.hpp),
 // in double from the float state.
 #include <cub/device/device_reduce.cuh>
 
@@ -8,11 +8,11 @@
 #include <cmath>
 
 #include "common/cuda_check.cuh"
-#include "core/block_levels.hpp"
-#include "core/block_underflow.hpp"
+#include "core/backend/block_levels.hpp"
+#include "core/physics/block_underflow.hpp"
 #include "core/errors.hpp"
-#include "core/hermite.hpp"
-#include "core/leapfrog.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/physics/leapfrog.hpp"
 #include "tree/tree_block_steps.cuh"
 
 namespace nbody::kernels {
@@ -106,7 +106,7 @@ __global__ void ends_kernel(const double* t, const double* dt, double* t_end, in
     if (i < n) t_end[i] = t[i] + dt[i];
 }
 
-// The level histogram (core/block_levels.hpp's block_level): per block in shared memory, then into the 64
+// The level histogram (core/backend/block_levels.hpp's block_level): per block in shared memory, then into the 64
 // global counts, so the panels read 512 bytes instead of every body's step.
 __global__ void level_count_kernel(const double* dt, int n, double dt_max, unsigned long long* bins) {
     __shared__ unsigned s_bins[kMaxBlockLevel + 1];

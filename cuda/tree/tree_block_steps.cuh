@@ -1,12 +1,12 @@
 #pragma once
 // The tree engine's block time line on the device (leapfrog-block, the CPU's LeapfrogBlockCpu in the tree
 // engine's fp32 bodies): each body's step start t and step dt (doubles, powers of two on the block time line
-// of core/hermite.hpp's block_step), t + dt, and the active flags. A block step:
+// of core/physics/hermite.hpp's block_step), t + dt, and the active flags. A block step:
 //   begin_step: the opening half kicks of the steps that start at the clock, the next block time (the least
 //               t + dt, a CUB reduction), every body drifted to it, the bodies due then flagged active;
 //   (the tree walks the active bodies' groups: GpuTree::evaluate_device with active());
 //   end_step:   the active bodies' closing half kicks with the new accelerations, and their next steps from
-//               dt_i = eta sqrt(eps / |a_i|) (core/leapfrog.hpp's block_leapfrog_step).
+//               dt_i = eta sqrt(eps / |a_i|) (core/physics/leapfrog.hpp's block_leapfrog_step).
 // With every body on one level that is the shared engine's step operation for operation (the same float kick
 // factor and drift), so it runs bit for bit as the plain leap-frog does.
 #include <cuda_runtime.h>
@@ -63,7 +63,7 @@ class TreeBlockSteps {
     void read(std::vector<double>& t, std::vector<double>& dt) const;
     // Body i's alone (the window's picked bodies).
     void read_row(std::size_t i, double& t, double& dt) const;
-    // The bodies on each level dt_max / 2^k (core/block_levels.hpp's rule), counted on the device (the panels
+    // The bodies on each level dt_max / 2^k (core/backend/block_levels.hpp's rule), counted on the device (the panels
     // ask a few times a second: 512 bytes back, not 8 a body): levels 0..deepest.
     std::vector<std::size_t> level_counts(double dt_max, cudaStream_t s);
     // Checkpoints: puts each body's time line back (validated by the caller) and the clock.

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "core/integrator.hpp"
+#include "core/rows/integrator.hpp"
 #include "tree/tree_engine.cuh"
 
 namespace nbody::kernels {

@@ -9,9 +9,11 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/hermite.hpp"
-#include "core/integrator.hpp"
-#include "core/sim_params.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/rows/sim_params.hpp"
 #include "core/tree/sub_step_rule.hpp"
 #include "core/tree/tree_defs.hpp"
 #include "tree/tree_engine.cuh"
@@ -45,7 +47,7 @@ __global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restr
     vel[i] = v;
 }
 
-// validate() (core/sim_params.cpp) has checked the integrator, precision and tree parameters; the parts are
+// validate() (core/rows/param_checks.cpp) has checked the integrator, precision and tree parameters; the parts are
 // the backend's.
 void check_runs(const SimParams& p, std::size_t parts) {
     validate(p);
@@ -314,7 +316,7 @@ void TreeEngine::positions_to_host(Float4* dst) {
 
 // The diagnostic energy stays exact: direct summation of the potential (N^2, on the GPU), not the tree's.
 // At large N that sum costs many tree steps (N = 1M: about 0.35 s on an H200 against a 10 ms step; 10M: about
-// 35 s): the window's sampler does not ask above kSampledTreePotentialMaxN (core/diagnostics_sampler.hpp); a
+// 35 s): the window's sampler does not ask above kSampledTreePotentialMaxN (core/session/diagnostics_sampler.hpp); a
 // scripted run does, at any N.
 std::optional<double> TreeEngine::potential_energy() {
     if (m_n == 0) return 0.0;

@@ -3,7 +3,7 @@
 // engine's SimParams, with the engine's own validation and messages.
 #include <string>
 
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "nbody/nbody.hpp"
 
 namespace nbody::api {

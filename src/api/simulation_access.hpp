@@ -1,7 +1,7 @@
 #pragma once
 // What the project's own front ends may do to an api::Simulation beyond the public API: the Python module
 // makes its backends with the GL compute row (gl_backend/gl_backend_factory.hpp), which libnbody cannot link.
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "nbody/nbody.hpp"
 
 namespace nbody::api {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
 
 namespace nbody {
 

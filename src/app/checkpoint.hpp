@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "io/hdf5_snapshot.hpp"
 
 namespace nbody {

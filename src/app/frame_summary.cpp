@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/perf_history.hpp"
+#include "core/session/perf_history.hpp"
 
 namespace nbody {
 

@@ -5,7 +5,7 @@
 
 #include "app/viewer.hpp"
 #include "core/counters.hpp"
-#include "core/perf_history.hpp"
+#include "core/session/perf_history.hpp"
 
 namespace nbody {
 

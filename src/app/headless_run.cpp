@@ -10,14 +10,16 @@
 #include <string>
 
 #include "app/checkpoint.hpp"
-#include "core/auto_step.hpp"
-#include "core/diagnostics.hpp"
+#include "core/session/auto_step.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"  // format_si
-#include "core/run_driver.hpp"
+#include "core/session/perf_history.hpp"  // format_si
+#include "core/session/run_driver.hpp"
 #include "io/snapshot_file.hpp"
 #include "multi/distributed_backend.hpp"
 #include "scene/group_labels.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
 
 namespace nbody {
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "app/options.hpp"
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "io/run_summary.hpp"
 
 namespace nbody {

@@ -4,7 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/kernel_tuning.hpp"  // with_commas
+#include "core/kernels/kernel_tuning.hpp"  // with_commas
+#include "core/rows/force_method.hpp"
 
 namespace nbody {
 
@@ -17,7 +18,7 @@ constexpr int kWarmupFrames = 2;
 // can see, and its steps take at most four times the budget (direct summation).
 constexpr double kSlack = 2.0;
 
-// Work a step of n bodies, up to a constant: the method's row (core/force_method.cpp says how each grows).
+// Work a step of n bodies, up to a constant: the method's row (core/rows/force_method.cpp says how each grows).
 double step_work(double n, ForceMethod method) { return method_info(method).relative_work(n); }
 
 // "4.12 s", "2.5 min", "1.97 h": a duration a person reads at a glance (three significant digits).

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/force_method.hpp"
+#include "core/rows/force_method.hpp"
 
 namespace nbody {
 

@@ -9,7 +9,7 @@
 #include "app/sandbox.hpp"
 #include "app/viewer.hpp"
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"
+#include "core/session/perf_history.hpp"
 #include "render/image_stats.hpp"
 
 namespace nbody {

@@ -11,11 +11,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_checks.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_checks.hpp"
 
 #include "app/checkpoint_options.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "core/param_registry.hpp"
+#include "core/rows/param_registry.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "io/snapshot_file.hpp"
 #include "scene/scene_file.hpp"

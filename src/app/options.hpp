@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "io/hdf5_snapshot.hpp"
 #include "scene/scene.hpp"
 
@@ -22,7 +22,7 @@ struct AppOptions {
     std::optional<double> t_end;  // headless: run until this simulated time instead of a step count
     std::optional<long long> bodies;
     std::optional<double> dt, eps, G;
-    bool dt_auto = false;  // --dt auto: the step core/auto_step.hpp chooses at the start
+    bool dt_auto = false;  // --dt auto: the step core/session/auto_step.hpp chooses at the start
     std::optional<uint64_t> seed;
     std::string backend = "auto";
     std::string variant;  // empty: the default (auto); "auto" or a variant name
@@ -31,7 +31,7 @@ struct AppOptions {
     std::string precision;   // empty: the scene's, else fp32
     std::string integrator;  // empty: the scene's, else leapfrog
     // The method's and integrator's own parameters given as flags (--eta, --theta, --alpha, --leaf, --group:
-    // every row of core/param_registry.hpp that belongs to a method or an integrator), by registry name.
+    // every row of core/rows/param_registry.hpp that belongs to a method or an integrator), by registry name.
     std::map<std::string, double> method_params;
     std::string gpus;  // empty: 1; "all" or a count
     double rank_timeout = 60;  // under mpirun: seconds a gather or barrier may wait for the other ranks

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "app/step_probe.hpp"
+#include "core/rows/force_method.hpp"
 #include "engine/backend_factory.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"

@@ -8,6 +8,7 @@
 
 #include "app/load_plan.hpp"
 #include "app/viewer.hpp"
+#include "core/rows/force_method.hpp"
 
 namespace nbody {
 

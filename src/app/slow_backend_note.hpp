@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 
 namespace nbody {
 

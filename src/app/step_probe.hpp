@@ -4,9 +4,9 @@
 // time scaled by the method's cost (app/load_plan.hpp) to the N whose step takes `budget_s`.
 #include <cstddef>
 
-#include "core/force_method.hpp"
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody {
 

@@ -7,6 +7,7 @@
 
 #include "app/checkpoint.hpp"
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "render/screen_pick.hpp"

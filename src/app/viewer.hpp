@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "app/options.hpp"
-#include "core/auto_step.hpp"
-#include "core/diagnostics.hpp"
-#include "core/measurements.hpp"
-#include "core/simulation.hpp"
+#include "core/session/auto_step.hpp"
+#include "core/physics/diagnostics.hpp"
+#include "core/session/measurements.hpp"
+#include "core/session/simulation.hpp"
 #include "render/camera.hpp"
 #include "render/gl_context.hpp"
 #include "render/gpu_timer.hpp"

@@ -6,14 +6,17 @@
 
 #include "cli/cli_checks.hpp"
 #include "core/errors.hpp"
-#include "core/param_registry.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_registry.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "io/output_path.hpp"
 
 namespace nbody {
 
 namespace {
-// A list flag over one parameter of the registry (core/param_registry.cpp): its help, range and default from
+// A list flag over one parameter of the registry (core/rows/param_registry.cpp): its help, range and default from
 // the parameter's row, so the bench and the sandbox say the same.
 template <class T>
 void add_param_list(CLI::App& app, const std::string& flags, std::string_view name, std::vector<T>& out,

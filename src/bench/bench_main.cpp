@@ -13,7 +13,7 @@
 #include "bench/bench_table.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
-#include "core/integrator.hpp"
+#include "core/rows/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "multi/distributed_backend.hpp"

@@ -8,7 +8,7 @@
 
 #include "bench/bench_table.hpp"
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"  // format_si
+#include "core/session/perf_history.hpp"  // format_si
 
 namespace nbody {
 

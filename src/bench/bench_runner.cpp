@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
 
 namespace nbody {
 

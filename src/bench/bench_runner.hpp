@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "core/counters.hpp"
 #include "core/float4.hpp"
 #include "cpu/reference_force.hpp"

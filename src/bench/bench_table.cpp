@@ -1,5 +1,8 @@
 // nbody-bench's table (bench_table.hpp): the configurations, one measured row each, and a row's fields.
 #include "bench/bench_table.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
 
 #include <map>
 #include <memory>

@@ -6,7 +6,10 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
-#include "core/force_reference.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/physics/force_reference.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
 #include "cpu/reference_force.hpp"
 
 namespace nbody {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/bench_runner.hpp"
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 
 namespace nbody {
 

@@ -11,7 +11,7 @@
 #include "bench/bench_output.hpp"
 #include "bench/race_output.hpp"
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"  // format_si
+#include "core/session/perf_history.hpp"  // format_si
 #include "gl_backend/gl_backend_factory.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"

@@ -8,7 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"  // format_si
+#include "core/rows/force_method.hpp"
+#include "core/session/perf_history.hpp"  // format_si
 
 namespace nbody {
 

@@ -1,6 +1,7 @@
 // nbody-bench --tune, the measuring loop: each candidate timed, the best few refined (q, s and block beside
 // them) and confirmed, the winners written as a tuning table. The candidate grid is tune_grid.cpp.
 #include "bench/tune.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 #pragma once
 // nbody-bench --tune: measures a chosen set of kernel shapes per precision at log-spaced N and makes the
-// tuning table the CUDA backend's automatic choice reads (core/kernel_tuning.hpp). The search is written
+// tuning table the CUDA backend's automatic choice reads (core/kernels/kernel_tuning.hpp). The search is written
 // against a ShapeTimer so the unit tests can drive it with a model of a GPU.
 #include <cstdio>
 #include <functional>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/bench_runner.hpp"
-#include "core/kernel_tuning.hpp"
+#include "core/kernels/kernel_tuning.hpp"
 
 namespace nbody {
 

@@ -1,9 +1,9 @@
 // nbody-bench --tune, the candidate grid: the sizes it measures by default and the shapes of every family whose
-// descriptor row (core/kernel_family.hpp) says --tune measures it.
+// descriptor row (core/kernels/kernel_family.hpp) says --tune measures it.
 #include "bench/tune.hpp"
 
 #include "core/errors.hpp"
-#include "core/kernel_family.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 namespace nbody {
 

@@ -8,6 +8,7 @@
 #include "bench/bench_output.hpp"
 #include "bench/paper_mode.hpp"
 #include "core/errors.hpp"
+#include "core/kernels/kernel_family.hpp"
 #include "engine/backend_rows.hpp"
 
 namespace nbody {

@@ -13,7 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/limits.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 
 namespace nbody {
 

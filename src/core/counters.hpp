@@ -3,9 +3,24 @@
 // counts N^2 interactions, the self term included (softening makes it zero), as everyone counts.
 #include <cstddef>
 
-#include "core/force_method.hpp"
-
 namespace nbody {
+
+// The work of one force evaluation over n bodies, as the method does it. `body_body` and `body_cell` are the
+// interactions actually evaluated (a tree: body-body in the leaves, body-cell for the accepted cells; direct:
+// N^2 and 0); `equivalent_direct` is what direct summation would have evaluated (N^2), kept apart so a method's
+// rate is never N^2 / time in disguise.
+struct StepWork {
+    double body_body = 0;
+    double body_cell = 0;
+    double equivalent_direct = 0;
+    double evaluated() const { return body_body + body_cell; }
+};
+
+// Direct summation: N^2 body-body interactions (the self term included; softening makes it zero).
+inline StepWork direct_work(std::size_t n) {
+    const double n2 = static_cast<double>(n) * static_cast<double>(n);
+    return {n2, 0.0, n2};
+}
 
 // Flops per interaction: NVIDIA's convention (GPU Gems 3, the CUDA sample) and Warren et al. 1997 (the
 // GRAPE papers, Chamomile, the RV770 paper).
@@ -21,7 +36,7 @@ inline constexpr double kFlopsPerInteractionHermite6 = 97.0;
 // N^2 per shared direct step, active x N per block step) and body-cell (a tree's accepted cells; 0 for direct),
 // with the flop count of one body-body pair for the integrator's force. `equivalent_direct` is what direct
 // summation of the same evaluations takes (N^2 a shared step), kept apart so a method that evaluates fewer
-// interactions shows its true rate and its equivalent one side by side (core/force_method.hpp StepWork).
+// interactions shows its true rate and its equivalent one side by side (StepWork above).
 struct WorkCount {
     long long evaluations = 0;
     double pairs = 0;

@@ -69,4 +69,12 @@ inline std::string format_number(double v) {
     return unpadded_exponent(buf);
 }
 
+// Read-outs (the legend's time, the scale bar, measured values, theta in labels): three significant digits at
+// most, no trailing zeros: "465", "0.5", "1.2e+04".
+inline std::string three_digits(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
 }  // namespace nbody::limits

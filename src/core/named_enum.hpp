@@ -62,4 +62,15 @@ std::string joined_names(const std::array<NamedValue<E>, N>& table) {
     return out;
 }
 
+// The names of the rows whose bit (bit(E), beside each enum) is set in `mask`, in table order, joined:
+// "fp32", "ds and fp64" ("ds or fp64" to choose from): how a refusal names what would run.
+template <class E, std::size_t N>
+std::string names_in(const std::array<NamedValue<E>, N>& table, unsigned mask,
+                     const char* join = " and ") {
+    std::string out;
+    for (const auto& row : table)
+        if (mask & bit(row.value)) out += (out.empty() ? "" : join) + std::string(row.name);
+    return out;
+}
+
 }  // namespace nbody

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/errors.hpp"
-#include "core/hermite.hpp"
-#include "core/integrator.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/rows/integrator.hpp"
 
 namespace nbody {
 

@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/block_underflow.hpp"
-#include "core/integrator_state.hpp"
-#include "core/sim_params.hpp"
+#include "core/physics/block_underflow.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/cpu_integrator.hpp"
 
 namespace nbody {

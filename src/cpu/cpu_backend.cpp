@@ -1,11 +1,14 @@
 #include "cpu/cpu_backend.hpp"
 
-#include "core/block_levels.hpp"
+#include "core/backend/block_levels.hpp"
 #include "core/index_range.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
 #include "cpu/block_steps.hpp"
 #include "cpu/force_f32.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
 
 namespace nbody {
 

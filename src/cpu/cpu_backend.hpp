@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "cpu/bodies.hpp"
 #include "cpu/cpu_forces.hpp"
 #include "cpu/cpu_integrator.hpp"

@@ -2,6 +2,8 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_checks.hpp"
 #include "cpu/cpu_backend.hpp"
 
 namespace nbody {

@@ -1,6 +1,7 @@
 #include "cpu/cpu_forces.hpp"
 
 #include "core/parallel.hpp"
+#include "core/rows/force_method.hpp"
 #include "core/tree/sub_step_rule.hpp"
 #include "cpu/force_f32.hpp"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/float4.hpp"
-#include "core/force_method.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/sim_params.hpp"
 #include "core/tree/cell_boxes.hpp"
 #include "cpu/bodies.hpp"
 #include "cpu/force_f32.hpp"

@@ -1,14 +1,14 @@
 #pragma once
-// What the CPU backend asks of an integrator (one class per scheme of core/integrator.hpp, as the GPU engines
+// What the CPU backend asks of an integrator (one class per scheme of core/rows/integrator.hpp, as the GPU engines
 // are): start on synchronised bodies, step, the time it has advanced, the bodies synchronised to one time,
 // and its own state for checkpoints. The backend keeps the bodies; the integrator keeps whatever else it needs.
 #include <cstddef>
 #include <memory>
 
 #include "core/counters.hpp"
-#include "core/backend.hpp"
-#include "core/integrator_state.hpp"
-#include "core/sim_params.hpp"
+#include "core/backend/backend.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/bodies.hpp"
 
 namespace nbody {

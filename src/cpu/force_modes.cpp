@@ -64,7 +64,7 @@ NBODY_ROWS(jerk_ds, float, double, true, true)
 NBODY_ROWS(jerk_fp64, double, double, true, true)
 #undef NBODY_ROWS
 
-// One body i against every j in float64: core/hermite6.hpp's pair6 written out over the structure of arrays,
+// One body i against every j in float64: core/physics/hermite6.hpp's pair6 written out over the structure of arrays,
 // the self term (j == i) and a zero r^2 selected away before 1/sqrt can reach a product.
 __attribute__((always_inline)) inline hermite6::Force6 row6(const Sources6& s, std::size_t i, double eps2) {
     const SourcesF64& b = s.xv;

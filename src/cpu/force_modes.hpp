@@ -4,13 +4,13 @@
 //   ds    differences x_j - x_i (and v_j - v_i) formed in double and rounded to float32, the pair term in
 //         float32, sums in double (Sapporo2's double-single);
 //   fp64  everything in double: the float64 reference.
-// Acceleration only (leap-frog) or acceleration, jerk and potential (Hermite: core/hermite.hpp's add_pair,
+// Acceleration only (leap-frog) or acceleration, jerk and potential (Hermite: core/physics/hermite.hpp's add_pair,
 // generalised over the arithmetic type so the j loop vectorises).
 #include <cstddef>
 
-#include "core/hermite.hpp"
-#include "core/hermite6.hpp"
-#include "core/sim_params.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/physics/hermite6.hpp"
+#include "core/rows/sim_params.hpp"
 
 namespace nbody {
 
@@ -49,7 +49,7 @@ struct Sources6 {
 };
 
 // Acceleration, jerk, snap and potential (without G) on rows[0..count) from every other body of src, in
-// float64 (core/hermite6.hpp's pair terms), written to out[k] for rows[k]; each row summed by one thread in a
+// float64 (core/physics/hermite6.hpp's pair terms), written to out[k] for rows[k]; each row summed by one thread in a
 // fixed j order, so the result does not depend on the thread count. The self term is left out by index (and a
 // pair at zero distance with eps = 0 contributes nothing rather than infinities). 97 flops a pair by
 // Nitadori & Makino's count (kFlopsPerInteractionHermite6).

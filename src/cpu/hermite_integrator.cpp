@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
-#include "core/integrator.hpp"
+#include "core/rows/integrator.hpp"
 
 namespace nbody {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/counters.hpp"
-#include "core/integrator_state.hpp"
-#include "core/sim_params.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/block_steps.hpp"
 #include "cpu/bodies.hpp"
 #include "cpu/cpu_integrator.hpp"

@@ -1,13 +1,13 @@
 #pragma once
 // The two orders of the CPU Hermite integrator (cpu/hermite_integrator.hpp) as policies, as cuda/hermite picks
 // its kernels by order: what a body carries beyond its acceleration, how the forces are summed, the predictor,
-// the corrector and the step criteria (core/hermite.hpp, core/hermite6.hpp). The integrator's skeleton (start,
+// the corrector and the step criteria (core/physics/hermite.hpp, core/physics/hermite6.hpp). The integrator's skeleton (start,
 // active set, predict, sum, correct, block steps, checkpoints) is one template over these.
 #include <array>
 #include <cstddef>
 
-#include "core/hermite6.hpp"
-#include "core/sim_params.hpp"
+#include "core/physics/hermite6.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/bodies.hpp"
 
 namespace nbody {

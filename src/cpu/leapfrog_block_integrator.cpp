@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
-#include "core/leapfrog.hpp"
+#include "core/physics/leapfrog.hpp"
 #include "cpu/block_steps.hpp"
 
 namespace nbody {

@@ -3,14 +3,14 @@
 // GADGET-2 and GOTHIC: each block step every body drifts to the new block time; the bodies whose steps end
 // there (the active set) get their accelerations from every body's drifted position (direct: their rows; the
 // tree: built on the drifted positions, walked for their groups only), close their step with a half kick,
-// choose their next step (core/leapfrog.hpp's block_leapfrog_step on the block time line of block_steps.hpp)
+// choose their next step (core/physics/leapfrog.hpp's block_leapfrog_step on the block time line of block_steps.hpp)
 // and open it with a half kick at the start of the next block step. With every body on one level it is the
 // shared-step leap-frog, operation for operation. Work: active x N pairs a block step at the leap-frog's 20
 // flops a pair (NVIDIA's count, kFlopsPerInteractionNvidia), or the tree's walked lists for the active
 // bodies. Energy: on fixed levels the error oscillates, bounded, as the shared leap-frog's does; each change
 // of level (a step chosen at its start, not time-symmetrically) moves a body to another step's shadow energy,
 // so where bodies change level often the error grows with time. A body doubles its step only when the
-// criterion asks for 1.25 times the doubled step (core/leapfrog.hpp's held_leapfrog_want): on Milky
+// criterion asks for 1.25 times the doubled step (core/physics/leapfrog.hpp's held_leapfrog_want): on Milky
 // Way-Andromeda at 2M bodies that cut the energy error at t = 40 from 3.6e-3 to 3.7e-4 (eta 0.4) and from
 // 3.7e-4 to 5.6e-5 (eta 0.3). 2,048 Plummer bodies, eps 0.01, largest step
 // 1/128, eta 0.1 (1% of them on 1/256), t = 0.75: 1.8e-4 with 1,214 level changes, 2.3e-5 with the levels

@@ -1,9 +1,10 @@
 #include "cpu/leapfrog_integrator.hpp"
 
-#include "core/leapfrog.hpp"
+#include "core/physics/leapfrog.hpp"
 #include "core/errors.hpp"
 #include "cpu/hermite_integrator.hpp"
 #include "cpu/leapfrog_block_integrator.hpp"
+#include "core/rows/integrator.hpp"
 
 namespace nbody {
 

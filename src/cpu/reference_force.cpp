@@ -1,6 +1,6 @@
 #include "cpu/reference_force.hpp"
 
-#include "core/force_reference.hpp"
+#include "core/physics/force_reference.hpp"
 
 namespace nbody {
 

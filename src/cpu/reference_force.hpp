@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "core/float4.hpp"
-#include "core/force_reference.hpp"
-#include "core/state.hpp"
+#include "core/physics/force_reference.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody {
 

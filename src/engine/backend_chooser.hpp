@@ -1,11 +1,11 @@
 #pragma once
 // The one loop that chooses a backend from the rows (engine/backend_rows.hpp): SimParams::backend by name,
 // or auto (the rows by rank), each row's fallback where it cannot start, and the words of every refusal in
-// the BackendChoice (core/backend_choice.hpp) that the banner, the panels and the summaries read.
+// the BackendChoice (core/backend/backend_choice.hpp) that the banner, the panels and the summaries read.
 #include <memory>
 
-#include "core/backend.hpp"
-#include "core/backend_choice.hpp"
+#include "core/backend/backend.hpp"
+#include "core/backend/backend_choice.hpp"
 #include "engine/backend_rows.hpp"
 
 namespace nbody {

@@ -1,7 +1,7 @@
 #include "engine/backend_factory.hpp"
 
 #include "core/errors.hpp"
-#include "core/gpu_words.hpp"
+#include "core/backend/gpu_words.hpp"
 #include "engine/backend_chooser.hpp"
 #include "engine/backend_rows.hpp"
 #include "multi/distributed_backend.hpp"

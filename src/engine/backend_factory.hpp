@@ -1,12 +1,12 @@
 #pragma once
 // The backend factory (room engine: may include core, cpu, multi and the CUDA host header): what every
 // front end (the sandbox, nbody-bench, the library API in src/api) makes its backend with, from the rows of
-// engine/backend_rows.hpp. Each answers a BackendChoice (core/backend_choice.hpp): asked, running, and why.
+// engine/backend_rows.hpp. Each answers a BackendChoice (core/backend/backend_choice.hpp): asked, running, and why.
 #include <memory>
 #include <string>
 
-#include "core/backend.hpp"
-#include "core/backend_choice.hpp"
+#include "core/backend/backend.hpp"
+#include "core/backend/backend_choice.hpp"
 
 namespace nbody {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
-#include "core/backend_choice.hpp"
+#include "core/backend/backend.hpp"
+#include "core/backend/backend_choice.hpp"
 
 namespace nbody {
 

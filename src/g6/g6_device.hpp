@@ -1,13 +1,13 @@
 #pragma once
 // The GRAPE-6 "board" behind g6lib.h, on the CPU: j-particle memory, prediction to ti, and the Hermite force
-// sums of core/hermite.hpp through cpu/force_modes (fp32, ds or fp64) on i-particles given from outside.
+// sums of core/physics/hermite.hpp through cpu/force_modes (fp32, ds or fp64) on i-particles given from outside.
 // Calls are checked (order, ranges) and fail with a G6_ERR_* code and a message, never a crash.
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/force_modes.hpp"
 #include "g6/neighbour_tree.hpp"
 

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/errors.hpp"
+#include "core/rows/param_checks.hpp"
 #include "cpu/force_f32.hpp"  // kSelfInteractionFloor: the same soft2 as the CPU and CUDA kernels
 #include "render/gl_check.hpp"
 #include "render/gl_context.hpp"

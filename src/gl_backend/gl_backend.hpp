@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "gl_backend/gl_limits.hpp"
 #include "gl_backend/gl_program.hpp"
 #include "gl_backend/gl_shape.hpp"

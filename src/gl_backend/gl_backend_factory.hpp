@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "core/backend.hpp"
-#include "core/backend_choice.hpp"
+#include "core/backend/backend.hpp"
+#include "core/backend/backend_choice.hpp"
 #include "engine/backend_rows.hpp"
 
 namespace nbody {

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/param_checks.hpp"
 
 namespace nbody {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "gl_backend/gl_limits.hpp"
 
 namespace nbody {

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "core/integrator_state.hpp"
-#include "core/sim_params.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/rows/sim_params.hpp"
 #include "io/snapshot.hpp"
 
 namespace nbody {

@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "core/param_registry.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_registry.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_snapshot.hpp"
 

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "core/perf_history.hpp"
+#include "core/session/perf_history.hpp"
 
 namespace nbody {
 
 std::string summary_text(const RunSummary& s) {
     char buf[1024];
-    // Rates as everywhere else (core/perf_history.hpp: format_si); the integrator's own count only when it
+    // Rates as everywhere else (core/session/perf_history.hpp: format_si); the integrator's own count only when it
     // is neither of the two conventions already printed.
     std::string integrator_flops;
     if (s.rate.flops_per_pair != 20 && s.rate.flops_per_pair != 38) {

@@ -16,7 +16,7 @@ struct RunSummary {
     std::size_t n = 0;
     long long steps = 0;
     double dt = 0, eps = 0, G = 1;
-    std::string step_note;  // dt "auto": the step chosen and why (core/auto_step.hpp), else empty
+    std::string step_note;  // dt "auto": the step chosen and why (core/session/auto_step.hpp), else empty
     double sim_time = 0;      // simulated time at the end
     double wall_seconds = 0;  // stepping only (diagnostics excluded)
     Throughput rate;

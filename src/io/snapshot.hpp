@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody {
 

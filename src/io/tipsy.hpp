@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody {
 

@@ -5,7 +5,7 @@
 // distributed CPU run is bit-identical to a single one (tests/unit/multi/test_distributed, tests/mpi).
 #include <memory>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "multi/exchange.hpp"
 
 namespace nbody {

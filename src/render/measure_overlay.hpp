@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "core/measurements.hpp"
+#include "core/session/measurements.hpp"
 #include "render/camera.hpp"
 
 namespace nbody {

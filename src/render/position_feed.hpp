@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "render/particle_renderer.hpp"
 
 namespace nbody {

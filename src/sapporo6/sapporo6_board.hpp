@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/hermite6.hpp"
+#include "core/physics/hermite6.hpp"
 #include "sapporo6/sapporo6_cpu.hpp"
 
 namespace nbody {

@@ -1,10 +1,10 @@
 #pragma once
 // The sixth-order force sums on the CPU in float64: the library's reference engine. The records and batches
-// it shares with the GPU engine are core/sapporo6_records.hpp's.
+// it shares with the GPU engine are core/physics/sapporo6_records.hpp's.
 #include <vector>
 
-#include "core/hermite6.hpp"
-#include "core/sapporo6_records.hpp"
+#include "core/physics/hermite6.hpp"
+#include "core/physics/sapporo6_records.hpp"
 
 namespace nbody::sapporo6 {
 

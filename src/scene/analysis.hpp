@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "scene/orbits.hpp"
 
 namespace nbody {

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "scene/disk_galaxy.hpp"
 
 namespace nbody {

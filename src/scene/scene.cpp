@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "core/param_registry.hpp"
+#include "core/rows/param_registry.hpp"
 #include "io/tipsy.hpp"
 #include "scene/build_control.hpp"
 #include "scene/disk_galaxy.hpp"

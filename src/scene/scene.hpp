@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/float4.hpp"
-#include "core/physical_units.hpp"
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/physics/physical_units.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 #include "scene/component_look.hpp"
 
 namespace nbody {
@@ -106,7 +106,7 @@ struct SceneSpec {
     std::string source;  // file the scene came from, for messages
     double dt = 0.01;
     // dt = "auto", or no dt in the file: the shared step is chosen from the bodies' accelerations at the start
-    // (core/auto_step.hpp) once a backend holds them; dt keeps 0.01 until then. Never with block steps.
+    // (core/session/auto_step.hpp) once a backend holds them; dt keeps 0.01 until then. Never with block steps.
     bool dt_auto = false;
     double eps = 0.01;
     double G = 1.0;
@@ -114,7 +114,7 @@ struct SceneSpec {
     int steps_per_frame = 1;
     // Optional: the force method, precision and integrator the scene is meant to run with (else the program's
     // defaults), and the method's and integrator's own parameters it sets, by their names in the parameter
-    // registry (core/param_registry.hpp: eta, theta, alpha, leaf, group), in the file's order.
+    // registry (core/rows/param_registry.hpp: eta, theta, alpha, leaf, group), in the file's order.
     std::optional<ForceMethod> method;
     std::optional<Precision> precision;
     std::optional<Integrator> integrator;

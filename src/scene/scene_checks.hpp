@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "scene/analysis.hpp"
 #include "scene/scene.hpp"
 

@@ -9,7 +9,9 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "core/param_registry.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_registry.hpp"
 #include "scene/component_reader.hpp"
 #include "scene/orbits.hpp"
 #include "scene/toml_reader.hpp"
@@ -58,7 +60,7 @@ double read_softening(TomlReader& r) {
                TomlReader::format(eps) + (limits::is_subnormal(eps) ? ", a subnormal number)" : ")"));
 }
 
-// dt: a number, or "auto" (also what no dt means) for the step core/auto_step.hpp chooses at the start. Block
+// dt: a number, or "auto" (also what no dt means) for the step core/session/auto_step.hpp chooses at the start. Block
 // steps take dt as their largest step and need it given: "auto" picks one shared step.
 void read_step(TomlReader& r, SceneSpec& s) {
     const toml::node* n = r.node("dt");

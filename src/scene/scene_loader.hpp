@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "scene/build_control.hpp"
 #include "scene/scene.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/physical_units.hpp"
+#include "core/physics/physical_units.hpp"
 #include "render/colormap.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_words.hpp"

@@ -1,6 +1,6 @@
 // The Measure panel: what the picked body does (distance from the centre of mass, speed, acceleration, orbital
 // period), the ruler between two picks, and the switches of the arrows, the trace and the camera's follow. The
-// numbers come from core/measurements.hpp, in the scene's physical units where it declares them.
+// numbers come from core/session/measurements.hpp, in the scene's physical units where it declares them.
 #include <imgui.h>
 
 #include <algorithm>
@@ -8,8 +8,8 @@
 #include <numbers>
 #include <string>
 
-#include "core/measurements.hpp"
-#include "core/unit_words.hpp"
+#include "core/session/measurements.hpp"
+#include "core/physics/unit_words.hpp"
 #include "ui/panels.hpp"
 
 namespace nbody {

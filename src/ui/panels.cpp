@@ -10,12 +10,16 @@
 #include <optional>
 #include <string>
 
-#include "core/param_registry.hpp"
-#include "core/kernel_tuning.hpp"  // with_commas
+#include "core/rows/param_registry.hpp"
+#include "core/kernels/kernel_tuning.hpp"  // with_commas
 #include "render/colormap.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_panel.hpp"
 #include "ui/registry_range.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 namespace nbody {
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rows/integrator.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_words.hpp"
 

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/hermite.hpp"
-#include "core/force_method.hpp"
-#include "core/integrator.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
 #include "core/tree/tree_params.hpp"
-#include "core/kernel_tuning.hpp"
-#include "core/perf_history.hpp"
+#include "core/kernels/kernel_tuning.hpp"
+#include "core/session/perf_history.hpp"
 
 namespace nbody {
 

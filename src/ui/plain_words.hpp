@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <string>
 
-#include "core/backend_choice.hpp"
-#include "core/sim_params.hpp"
+#include "core/backend/backend_choice.hpp"
+#include "core/rows/sim_params.hpp"
 
 namespace nbody {
 

@@ -8,7 +8,7 @@
 
 #include "bench/race.hpp"
 #include "bench/race_output.hpp"
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 
 namespace nbody {
 

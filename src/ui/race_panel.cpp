@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/perf_history.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/session/perf_history.hpp"
 #include "ui/plain_words.hpp"
 #include "ui/race_driver.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// A panel slider's range from the parameter registry (core/param_registry.cpp), so the slider offers every
+// A panel slider's range from the parameter registry (core/rows/param_registry.cpp), so the slider offers every
 // value validate() takes and none that it refuses: a range written beside the slider drifts from the registry.
 #include <cmath>
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "core/param_registry.hpp"
+#include "core/rows/param_registry.hpp"
 
 namespace nbody {
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/rows/force_method.hpp"
 #include "ui/panels.hpp"
 
 namespace nbody {

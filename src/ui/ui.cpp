@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
-#include "core/measurements.hpp"
+#include "core/session/measurements.hpp"
 #include "ui/panels.hpp"
 
 namespace nbody {

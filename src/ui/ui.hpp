@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/perf_history.hpp"
-#include "core/physical_units.hpp"
-#include "core/simulation.hpp"
+#include "core/session/perf_history.hpp"
+#include "core/physics/physical_units.hpp"
+#include "core/session/simulation.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
 #include "render/particle_renderer.hpp"
@@ -23,7 +23,7 @@ struct GLFWwindow;
 namespace nbody {
 
 class RaceDriver;    // ui/race_driver.hpp
-class Measurements;  // core/measurements.hpp
+class Measurements;  // core/session/measurements.hpp
 
 struct SceneEntry {
     std::string path, name, description;
@@ -64,7 +64,7 @@ struct UiView {
     std::string scene_watch;  // plain sentences for the scene card (SceneSpec::watch); may be empty
     std::string scene_runs;   // what runs (method, integrator, steps a frame asked and run), for the card
     bool generating = false;  // a scene is being generated; the one before it runs meanwhile
-    std::string step_note;    // dt "auto": the step chosen and why (core/auto_step.hpp); empty otherwise
+    std::string step_note;    // dt "auto": the step chosen and why (core/session/auto_step.hpp); empty otherwise
     std::string upload_path, upload_note;  // which position path is active, and why not interop
     std::string gl_renderer;
     FrameTimes times;

@@ -10,8 +10,8 @@
 #include <fstream>
 
 #include "core/errors.hpp"
-#include "core/force_reference.hpp"
-#include "core/simulation.hpp"
+#include "core/physics/force_reference.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "gl_backend/gl_backend.hpp"
 #include "gl_backend/gl_backend_factory.hpp"

@@ -9,7 +9,7 @@
 
 #include <cstdlib>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "render/gl_check.hpp"
 #include "render/glfw_window.hpp"

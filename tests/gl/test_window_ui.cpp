@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "gl_test_util.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <memory>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 
 namespace nbody::test {

@@ -10,7 +10,7 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
 

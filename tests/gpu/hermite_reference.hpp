@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "../unit/test_util.hpp"
-#include "core/backend.hpp"
-#include "core/diagnostics.hpp"
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/backend/backend.hpp"
+#include "core/physics/diagnostics.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 #include "hermite/hermite_math.cuh"
 
 namespace nbody::test {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/checkpoint.hpp"
+#include "core/rows/integrator.hpp"
 #include "gpu_test_util.hpp"
 #include "io/hdf5_snapshot.hpp"
 

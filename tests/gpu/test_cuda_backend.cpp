@@ -9,7 +9,7 @@
 
 #include <cuda_runtime.h>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/reference_force.hpp"
@@ -17,6 +17,7 @@
 #include "engine/backend_factory.hpp"
 #include "gpu_test_util.hpp"
 #include "../unit/test_util.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 using namespace nbody;
 using test::within_cap;

@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "../unit/test_util.hpp"
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "../unit/test_util.hpp"
-#include "core/diagnostics.hpp"
-#include "core/integrator_state.hpp"
+#include "core/physics/diagnostics.hpp"
+#include "core/backend/integrator_state.hpp"
 #include "cpu/bodies.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/force_modes.hpp"

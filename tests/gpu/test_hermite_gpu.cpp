@@ -10,13 +10,14 @@
 #include <optional>
 
 #include "../unit/test_util.hpp"
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "hermite/hermite_forces.hpp"
 #include "hermite/hermite_plan.hpp"
 #include "hermite_reference.hpp"
+#include "core/rows/integrator.hpp"
 
 using namespace nbody;
 using namespace nbody::test;

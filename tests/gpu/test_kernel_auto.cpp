@@ -11,10 +11,10 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
-#include "core/gpu_limits.hpp"
-#include "core/kernel_family.hpp"
-#include "core/kernel_tuning.hpp"
-#include "core/shape_model.hpp"
+#include "core/kernels/gpu_limits.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/kernels/kernel_tuning.hpp"
+#include "core/kernels/shape_model.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
@@ -118,7 +118,7 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     EXPECT_NE(other.kernel_choice().find(fallback), std::string::npos) << other.kernel_choice();
 }
 
-// Every published GPU class's modelled plan (core/shape_model.hpp: shapes within that class's limits) launched on
+// Every published GPU class's modelled plan (core/kernels/shape_model.hpp: shapes within that class's limits) launched on
 // this GPU, in each precision at the awkward N, against float64: a plan the model makes for a GPU we do not have
 // runs and is correct.
 TEST(CudaKernelAuto, EveryGpuClassesModelledPlanMatchesFloat64) {

@@ -11,6 +11,8 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/param_checks.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
 

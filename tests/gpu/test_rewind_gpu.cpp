@@ -7,7 +7,8 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
-#include "core/simulation.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/session/simulation.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
 

@@ -10,6 +10,7 @@
 
 #include "../unit/test_util.hpp"
 #include "core/errors.hpp"
+#include "core/kernels/kernel_family.hpp"
 #include "cpu/reference_force.hpp"
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"

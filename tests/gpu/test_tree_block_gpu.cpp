@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/block_levels.hpp"
-#include "core/diagnostics.hpp"
-#include "core/hermite.hpp"
+#include "core/backend/block_levels.hpp"
+#include "core/physics/diagnostics.hpp"
+#include "core/physics/hermite.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "../unit/tree_test_util.hpp"
 #include "gpu_test_util.hpp"
@@ -94,7 +94,7 @@ TEST(TreeBlockGpu, OneLevelIsTheSharedTreeEngineBitForBit) {
 // reference over its own tree (the same opening decisions; float sums in another order, so a body near a
 // level's edge may choose the other level): the same time, positions to 1e-3 at worst and 1e-5 at the
 // median, the same levels in use, a like active fraction, and energy within the scheme's bound (eta^2 / 4
-// = 2.5e-3, core/leapfrog.hpp) and near the CPU's.
+// = 2.5e-3, core/physics/leapfrog.hpp) and near the CPU's.
 TEST(TreeBlockGpu, FollowsTheCpuReference) {
     REQUIRE_GPU(gpu);
     const std::size_t n = 7499;

@@ -10,7 +10,7 @@
 #include "../unit/test_util.hpp"
 #include "../unit/tree_test_util.hpp"
 #include "gpu_test_util.hpp"
-#include "core/force_reference.hpp"
+#include "core/physics/force_reference.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "tree_gpu_compare.hpp"
 

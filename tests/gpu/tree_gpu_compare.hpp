@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "cpu/tree/cpu_tree.hpp"
 #include "tree/gpu_tree.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // A j-memory for the sapporo6thlib tests: n particles at their own times with every derivative set, and a
-// long double direct sum written out in powers of r (independent of core/hermite6.hpp) to check forces.
+// long double direct sum written out in powers of r (independent of core/physics/hermite6.hpp) to check forces.
 #include <array>
 #include <cmath>
 #include <cstdlib>

@@ -7,15 +7,17 @@
 
 #include <gtest/gtest.h>
 
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "core/errors.hpp"
-#include "core/hermite.hpp"
-#include "core/integrator_state.hpp"
-#include "core/kernel_config.hpp"
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/kernels/kernel_config.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 #include "scene/generators.hpp"
 #include "scene/scene.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 namespace nbody::test {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 #include "cpu/reference_force.hpp"
 #include "cpu/tree/cpu_tree.hpp"
 #include "test_util.hpp"  // plummer_state

@@ -1,6 +1,6 @@
 #pragma once
 // The CPU backend (one thread) behind a Backend that a test gives its own name, caps and quirks.
-#include "core/backend.hpp"
+#include "core/backend/backend.hpp"
 #include "cpu/cpu_backend.hpp"
 
 namespace nbody {

@@ -17,11 +17,12 @@ sources=(
   src/scene/toml_reader.cpp src/scene/component_reader.cpp src/scene/scene_file.cpp src/scene/analysis.cpp
   src/scene/scene_checks.cpp src/scene/ring_kinematics.cpp src/scene/group_labels.cpp src/scene/eddington.cpp
   src/scene/scene_names.cpp src/io/tipsy.cpp
-  src/core/state.cpp src/core/sim_params.cpp src/core/param_registry.cpp src/core/force_method.cpp
-  src/core/integrator.cpp src/core/kernel_config.cpp src/core/kernel_family.cpp src/core/diagnostics.cpp
-  src/core/index_range.cpp src/core/force_reference.cpp src/core/tree/tree_params.cpp
-  src/core/gpu_limits.cpp src/gl_backend/gl_shape.cpp src/core/tree/cell_boxes.cpp
-  src/core/integrator_state.cpp src/core/block_underflow.cpp src/core/backend_snapshots.cpp
+  src/core/enums/backend_kind.cpp src/core/enums/precision.cpp src/core/rows/param_checks.cpp
+  src/core/backend/backend.cpp src/core/physics/state.cpp src/core/rows/sim_params.cpp src/core/rows/param_registry.cpp src/core/rows/force_method.cpp
+  src/core/rows/integrator.cpp src/core/kernels/kernel_config.cpp src/core/kernels/kernel_family.cpp src/core/physics/diagnostics.cpp
+  src/core/index_range.cpp src/core/physics/force_reference.cpp src/core/tree/tree_params.cpp
+  src/core/kernels/gpu_limits.cpp src/gl_backend/gl_shape.cpp src/core/tree/cell_boxes.cpp
+  src/core/backend/integrator_state.cpp src/core/physics/block_underflow.cpp src/core/backend/backend_snapshots.cpp
   src/cpu/reference_force.cpp src/cpu/force_f32.cpp src/cpu/cpu_backend.cpp src/cpu/force_modes.cpp
   src/cpu/hermite_integrator.cpp src/cpu/block_steps.cpp
   src/cpu/cpu_backend_state.cpp src/cpu/cpu_forces.cpp src/cpu/leapfrog_integrator.cpp
@@ -31,7 +32,7 @@ sources=(
   web/core/cpu_backend_web.cpp)
 # Sources the scene reader and the CPU backend need on later trees (scene components' look, units and their
 # words, the tree's sub-step rule): built where present.
-for src in src/core/physical_units.cpp src/core/unit_words.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
+for src in src/core/physics/physical_units.cpp src/core/physics/unit_words.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
   [ -f "$root/$src" ] && sources+=("$src")
 done
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer

@@ -9,8 +9,9 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/force_method.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "js_arrays.hpp"
 

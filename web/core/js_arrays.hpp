@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/float4.hpp"
-#include "core/state.hpp"
+#include "core/physics/state.hpp"
 
 namespace nbody::web {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/param_registry.hpp"
+#include "core/rows/param_registry.hpp"
 #include "cpu/reference_force.hpp"
 #include "render/camera.hpp"
 #include "scene/scene.hpp"
@@ -150,7 +150,7 @@ val reference_accelerations_js(const val& pos_mass, double eps, double G) {
     return float64_copy(out);
 }
 
-// Kinetic, potential and total energy in float64 (core/diagnostics.cpp), O(N^2).
+// Kinetic, potential and total energy in float64 (core/physics/diagnostics.cpp), O(N^2).
 val energy_js(const val& pos_mass, const val& vel, double eps, double G) {
     const Diagnostics d = compute_diagnostics(state_from(pos_mass, vel), eps, G, 1);
     val v = val::object();

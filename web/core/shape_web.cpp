@@ -11,10 +11,10 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/gpu_limits.hpp"
-#include "core/kernel_config.hpp"
-#include "core/kernel_family.hpp"
-#include "core/sim_params.hpp"
+#include "core/kernels/gpu_limits.hpp"
+#include "core/kernels/kernel_config.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/sim_params.hpp"
 #include "gl_backend/gl_shape.hpp"
 
 namespace nbody::web {
@@ -81,7 +81,7 @@ val kernel_shape_js(const std::string& variant, double n, const val& limits, int
     return r;
 }
 
-// Multiprocessors of a GPU the core knows by name (core/gpu_limits.cpp's classes) found in `description`
+// Multiprocessors of a GPU the core knows by name (core/kernels/gpu_limits.cpp's classes) found in `description`
 // (an adapter's vendor, architecture, device and description strings); 0 when none is named there.
 int gpu_units_js(const std::string& description) {
     const std::string d = "-" + normalised(description) + "-";

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { formatUrlState, parseUrlState } from '../dist-test/url_state.mjs';
 
 const VARIANTS = ['none', 'i', 'ij'];
-// The registry's rows for the three numbers (src/core/param_registry.cpp), as the core would answer.
+// The registry's rows for the three numbers (src/core/rows/param_registry.cpp), as the core would answer.
 const RANGES = { dt: [1e-12, 1e6, false], eps: [1e-9, 1e4, true], G: [1e-12, 1e12, false] };
 const check = (k, v) => {
   const [lo, hi, zero] = RANGES[k];

@@ -1,27 +1,13 @@
 #include "core/tree/tree_params.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
-#include "core/errors.hpp"
-#include "core/param_registry.hpp"
-#include "core/sim_params.hpp"
+#include "core/limits.hpp"
 
 namespace nbody {
 
-void TreeParams::validate() const {
-    SimParams p;
-    p.tree = *this;
-    for (const ParamSpec& spec : param_registry())
-        if (spec.methods & bit(ForceMethod::Tree)) check_param(spec, spec.get(p));
-}
-
-std::string theta_text(float theta) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", double(theta));
-    return buf;
-}
+std::string theta_text(float theta) { return limits::three_digits(theta); }
 
 std::string opening_text(const TreeParams& p) {
     std::string s = "theta " + theta_text(p.theta);

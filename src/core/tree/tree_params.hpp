@@ -29,7 +29,8 @@ struct TreeParams {
     // Opens every cell whatever theta (direct summation through the tree, for tests and comparisons).
     bool open_all = false;
 
-    // Throws ParamError naming the field and its allowed range.
+    // Throws ParamError naming the field and its allowed range: the registry's tree rows, checked beside the
+    // registry's other checks (core/rows/param_checks.cpp).
     void validate() const;
     // The acceleration criterion is in force (open_all opens every cell whatever alpha says): an evaluation
     // then reads the last accelerations, or walks once under theta alone to find them.

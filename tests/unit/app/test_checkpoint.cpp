@@ -12,6 +12,7 @@
 
 #include "app/checkpoint.hpp"
 #include "core/errors.hpp"
+#include "core/rows/integrator.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "io/hdf5_snapshot.hpp"
 #include "test_util.hpp"

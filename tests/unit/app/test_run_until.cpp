@@ -6,7 +6,7 @@
 
 #include "app/headless_run.hpp"
 #include "cli_parse.hpp"
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/hermite_test_util.hpp"
 

@@ -1,6 +1,7 @@
 // The kernel race (src/bench/race.*) on the CPU backend: the entries it builds, the state it puts back bit
 // for bit, cancellation, and the sandbox's RaceDriver (its CSV, JSON and flags: test_race_output.cpp).
 #include "tests/unit/race_test_util.hpp"
+#include "core/rows/param_checks.hpp"
 
 TEST(RaceEntries, TheCpuBackendRacesItsPrecisionsThenTheTreeAtTheThetaInEffect) {
     TreeParams tree;

@@ -13,6 +13,7 @@
 #include "bench/bench_cli.hpp"
 #include "bench/bench_output.hpp"
 #include "bench/tune.hpp"
+#include "core/kernels/kernel_family.hpp"
 
 using namespace nbody;
 

@@ -1,4 +1,4 @@
-// The automatic shared time step (core/auto_step.hpp): the rule's arithmetic on a hand-made CPU state, its
+// The automatic shared time step (core/session/auto_step.hpp): the rule's arithmetic on a hand-made CPU state, its
 // refusals, the scene-file and command-line forms, and on every shipped scene at reduced N on the CPU: the
 // automatic step keeps the energy bounded over a short run, and is never below half the step the scene
 // needs (the largest power of two within the same bound, found by halving down from 16 times the automatic
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "app/options.hpp"
-#include "core/auto_step.hpp"
-#include "core/diagnostics.hpp"
+#include "core/session/auto_step.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/scene_file.hpp"

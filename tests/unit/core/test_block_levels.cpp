@@ -1,4 +1,4 @@
-// The level histogram of a block-step run from each body's step (core/block_levels.hpp): each power-of-two
+// The level histogram of a block-step run from each body's step (core/backend/block_levels.hpp): each power-of-two
 // step on its level, the counts adding up to the bodies whatever the steps, odd ones included.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/block_levels.hpp"
+#include "core/backend/block_levels.hpp"
 
 using namespace nbody;
 

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <memory>
 
-#include "core/force_error_sampler.hpp"
-#include "core/force_reference.hpp"
-#include "core/simulation.hpp"
+#include "core/session/force_error_sampler.hpp"
+#include "core/physics/force_reference.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "tests/unit/test_util.hpp"
 

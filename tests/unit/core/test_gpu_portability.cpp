@@ -1,16 +1,16 @@
 // Every NVIDIA GPU since Turing, without one here: the launch rules and the shape model for each published GPU
-// class (core/gpu_limits.hpp, core/shape_model.hpp), the words a user gets when the CUDA backend cannot start
-// (core/gpu_words.hpp, from fake device queries), and the CPU taking over when a GPU cannot hold a scene.
+// class (core/kernels/gpu_limits.hpp, core/kernels/shape_model.hpp), the words a user gets when the CUDA backend cannot start
+// (core/backend/gpu_words.hpp, from fake device queries), and the CPU taking over when a GPU cannot hold a scene.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/gpu_limits.hpp"
-#include "core/gpu_words.hpp"
-#include "core/kernel_family.hpp"
-#include "core/shape_model.hpp"
-#include "core/simulation.hpp"
+#include "core/kernels/gpu_limits.hpp"
+#include "core/backend/gpu_words.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/kernels/shape_model.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 
 using namespace nbody;

@@ -1,5 +1,5 @@
-// The sixth-order pair term (core/hermite6.hpp) against (1) finite differences in time of the fourth-order
-// pair term (core/hermite.hpp) along an analytic two-body trajectory, and (2) an independently written
+// The sixth-order pair term (core/physics/hermite6.hpp) against (1) finite differences in time of the fourth-order
+// pair term (core/physics/hermite.hpp) along an analytic two-body trajectory, and (2) an independently written
 // direct sum in long double; and its predictor against the Taylor series.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "core/hermite.hpp"
-#include "core/hermite6.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/physics/hermite6.hpp"
 
 namespace nbody {
 namespace {

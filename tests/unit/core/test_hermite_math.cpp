@@ -1,10 +1,10 @@
-// The shared Hermite pieces of core/hermite.hpp: the pair term against finite differences on a Kepler
+// The shared Hermite pieces of core/physics/hermite.hpp: the pair term against finite differences on a Kepler
 // orbit, the corrector's exactness for a cubic acceleration, Aarseth's criterion and the block-step rules.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "core/hermite.hpp"
+#include "core/physics/hermite.hpp"
 
 using namespace nbody::hermite;
 

@@ -1,4 +1,4 @@
-// The kernel-family descriptor table (core/kernel_family.hpp), the force-method axis carried through SimParams,
+// The kernel-family descriptor table (core/kernels/kernel_family.hpp), the force-method axis carried through SimParams,
 // flags, scene files and summaries, and the work split (body-body, body-cell, equivalent direct).
 #include <gtest/gtest.h>
 
@@ -10,12 +10,14 @@
 #include "cli_parse.hpp"
 #include "core/counters.hpp"
 #include "core/errors.hpp"
-#include "core/kernel_family.hpp"
-#include "core/kernel_tuning.hpp"
-#include "core/perf_history.hpp"
-#include "core/sim_params.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/kernels/kernel_tuning.hpp"
+#include "core/session/perf_history.hpp"
+#include "core/rows/sim_params.hpp"
 #include "io/run_summary.hpp"
 #include "scene/scene_file.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
 
 using namespace nbody;
 

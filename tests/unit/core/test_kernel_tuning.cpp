@@ -10,7 +10,8 @@
 #include <map>
 #include <random>
 
-#include "core/kernel_tuning.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/kernels/kernel_tuning.hpp"
 
 using namespace nbody;
 namespace fs = std::filesystem;
@@ -259,7 +260,7 @@ TEST(KernelTuning, BuiltInTableCoversEveryNAndPrecision) {
         }
 }
 
-// The built-in table is an H200 --tune output (core/kernel_tuning_h200.txt): at every N it measured, auto takes
+// The built-in table is an H200 --tune output (core/kernels/kernel_tuning_h200.txt): at every N it measured, auto takes
 // that N's fastest row, and between two measured sizes a rate between theirs.
 TEST(KernelTuning, BuiltInTableGivesTheMeasuredH200Winners) {
     const TuningTable& t = builtin_tuning_table();

@@ -1,12 +1,12 @@
-// The measuring tools on the CPU backend (core/measurements.hpp): the two-body orbit's period, distance and
+// The measuring tools on the CPU backend (core/session/measurements.hpp): the two-body orbit's period, distance and
 // ruler as the Measure panel reads them, the arrows' scale, picks refused past the scene, and the units.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "core/measurements.hpp"
-#include "core/unit_words.hpp"
+#include "core/session/measurements.hpp"
+#include "core/physics/unit_words.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"

@@ -1,11 +1,11 @@
-// The period read from a picked body's trace (core/orbit_trace.hpp): circles, ellipses about a moving centre,
+// The period read from a picked body's trace (core/session/orbit_trace.hpp): circles, ellipses about a moving centre,
 // and paths that do not turn; the trace's fixed memory.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "core/orbit_trace.hpp"
+#include "core/session/orbit_trace.hpp"
 
 using namespace nbody;
 

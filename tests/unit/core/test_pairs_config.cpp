@@ -8,8 +8,10 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/kernel_config.hpp"
-#include "core/sim_params.hpp"
+#include "core/kernels/kernel_config.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/rows/sim_params.hpp"
 #include "test_util.hpp"
 
 using namespace nbody;

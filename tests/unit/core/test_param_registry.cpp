@@ -1,4 +1,4 @@
-// The parameter registry (core/param_registry.hpp) read by every way in: validate(), scene files, the command
+// The parameter registry (core/rows/param_registry.hpp) read by every way in: validate(), scene files, the command
 // line and the public API take a method's parameter under one name, within one range, with one message.
 #include <gtest/gtest.h>
 
@@ -9,8 +9,9 @@
 #include "app/options.hpp"
 #include "cli_parse.hpp"
 #include "core/errors.hpp"
-#include "core/param_registry.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_registry.hpp"
+#include "core/rows/sim_params.hpp"
 #include "nbody/nbody.hpp"
 #include "scene/scene_file.hpp"
 

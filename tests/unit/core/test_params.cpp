@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "core/errors.hpp"
-#include "core/sim_params.hpp"
+#include "core/kernels/kernel_family.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/sim_params.hpp"
 #include "test_util.hpp"
 
 using namespace nbody;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/perf_history.hpp"
+#include "core/session/perf_history.hpp"
 
 using namespace nbody;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/physical_units.hpp"
+#include "core/physics/physical_units.hpp"
 #include "scene/scene_error_of.hpp"
 #include "scene/scene_file.hpp"
 

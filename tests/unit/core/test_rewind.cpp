@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "core/errors.hpp"
-#include "core/rewind.hpp"
-#include "core/simulation.hpp"
+#include "core/session/rewind.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "test_util.hpp"
 

@@ -1,4 +1,4 @@
-// Integrator and force-method rows (core/integrator.hpp, core/force_method.hpp): every enumerator has its row,
+// Integrator and force-method rows (core/rows/integrator.hpp, core/rows/force_method.hpp): every enumerator has its row,
 // the rows agree with each other, combinations they do not list are refused naming both, and what a backend
 // has no code for is refused naming the backend.
 #include <gtest/gtest.h>
@@ -7,7 +7,10 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/rows/sim_params.hpp"
 #include "test_util.hpp"
 
 using namespace nbody;

@@ -11,8 +11,8 @@
 #include "api/simulation_access.hpp"
 #include "app/headless_run.hpp"
 #include "core/errors.hpp"
-#include "core/run_driver.hpp"
-#include "core/simulation.hpp"
+#include "core/session/run_driver.hpp"
+#include "core/session/simulation.hpp"
 #include "nbody/nbody.hpp"
 
 using namespace nbody;

@@ -5,7 +5,8 @@
 #include <numeric>
 
 #include "core/errors.hpp"
-#include "core/simulation.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/session/simulation.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "wrapped_cpu_backend.hpp"
 

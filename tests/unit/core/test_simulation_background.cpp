@@ -1,4 +1,4 @@
-// Background steps (core/simulation_background.cpp): a host step slower than the frame runs on a worker
+// Background steps (core/session/simulation_background.cpp): a host step slower than the frame runs on a worker
 // thread; frames go on without waiting for it, the panels' facts stay as drawn, and anything that needs the
 // backend waits for the step. A gated backend makes "the step is still running" a fact, not a timing.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "wrapped_cpu_backend.hpp"
 
 using namespace nbody;

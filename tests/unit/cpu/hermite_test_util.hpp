@@ -6,11 +6,11 @@
 #include <numbers>
 #include <string>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/integrator_state.hpp"
-#include "core/sim_params.hpp"
-#include "core/state.hpp"
+#include "core/backend/integrator_state.hpp"
+#include "core/rows/sim_params.hpp"
+#include "core/physics/state.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "test_util.hpp"
 

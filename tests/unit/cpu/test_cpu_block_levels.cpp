@@ -8,7 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "core/hermite.hpp"
+#include "core/physics/hermite.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/hermite_test_util.hpp"
 

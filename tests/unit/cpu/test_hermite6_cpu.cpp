@@ -1,4 +1,4 @@
-// The 6th-order Hermite scheme on the CPU (core/hermite6.hpp's corrector and criterion, cpu/hermite6_integrator):
+// The 6th-order Hermite scheme on the CPU (core/physics/hermite6.hpp's corrector and criterion, cpu/hermite6_integrator):
 // the corrector's exactness, the force loop's jerk and snap against finite differences, the convergence order
 // on a Kepler orbit, energy with block steps, checkpoint resume and thread count bit for bit, ds refused.
 #include <gtest/gtest.h>
@@ -7,8 +7,10 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/hermite6.hpp"
-#include "core/param_registry.hpp"
+#include "core/physics/hermite6.hpp"
+#include "core/rows/force_method.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_registry.hpp"
 #include "cpu/hermite_test_util.hpp"
 #include "test_util.hpp"
 

@@ -8,7 +8,7 @@
 #include <numbers>
 #include <string>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/reference_force.hpp"
@@ -51,7 +51,7 @@ TEST(CpuPrecision, ForceErrorOrdersFp64DsFp32) {
     EXPECT_LT(err[0], 1e-3);
 }
 
-// The vectorised Hermite rows agree with core/hermite.hpp's add_pair summed in double (fp64), and stay
+// The vectorised Hermite rows agree with core/physics/hermite.hpp's add_pair summed in double (fp64), and stay
 // within float rounding of it (ds).
 TEST(CpuPrecision, HermiteRowsMatchSharedPairTerm) {
     const State s = test::plummer_state(300, 9);

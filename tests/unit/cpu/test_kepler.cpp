@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "cpu/cpu_backend.hpp"
 
 using namespace nbody;

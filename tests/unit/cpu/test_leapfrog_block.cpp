@@ -11,13 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/leapfrog.hpp"
-#include "core/param_registry.hpp"
+#include "core/physics/leapfrog.hpp"
+#include "core/rows/param_registry.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/hermite_test_util.hpp"
 #include "test_util.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/force_method.hpp"
 
 using namespace nbody;
 using test::sci;
@@ -160,7 +162,7 @@ TEST(LeapfrogBlockCpu, PlummerSphereKeepsEnergyAndMomentum) {
 // Plummer field, eps = 1e-3, eta = 0.2, largest step 1/64. The binary's |a| = 200 against the field's ~1 asks
 // steps ~14x shorter: at least three levels (8x) below the field's median. The field rarely steps with it:
 // mean active fraction below 0.25. Energy (the binary's included) over t = 0.5, 16 binary periods, within
-// eta^2 / 4 = 1e-2 (core/leapfrog.hpp), asserted at half: 5e-3. Measured: the binary at 2^-12, the field's
+// eta^2 / 4 = 1e-2 (core/physics/leapfrog.hpp), asserted at half: 5e-3. Measured: the binary at 2^-12, the field's
 // median 2^-8, six levels, active fraction 0.073 (a shared step at the binary's costs 14x more),
 // energy 6.4e-4.
 TEST(LeapfrogBlockCpu, ATightBinaryTakesShorterStepsThanItsField) {

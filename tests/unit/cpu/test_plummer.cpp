@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "test_util.hpp"
 

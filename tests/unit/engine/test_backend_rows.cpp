@@ -1,4 +1,4 @@
-// The factory's backend rows (engine/backend_rows.hpp) and its structured choice (core/backend_choice.hpp),
+// The factory's backend rows (engine/backend_rows.hpp) and its structured choice (core/backend/backend_choice.hpp),
 // on whatever machine runs the tests: with a usable GPU the choice says CUDA runs; without one (or without
 // CUDA in the build) it says the CPU runs and why, in the words the window's banner shows.
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "g6/g6lib.h"
 #include "test_util.hpp"

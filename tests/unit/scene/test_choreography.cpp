@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/orbits.hpp"
 #include "scene/scene_checks.hpp"

@@ -3,7 +3,8 @@
 // GPUs, threads). Checked for every ordered pair of shipped scenes.
 #include <gtest/gtest.h>
 
-#include "core/sim_params.hpp"
+#include "core/rows/param_checks.hpp"
+#include "core/rows/sim_params.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/analysis.hpp"

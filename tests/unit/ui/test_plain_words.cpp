@@ -4,6 +4,8 @@
 
 #include "bench/bench_output.hpp"
 #include "bench/bench_runner.hpp"
+#include "core/rows/integrator.hpp"
+#include "core/rows/param_checks.hpp"
 
 #include <cmath>
 

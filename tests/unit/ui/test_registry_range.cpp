@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "core/param_registry.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/param_registry.hpp"
+#include "core/rows/sim_params.hpp"
 #include "ui/registry_range.hpp"
 
 using namespace nbody;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/simulation.hpp"
+#include "core/session/simulation.hpp"
 #include "core/tree/morton.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "test_util.hpp"

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <string>
 
-#include "core/diagnostics.hpp"
+#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
-#include "core/sim_params.hpp"
+#include "core/rows/sim_params.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "scene/scene_file.hpp"
 #include "test_util.hpp"
@@ -28,7 +28,7 @@ SimParams tree_params(double dt, float theta = 0.5f) {
     return p;
 }
 
-// E = T + W in float64 over all pairs (core/diagnostics.hpp), G = 1.
+// E = T + W in float64 over all pairs (core/physics/diagnostics.hpp), G = 1.
 double total_energy(CpuBackend& b, double eps) {
     State s;
     b.read_state(s);
