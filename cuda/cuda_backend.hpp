@@ -56,7 +56,6 @@ public:
     // The current positions and masses (N float4) into device memory (a mapped interop buffer); synchronised.
     void write_positions_to_device(void* device_dst);
     std::optional<double> potential_energy() override;
-    std::vector<DeviceTiming> device_timings() override;
     bool set_partition(RangePartition p) override;
     // Rewind: leap-frog keeps its saved states in device memory (cudaMemcpyAsync device to device, checked
     // against cudaMemGetInfo: fewer slots with a note where they do not fit); Hermite uses the host default.
@@ -68,11 +67,9 @@ public:
     bool export_state(IntegratorState& st) override;
     void import_state(const IntegratorState& st, const SimParams& p, long long steps) override;
     std::string kernel_label() const override;
-    // Method tree: the GPU tree's cells down to `depth`, only those copied back (cuda/tree/gpu_tree.hpp).
-    std::vector<TreeCellBox> tree_cells(int depth) override;
-    std::optional<BlockLevels> block_levels() override;
-    std::string stage_times() const override;
-    std::string kernel_choice() const override;
+    // The engine's read-outs (the tree's cells, only those copied back; block levels; stage times; the
+    // automatic choice; per GPU timings), then the launch shape and this GPU's tuning key.
+    void read_out(const ReadoutAsk& ask, Readouts& out) override;
     WorkCount work() const override;
     std::size_t size() const override;
     double time() const override;
@@ -82,8 +79,6 @@ public:
     // Runs k steps between two CUDA events and returns the milliseconds between them (synchronises). With
     // several parts the events bracket all of them.
     double timed_steps(int k) override;
-    LaunchShape launch_shape() const override;
-    std::optional<TuningKey> tuning_key() const override;
     const CudaDeviceInfo& device() const;  // the first part's GPU (the one that renders)
     // Why family v cannot run here (the GPU's generation, or a build without its instructions); empty when it can.
     std::string family_refusal(KernelVariant v) const;
@@ -91,8 +86,8 @@ public:
     LaunchPlan plan() const;
     KernelResources kernel_resources() const;
     // The kernel_auto table, loaded once at construction: this GPU's cache file (nbody-bench --tune) when it
-    // is valid for this GPU and driver, else the built-in one; its source says which. tuning_key(): this
-    // GPU's (name, SMs, driver), under which --tune files its table.
+    // is valid for this GPU and driver, else the built-in one; its source says which. Readouts::tuning_key:
+    // this GPU's (name, SMs, driver), under which --tune files its table.
     const TuningTable& tuning_table() const;
 
   private:

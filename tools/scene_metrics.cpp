@@ -107,7 +107,7 @@ double step_to(Backend& b, double t, double dt, bool block) {
 
 // The block-step levels: count on each step dt_max / 2^k, and the last step's active bodies.
 void print_levels(Backend& b) {
-    const std::optional<BlockLevels> l = b.block_levels();
+    const std::optional<BlockLevels> l = b.readouts(ReadoutAsk::levels()).block_levels;
     if (!l) return;
     std::printf("# levels (dt_max %g):", l->dt_max);
     for (std::size_t k = 0; k < l->count.size(); ++k) std::printf(" 1/%g: %zu", 1 / (l->dt_max / double(1ull << k)), l->count[k]);
@@ -161,7 +161,7 @@ void run(const Args& a, const SceneSpec& scene, double until, Row&& row) {
         stepping += step_to(*b, std::min(t_start + until, t_start + double(row_k) * row_dt), p.dt, block);
     }
     print_levels(*b);
-    if (const std::string stages = b->stage_times(); !stages.empty()) std::printf("# %s\n", stages.c_str());
+    if (const std::string stages = b->readouts().stage_times; !stages.empty()) std::printf("# %s\n", stages.c_str());
     std::printf("# %lld steps to t = %g in %.1f s of wall time, %.2f s of it stepping\n", b->steps_taken(),
                 b->time(), std::chrono::duration<double>(Clock::now() - t0).count(), stepping);
     if (!a.map.empty()) {

@@ -32,7 +32,7 @@ struct Outcome {
 };
 
 std::string levels_text(Backend& b) {
-    const std::optional<BlockLevels> l = b.block_levels();
+    const std::optional<BlockLevels> l = b.readouts(ReadoutAsk::levels()).block_levels;
     if (!l) return {};
     std::string out = "levels";
     for (std::size_t k = 0; k < l->count.size(); ++k)
@@ -70,7 +70,7 @@ Outcome run_to(const State& s0, const SimParams& p, double until, const CompareA
     const double f[] = {0.1, 0.5, 0.9};
     o.radii = lagrangian_radii(s, all, c, f);
     o.levels = levels_text(*b);
-    o.stages = b->stage_times();
+    o.stages = b->readouts().stage_times;
     return o;
 }
 

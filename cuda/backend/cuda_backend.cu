@@ -307,29 +307,17 @@ bool CudaBackend::set_partition(RangePartition p) {
     return true;
 }
 
-std::vector<DeviceTiming> CudaBackend::device_timings() {
-    if (!m->engine) return {};
-    m->devices->synchronize();
-    return m->engine->timings();
-}
-
-std::vector<TreeCellBox> CudaBackend::tree_cells(int depth) {
-    return m->engine ? m->engine->tree_cells(depth) : std::vector<TreeCellBox>{};
-}
-
-std::string CudaBackend::stage_times() const {
-    return m->engine ? m->engine->stage_times() : std::string{};
-}
-
-std::optional<BlockLevels> CudaBackend::block_levels() {
-    return m->engine ? m->engine->block_levels() : std::nullopt;
+void CudaBackend::read_out(const ReadoutAsk& ask, Readouts& out) {
+    if (m->engine) {
+        if (ask.device_timings) m->devices->synchronize();  // the last step's events are recorded
+        m->engine->read_out(ask, out);
+    }
+    const LaunchPlan p = plan();
+    out.launch_shape = {p.k, p.u, p.block, p.q, p.splits, kernel_resources().registers, static_cast<int>(parts())};
+    out.tuning_key = m->tuning_key;
 }
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }
-std::string CudaBackend::kernel_choice() const { return m->engine ? m->engine->kernel_choice() : std::string(); }
 const TuningTable& CudaBackend::tuning_table() const { return m->tuning; }
-std::optional<TuningKey> CudaBackend::tuning_key() const {
-    return m->tuning_key;
-}
 WorkCount CudaBackend::work() const { return m->engine ? m->engine->work() : WorkCount{}; }
 std::size_t CudaBackend::size() const { return m->n; }
 double CudaBackend::time() const { return m->engine ? m->engine->time() : 0.0; }
@@ -371,10 +359,6 @@ std::string CudaBackend::family_refusal(KernelVariant v) const {
 std::size_t CudaBackend::parts() const { return m->devices->size(); }
 LaunchPlan CudaBackend::plan() const { return m->engine ? m->engine->plan() : LaunchPlan{}; }
 KernelResources CudaBackend::kernel_resources() const { return m->engine ? m->engine->resources() : KernelResources{}; }
-LaunchShape CudaBackend::launch_shape() const {
-    const LaunchPlan p = plan();
-    return {p.k, p.u, p.block, p.q, p.splits, kernel_resources().registers, static_cast<int>(parts())};
-}
 
 std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note,
                                                    int parts_per_gpu) {

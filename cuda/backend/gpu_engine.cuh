@@ -53,26 +53,18 @@ public:
     virtual std::optional<double> potential_energy() = 0;
 
     virtual std::string kernel_label() const = 0;
-    // Why kernel_auto chose that kernel (core/kernels/kernel_tuning.hpp describe); empty when not automatic.
-    virtual std::string kernel_choice() const { return {}; }
     virtual WorkCount work() const = 0;
     virtual double time() const = 0;
     virtual long long steps() const = 0;
-    // Method tree: the boxes of the last evaluation's cells down to `depth` (Backend::tree_cells); empty for
-    // the direct engines.
-    virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
-    // Block steps: the bodies on each level (core/backend/backend.hpp's BlockLevels); nullopt for shared steps.
-    virtual std::optional<BlockLevels> block_levels() { return std::nullopt; }
-    // Backend::stage_times: a step's time by stage, averaged since the reset; empty where not broken down.
-    virtual std::string stage_times() const { return {}; }
+    // Backend::read_out's engine part, what this engine has: why kernel_auto chose the kernel, the tree's
+    // cells, block levels, stage times, per part timings (the devices synchronised where asked for).
+    virtual void read_out(const ReadoutAsk&, Readouts&) {}
     // The launch plan and kernel resources of the force kernel in use (nbody-bench's columns).
     virtual LaunchPlan plan() const = 0;
     virtual KernelResources resources() const = 0;
     // A distributed run over MPI ranks (core/backend/backend.hpp's RangePartition), applied by the next reset;
     // false where the engine cannot integrate a sub-range.
     virtual bool set_partition(const RangePartition&) { return false; }
-    // The last step per part (device_set.cuh's timing events); empty on one part.
-    virtual std::vector<DeviceTiming> timings() const { return {}; }
 
     // Rewind on the device: the bytes one saved state takes on each part (all of the engine's per-body
     // state), 0 where the engine keeps none there (the backend then saves through the host: Hermite, whose

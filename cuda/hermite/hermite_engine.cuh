@@ -38,7 +38,10 @@ class HermiteEngine final : public GpuEngine {
     std::optional<double> potential_energy() override;
     // Block steps: each body's step (t_end - t_last in ticks) and the last block step's active count, copied
     // from part 0 (16 bytes a body); the active count is 0 before the first block step since a reset.
-    std::optional<BlockLevels> block_levels() override;
+    std::optional<BlockLevels> block_levels();
+    void read_out(const ReadoutAsk& ask, Readouts& out) override {
+        if (ask.block_levels) out.block_levels = block_levels();
+    }
     std::string kernel_label() const override;
     WorkCount work() const override;
     double time() const override;

@@ -178,7 +178,10 @@ std::string LeapfrogEngine::kernel_label() const {
     return s;
 }
 
-std::string LeapfrogEngine::kernel_choice() const { return m_params.kernel_auto ? describe(m_choice) : std::string(); }
+void LeapfrogEngine::read_out(const ReadoutAsk& ask, Readouts& out) {
+    if (m_params.kernel_auto) out.kernel_choice = describe(m_choice);
+    if (ask.device_timings) out.device_timings = timings();
+}
 
 WorkCount LeapfrogEngine::work() const {
     // The running family's work a step (direct: N^2 body-body), so a method that evaluates fewer interactions

@@ -59,13 +59,14 @@ public:
     void positions_to_host(Float4* dst) override;
     std::optional<double> potential_energy() override;
     std::string kernel_label() const override;
-    std::string kernel_choice() const override;
+    // Why kernel_auto chose the kernel (core/kernels/kernel_tuning.hpp describe); per part timings where asked.
+    void read_out(const ReadoutAsk& ask, Readouts& out) override;
+    std::vector<DeviceTiming> timings() const;  // the last step per part (timing events); empty on one part
     WorkCount work() const override;
     double time() const override { return m_time; }
     long long steps() const override { return m_steps; }
     LaunchPlan plan() const override { return m_plans.empty() ? LaunchPlan{} : m_plans.front(); }
     KernelResources resources() const override;
-    std::vector<DeviceTiming> timings() const override;
     std::size_t snapshot_bytes() const override;
     EngineMark save_snapshot(const std::vector<char*>& dst) override;
     void restore_snapshot(const std::vector<char*>& src, const EngineMark& m) override;

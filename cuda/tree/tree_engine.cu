@@ -157,6 +157,12 @@ void TreeEngine::add_stages(double step_seconds, std::size_t active) {
     ++m_sums.steps;
 }
 
+void TreeEngine::read_out(const ReadoutAsk& ask, Readouts& out) {
+    if (ask.cell_depth >= 0) out.tree_cells = tree_cells(ask.cell_depth);
+    if (ask.block_levels) out.block_levels = block_levels();
+    out.stage_times = stage_times();
+}
+
 std::string TreeEngine::stage_times() const {
     if (m_sums.steps == 0) return {};
     const StageSums& s = m_sums;

@@ -54,10 +54,12 @@ public:
     bool export_state(IntegratorState& st) override;
     void import_state(const IntegratorState& st, const SimParams& p) override;
 
-    // The cells down to `depth` copied to the host (GpuTree::cells_to_depth) with the key cube, as boxes.
-    std::vector<TreeCellBox> tree_cells(int depth) override;
-    std::optional<BlockLevels> block_levels() override;
-    std::string stage_times() const override;
+    // The cells down to the asked depth copied to the host (GpuTree::cells_to_depth) with the key cube, as
+    // boxes; block levels; stage times.
+    void read_out(const ReadoutAsk& ask, Readouts& out) override;
+    std::vector<TreeCellBox> tree_cells(int depth);
+    std::optional<BlockLevels> block_levels();
+    std::string stage_times() const;
     // The last evaluation's tree: cells, depth, interactions a body and stage times.
     const TreeStats& last_tree() const { return m_stats; }
 

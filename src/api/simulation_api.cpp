@@ -223,7 +223,7 @@ Diagnostics Simulation::diagnostics() const {
 }
 
 std::optional<BlockLevels> Simulation::block_levels() const {
-    std::optional<nbody::BlockLevels> l = m->ensure_backend().block_levels();
+    std::optional<nbody::BlockLevels> l = m->ensure_backend().readouts(ReadoutAsk::levels()).block_levels;
     if (!l) return std::nullopt;
     return BlockLevels{l->dt_max, std::move(l->count), l->last_active};
 }

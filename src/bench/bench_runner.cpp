@@ -60,9 +60,10 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
     row.steps_per_repeat = steps;
     row.repeats = timing.repeats;
     row.rate = rates[rates.size() / 2];
-    row.stages = backend.stage_times();  // averaged since the reset: the warm-up and every repeat
+    const Readouts r = backend.readouts();
+    row.stages = r.stage_times;  // averaged since the reset: the warm-up and every repeat
     row.kernel = backend.kernel_label();
-    const LaunchShape l = backend.launch_shape();
+    const LaunchShape l = r.launch_shape;
     row.k = l.k, row.u = l.u, row.block = l.block, row.q = l.q, row.s = l.s, row.registers = l.registers;
     const SimParams& params = backend.params();
     row.precision = std::string(precision_name(params.precision));

@@ -29,7 +29,7 @@ struct BenchRow {
     double ms_spread = 0;    // (max - min) / median of the repeats
     Throughput rate;
     ForceError error;  // against the float64 reference; max_rel < 0 when not measured
-    std::string stages;  // where a step's time went (Backend::stage_times: the GPU tree's stages); or empty
+    std::string stages;  // where a step's time went (Readouts::stage_times: the GPU tree's stages); or empty
 };
 
 struct BenchTiming {

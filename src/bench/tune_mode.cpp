@@ -63,7 +63,7 @@ void run_tune_mode(const BenchOptions& o, const std::string& command) {
     auto gpu =
         try_make_backend(backend_rows(), BackendKind::Cuda, {}, &why);  // one GPU: the table is per GPU model
     if (!gpu) throw Error("--tune needs a CUDA device: " + why);
-    const std::optional<TuningKey> tuned = gpu->tuning_key();
+    const std::optional<TuningKey> tuned = gpu->readouts().tuning_key;
     if (!tuned) throw Error("--tune: the " + gpu->name() + " backend has no tuning key");
     const TuningKey key = *tuned;
     // Where the table goes, checked before a minute of measuring.

@@ -35,10 +35,11 @@ double CpuBackend::block_dt(std::size_t i) const {
     return m_integrator && integrator_info(m_params.integrator).block_steps ? m_integrator->block_dt(i) : 0.0;
 }
 
-std::optional<BlockLevels> CpuBackend::block_levels() {
-    if (!m_integrator || !integrator_info(m_params.integrator).block_steps) return std::nullopt;
-    return block_levels_of(m_bodies.size(), block_dt_max(m_params), m_last_active,
-                           [this](std::size_t i) { return m_integrator->block_dt(i); });
+void CpuBackend::read_out(const ReadoutAsk& ask, Readouts& out) {
+    if (ask.cell_depth >= 0) out.tree_cells = m_forces.cells(m_params, ask.cell_depth);
+    if (ask.block_levels && m_integrator && integrator_info(m_params.integrator).block_steps)
+        out.block_levels = block_levels_of(m_bodies.size(), block_dt_max(m_params), m_last_active,
+                                           [this](std::size_t i) { return m_integrator->block_dt(i); });
 }
 
 namespace {
@@ -158,7 +159,6 @@ void CpuBackend::prime() {
     m_last_active = 0;
 }
 
-std::vector<TreeCellBox> CpuBackend::tree_cells(int depth) { return m_forces.cells(m_params, depth); }
 
 void CpuBackend::step(int k) {
     for (int s = 0; s < k; ++s) {

@@ -40,11 +40,10 @@ class CpuBackend final : public Backend {
                         std::vector<Double4>& vel) override;
     void read_accelerations_of(const std::vector<std::size_t>& rows, std::vector<Double4>& out) override;
     std::string kernel_label() const override;
-    // Method tree: the CPU tree of the last evaluation (at the current positions).
-    std::vector<TreeCellBox> tree_cells(int depth) override;
-    // Block steps: every body's step (block_dt) on the levels below block_dt_max, and the last block step's
-    // active count (0 before the first since a reset or restart); nullopt under shared steps.
-    std::optional<BlockLevels> block_levels() override;
+    // Tree cells: the CPU tree of the last evaluation (at the current positions). Block levels: every body's
+    // step (block_dt) on the levels below block_dt_max, and the last block step's active count (0 before the
+    // first since a reset or restart); none under shared steps.
+    void read_out(const ReadoutAsk& ask, Readouts& out) override;
     WorkCount work() const override { return m_work; }
     // Distributed runs: leap-frog in fp32 on rows [begin, end) (the others refused at reset with the reason).
     bool set_partition(RangePartition p) override;

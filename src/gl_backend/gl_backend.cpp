@@ -105,12 +105,6 @@ std::unique_ptr<PositionLink> GlBackend::link_gl_buffer(unsigned gl_buffer, std:
     return std::make_unique<GlBufferLink>(*this, gl_buffer);  // the same context: nothing to register
 }
 
-LaunchShape GlBackend::launch_shape() const {
-    LaunchShape l;
-    l.k = m_shape.k, l.u = m_shape.u, l.block = m_shape.block, l.q = m_shape.q, l.s = 1;
-    return l;
-}
-
 std::string GlBackend::name() const {
     return "gl (" + m_limits.renderer + ")";
 }
@@ -357,18 +351,18 @@ std::string GlBackend::kernel_label() const {
            (chunked ? ", j in dispatches of " + std::to_string(m_j_chunk) : std::string());
 }
 
-std::string GlBackend::kernel_choice() const {
-    if (!m_shape.automatic) return {};
-    const std::string q = "q " + std::to_string(m_shape.q);
-    return "ij-unrolled 4 x 4 in work groups of 256 (the gl backend's default); " +
-           (m_limits.units > 0 ? q + ": the fewest slices that fill " + std::to_string(m_limits.units) +
-                                     " SMs with 1,024 invocations each"
-                               : q + ": this GL does not say how many compute units it has");
-}
-
-std::vector<DeviceTiming> GlBackend::device_timings() {
-    if (m_last_step_ms <= 0) return {};
-    return {{"GL compute (timer query, a step)", m_last_step_ms, 0.0}};
+void GlBackend::read_out(const ReadoutAsk& ask, Readouts& out) {
+    if (m_shape.automatic) {
+        const std::string q = "q " + std::to_string(m_shape.q);
+        out.kernel_choice = "ij-unrolled 4 x 4 in work groups of 256 (the gl backend's default); " +
+                            (m_limits.units > 0 ? q + ": the fewest slices that fill " +
+                                                      std::to_string(m_limits.units) + " SMs with 1,024 invocations each"
+                                                : q + ": this GL does not say how many compute units it has");
+    }
+    if (ask.device_timings && m_last_step_ms > 0)
+        out.device_timings = {{"GL compute (timer query, a step)", m_last_step_ms, 0.0}};
+    LaunchShape& l = out.launch_shape;
+    l.k = m_shape.k, l.u = m_shape.u, l.block = m_shape.block, l.q = m_shape.q, l.s = 1;
 }
 
 }  // namespace nbody

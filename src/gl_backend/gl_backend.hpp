@@ -47,9 +47,9 @@ class GlBackend final : public Backend {
     // go.
     void write_positions_to_gl_buffer(unsigned gl_buffer);
     std::string kernel_label() const override;
-    std::string kernel_choice() const override;
-    // The last step batch's GPU time a step, from its GL timer query.
-    std::vector<DeviceTiming> device_timings() override;
+    // The automatic shape's reasons; the last step batch's GPU time a step, from its GL timer query; the
+    // resolved shape (s, j-splits, is always 1: one dispatch sums a body's whole j range).
+    void read_out(const ReadoutAsk& ask, Readouts& out) override;
     // Every step batch is timed by a GL_TIME_ELAPSED query, waited for at its end (so a step is done when
     // step() returns, as the CUDA backend's are by the next check): the Simulation's counters read these. On
     // a software rasterizer the host clock (llvmpipe's query leaves out a dispatch).
@@ -61,8 +61,6 @@ class GlBackend final : public Backend {
 
     // k steps timed by a GL_TIME_ELAPSED query around them (waits for the result): milliseconds.
     double timed_steps(int k) override;
-    // The resolved shape; s (j-splits) is always 1: one dispatch sums a body's whole j range.
-    LaunchShape launch_shape() const override;
     const GlComputeLimits& limits() const { return m_limits; }
     const GlShape& shape() const { return m_shape; }
 

@@ -150,11 +150,11 @@ TEST(CudaParts, TwoPartsMatchOnePart) {
         EXPECT_EQ(test::max_abs_diff(a, b), 0.0) << precision_name(pr);
         EXPECT_EQ(a.time, b.time);
         // The Performance panel's per-GPU times of the last step: a kernel that ran, copies that took time.
-        const std::vector<DeviceTiming> t = two->device_timings();
+        const std::vector<DeviceTiming> t = two->readouts(ReadoutAsk::timings()).device_timings;
         ASSERT_EQ(t.size(), 2u);
         EXPECT_GT(t[1].kernel_ms, 0.0);
         EXPECT_GT(t[0].exchange_ms, 0.0);
-        EXPECT_TRUE(one->device_timings().empty());
+        EXPECT_TRUE(one->readouts(ReadoutAsk::timings()).device_timings.empty());
         p.kernel_auto = true;
         one->reset(s0, p);
         two->reset(s0, p);

@@ -223,14 +223,14 @@ TEST(HermiteBlock, LevelsCountEveryBodyAndTheLastActiveSet) {
     SimParams p = hermite_params(Integrator::HermiteBlock, Precision::Fp64, 1.0 / 64, 1e-4);
     p.eta = 0.01;
     gpu->reset(s, p);
-    std::optional<BlockLevels> l = gpu->block_levels();
+    std::optional<BlockLevels> l = gpu->readouts(ReadoutAsk::levels()).block_levels;
     ASSERT_TRUE(l.has_value());
     EXPECT_EQ(l->dt_max, p.dt);
     EXPECT_EQ(l->last_active, 0u);
     for (int k = 0; k < 20; ++k) {
         const double pairs = gpu->work().pairs;
         gpu->step(1);
-        l = gpu->block_levels();
+        l = gpu->readouts(ReadoutAsk::levels()).block_levels;
         ASSERT_TRUE(l.has_value());
         EXPECT_EQ(std::accumulate(l->count.begin(), l->count.end(), std::size_t{0}), s.size());
         EXPECT_GE(l->last_active, 2u);  // the binary sets the shortest step
@@ -242,13 +242,13 @@ TEST(HermiteBlock, LevelsCountEveryBodyAndTheLastActiveSet) {
     CudaBackend two({0, 0});
     two.reset(s, p);
     two.step(20);
-    const std::optional<BlockLevels> l2 = two.block_levels();
+    const std::optional<BlockLevels> l2 = two.readouts(ReadoutAsk::levels()).block_levels;
     ASSERT_TRUE(l2.has_value());
     EXPECT_EQ(l2->count, l->count);
     EXPECT_EQ(l2->last_active, l->last_active);
     p.integrator = Integrator::Hermite;
     gpu->set_params(p);
-    EXPECT_FALSE(gpu->block_levels().has_value());
+    EXPECT_FALSE(gpu->readouts(ReadoutAsk::levels()).block_levels.has_value());
 }
 
 // Two parts on one GPU run the whole decomposition (active list split, stores into the other part's copy,

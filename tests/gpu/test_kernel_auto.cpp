@@ -64,8 +64,8 @@ TEST(CudaKernelAuto, AutoAtAwkwardNMatchesFloat64) {
             const std::string what =
                 std::string(prec.name) + " N " + std::to_string(n) + ": " + gpu->kernel_label();
             EXPECT_NE(gpu->kernel_label().find("(auto)"), std::string::npos) << what;
-            EXPECT_NE(gpu->kernel_choice().find("table: "), std::string::npos)
-                << what << " / " << gpu->kernel_choice();
+            EXPECT_NE(gpu->readouts().kernel_choice.find("table: "), std::string::npos)
+                << what << " / " << gpu->readouts().kernel_choice;
             std::vector<Double4> acc;
             gpu->read_accelerations(acc);
             ASSERT_EQ(acc.size(), n);
@@ -85,7 +85,7 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     REQUIRE_GPU(probe);
     TempCache cache;
     TuningTable t;
-    t.key = *probe->tuning_key();
+    t.key = *probe->readouts().tuning_key;
     t.date = "2026-11-23T00:00:00Z";
     // A shape no built-in row has, so the test sees where the choice came from.
     t.rows = {{Precision::Fp32, 1000, KernelVariant::IJUnrolled, {2, 2, 128, 2, 1}, 1e11, 0}};
@@ -103,7 +103,7 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     EXPECT_EQ(plan.u, 2);
     EXPECT_EQ(plan.block, 128);
     EXPECT_EQ(plan.q, 2);
-    EXPECT_NE(gpu.kernel_choice().find(file.string()), std::string::npos) << gpu.kernel_choice();
+    EXPECT_NE(gpu.readouts().kernel_choice.find(file.string()), std::string::npos) << gpu.readouts().kernel_choice;
     std::vector<Double4> acc;
     gpu.read_accelerations(acc);
     EXPECT_LT(compare_forces(acc, reference_accelerations(s, 0.01, 1.0)).max_rel, 1e-4);
@@ -115,7 +115,7 @@ TEST(CudaKernelAuto, CacheFileForThisGpuAndDriverIsUsed) {
     const std::string fallback = t.key.gpu == builtin_tuning_table().key.gpu ? "built-in" : "model of";
     EXPECT_NE(other.tuning_table().source.find(fallback), std::string::npos) << other.tuning_table().source;
     other.reset(s, p);
-    EXPECT_NE(other.kernel_choice().find(fallback), std::string::npos) << other.kernel_choice();
+    EXPECT_NE(other.readouts().kernel_choice.find(fallback), std::string::npos) << other.readouts().kernel_choice;
 }
 
 // Every published GPU class's modelled plan (core/kernels/shape_model.hpp: shapes within that class's limits) launched on

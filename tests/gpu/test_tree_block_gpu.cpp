@@ -44,8 +44,8 @@ double energy_error(const State& s0, Backend& b, const SimParams& p) {
 
 // A count from the engine's stage times ("...; 12 refitted the last tree, 30 summed the due bodies
 // directly"): the number before `what`; -1 where it is missing.
-long long count_before(const Backend& b, const char* what) {
-    const std::string t = b.stage_times();
+long long count_before(Backend& b, const char* what) {
+    const std::string t = b.readouts().stage_times;
     const std::size_t at = t.find(what);
     if (at == std::string::npos || at == 0) return -1;
     const std::size_t from = t.rfind(' ', at - 1);
@@ -81,13 +81,13 @@ TEST(TreeBlockGpu, OneLevelIsTheSharedTreeEngineBitForBit) {
         }
         ASSERT_EQ(block->time(), shared->time());
     }
-    const std::optional<BlockLevels> l = block->block_levels();
+    const std::optional<BlockLevels> l = block->readouts(ReadoutAsk::levels()).block_levels;
     ASSERT_TRUE(l);
     EXPECT_EQ(l->dt_max, 1.0 / 32);
     ASSERT_EQ(l->count.size(), 1u);
     EXPECT_EQ(l->count[0], s0.size());
     EXPECT_EQ(l->last_active, s0.size());
-    EXPECT_FALSE(shared->block_levels());
+    EXPECT_FALSE(shared->readouts(ReadoutAsk::levels()).block_levels);
 }
 
 // Plummer 7,499, eps 0.01, largest step 1/32, eta 0.1 (several levels) to t = 0.5, GPU against the CPU
@@ -117,7 +117,7 @@ TEST(TreeBlockGpu, FollowsTheCpuReference) {
     std::nth_element(d.begin(), d.begin() + n / 2, d.end());
     EXPECT_LT(d[n / 2], 1e-5) << "median position difference";
     EXPECT_LT(*std::max_element(d.begin(), d.end()), 1e-3) << "largest position difference";
-    const BlockLevels lg = *gpu->block_levels();
+    const BlockLevels lg = *gpu->readouts(ReadoutAsk::levels()).block_levels;
     const BlockLevels lc = block_levels_of(n, 1.0 / 32, 0, [&](std::size_t i) { return cpu.block_dt(i); });
     EXPECT_GE(levels_used(lg), 2u);
     EXPECT_EQ(levels_used(lg), levels_used(lc));
@@ -125,7 +125,7 @@ TEST(TreeBlockGpu, FollowsTheCpuReference) {
     EXPECT_NEAR(wg.equivalent_direct, wc.equivalent_direct, 0.1 * wc.equivalent_direct);
     EXPECT_LT(wg.equivalent_direct, 0.9 * double(wg.evaluations) * double(n) * double(n));
     // its deepest levels' steps were summed directly, as the CPU's (core/tree/sub_step_rule.hpp)
-    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->stage_times();
+    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->readouts().stage_times;
     const double eg = energy_error(s0, *gpu, p), ec = energy_error(s0, cpu, p);
     testing::Test::RecordProperty("gpu_energy", std::to_string(eg));
     testing::Test::RecordProperty("cpu_energy", std::to_string(ec));
@@ -141,7 +141,7 @@ TEST(TreeBlockGpu, ATightBinaryTakesShorterStepsThanItsField) {
     const State s = rounded_to_float32(test::binary_in_a_field(2000));
     const SimParams p = block_tree(1.0 / 64, 1e-3, 0.2);
     gpu->reset(s, p);
-    const BlockLevels l0 = *gpu->block_levels();
+    const BlockLevels l0 = *gpu->readouts(ReadoutAsk::levels()).block_levels;
     std::size_t half = 0, median_level = 0;
     while (half + l0.count[median_level] < s.size() / 2) half += l0.count[median_level++];
     EXPECT_GE(l0.count.size(), median_level + 4) << "the binary's level below the field's median";
@@ -153,7 +153,7 @@ TEST(TreeBlockGpu, ATightBinaryTakesShorterStepsThanItsField) {
     testing::Test::RecordProperty("active_fraction", std::to_string(active));
     EXPECT_LT(active, 0.25);
     // the binary's levels alone are due at most steps: summed directly (core/tree/sub_step_rule.hpp)
-    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->stage_times();
+    EXPECT_GT(count_before(*gpu, " summed the due bodies directly"), 0) << gpu->readouts().stage_times;
     EXPECT_LT(energy_error(s, *gpu, p), 5e-3);
 }
 

@@ -33,7 +33,7 @@ TEST(TreeCellsGpu, CudaBoxesEqualTheCpuBackendsPerDepth) {
         g->reset(s, p);
         for (int depth : {0, 1, 2, 4, kMaxCellDrawDepth}) {
             SCOPED_TRACE(depth);
-            const std::vector<TreeCellBox> cb = c.tree_cells(depth), gb = g->tree_cells(depth);
+            const std::vector<TreeCellBox> cb = c.readouts(ReadoutAsk::cells(depth)).tree_cells, gb = g->readouts(ReadoutAsk::cells(depth)).tree_cells;
             ASSERT_FALSE(cb.empty());
             ASSERT_EQ(per_depth(gb), per_depth(cb));
             ASSERT_EQ(gb.size(), cb.size());
@@ -47,6 +47,6 @@ TEST(TreeCellsGpu, CudaBoxesEqualTheCpuBackendsPerDepth) {
         }
         p.method = ForceMethod::Direct;  // direct summation draws no cells
         g->set_params(p);
-        EXPECT_TRUE(g->tree_cells(2).empty());
+        EXPECT_TRUE(g->readouts(ReadoutAsk::cells(2)).tree_cells.empty());
     }
 }

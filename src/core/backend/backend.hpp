@@ -73,6 +73,54 @@ struct BlockLevels {
     std::size_t last_active = 0;
 };
 
+// What a backend may tell beyond its bodies, as one view (Backend::read_out): each read-out empty where the
+// backend has none. A new read-out is a field here and the engine that fills it; the backends that forward
+// to an engine forward this one call. The costly ones (copies from the device, a wait for it) are filled
+// only where ReadoutAsk asks for them.
+struct ReadoutAsk {
+    int cell_depth = -1;          // tree cells down to this depth (root 0; at most kMaxCellDrawDepth); -1: none
+    bool block_levels = false;    // the bodies on each level: a copy of every body's step on GPU backends
+    bool device_timings = false;  // per GPU, the last step: waits for the devices to finish
+
+    static ReadoutAsk cells(int depth) {
+        ReadoutAsk a;
+        a.cell_depth = depth;
+        return a;
+    }
+    static ReadoutAsk levels() {
+        ReadoutAsk a;
+        a.block_levels = true;
+        return a;
+    }
+    static ReadoutAsk timings() {
+        ReadoutAsk a;
+        a.device_timings = true;
+        return a;
+    }
+};
+struct Readouts {
+    // Why the automatic choice (SimParams::kernel_auto) picked the kernel: "measured at N = 7,500 (1.43e12
+    // interactions/s); table: built-in (NVIDIA H200, ...)". Empty where nothing was chosen.
+    std::string kernel_choice;
+    // Method tree: the boxes of the last force evaluation's cells, for drawing (ask: cell_depth). A copy, so
+    // ask a few times a second rather than every frame. Empty for direct summation.
+    std::vector<TreeCellBox> tree_cells;
+    // Block-step integrators (ask: block_levels); nullopt for shared steps.
+    std::optional<BlockLevels> block_levels;
+    // Where a step's time goes, averaged since the reset, in words ("per block step over 384: keys 0.042,
+    // sort 0.365, build 0.097, multipoles 0.265, walk 5.097, kicks, drifts and the rest 0.079; 5.945 ms in
+    // all; active 64.6% ..."); empty where the backend does not break its steps down (the tree engine does).
+    std::string stage_times;
+    // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (ask:
+    // device_timings). Empty where there is one device or none.
+    std::vector<DeviceTiming> device_timings;
+    // The shape the last step's force evaluation was launched with (benchmark rows); zeros where none.
+    LaunchShape launch_shape;
+    // The device as the kernel tuner files its tables (GPU name, multiprocessors, driver); nullopt where
+    // nothing is tuned per device.
+    std::optional<TuningKey> tuning_key;
+};
+
 // all[rows[0]], all[rows[1]], ...: a sample of per-body values; a row past the end is refused (Error).
 template <class T>
 std::vector<T> rows_of(const std::vector<T>& all, const std::vector<std::size_t>& rows) {
@@ -162,18 +210,14 @@ public:
     // 512 q 32 (auto), fp32" on CUDA, "cpu avx512f, fp32" on the CPU. Default: name().
     virtual std::string kernel_label() const { return name(); }
 
-    // Why the automatic choice (SimParams::kernel_auto) picked that kernel: "measured at N = 7,500
-    // (1.43e12 interactions/s); table: built-in (NVIDIA H200, ...)". Empty where nothing was chosen.
-    virtual std::string kernel_choice() const { return {}; }
-
-    // Method tree: the boxes of the last force evaluation's tree cells down to `depth` (root 0; at most
-    // kMaxCellDrawDepth), for drawing. A copy, so call it a few times a second rather than every frame. Empty
-    // for direct summation and for backends without a tree (the default).
-    virtual std::vector<TreeCellBox> tree_cells(int /*depth*/) { return {}; }
-
-    // Block-step integrators: the bodies on each level (BlockLevels). A copy of every body's step on GPU
-    // backends, so call it a few times a second rather than every frame. nullopt for shared steps (the default).
-    virtual std::optional<BlockLevels> block_levels() { return std::nullopt; }
+    // The optional read-outs (Readouts): the backend fills what it has, where `ask` asks for the costly ones,
+    // and leaves the rest as they are (empty). The default has none.
+    virtual void read_out(const ReadoutAsk& /*ask*/, Readouts& /*out*/) {}
+    Readouts readouts(const ReadoutAsk& ask = {}) {
+        Readouts r;
+        read_out(ask, r);
+        return r;
+    }
 
     // Work since the last reset (counters.hpp). Default: one evaluation of N^2 pairs per step taken.
     virtual WorkCount work() const;
@@ -186,22 +230,6 @@ public:
     // timer queries, or (the default) the host's steady clock around step(), exact for a synchronous backend.
     // What nbody-bench, the race and the tuner time.
     virtual double timed_steps(int k);
-
-    // The shape the last step's force evaluation was launched with (benchmark rows). Default: all zeros.
-    virtual LaunchShape launch_shape() const { return {}; }
-
-    // The device this backend runs on, as the kernel tuner files its tables (GPU name, multiprocessors,
-    // driver), or nullopt where nothing is tuned per device (the default).
-    virtual std::optional<TuningKey> tuning_key() const { return std::nullopt; }
-
-    // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (the Performance
-    // panel shows them). Empty where there is one device or none.
-    virtual std::vector<DeviceTiming> device_timings() { return {}; }
-
-    // Where a step's time goes, averaged since the reset, in words ("per block step over 384: keys 0.042, sort
-    // 0.365, build 0.097, multipoles 0.265, walk 5.097, kicks, drifts and the rest 0.079; 5.945 ms in all;
-    // active 64.6% ..."); empty where the backend does not break its steps down (the tree engine does).
-    virtual std::string stage_times() const { return {}; }
 
     // Takes effect at the next reset(); an empty gather means the whole range again. Returns false where the
     // backend cannot integrate a sub-range (the default). The CPU and CUDA backends can, for leap-frog: their

@@ -29,7 +29,7 @@ struct MethodInfo {
     bool over_ranks;       // run as one rank of several (MPI): needs only its own bodies' forces
     bool kernel_families;  // its kernels are the direct families (variant, shape, auto choice, tuning)
     bool approximate;      // its forces are approximations: the panels sample and show the force error
-    bool has_cells;        // it builds cells a backend can hand out for drawing (Backend::tree_cells)
+    bool has_cells;        // it builds cells a backend can hand out for drawing (Readouts::tree_cells)
     // Work a step of n bodies up to a constant factor, for estimates (load plans, cost of a diagnostic):
     // n^2 for direct summation, n log^2 n for the tree.
     double (*relative_work)(double n);

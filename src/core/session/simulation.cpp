@@ -259,7 +259,7 @@ void Simulation::refresh_block_levels(double wall_now) {
         !m_levels || m_levels_generation != m_generation || !same_params(m_levels_params, m_current);
     const bool due = interval_due(wall_now, m_levels_wall, kBlockLevelsInterval);
     if (!new_run && (!due || m_levels_time == m_facts.time)) return;
-    m_levels = m_backend->block_levels();
+    m_levels = m_backend->readouts(ReadoutAsk::levels()).block_levels;
     m_levels_generation = m_generation;
     m_levels_params = m_current;
     m_levels_time = m_facts.time;
@@ -278,7 +278,7 @@ void Simulation::refresh_tree_cells(double wall_now) {
     const bool due = interval_due(wall_now, m_cells_wall, kTreeCellsInterval);
     const bool new_ask = m_cells_made_depth != m_cells_depth || m_cells_generation != m_generation;
     if (same || (!due && !new_ask)) return;
-    m_cells = m_backend->tree_cells(m_cells_depth);
+    m_cells = m_backend->readouts(ReadoutAsk::cells(m_cells_depth)).tree_cells;
     ++m_cells_version;
     m_cells_made_depth = m_cells_depth;
     m_cells_generation = m_generation;

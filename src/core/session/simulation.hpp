@@ -38,7 +38,7 @@ struct BackendFacts {
     double time = 0;
     long long steps = 0;
     std::vector<DeviceTiming> device_timings;
-    std::string stage_times;  // Backend::stage_times: where a step's time goes (the tree), empty elsewhere
+    std::string stage_times;  // Readouts::stage_times: where a step's time goes (the tree), empty elsewhere
 };
 
 class Simulation {
@@ -111,7 +111,7 @@ class Simulation {
     // Error for a factor that is not positive and finite, or a group with no bodies.
     void scale_group_mass(uint32_t group, double factor);
 
-    // The tree's cells for drawing: `depth` >= 0 asks for the boxes down to that depth (Backend::tree_cells),
+    // The tree's cells for drawing: `depth` >= 0 asks for the boxes down to that depth (Readouts::tree_cells),
     // < 0 for none. They are copied from the backend at a frame boundary with no step in the background, when
     // the depth or the state changed, at most every kTreeCellsInterval seconds of wall time, so a GPU tree's
     // copy never runs every frame. tree_cells_version() changes whenever tree_cells() does.
@@ -119,7 +119,7 @@ class Simulation {
     const std::vector<TreeCellBox>& tree_cells() const { return m_cells; }
     uint64_t tree_cells_version() const { return m_cells_version; }
     static constexpr double kTreeCellsInterval = 0.25;
-    // Block steps: the bodies on each level and the last block step's active count (Backend::block_levels),
+    // Block steps: the bodies on each level and the last block step's active count (Readouts::block_levels),
     // copied as the tree cells are: at a frame boundary with no step in the background, when the state moved,
     // at most every kBlockLevelsInterval seconds of wall time (at once after a new backend or parameters).
     // nullopt under shared steps.

@@ -64,13 +64,14 @@ void Simulation::refresh_facts() {
     if (!m_backend) return;
     m_facts.name = m_backend->name();
     m_facts.kernel_label = m_backend->kernel_label();
-    m_facts.kernel_choice = m_backend->kernel_choice();
     m_facts.caps = m_backend->caps();
     m_facts.size = m_backend->size();
     m_facts.time = m_backend->time();
     m_facts.steps = m_backend->steps_taken();
-    m_facts.device_timings = m_backend->device_timings();
-    m_facts.stage_times = m_backend->stage_times();
+    Readouts r = m_backend->readouts(ReadoutAsk::timings());
+    m_facts.kernel_choice = std::move(r.kernel_choice);
+    m_facts.device_timings = std::move(r.device_timings);
+    m_facts.stage_times = std::move(r.stage_times);
 }
 
 }  // namespace nbody

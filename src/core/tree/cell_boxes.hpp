@@ -1,5 +1,5 @@
 #pragma once
-// The tree's cells as boxes, for drawing (the View panel's "tree cells"): what Backend::tree_cells returns,
+// The tree's cells as boxes, for drawing (the View panel's "tree cells"): what Readouts::tree_cells returns,
 // made the same way from the CPU tree and from the GPU tree's cells copied back, so both draw alike.
 // Host-only; compiles as C++17 (the CUDA backend's files include it through core/backend/backend.hpp).
 #include <cstddef>

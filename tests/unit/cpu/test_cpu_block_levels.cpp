@@ -1,5 +1,5 @@
-// CpuBackend::block_levels: the level histogram of every block-step row read from the integrator's own steps,
-// and the last block step's active count; nothing under shared steps.
+// The CPU backend's block levels (Readouts::block_levels): the level histogram of every block-step row read
+// from the integrator's own steps, and the last block step's active count; nothing under shared steps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,13 +55,13 @@ TEST(CpuBlockLevels, LeapfrogBlockBinaryInAFieldSpreadsOverLevels) {
         const Precision pr = method == ForceMethod::Tree ? Precision::Fp32 : Precision::Fp64;
         CpuBackend b(2);
         b.reset(s, params(Integrator::LeapFrogBlock, method, pr));
-        std::optional<BlockLevels> l = b.block_levels();
+        std::optional<BlockLevels> l = b.readouts(ReadoutAsk::levels()).block_levels;
         ASSERT_TRUE(l.has_value());
         EXPECT_EQ(l->last_active, 0u);
         for (int k = 0; k < 40; ++k) {
             const double pairs = b.work().equivalent_direct;
             b.step(1);
-            l = b.block_levels();
+            l = b.readouts(ReadoutAsk::levels()).block_levels;
             ASSERT_TRUE(l.has_value());
             EXPECT_EQ(total(*l), n);
             EXPECT_GE(l->last_active, 2u);  // the binary is due every block step: it sets the shortest step
@@ -89,7 +89,7 @@ TEST(CpuBlockLevels, EveryBlockStepRowAnswersAndSharedStepsDoNot) {
         CpuBackend b(2);
         b.reset(s, params(in, ForceMethod::Direct, Precision::Fp64));
         b.step(3);
-        const std::optional<BlockLevels> l = b.block_levels();
+        const std::optional<BlockLevels> l = b.readouts(ReadoutAsk::levels()).block_levels;
         if (!integrator_info(in).block_steps) {
             EXPECT_FALSE(l.has_value());
             continue;
@@ -108,12 +108,12 @@ TEST(CpuBlockLevels, ARestartForgetsTheLastStepAndSharedStepsEndIt) {
     SimParams p = params(Integrator::LeapFrogBlock, ForceMethod::Direct, Precision::Fp64);
     b.reset(test::binary_in_a_field(64), p);
     b.step(2);
-    ASSERT_GT(b.block_levels()->last_active, 0u);
+    ASSERT_GT(b.readouts(ReadoutAsk::levels()).block_levels->last_active, 0u);
     p.eta = 0.1;
     b.set_params(p);
-    EXPECT_EQ(b.block_levels()->last_active, 0u);
+    EXPECT_EQ(b.readouts(ReadoutAsk::levels()).block_levels->last_active, 0u);
     p.integrator = Integrator::LeapFrog;
     b.set_params(p);
     b.step(1);
-    EXPECT_FALSE(b.block_levels().has_value());
+    EXPECT_FALSE(b.readouts(ReadoutAsk::levels()).block_levels.has_value());
 }

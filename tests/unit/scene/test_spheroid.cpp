@@ -178,7 +178,7 @@ TEST(Spheroid, FiveLevelsOccupied) {
         p.method = ForceMethod::Tree;
         CpuBackend b(2);
         b.reset(build_scene(scene), p);
-        const std::optional<BlockLevels> l = b.block_levels();
+        const std::optional<BlockLevels> l = b.readouts(ReadoutAsk::levels()).block_levels;
         ASSERT_TRUE(l.has_value());
         int occupied = 0;
         std::size_t top = 0;

@@ -1,4 +1,4 @@
-// The tree's cells as boxes for drawing (Backend::tree_cells, Simulation::tree_cells): the CPU backend's boxes
+// The tree's cells as boxes for drawing (Readouts::tree_cells, Simulation::tree_cells): the CPU backend's boxes
 // are its tree's cells down to the depth asked, each the cell's cube; nothing under direct summation; the
 // simulation copies them at a new depth or state, at most every kTreeCellsInterval seconds of wall time.
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ TEST(TreeCells, CpuBackendBoxesAreItsTreeCellsDownToTheDepth) {
     reference.evaluate(pos.data(), pos.size(), TreeParams{}, 0.01, acc.data());
     const tree::KeyBox box = reference.key_box();
     for (int depth : {0, 1, 2, 3}) {
-        const std::vector<TreeCellBox> boxes = b.tree_cells(depth);
+        const std::vector<TreeCellBox> boxes = b.readouts(ReadoutAsk::cells(depth)).tree_cells;
         const auto& starts = reference.level_starts();
         ASSERT_EQ(boxes.size(), std::size_t(starts[std::size_t(depth) + 1])) << "depth " << depth;
         for (std::size_t i = 0; i < boxes.size(); ++i) {
@@ -44,14 +44,14 @@ TEST(TreeCells, CpuBackendBoxesAreItsTreeCellsDownToTheDepth) {
             EXPECT_FLOAT_EQ(boxes[i].half, float(0.5 * c.side));
         }
     }
-    ASSERT_EQ(b.tree_cells(0).size(), 1u);
-    EXPECT_FLOAT_EQ(b.tree_cells(0)[0].half, float(0.5 * box.side));  // the root is the key cube
-    EXPECT_LE(b.tree_cells(99).size(), b.tree_cells(kMaxCellDrawDepth).size());  // the depth is capped
+    ASSERT_EQ(b.readouts(ReadoutAsk::cells(0)).tree_cells.size(), 1u);
+    EXPECT_FLOAT_EQ(b.readouts(ReadoutAsk::cells(0)).tree_cells[0].half, float(0.5 * box.side));  // the root is the key cube
+    EXPECT_LE(b.readouts(ReadoutAsk::cells(99)).tree_cells.size(), b.readouts(ReadoutAsk::cells(kMaxCellDrawDepth)).tree_cells.size());  // the depth is capped
 
     SimParams direct = tree_params();
     direct.method = ForceMethod::Direct;
     b.set_params(direct);
-    EXPECT_TRUE(b.tree_cells(2).empty());
+    EXPECT_TRUE(b.readouts(ReadoutAsk::cells(2)).tree_cells.empty());
 }
 
 TEST(TreeCells, SimulationCopiesThemOnAskAndAtMostEveryInterval) {
