@@ -1,5 +1,9 @@
 #include "params.hpp"
 
+#include <deque>
+#include <stdexcept>
+#include <string>
+
 namespace nbody::python {
 
 namespace {
@@ -51,17 +55,42 @@ double method_param(const api::Params& p, const char* name) {
     return 0;
 }
 
+// Docstrings outlive the table (ParamField keeps pointers): a deque never moves what it holds.
+const char* kept(std::string text) {
+    static std::deque<std::string> docs;
+    return docs.emplace_back(std::move(text)).c_str();
+}
+
+std::string number_text(double v) { return py::str(py::float_(v)).cast<std::string>(); }
+
+// A numeric field's docstring from libnbody's registry row (api::parameters()): its help, where it applies,
+// its range and unit and what 0 means, then what Python alone adds (`extra`).
+const char* registry_doc(const api::ParameterInfo& info, const std::string& extra = "") {
+    std::string range = "from " + number_text(info.lo) + " to " + number_text(info.hi);
+    if (!info.unit.empty()) range += " " + info.unit;
+    if (!info.zero.empty()) range = "0 (" + info.zero + "), or " + range;
+    return kept(info.help + " (" + (info.applies_to.empty() ? "" : info.applies_to + "; ") + range + ")." + extra);
+}
+const api::ParameterInfo& registry_row(const char* name) {
+    static const std::vector<api::ParameterInfo> infos = api::parameters();
+    for (const api::ParameterInfo& info : infos)
+        if (info.name == name) return info;
+    throw std::logic_error(std::string("no registry row named ") + name);  // a typo in the table below
+}
+
+// A text field's docstring: what it chooses, then the names libnbody takes (api::choices), in its order.
+const char* choices_doc(const char* field, const std::string& what) {
+    std::string names;
+    for (const std::string& c : api::choices(field)) names += (names.empty() ? "'" : ", '") + c + "'";
+    return kept(what + ": one of " + names + ".");
+}
+
 void add_method_params(std::vector<ParamField>& fields) {
-    static const std::vector<api::ParameterInfo> infos = api::parameters();  // names and docs outlive the table
-    static std::vector<std::string> docs;
-    docs.reserve(infos.size());
+    static const std::vector<api::ParameterInfo> infos = api::parameters();  // names outlive the table
     for (const api::ParameterInfo& info : infos) {
         if (info.applies_to.rfind("method ", 0) != 0) continue;
-        docs.push_back(info.help + " (" + info.applies_to + "; from " + py::str(py::float_(info.lo)).cast<std::string>() +
-                       " to " + py::str(py::float_(info.hi)).cast<std::string>() +
-                       (info.unit.empty() ? "" : " " + info.unit) + ").");
         if (info.whole)
-            fields.push_back({info.name.c_str(), docs.back().c_str(),
+            fields.push_back({info.name.c_str(), registry_doc(info),
                               [](const api::Params& p, const char* n) -> py::object {
                                   return py::int_(static_cast<long long>(method_param(p, n)));
                               },
@@ -69,7 +98,7 @@ void add_method_params(std::vector<ParamField>& fields) {
                                   p.method_params[n] = cast_field<int>(v, n, "an int");
                               }});
         else
-            fields.push_back({info.name.c_str(), docs.back().c_str(),
+            fields.push_back({info.name.c_str(), registry_doc(info),
                               [](const api::Params& p, const char* n) -> py::object {
                                   return py::float_(method_param(p, n));
                               },
@@ -84,30 +113,24 @@ void add_method_params(std::vector<ParamField>& fields) {
 const std::vector<ParamField>& param_fields() {
     static const std::vector<ParamField> fields = [] {
         std::vector<ParamField> f = {
-        number<&api::Params::dt>(
-            "dt", "Time step in N-body units, from 1e-12 to 1e6 (hermite-block: the largest block step)."),
-        number<&api::Params::eps>(
-            "eps",
-            "Plummer softening length: 0, or from 1e-9 to 1e4. Changing it restarts the energy baseline."),
-        number<&api::Params::G>("G",
-                                "Gravitational constant, from 1e-12 to 1e12 (1 in N-body units). Changing it "
-                                "restarts the energy baseline."),
-        number<&api::Params::eta>("eta",
-                                  "Block-step accuracy parameter of hermite-block, hermite6-block (Aarseth's "
-                                  "criterion) and leapfrog-block (eta sqrt(eps / |a|)), from 1e-6 to 1."),
+        number<&api::Params::dt>("dt", registry_doc(registry_row("dt"))),
+        number<&api::Params::eps>("eps",
+                                  registry_doc(registry_row("eps"), " Changing it restarts the energy baseline.")),
+        number<&api::Params::G>("G", registry_doc(registry_row("G"), " Changing it restarts the energy baseline.")),
+        number<&api::Params::eta>("eta", registry_doc(registry_row("eta"))),
         text<&api::Params::backend>(
-            "backend", "'auto' (CUDA where a usable device exists, else the CPU), 'cpu' or 'cuda'."),
-        text<&api::Params::precision>("precision", "'fp32', 'ds' (double-single) or 'fp64'."),
-        text<&api::Params::integrator>("integrator",
-                                       "'leapfrog', 'leapfrog-block', 'hermite', 'hermite-block' (individual block "
-                                       "steps), 'hermite6' or 'hermite6-block' (6th order)."),
-        text<&api::Params::variant>("variant",
-                                    "The CUDA kernel: 'auto' or a variant name (none, i-unrolled, "
-                                    "ij-unrolled, tensor, pairs); the CPU backend ignores it."),
-        text<&api::Params::method>("method", "How forces are found: 'direct' summation or 'tree' (Barnes-Hut)."),
-        integer<&api::Params::gpus>("gpus",
-                                    "GPUs the CUDA backend spreads the bodies over: 1 to 64, 0 = all."),
-        integer<&api::Params::cpu_threads>("cpu_threads", "CPU backend threads: 1 to 1024, 0 = all."),
+            "backend", choices_doc("backend", "Where the steps run (auto: CUDA where a usable device exists, else "
+                                              "GL compute, else the CPU)")),
+        text<&api::Params::precision>("precision",
+                                      choices_doc("precision", "The force's arithmetic (ds: double-single)")),
+        text<&api::Params::integrator>(
+            "integrator", choices_doc("integrator", "How the bodies are stepped (-block: individual block steps)")),
+        text<&api::Params::variant>(
+            "variant", choices_doc("variant", "The CUDA kernel (auto: tuned for N and the GPU; the CPU backend "
+                                              "ignores it)")),
+        text<&api::Params::method>("method", choices_doc("method", "How forces are found (tree: Barnes-Hut)")),
+        integer<&api::Params::gpus>("gpus", registry_doc(registry_row("gpus"))),
+        integer<&api::Params::cpu_threads>("cpu_threads", registry_doc(registry_row("cpu_threads"))),
         };
         add_method_params(f);
         return f;

@@ -76,8 +76,12 @@ struct ParameterInfo {
 };
 std::vector<ParameterInfo> parameters();
 
+// The names a text field of Params takes ("backend", "precision", "integrator", "method", "variant"), in the
+// order the sandbox lists them: {"leapfrog", "hermite", ...}. Empty for any other field.
+std::vector<std::string> choices(const std::string& field);
+
 // Throws ParamError naming the first field out of range and what it allows, e.g.
-// "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be auto, cpu, cuda or gl (got 'gpu')".
+// "dt: must be from 1e-12 to 1e6 (got -0.1)" or "backend: must be one of auto, cpu, cuda, gl (got 'gpu')".
 void validate(const Params& p);
 
 // Conserved quantities in float64 (O(N^2) on the CPU's threads, whatever the backend).

@@ -141,6 +141,22 @@ def test_docstrings_everywhere():
         assert getattr(nbody.Simulation, m).__doc__, m
 
 
+def test_parameter_docstrings_come_from_the_engines_rows():
+    # The names a text property takes are the engine's rows, every one of them settable by that name.
+    doc = nbody.Simulation.integrator.__doc__
+    names = [part.split("'")[0] for part in doc.split("one of '")[1].split(", '")]
+    assert "leapfrog" in names and "hermite6-block" in names and "leapfrog-block" in names
+    sim = nbody.Simulation("two-body", backend="cpu")
+    for name in names:
+        try:
+            sim.integrator = name
+        except ValueError as e:  # another field may refuse the pair (hermite6 runs in fp64 or ds)
+            assert "integrator" not in str(e).split(":")[0], (name, str(e))
+    # Numbers: the registry's help and range.
+    assert "from 1e-06 to 1" in nbody.Simulation.eta.__doc__
+    assert "hermite6-block" in nbody.Simulation.eta.__doc__
+
+
 @pytest.mark.parametrize("integrator", ["leapfrog", "hermite-block"])
 def test_evolve_is_the_same_run_as_its_steps(integrator):
     def make():

@@ -35,7 +35,8 @@ SimParams to_sim_params(const Params& p) {
     s.dt = p.dt, s.eps = p.eps, s.G = p.G, s.eta = p.eta;
     s.gpus = p.gpus, s.cpu_threads = p.cpu_threads;
     const auto backend = parse_backend_kind(p.backend);
-    if (!backend) throw ParamError("backend", "must be auto, cpu, cuda or gl " + quoted(p.backend));
+    if (!backend)
+        throw ParamError("backend", "must be one of " + joined_names(backend_kind_table()) + " " + quoted(p.backend));
     s.backend = *backend;
     const auto precision = parse_precision(p.precision);
     if (!precision)
@@ -80,6 +81,28 @@ Params from_sim_params(const SimParams& s) {
     for (const ParamSpec& spec : param_registry())
         if (spec.methods != 0) p.method_params[std::string(spec.name)] = spec.get(s);
     return p;
+}
+
+namespace {
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
+    std::vector<std::string> out;
+    for (const auto& row : table) out.emplace_back(row.name);
+    return out;
+}
+}  // namespace
+
+std::vector<std::string> choices(const std::string& field) {
+    if (field == "backend") return names_of(backend_kind_table());
+    if (field == "precision") return names_of(precision_table());
+    if (field == "integrator") return names_of(integrator_table());
+    if (field == "method") return names_of(method_table());
+    if (field == "variant") {
+        std::vector<std::string> out{"auto"};
+        for (const VariantInfo& v : variant_table()) out.emplace_back(v.name);
+        return out;
+    }
+    return {};
 }
 
 std::vector<ParameterInfo> parameters() {

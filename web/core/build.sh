@@ -37,7 +37,8 @@ for src in src/core/physics/physical_units.cpp src/core/physics/unit_words.cpp s
 done
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
   local src=$1 obj=$out/$(echo "$1" | tr / _).o
-  if [[ -f $obj && -f $obj.d ]] && ! find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" 2>/dev/null | grep -q .; then
+  # -print -quit, not a pipe into grep -q: under pipefail, find killed by SIGPIPE would read as "nothing newer".
+  if [[ -f $obj && -f $obj.d && -z $(find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" -print -quit 2>/dev/null) ]]; then
     return 0
   fi
   em++ "${flags[@]}" -MMD -MF "$obj.d" -c "$root/$src" -o "$obj"

@@ -1,9 +1,5 @@
 #include "core/enums/backend_kind.hpp"
 
-#include <array>
-
-#include "core/named_enum.hpp"
-
 namespace nbody {
 
 namespace {
@@ -14,6 +10,8 @@ const std::array<NamedValue<BackendKind>, 4> kBackends = {{
     {BackendKind::Gl, "gl", "OpenGL 4.3 compute shaders: any GPU's GL driver (fp32, leapfrog, direct)"},
 }};
 }  // namespace
+
+const std::array<NamedValue<BackendKind>, 4>& backend_kind_table() { return kBackends; }
 
 std::optional<BackendKind> parse_backend_kind(std::string_view s) {
     return parse_named(kBackends, s);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nbody/nbody.hpp>
@@ -157,7 +158,7 @@ TEST(Api, ParamErrorsNameTheFieldAndWhatItAllows) {
     EXPECT_NE(param_error(p, &field).find("eps: must be 0 or from 1e-9"), std::string::npos);
     p = {};
     p.backend = "gpu";
-    EXPECT_EQ(param_error(p, &field), "backend: must be auto, cpu, cuda or gl (got 'gpu')");
+    EXPECT_EQ(param_error(p, &field), "backend: must be one of auto, cpu, cuda, gl (got 'gpu')");
     p = {};
     p.precision = "fp16";
     EXPECT_EQ(param_error(p, &field), "precision: must be one of fp32, ds, fp64 (got 'fp16')");
@@ -184,6 +185,33 @@ TEST(Api, ParamErrorsNameTheFieldAndWhatItAllows) {
     p = {};
     p.cpu_threads = -1;
     EXPECT_EQ((param_error(p, &field), field), "cpu_threads");
+}
+
+// api::choices lists what each text field takes: every name is accepted as that field (another field may
+// still refuse the combination, hermite6 in fp32), a name beside them is refused, and help texts list them.
+TEST(Api, ChoicesAreTheNamesEachTextFieldAccepts) {
+    const std::vector<std::pair<const char*, std::string api::Params::*>> fields = {
+        {"backend", &api::Params::backend}, {"precision", &api::Params::precision},
+        {"integrator", &api::Params::integrator}, {"method", &api::Params::method},
+        {"variant", &api::Params::variant}};
+    for (const auto& [name, member] : fields) {
+        const std::vector<std::string> names = api::choices(name);
+        ASSERT_GE(names.size(), 2u) << name;
+        for (const std::string& c : names) {
+            api::Params p;
+            p.*member = c;
+            std::string field;
+            param_error(p, &field);
+            EXPECT_NE(field, name) << name << " = " << c;
+        }
+        api::Params p;
+        p.*member = names.front() + "x";
+        std::string field;
+        param_error(p, &field);
+        EXPECT_EQ(field, name);
+    }
+    EXPECT_EQ(api::choices("integrator").front(), "leapfrog");
+    EXPECT_TRUE(api::choices("dt").empty());
 }
 
 TEST(Api, RejectedParamsLeaveTheRunAsItWas) {
