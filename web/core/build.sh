@@ -34,6 +34,7 @@ sources=(
 for src in src/core/physical_units.cpp src/core/unit_words.cpp src/scene/component_look.cpp src/core/tree/sub_step_rule.cpp; do
   [ -f "$root/$src" ] && sources+=("$src")
 done
+sources+=(web/core/tree_web.cpp)  # the tree the WGSL walk reads
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
   local src=$1 obj=$out/$(echo "$1" | tr / _).o
   if [[ -f $obj && -f $obj.d ]] && ! find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" 2>/dev/null | grep -q .; then
