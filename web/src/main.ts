@@ -12,7 +12,7 @@ import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
-import { accelerationErrors, treeAccelerationErrors } from './verify';
+import { accelerationErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
 
 interface Run {
   scene: SceneOk;
@@ -468,6 +468,10 @@ function testApi(app: App) {
     // The WGSL tree's forces against the float64 reference: median and 99th-percentile relative errors.
     async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number) {
       return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha);
+    },
+    // The running tree path's last accelerations against float64 (null on another path).
+    async runningTreeErrors() {
+      return app.sim instanceof TreeSim ? runningTreeErrors(app.core, app.sim, app.run.eps, app.run.G) : null;
     },
     // The tree path's stages in the last step (milliseconds; the build's in seconds, from WebAssembly).
     treeTimes: () => (app.sim instanceof TreeSim ? app.sim.times : null),
