@@ -38,6 +38,7 @@ export class TreeSim extends GpuSim {
   private walkBindGroups = new Map<number, GPUBindGroup>();
   private groupCount = 0;
   private busy: Promise<void> = Promise.resolve();
+  private generation = 0; // bodies loaded so far: a step in flight from an earlier load stops
   private sinceBuild = 0; // steps walked on the last tree built
   // A new tree every buildEvery steps; between them the last one is refitted (tree/sub_step_rule.hpp: its
   // cells, key order and groups kept, every multipole and box made anew from the positions now, so the
@@ -60,9 +61,11 @@ export class TreeSim extends GpuSim {
     this.tree.delete();
   }
 
+  // Bodies anew (Load, Reset, or switching paths): a step in flight when they come stops at its next wait.
   load(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>): void {
     super.load(posMass, vel);
     this.walkBindGroups.clear();
+    this.generation++;
   }
 
   // "tree theta 1 alpha 0.001 leaf 32 group 32": the desktop's words for the opening tests and sizes.
@@ -104,16 +107,17 @@ export class TreeSim extends GpuSim {
   }
 
   private async steps(v: Variant, p: StepParams, steps: number): Promise<void> {
+    const generation = this.generation;
     if (this.n === 0) return;
     await this.prepare(v);
     if (!this.primed) {
-      await this.build(this.current, false);
+      if (!(await this.build(this.current, false, generation))) return;
       this.walk(p, 0, false);
       await this.walkTimed(p, 1, true);
       this.primed = true;
     }
     for (let s = 0; s < steps; ++s) {
-      await this.build(this.current, this.sinceBuild % this.buildEvery !== 0);
+      if (!(await this.build(this.current, this.sinceBuild % this.buildEvery !== 0, generation))) return;
       await this.walkTimed(p, 2, true);
     }
   }
@@ -127,7 +131,7 @@ export class TreeSim extends GpuSim {
   private async treeAccelerations(v: Variant, p: StepParams): Promise<Float32Array<ArrayBuffer>> {
     await this.prepare(v);
     this.current = 0;
-    await this.build(0, false);
+    await this.build(0, false, this.generation);
     this.walk({ ...p, dt: 0 }, 0, false);
     await this.walkTimed({ ...p, dt: 0 }, 0, true);
     this.primed = false;
@@ -148,10 +152,13 @@ export class TreeSim extends GpuSim {
     return this.serial(async () => ({ pos: await this.read(this.pos[this.drawn], this.n * 16), acc: await this.read(this.acc, this.n * 16) }));
   }
 
-  // The tree of pos[from] (read back), built (or refitted) in WebAssembly and uploaded.
-  private async build(from: number, refit: boolean): Promise<void> {
+  // The tree of pos[from] (read back), built (or refitted) in WebAssembly and uploaded; false (nothing done)
+  // where other bodies were loaded meanwhile.
+  private async build(from: number, refit: boolean, generation: number): Promise<boolean> {
+    if (generation !== this.generation || this.n === 0) return false;
     const t0 = performance.now();
     const pos = await this.read(this.pos[from], this.n * 16);
+    if (generation !== this.generation) return false;
     const t1 = performance.now();
     const problem = this.tree.build(pos, refit);
     if (problem) throw new Error(problem);
@@ -162,6 +169,7 @@ export class TreeSim extends GpuSim {
     // Each view on WebAssembly memory is copied at once (the next call into the core may move that memory).
     for (const name of ARRAYS) this.upload(name, this.tree[name]());
     Object.assign(this.times, { readMs: t1 - t0, uploadMs: performance.now() - t2 });
+    return true;
   }
 
   private upload(name: ArrayName, data: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>): void {

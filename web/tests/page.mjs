@@ -1,7 +1,8 @@
 // The page in Debian's headless Chromium, WebGPU on SwiftShader (web/tests/browser.mjs): forces of each WGSL
 // variant against the C++ float64 reference, 100 steps against the core's float64 leap-frog, every shipped
 // scene loading and stepping (a screenshot of each in web/tests/out/), the WGSL tree's forces and a scene on
-// it, the panels, located errors for a bad scene and bad URL values, and the page without WebGPU. Prints one line a check and 'N passed, N failed'.
+// it, the panels, located errors for a bad scene and bad URL values, and the page without WebGPU. Prints one
+// line a check and 'N passed, N failed'.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -308,8 +309,20 @@ try {
       return window.nbody.runningTreeErrors();
     });
     expect(e.refitted && e.finite && e.median <= 3e-4 && e.p99 <= 3e-3, JSON.stringify(e));
-    await p4.evaluate(() => { window.nbody.app.run.running = true; window.nbody.app.syncPanels(); });
-    await new Promise((res) => setTimeout(res, 3000));
+    // Reset and Load while a step is in flight: that step stops at its next wait, the new bodies step.
+    const again = await p4.evaluate(async () => {
+      const { app } = window.nbody;
+      app.run.running = true;
+      app.syncPanels();
+      await new Promise((res) => setTimeout(res, 300));
+      app.restart();
+      await new Promise((res) => setTimeout(res, 300));
+      app.loadScene('cartwheel', '', 4096);
+      return { n: app.run.scene.n, backend: window.nbody.backend() };
+    });
+    expect(again.n === 4096 && /tree walk in WGSL/.test(again.backend), JSON.stringify(again));
+    await p4.waitForFunction(() => window.nbody.scene().time >= 2 * window.nbody.scene().dt, { timeout: 120000 });
+    await new Promise((res) => setTimeout(res, 2000));
     await p4.screenshot({ path: join(out, 'tree-cartwheel.png') });
     const bad = l4.filter((l) => /pageerror|WebGPU:/.test(l));
     expect(bad.length === 0, bad.join('\n'));
