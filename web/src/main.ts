@@ -25,6 +25,7 @@ interface Run {
   time: number;
   e0: number | null;
   energyError: number | null;
+  treeError: { median: number; p99: number } | null; // the WebGPU tree's, measured once a few steps in
 }
 
 const RATE_KEY = 'nbody-sandbox.interactions-per-s';
@@ -102,7 +103,7 @@ class App {
     this.run = {
       scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
       stepsPerFrame: scene.stepsPerFrame, variant,
-      running: keep?.running ?? true, time: 0, e0: null, energyError: null,
+      running: keep?.running ?? true, time: 0, e0: null, energyError: null, treeError: null,
     };
     this.url = { variant: this.url.variant, method: this.url.method };
     this.restart();
@@ -172,6 +173,7 @@ class App {
     this.run.time = 0;
     this.run.e0 = null;
     this.run.energyError = null;
+    this.run.treeError = null;
     setTimeout(() => this.measureEnergy(true), 50);
   }
 
@@ -199,6 +201,12 @@ class App {
   // the CPU also steps them).
   async measureEnergy(first = false): Promise<void> {
     const r = this.run;
+    // The tree's accelerations against float64 direct summation, once a few steps in (O(N^2) in the core as the
+    // energy, so up to 16,384 bodies).
+    if (this.sim instanceof TreeSim && !r.treeError && r.scene.n <= 16384 && r.time >= 3 * r.dt) {
+      const e = await runningTreeErrors(this.core, this.sim, r.eps, r.G);
+      if (r === this.run) r.treeError = e;
+    }
     if (r.scene.n > (this.device ? 32768 : CPU_DIRECT_MAX)) return;
     const s = this.sim ? await this.sim.readState() : this.cpu!.state();
     if (r !== this.run) return;
@@ -245,7 +253,8 @@ class App {
       Object.assign(w, { steps: 0, frames: 0, start: now });
       void this.measureEnergy();
     }
-    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName() });
+    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName(),
+      treeError: this.sim instanceof TreeSim ? this.run.treeError : undefined });
     if (this.device) {
       this.framePending = true;
       Promise.all([stepped, this.device.queue.onSubmittedWorkDone()]).then(() => {
