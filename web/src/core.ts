@@ -54,6 +54,34 @@ export interface CpuRun {
   delete(): void;
 }
 
+// The desktop's CPU tree build for the WGSL walk (web/core/tree_web.cpp); build returns '' or why not. The
+// arrays are views on WebAssembly memory, valid until the next call into the core.
+export interface TreeBuildStats {
+  bodies: number;
+  cells: number;
+  groups: number;
+  depth: number;
+  refitted: boolean;
+  box: number; // seconds a stage
+  keys: number;
+  sort: number;
+  build: number;
+  multipoles: number;
+  copy: number; // the bodies in and the flat arrays out
+}
+
+export interface TreeBuild {
+  build(posMass: Float32Array<ArrayBuffer>, refit: boolean): string;
+  cells(): Uint32Array<ArrayBuffer>;
+  moments(): Float32Array<ArrayBuffer>;
+  sorted(): Float32Array<ArrayBuffer>;
+  order(): Uint32Array<ArrayBuffer>;
+  groups(): Uint32Array<ArrayBuffer>;
+  stats(): TreeBuildStats;
+  label(): string;
+  delete(): void;
+}
+
 export interface Core {
   sceneNames(): string[];
   sceneBodies(name: string, text: string): { ok: true; n: number; method: 'direct' | 'tree' } | { ok: false; error: string };
@@ -64,6 +92,7 @@ export interface Core {
   energy(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, eps: number, G: number): { kinetic: number; potential: number; total: number };
   kernelShape(variant: string, n: number, limits: object, k: number, u: number, block: number, q: number): (KernelShape & { ok: true }) | { ok: false; error: string };
   gpuUnits(description: string): number;
+  TreeBuild: new (theta: number, alpha: number) => TreeBuild;
   CpuRun: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, precision: 'fp32' | 'ds' | 'fp64', method: CpuMethod) => CpuRun;
 }
 

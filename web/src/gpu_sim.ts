@@ -13,13 +13,13 @@ export interface StepParams {
 
 export class GpuSim {
   n = 0;
-  private pos: GPUBuffer[] = [];
-  private vel!: GPUBuffer;
-  private acc!: GPUBuffer;
-  private params: GPUBuffer;
-  private current = 0; // pos[current] holds x_{n+1} (after prime: the positions to draw come from the other)
-  private drawn = 0; // the buffer the renderer draws
-  private primed = false;
+  protected pos: GPUBuffer[] = [];
+  protected vel!: GPUBuffer;
+  protected acc!: GPUBuffer;
+  protected params: GPUBuffer;
+  protected current = 0; // pos[current] holds x_{n+1} (after prime: the positions to draw come from the other)
+  protected drawn = 0; // the buffer the renderer draws
+  protected primed = false;
   private pipelines: Map<string, GPUComputePipeline>;
   private bindGroups = new Map<string, GPUBindGroup>();
   private shapes = new Map<string, KernelShape>(); // by variant, for the N loaded
@@ -151,7 +151,7 @@ export class GpuSim {
   }
 
   // `steps` leap-frog steps (the first one after load also primes the accelerations).
-  step(v: Variant, p: StepParams, steps: number): void {
+  step(v: Variant, p: StepParams, steps: number): void | Promise<void> {
     if (this.n === 0) return;
     if (!this.primed) {
       this.dispatch(v, p, true);
@@ -181,7 +181,7 @@ export class GpuSim {
     return { pos: await this.read(this.pos[this.drawn], this.n * 16), vel: await this.read(this.vel, this.n * 16) };
   }
 
-  private async read(src: GPUBuffer, bytes: number): Promise<Float32Array<ArrayBuffer>> {
+  protected async read(src: GPUBuffer, bytes: number): Promise<Float32Array<ArrayBuffer>> {
     const staging = this.device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const enc = this.device.createCommandEncoder();
     enc.copyBufferToBuffer(src, 0, staging, 0, bytes);

@@ -7,11 +7,12 @@ import { CpuView } from './cpu_view';
 import { GpuSim } from './gpu_sim';
 import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
-import { BodyPlan, directModel, planBodies, probeRate, treeModel } from './probe';
+import { BodyPlan, directModel, planBodies, probeRate, probeTreeStep, treeModel } from './probe';
 import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
-import { accelerationErrors } from './verify';
+import { TreeSim } from './tree_sim';
+import { accelerationErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
 
 interface Run {
   scene: SceneOk;
@@ -24,25 +25,32 @@ interface Run {
   time: number;
   e0: number | null;
   energyError: number | null;
+  treeError: { median: number; p99: number } | null; // the WebGPU tree's, measured once a few steps in
 }
 
 const RATE_KEY = 'nbody-sandbox.interactions-per-s';
+const TREE_STEP_KEY = 'nbody-sandbox.gpu-tree-step-s';
 const FIRST_SCENE = 'figure8-3'; // what the page opens without a scene in its address
 // Without WebGPU: direct summation up to this many bodies (its O(N^2) float64 energy every second too), the
 // tree beyond it where it loads more, up to what the 2D canvas draws in a frame.
 const CPU_DIRECT_MAX = 2048;
 const CPU_TREE_MAX = 32768;
 const PROVISIONAL_RATE = 2e8; // SwiftShader's on two cores: a first scene of about 2,000 bodies
+// The WebGPU tree's step of TREE_PROBE_BODIES before it is measured: SwiftShader's here, about.
+const PROVISIONAL_TREE_STEP = 0.15;
 
 class App {
   camera = new OrbitCamera();
   run!: Run;
-  sim: GpuSim | null = null;
+  sim: GpuSim | null = null; // the path running: direct summation (GpuSim) or the tree (TreeSim)
+  private direct: GpuSim | null = null;
+  private tree: TreeSim | null = null;
+  gpuTreeStep = 0; // seconds a WebGPU tree step of TREE_PROBE_BODIES takes (0: not measured yet)
   renderer: Renderer | null = null;
   cpu: CpuView | null = null;
   rate = 0; // interactions/s measured at start
   cpuTreeStep = 0; // without WebGPU: seconds a tree step of TREE_PROBE_BODIES takes (0: not measured yet)
-  cpuMethod: CpuMethod = 'direct'; // without WebGPU: how the CPU backend finds the forces
+  cpuMethod: CpuMethod = 'direct'; // how the forces are found: direct summation or the tree (GPU or CPU)
   units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
@@ -57,7 +65,8 @@ class App {
   constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     if (device && shapes) {
-      this.sim = new GpuSim(device, shapes);
+      this.sim = this.direct = new GpuSim(device, shapes);
+      this.tree = new TreeSim(device, shapes, core);
       this.renderer = renderer;
     } else {
       this.cpu = new CpuView(core, canvas, colormap);
@@ -73,9 +82,7 @@ class App {
       return false;
     }
     const want = bodies > 0 ? bodies : asked.n;
-    const { method, plan } = this.device
-      ? { method: 'direct' as CpuMethod, plan: planBodies(want, directModel(this.rate), bodies > 0, 'this GPU', MAX_BODIES) }
-      : this.cpuPlan(want, bodies > 0);
+    const { method, plan } = this.device ? this.gpuPlan(want, bodies > 0) : this.cpuPlan(want, bodies > 0);
     const variant = this.run?.variant ?? variantByName(this.url.variant ?? 'ij')!;
     const refusal = this.shapeRefusal(variant, plan.bodies);
     if (refusal) {
@@ -90,12 +97,15 @@ class App {
     showNote(plan.note);
     const keep = this.run;
     this.cpuMethod = method;
+    const sim = method === 'tree' ? this.tree : this.direct;
+    if (this.sim && sim !== this.sim) this.sim.load(new Float32Array(0), new Float32Array(0)); // its buffers freed
+    if (this.device) this.sim = sim;
     this.run = {
       scene, dt: this.url.dt ?? scene.dt, eps: this.url.eps ?? scene.eps, G: this.url.G ?? scene.G,
       stepsPerFrame: scene.stepsPerFrame, variant,
-      running: keep?.running ?? true, time: 0, e0: null, energyError: null,
+      running: keep?.running ?? true, time: 0, e0: null, energyError: null, treeError: null,
     };
-    this.url = { variant: this.url.variant };
+    this.url = { variant: this.url.variant, method: this.url.method };
     this.restart();
     const v = scene.view;
     this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg);
@@ -103,6 +113,20 @@ class App {
     $('description').title = scene.description;
     this.syncPanels(name);
     return true;
+  }
+
+  // With WebGPU: direct summation while it steps the scene in the budget; beyond, the tree where its measured
+  // step loads more of the scene (at a typed N, whichever is faster there). method=tree or method=direct in the
+  // address decides outright.
+  private gpuPlan(want: number, asked: boolean): { method: CpuMethod; plan: BodyPlan } {
+    const directRate = directModel(this.rate);
+    const direct = planBodies(want, directRate, asked, 'this GPU', MAX_BODIES);
+    const forced = this.url.method;
+    if (forced === 'direct' || (!forced && direct.bodies === want && !asked)) return { method: 'direct', plan: direct };
+    const model = treeModel(this.gpuTreeStep || PROVISIONAL_TREE_STEP);
+    const tree = planBodies(want, model, asked, 'this GPU (the tree)', MAX_BODIES);
+    const treeWins = tree.bodies > direct.bodies || (tree.bodies === direct.bodies && model.seconds(tree.bodies) < directRate.seconds(direct.bodies));
+    return forced === 'tree' || (this.gpuTreeStep > 0 && treeWins) ? { method: 'tree', plan: tree } : { method: 'direct', plan: direct };
   }
 
   // Without WebGPU: direct summation or the tree, whichever loads more of the scene's bodies in the step budget
@@ -129,10 +153,16 @@ class App {
     }
   }
 
-  // "WebGPU: ij-unrolled k 4 u 4 block 256 q 2": the kernel and shape that step the scene.
+  // Which path steps the scene, in words, and its kernel: "WebGPU, direct summation in WGSL: ij-unrolled k 4
+  // u 4 block 256 q 2", "WebGPU, tree walk in WGSL (the tree built in WebAssembly): tree theta 1 ...", or the
+  // CPU backend's direct summation or tree in WebAssembly.
   backendName(): string {
-    if (!this.sim) return `CPU (WebAssembly, one thread): ${this.cpu!.label()}`;
-    return `WebGPU: ${this.sim.shapeFor(this.run.variant).label}`;
+    if (!this.sim) {
+      const how = this.cpuMethod === 'tree' ? 'Barnes-Hut tree' : 'direct summation';
+      return `CPU (WebAssembly, one thread), ${how}: ${this.cpu!.label()}`;
+    }
+    if (this.sim === this.tree) return `WebGPU, tree walk in WGSL (the tree built in WebAssembly): ${this.tree.label()}`;
+    return `WebGPU, direct summation in WGSL: ${this.sim.shapeFor(this.run.variant).label}`;
   }
 
   restart(): void {
@@ -143,6 +173,7 @@ class App {
     this.run.time = 0;
     this.run.e0 = null;
     this.run.energyError = null;
+    this.run.treeError = null;
     setTimeout(() => this.measureEnergy(true), 50);
   }
 
@@ -160,6 +191,7 @@ class App {
     $('paused').hidden = r.running;
     const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
     if (r.G !== 1) state.G = r.G;
+    if (this.url.method) state.method = this.url.method;
     const query = formatUrlState(state);
     $<HTMLInputElement>('link').value = location.origin + location.pathname + query;
     history.replaceState(null, '', query);
@@ -169,6 +201,12 @@ class App {
   // the CPU also steps them).
   async measureEnergy(first = false): Promise<void> {
     const r = this.run;
+    // The tree's accelerations against float64 direct summation, once a few steps in (O(N^2) in the core as the
+    // energy, so up to 16,384 bodies).
+    if (this.sim instanceof TreeSim && !r.treeError && r.scene.n <= 16384 && r.time >= 3 * r.dt) {
+      const e = await runningTreeErrors(this.core, this.sim, r.eps, r.G);
+      if (r === this.run) r.treeError = e;
+    }
     if (r.scene.n > (this.device ? 32768 : CPU_DIRECT_MAX)) return;
     const s = this.sim ? await this.sim.readState() : this.cpu!.state();
     if (r !== this.run) return;
@@ -177,13 +215,20 @@ class App {
     else r.energyError = Math.abs((e - r.e0) / r.e0);
   }
 
-  stepOnce(steps: number): void {
+  // The tree's steps finish asynchronously (each reads the positions back): the promise says when.
+  stepOnce(steps: number): Promise<void> {
     const r = this.run;
     const p = { dt: r.dt, eps: r.eps, G: r.G };
-    if (this.sim) this.sim.step(r.variant, p, steps);
-    else this.cpu!.step(steps, p);
     r.time += steps * r.dt;
     this.stepsWindow.steps += steps;
+    if (!this.sim) {
+      this.cpu!.step(steps, p);
+      return Promise.resolve();
+    }
+    return Promise.resolve(this.sim.step(r.variant, p, steps)).catch((e) => {
+      r.running = false;
+      showError(`The step failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
   }
 
   // One frame's GPU work (its steps and its drawing) in flight at a time: a slow GPU (SwiftShader) gets fewer
@@ -197,7 +242,7 @@ class App {
     // frame 6.4-8.8 s after opening with it, 2.1-2.3 s without, under a load of 13 on two cores).
     const compiled = !this.sim || this.sim.ready(this.run.variant);
     if (!compiled && this.firstFrameMs >= 0) void this.sim!.prepare(this.run.variant);
-    if (this.run.running && compiled) this.stepOnce(this.run.stepsPerFrame);
+    const stepped = this.run.running && compiled ? this.stepOnce(this.run.stepsPerFrame) : null;
     this.camera.update(Math.min(0.1, (now - this.lastFrame) / 1000));
     this.lastFrame = now;
     this.draw();
@@ -208,10 +253,11 @@ class App {
       Object.assign(w, { steps: 0, frames: 0, start: now });
       void this.measureEnergy();
     }
-    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName() });
+    showFigures({ n: this.run.scene.n, time: this.run.time, stepsPerSecond: w.sps, framesPerSecond: w.fps, energyError: this.run.energyError, backend: this.backendName(),
+      treeError: this.sim instanceof TreeSim ? this.run.treeError : undefined });
     if (this.device) {
       this.framePending = true;
-      this.device.queue.onSubmittedWorkDone().then(() => {
+      Promise.all([stepped, this.device.queue.onSubmittedWorkDone()]).then(() => {
         this.framePending = false;
         if (this.firstFrameMs < 0) this.firstFrameMs = performance.now();
       });
@@ -245,18 +291,27 @@ class App {
     await this.device!.queue.onSubmittedWorkDone();
     const guess = this.rate;
     this.rate = await probeRate(this.device!, this.core, this.shapes!);
-    this.probing = false;
     localStorage.setItem(RATE_KEY, String(this.rate));
+    // The tree is measured where it may run: the scene larger than direct summation steps in the budget, or
+    // the tree asked for.
+    const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
+    const treeMayWin = want.ok && planBodies(want.n, directModel(this.rate), false, '', MAX_BODIES).bodies < want.n;
+    let treeChoice = false;
+    if (this.url.method === 'tree' || (treeMayWin && this.url.method !== 'direct')) {
+      this.gpuTreeStep = await probeTreeStep(this.device!, this.core, this.shapes!);
+      localStorage.setItem(TREE_STEP_KEY, String(this.gpuTreeStep));
+      treeChoice = !asked && want.ok && this.gpuPlan(want.n, false).method !== this.cpuMethod;
+    }
+    this.probing = false;
     const ratio = this.rate / guess;
-    if (!asked && (ratio > 4 || ratio < 0.25)) { // the planned N goes as sqrt(rate): more than 2x off
+    if (!asked && (ratio > 4 || ratio < 0.25 || treeChoice)) { // the planned N goes as sqrt(rate): more than 2x off
       const r = this.run;
-      this.url = { dt: r.dt, eps: r.eps, G: r.G, variant: r.variant.name };
+      this.url = { dt: r.dt, eps: r.eps, G: r.G, variant: r.variant.name, method: this.url.method };
       this.loadScene($<HTMLSelectElement>('scene').value);
     } else if (!asked) {
       // The same size: a reduced scene's note gets the measured rate's figures.
-      const want = this.core.sceneBodies($<HTMLSelectElement>('scene').value, '');
       if (want.ok && this.run.scene.n < want.n) {
-        const note = planBodies(want.n, directModel(this.rate), false, 'this GPU', MAX_BODIES).note;
+        const note = this.gpuPlan(want.n, false).plan.note;
         showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
       }
     }
@@ -342,6 +397,7 @@ async function start(): Promise<void> {
   // The first frame does not wait for the probe: the scene opens at the rate this browser measured last
   // time (or a slow GPU's), and is reloaded at the measured rate's size when that differs by more than 2x.
   app.rate = device ? Number(localStorage.getItem(RATE_KEY)) || PROVISIONAL_RATE : app.cpu!.probeRate();
+  app.gpuTreeStep = device ? Number(localStorage.getItem(TREE_STEP_KEY)) || 0 : 0;
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
@@ -410,7 +466,7 @@ function testApi(app: App) {
     async stepAndRead(steps: number) {
       app.run.running = false;
       app.syncPanels();
-      app.stepOnce(steps);
+      await app.stepOnce(steps);
       return app.sim ? app.sim.readState() : app.cpu!.state();
     },
     // `fixed`: another shape than the chosen one (k, u, block, q; q = 0 chosen), checked by the same rules.
@@ -418,6 +474,16 @@ function testApi(app: App) {
       const shapes = fixed ? shapeChooser(app.core, app.device!.limits, app.units!.units, fixed) : app.shapes!;
       return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps, shapes);
     },
+    // The WGSL tree's forces against the float64 reference: median and 99th-percentile relative errors.
+    async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number) {
+      return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha);
+    },
+    // The running tree path's last accelerations against float64 (null on another path).
+    async runningTreeErrors() {
+      return app.sim instanceof TreeSim ? runningTreeErrors(app.core, app.sim, app.run.eps, app.run.G) : null;
+    },
+    // The tree path's stages in the last step (milliseconds; the build's in seconds, from WebAssembly).
+    treeTimes: () => (app.sim instanceof TreeSim ? app.sim.times : null),
     flopsPerInteraction: FLOPS_PER_INTERACTION,
   };
 }

@@ -21,6 +21,9 @@ export interface Figures {
   framesPerSecond: number;
   energyError: number | null; // |E - E0| / |E0|, null while not measured
   backend: string;
+  // On the tree: its accelerations' relative errors against float64 direct summation (undefined elsewhere,
+  // null while not measured).
+  treeError?: { median: number; p99: number } | null;
 }
 
 export function showFigures(f: Figures): void {
@@ -31,10 +34,15 @@ export function showFigures(f: Figures): void {
     ['time', f.time.toFixed(3)],
     ['frames/s', f.framesPerSecond.toFixed(1)],
     ['steps/s', f.stepsPerSecond.toPrecision(3)],
-    ['interactions/s', si(interactions, '')],
+    // On the tree, what direct summation would have to do for the same steps (N^2 a step).
+    [f.treeError === undefined ? 'interactions/s' : 'interactions/s (as N²)', si(interactions, '')],
     [`flop/s (${FLOPS_PER_INTERACTION} a pair)`, si(interactions * FLOPS_PER_INTERACTION, 'flop/s')],
     ['energy error', f.energyError === null ? '…' : f.energyError.toExponential(2)],
   ];
+  if (f.treeError !== undefined) {
+    const e = f.treeError;
+    rows.push(['force error vs float64', e ? `median ${e.median.toExponential(1)}, 99% ${e.p99.toExponential(1)}` : '…']);
+  }
   $('stats').innerHTML = rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('');
 }
 

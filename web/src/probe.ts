@@ -5,6 +5,7 @@ import { Core } from './core';
 import { GpuSim } from './gpu_sim';
 import { variantByName } from './kernels';
 import { ShapeChooser } from './shape';
+import { TreeSim } from './tree_sim';
 
 export const STEP_BUDGET_S = 0.02;
 
@@ -27,6 +28,25 @@ export async function probeRate(device: GPUDevice, core: Core, shapes: ShapeChoo
   const rate = (s.n * s.n * steps) / ((performance.now() - t0) / 1000);
   sim.destroy();
   return rate;
+}
+
+// Seconds a step of the WebGPU tree path takes on a TREE_PROBE_BODIES-body Plummer sphere (the positions back,
+// the build in WebAssembly, the walk and step in WGSL): a primed start, then the fastest of two steps.
+export async function probeTreeStep(device: GPUDevice, core: Core, shapes: ShapeChooser): Promise<number> {
+  const s = core.loadScene('plummer', '', TREE_PROBE_BODIES);
+  if (!s.ok) return 1;
+  const sim = new TreeSim(device, shapes, core);
+  sim.load(s.posMass, s.vel);
+  const v = variantByName('ij')!, p = { dt: s.dt, eps: s.eps, G: s.G };
+  await sim.step(v, p, 1);
+  let best = Infinity;
+  for (let k = 0; k < 2; ++k) {
+    const t0 = performance.now();
+    await sim.step(v, p, 1);
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  sim.destroy();
+  return best;
 }
 
 // "205 ms", "1.85 s", "6.5 minutes", "6.5 hours": a time a person reads at a glance.
@@ -53,9 +73,10 @@ export function directModel(rate: number): StepModel {
   return { seconds: (n) => (n * n) / rate, measured: `measured at ${(rate / 1e9).toPrecision(3)} G interactions/s` };
 }
 
-// The CPU tree at its default opening tests: a step grows as N^1.5 here, from one measured at
-// TREE_PROBE_BODIES (Plummer spheres in WebAssembly on one thread: 95 ms at 4,096 bodies, 790 ms at 16,384;
-// the walk deepens and the acceleration criterion opens more cells as N grows, faster than N log N).
+// The tree at its default opening tests (the CPU's, or the GPU path's): a step grows as N^1.5 here, from one
+// measured at TREE_PROBE_BODIES (the CPU's: Plummer spheres in WebAssembly on one thread, 95 ms at 4,096
+// bodies, 790 ms at 16,384; the walk deepens and the acceleration criterion opens more cells as N grows,
+// faster than N log N).
 export const TREE_PROBE_BODIES = 4096;
 export function treeModel(secondsAtProbe: number): StepModel {
   const cost = (n: number) => Math.pow(n, 1.5);

@@ -10,6 +10,7 @@ export interface UrlState {
   eps?: number;
   G?: number;
   variant?: string;
+  method?: 'direct' | 'tree'; // how the GPU finds the forces (the page chooses where it is not named)
 }
 
 export interface UrlProblem {
@@ -18,7 +19,8 @@ export interface UrlProblem {
   message: string; // "URL parameter 'dt' (character 17): must be from 1e-12 to 1e6 (got -1)"
 }
 
-const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant'] as const;
+const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method'] as const;
+const METHODS = ['direct', 'tree'] as const;
 export const MAX_BODIES = 1 << 24; // the page's largest buffer: 16,777,216 bodies x 16 bytes = 256 MiB
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -62,6 +64,9 @@ export function parseUrlState(
     } else if (key === 'variant') {
       if (!variants.includes(raw)) fail(`must be one of ${variants.join(', ')} (got '${raw.slice(0, 32)}')`);
       else state.variant = raw;
+    } else if (key === 'method') {
+      if (!(METHODS as readonly string[]).includes(raw)) fail(`must be one of ${METHODS.join(', ')} (got '${raw.slice(0, 32)}')`);
+      else state.method = raw as 'direct' | 'tree';
     } else {
       const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
       if (!Number.isFinite(v)) {

@@ -1,7 +1,8 @@
 // The page in Debian's headless Chromium, WebGPU on SwiftShader (web/tests/browser.mjs): forces of each WGSL
 // variant against the C++ float64 reference, 100 steps against the core's float64 leap-frog, every shipped
-// scene loading and stepping (a screenshot of each in web/tests/out/), the panels, located errors for a bad
-// scene and bad URL values, and the page without WebGPU. Prints one line a check and 'N passed, N failed'.
+// scene loading and stepping (a screenshot of each in web/tests/out/), the WGSL tree's forces and a scene on
+// it, the panels, located errors for a bad scene and bad URL values, and the page without WebGPU. Prints one
+// line a check and 'N passed, N failed'.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,7 @@ try {
   const { page, firstFrameMs, logs } = await open(browser, server.url);
   await check('the page starts on WebGPU and draws its first frame', async () => {
     const backend = await page.evaluate(() => window.nbody.backend());
-    expect(/^WebGPU: ij-unrolled k 4 u 4 block \d+ q 1$/.test(backend), `backend: ${backend}`);
+    expect(/^WebGPU, direct summation in WGSL: ij-unrolled k 4 u 4 block \d+ q 1$/.test(backend), `backend: ${backend}`);
     const t = await page.evaluate(() => JSON.stringify(window.nbody.timings()));
     expect(firstFrameMs < 20000, `first frame after ${firstFrameMs} ms`);
     return `first frame ${Math.round(firstFrameMs)} ms after opening (stages: ${t}); adapter ${(await page.evaluate(() => window.nbody.rate()) / 1e9).toPrecision(3)} G interactions/s`;
@@ -82,6 +83,37 @@ try {
       return worst.join(', ');
     });
   }
+
+  // The WGSL tree walk over the desktop's tree (built in WebAssembly). Opening every cell it is direct
+  // summation in float32: the desktop's bound for that (tests/unit/core/tree/test_tree_accuracy.cpp: 5e-6 max,
+  // 1e-6 median). At the default opening tests, the desktop's accuracy goal for the same theta and alpha:
+  // median <= 3e-4, 99th percentile <= 3e-3 against float64 direct summation.
+  await check('the WGSL tree opening every cell is direct summation (max 5e-6, median 1e-6) at N = 1 ... 1000', async () => {
+    const said = [];
+    for (const n of [1, 2, 33, 257, 1000]) {
+      const r = await page.evaluate((n) => window.nbody.treeForceErrors(n, 0.01, 0.001, 0), n);
+      expect(r.n === n && r.finite, `N = ${n}: ${JSON.stringify(r)}`);
+      expect(r.max < 5e-6 && r.median < 1e-6, `N = ${n}: median ${r.median}, max ${r.max}`);
+      expect(r.bodyCellPerBody === 0 && r.bodyBodyPerBody === n, `N = ${n}: lists ${r.bodyBodyPerBody} bodies, ${r.bodyCellPerBody} cells a body`);
+      said.push(`${n}: ${r.max.toExponential(1)}`);
+    }
+    return said.join(', ');
+  });
+  await check('the WGSL tree at theta 1, alpha 0.001: median <= 3e-4, 99th percentile <= 3e-3 vs float64 at N = 4,096 and 16,384', async () => {
+    const said = [];
+    await page.evaluate(() => { window.nbody.app.run.running = false; }); // the frames leave the GPU to the check
+    for (const n of [4096, 16384]) {
+      const r = await page.evaluate((n) => window.nbody.treeForceErrors(n, 0.01), n);
+      expect(r.n === n && r.finite, `N = ${n}: ${JSON.stringify(r)}`);
+      expect(r.median <= 3e-4 && r.p99 <= 3e-3, `N = ${n}: median ${r.median}, 99% ${r.p99}`);
+      const t = r.times, b = t.build, ms = (s) => (s * 1000).toFixed(2);
+      said.push(`${n}: median ${r.median.toExponential(2)}, 99% ${r.p99.toExponential(2)}, max ${r.max.toExponential(1)}, ` +
+        `${r.bodyBodyPerBody.toFixed(0)} body-body + ${r.bodyCellPerBody.toFixed(0)} body-cell a body; ${b.cells} cells, ${b.groups} groups, depth ${b.depth}; ` +
+        `ms: read back ${t.readMs.toFixed(1)}, wasm box ${ms(b.box)} keys ${ms(b.keys)} sort ${ms(b.sort)} build ${ms(b.build)} multipoles ${ms(b.multipoles)} copies ${ms(b.copy)}, ` +
+        `upload ${t.uploadMs.toFixed(2)}, walk ${t.walkMs.toFixed(0)}`);
+    }
+    return said.join('; ');
+  });
 
   await check('a shape the adapter does not allow gets the words, and the page keeps running', async () => {
     const r = await page.evaluate(async () => {
@@ -236,6 +268,71 @@ try {
     await page.screenshot({ path: join(out, 'race.png') });
     return bars.join('; ');
   });
+  await check('the page chooses the WGSL tree where direct summation would load fewer of the scene\'s bodies', async () => {
+    const r = await page.evaluate(() => {
+      const { app } = window.nbody, keep = { rate: app.rate, tree: app.gpuTreeStep };
+      app.url = {};
+      app.run.running = false; // the choice only: no frame steps these sizes on SwiftShader
+      // An adapter whose direct summation steps about 1,000 bodies in 20 ms and whose tree steps 4,096 in 5 ms.
+      Object.assign(app, { rate: 5e7, gpuTreeStep: 0.005 });
+      app.loadScene('plummer');
+      const tree = { backend: window.nbody.backend(), n: app.run.scene.n };
+      Object.assign(app, { rate: 1e10 }); // 14,142 bodies in 20 ms, more than that tree's 10,321
+      app.loadScene('plummer');
+      const direct = { backend: window.nbody.backend(), n: app.run.scene.n };
+      Object.assign(app, { rate: keep.rate, gpuTreeStep: keep.tree });
+      app.loadScene('plummer', '', 1024);
+      app.run.running = true;
+      return { tree, direct };
+    });
+    expect(/^WebGPU, tree walk in WGSL/.test(r.tree.backend) && r.tree.n > 2000, JSON.stringify(r.tree));
+    expect(/^WebGPU, direct summation in WGSL/.test(r.direct.backend), JSON.stringify(r.direct));
+    return `${r.tree.n} bodies on ${r.tree.backend}; ${r.direct.n} on ${r.direct.backend}`;
+  });
+
+  await check('a scene runs on the WGSL tree (method=tree) for a few frames, finite, and is drawn', async () => {
+    const { page: p4, logs: l4 } = await open(browser, server.url, '?scene=cartwheel&n=8192&method=tree');
+    const r = await p4.evaluate(() => ({ backend: window.nbody.backend(), n: window.nbody.scene().n }));
+    expect(/^WebGPU, tree walk in WGSL \(the tree built in WebAssembly\): tree theta 1 alpha 0\.001/.test(r.backend), r.backend);
+    expect(r.n === 8192, `N = ${r.n}`);
+    await p4.waitForFunction(() => window.nbody.scene().time >= 3 * window.nbody.scene().dt, { timeout: 120000 });
+    const s = await p4.evaluate(async () => {
+      const st = await window.nbody.stepAndRead(1);
+      return { finite: st.pos.every(Number.isFinite) && st.vel.every(Number.isFinite), time: window.nbody.scene().time, shown: document.body.textContent.includes('tree walk in WGSL') };
+    });
+    expect(s.finite, 'non-finite positions after tree steps');
+    expect(s.shown, 'the panel does not name the tree');
+    // The running path's accelerations on a refitted tree (built every 4th step, refitted between) against
+    // float64 at the positions they were found at: the same goal as a fresh tree's.
+    const e = await p4.evaluate(async () => {
+      for (let k = 0; k < 4 && !window.nbody.treeTimes().build.refitted; ++k) await window.nbody.stepAndRead(1);
+      return window.nbody.runningTreeErrors();
+    });
+    expect(e.refitted && e.finite && e.median <= 3e-4 && e.p99 <= 3e-3, JSON.stringify(e));
+    // The Performance panel shows the same measure, taken once a few steps in.
+    await p4.waitForFunction(() => /force error vs float64median \d/.test(document.getElementById('stats').textContent), { timeout: 60000 });
+    const shownError = await p4.evaluate(() => [...document.querySelectorAll('#stats tr')].map((r) => r.textContent).find((t) => t.startsWith('force error')));
+    // Reset and Load while a step is in flight: that step stops at its next wait, the new bodies step.
+    const again = await p4.evaluate(async () => {
+      const { app } = window.nbody;
+      app.run.running = true;
+      app.syncPanels();
+      await new Promise((res) => setTimeout(res, 300));
+      app.restart();
+      await new Promise((res) => setTimeout(res, 300));
+      app.loadScene('cartwheel', '', 4096);
+      return { n: app.run.scene.n, backend: window.nbody.backend() };
+    });
+    expect(again.n === 4096 && /tree walk in WGSL/.test(again.backend), JSON.stringify(again));
+    await p4.waitForFunction(() => window.nbody.scene().time >= 2 * window.nbody.scene().dt, { timeout: 120000 });
+    await new Promise((res) => setTimeout(res, 2000));
+    await p4.screenshot({ path: join(out, 'tree-cartwheel.png') });
+    const bad = l4.filter((l) => /pageerror|WebGPU:/.test(l));
+    expect(bad.length === 0, bad.join('\n'));
+    await p4.close();
+    return `${r.n} bodies to t = ${s.time.toFixed(3)} on ${r.backend}; on a refitted tree median ${e.median.toExponential(2)}, 99% ${e.p99.toExponential(2)}; the panel: ${shownError}`;
+  });
+
   await check('no uncaught errors in the page', async () => {
     const bad = logs.filter((l) => /pageerror|WebGPU:/.test(l));
     expect(bad.length === 0, bad.join('\n'));

@@ -63,6 +63,6 @@ test('bad values get their words', () => {
   assert.match(problems[0].message, /^URL parameter 'dt' \(character 17\): must be from 1e-12 to 1000000 \(got -1\)$/);
   assert.match(problems[1].message, /must be one of none, i, ij \(got 'fast'\)/);
   assert.match(problems[2].message, /whole number/);
-  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant/);
+  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant, method/);
   assert.match(problems[4].message, /has no value/);
 });

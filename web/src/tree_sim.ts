@@ -1,0 +1,226 @@
+// The WebGPU tree path: each step the positions come back from the GPU (one copy and mapAsync), the desktop's
+// CPU tree build in WebAssembly (web/core/tree_web.cpp: box, keys, sort, octree, multipoles, groups) makes the
+// tree, its flat arrays go up with queue.writeBuffer, and the WGSL walk (web/src/tree_kernel.ts) finds the
+// forces and takes the fused leap-frog step into the other position buffer, which the renderer draws as on the
+// direct path. The buffers, the state between steps and the ping-pong are GpuSim's.
+//
+// Why the build is not on the GPU: WebGPU has no barrier across a dispatch's workgroups, so a GPU build is a
+// chain of dispatches (keys, a radix sort of several passes, a level of cells each, multipoles bottom up a
+// level each), every one a place for a race; the desktop's build in WebAssembly is already held to the
+// accuracy goal by the desktop's tests, and its cells are then the desktop's bit for bit. The cost is one
+// round trip a step (the walk needs the tree of the positions the last step wrote).
+import { Core, TreeBuild, TreeBuildStats } from './core';
+import { GpuSim, StepParams } from './gpu_sim';
+import { KernelShape, SELF_INTERACTION_FLOOR, Variant } from './kernels';
+import { ShapeChooser } from './shape';
+import { GROUP_LANES, MAX_GROUPS_X, TREE_WALK_SOURCE } from './tree_kernel';
+
+// Milliseconds of the stages of the last step: the positions' copy back, the build's stages in WebAssembly
+// (TreeBuildStats, seconds there), the upload, the walk with its step.
+export interface TreeTimes {
+  readMs: number;
+  build: TreeBuildStats | null;
+  uploadMs: number;
+  walkMs: number;
+}
+
+const PIPELINE = new WeakMap<GPUDevice, { pipeline: GPUComputePipeline | null; pending: Promise<void> | null }>();
+
+// The tree's arrays on the GPU, by binding (web/src/tree_kernel.ts).
+const ARRAYS = ['cells', 'moments', 'sorted', 'order', 'groups'] as const;
+type ArrayName = (typeof ARRAYS)[number];
+const BINDING: Record<ArrayName, number> = { cells: 4, moments: 5, sorted: 6, order: 7, groups: 8 };
+
+export class TreeSim extends GpuSim {
+  private tree: TreeBuild;
+  private arrays = new Map<ArrayName, GPUBuffer>();
+  private treeParams: GPUBuffer;
+  private walkBindGroups = new Map<number, GPUBindGroup>();
+  private groupCount = 0;
+  private busy: Promise<void> = Promise.resolve();
+  private generation = 0; // bodies loaded so far: a step in flight from an earlier load stops
+  private sinceBuild = 0; // steps walked on the last tree built
+  // A new tree every buildEvery steps; between them the last one is refitted (tree/sub_step_rule.hpp: its
+  // cells, key order and groups kept, every multipole and box made anew from the positions now, so the
+  // opening tests hold for them). In WebAssembly a refit of 65,536 bodies took 5 ms against a build's 14.
+  buildEvery = 4;
+  times: TreeTimes = { readMs: 0, build: null, uploadMs: 0, walkMs: 0 };
+
+  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, theta = 1, alpha = 0.001) {
+    super(device, shapes);
+    this.tree = new core.TreeBuild(theta, alpha);
+    this.treeParams = device.createBuffer({ size: 48, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    if (!PIPELINE.has(device)) PIPELINE.set(device, { pipeline: null, pending: null });
+  }
+
+  destroy(): void {
+    super.destroy();
+    for (const b of this.arrays.values()) b.destroy();
+    this.arrays.clear();
+    this.treeParams.destroy();
+    this.tree.delete();
+  }
+
+  // Bodies anew (Load, Reset, or switching paths): a step in flight when they come stops at its next wait.
+  load(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>): void {
+    super.load(posMass, vel);
+    this.walkBindGroups.clear();
+    this.generation++;
+  }
+
+  // "tree theta 1 alpha 0.001 leaf 32 group 32": the desktop's words for the opening tests and sizes.
+  label(): string {
+    return this.tree.label();
+  }
+
+  // The walk has one shape: a workgroup a group.
+  shapeFor(_v: Variant): KernelShape {
+    return { k: 1, u: 1, block: GROUP_LANES, q: 1, tileLoads: 0, label: `${this.label()}, walk in WGSL` };
+  }
+
+  ready(_v: Variant): boolean {
+    return PIPELINE.get(this.device)!.pipeline !== null;
+  }
+
+  prepare(_v: Variant): Promise<void> {
+    const p = PIPELINE.get(this.device)!;
+    if (!p.pending) {
+      const module = this.device.createShaderModule({ code: TREE_WALK_SOURCE, label: 'tree walk' });
+      p.pending = this.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'walk' } }).then((pl) => {
+        p.pipeline = pl;
+      });
+    }
+    return p.pending;
+  }
+
+  // `steps` leap-frog steps, a tree built for each (the first after load also primes, walking twice: under
+  // theta alone for the accelerations the criterion reads, then with it, as the desktop's evaluate does).
+  step(v: Variant, p: StepParams, steps: number): Promise<void> {
+    return this.serial(() => this.steps(v, p, steps));
+  }
+
+  // One call at a time: a step a frame started and the tests' stepping share the buffers and the tree.
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(work);
+    this.busy = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  private async steps(v: Variant, p: StepParams, steps: number): Promise<void> {
+    const generation = this.generation;
+    if (this.n === 0) return;
+    await this.prepare(v);
+    if (!this.primed) {
+      if (!(await this.build(this.current, false, generation))) return;
+      this.walk(p, 0, false);
+      await this.walkTimed(p, 1, true);
+      this.primed = true;
+    }
+    for (let s = 0; s < steps; ++s) {
+      if (!(await this.build(this.current, this.sinceBuild % this.buildEvery !== 0, generation))) return;
+      await this.walkTimed(p, 2, true);
+    }
+  }
+
+  // Accelerations of the loaded positions, G x the tree's sum, as the desktop's evaluate finds them (theta
+  // alone first, then the criterion on those accelerations): the force test's path.
+  accelerations(v: Variant, p: StepParams): Promise<Float32Array<ArrayBuffer>> {
+    return this.serial(() => this.treeAccelerations(v, p));
+  }
+
+  private async treeAccelerations(v: Variant, p: StepParams): Promise<Float32Array<ArrayBuffer>> {
+    await this.prepare(v);
+    this.current = 0;
+    await this.build(0, false, this.generation);
+    this.walk({ ...p, dt: 0 }, 0, false);
+    await this.walkTimed({ ...p, dt: 0 }, 0, true);
+    this.primed = false;
+    return this.read(this.acc, this.n * 16);
+  }
+
+  // Interactions of the last walk (body-body, body-cell), from the list lengths each group wrote back.
+  async interactions(): Promise<{ bodyBody: number; bodyCell: number }> {
+    const g = new Uint32Array((await this.read(this.arrays.get('groups')!, this.groupCount * 16)).buffer);
+    let bodyBody = 0, bodyCell = 0;
+    for (let k = 0; k < this.groupCount; ++k) bodyCell += g[4 * k + 1] * g[4 * k + 2], bodyBody += g[4 * k + 1] * g[4 * k + 3];
+    return { bodyBody, bodyCell };
+  }
+
+  // The positions the last step was evaluated at (the ones drawn) and their accelerations (G x the sum), read
+  // back between steps: what the tests hold to the float64 reference on a running scene.
+  stateAccelerations(): Promise<{ pos: Float32Array<ArrayBuffer>; acc: Float32Array<ArrayBuffer> }> {
+    return this.serial(async () => ({ pos: await this.read(this.pos[this.drawn], this.n * 16), acc: await this.read(this.acc, this.n * 16) }));
+  }
+
+  // The tree of pos[from] (read back), built (or refitted) in WebAssembly and uploaded; false (nothing done)
+  // where other bodies were loaded meanwhile.
+  private async build(from: number, refit: boolean, generation: number): Promise<boolean> {
+    if (generation !== this.generation || this.n === 0) return false;
+    const t0 = performance.now();
+    const pos = await this.read(this.pos[from], this.n * 16);
+    if (generation !== this.generation) return false;
+    const t1 = performance.now();
+    const problem = this.tree.build(pos, refit);
+    if (problem) throw new Error(problem);
+    this.times.build = this.tree.stats();
+    this.sinceBuild = this.times.build.refitted ? this.sinceBuild + 1 : 1;
+    const t2 = performance.now();
+    this.groupCount = this.times.build.groups;
+    // Each view on WebAssembly memory is copied at once (the next call into the core may move that memory).
+    for (const name of ARRAYS) this.upload(name, this.tree[name]());
+    Object.assign(this.times, { readMs: t1 - t0, uploadMs: performance.now() - t2 });
+    return true;
+  }
+
+  private upload(name: ArrayName, data: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>): void {
+    let b = this.arrays.get(name);
+    if (!b || b.size < data.byteLength) {
+      b?.destroy();
+      const size = Math.max(64, Math.ceil((data.byteLength * 1.25) / 16) * 16);
+      b = this.device.createBuffer({ size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+      this.arrays.set(name, b);
+      this.walkBindGroups.clear();
+    }
+    this.device.queue.writeBuffer(b, 0, data);
+  }
+
+  private walkBindGroup(from: number): GPUBindGroup {
+    let g = this.walkBindGroups.get(from);
+    if (!g) {
+      const entries: GPUBindGroupEntry[] = [this.pos[1 - from], this.vel, this.acc, this.treeParams].map((buffer, binding) => ({ binding, resource: { buffer } }));
+      for (const name of ARRAYS) entries.push({ binding: BINDING[name], resource: { buffer: this.arrays.get(name)! } });
+      g = this.device.createBindGroup({ layout: PIPELINE.get(this.device)!.pipeline!.getBindGroupLayout(0), entries });
+      this.walkBindGroups.set(from, g);
+    }
+    return g;
+  }
+
+  // One walk over the current tree in `mode` (tree_kernel.ts); modes 1 and 2 write the other position
+  // buffer, which is then the current one.
+  private walk(p: StepParams, mode: number, useLast: boolean): void {
+    const groupsX = Math.min(this.groupCount, MAX_GROUPS_X);
+    const u = new ArrayBuffer(48);
+    new Uint32Array(u, 0, 2).set([this.n, mode]);
+    new Float32Array(u, 8, 4).set([p.eps * p.eps + SELF_INTERACTION_FLOOR, p.G, p.dt / 2, p.dt]);
+    new Uint32Array(u, 24, 3).set([useLast ? 1 : 0, this.groupCount, groupsX]);
+    this.device.queue.writeBuffer(this.treeParams, 0, u);
+    const enc = this.device.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(PIPELINE.get(this.device)!.pipeline!);
+    pass.setBindGroup(0, this.walkBindGroup(this.current));
+    pass.dispatchWorkgroups(groupsX, Math.ceil(this.groupCount / groupsX));
+    pass.end();
+    this.device.queue.submit([enc.finish()]);
+    if (mode !== 0) {
+      this.drawn = this.current;
+      this.current = 1 - this.current;
+    }
+  }
+
+  private async walkTimed(p: StepParams, mode: number, useLast: boolean): Promise<void> {
+    const t0 = performance.now();
+    this.walk(p, mode, useLast);
+    await this.device.queue.onSubmittedWorkDone();
+    this.times.walkMs = performance.now() - t0;
+  }
+}
