@@ -83,15 +83,6 @@ Params from_sim_params(const SimParams& s) {
     return p;
 }
 
-namespace {
-template <class E, std::size_t N>
-std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
-    std::vector<std::string> out;
-    for (const auto& row : table) out.emplace_back(row.name);
-    return out;
-}
-}  // namespace
-
 std::vector<std::string> choices(const std::string& field) {
     if (field == "backend") return names_of(backend_kind_table());
     if (field == "precision") return names_of(precision_table());

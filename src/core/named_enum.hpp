@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace nbody {
@@ -18,22 +20,27 @@ struct NamedValue {
     std::string_view description;
 };
 
-template <class E, std::size_t N>
-std::optional<E> parse_named(const std::array<NamedValue<E>, N>& table, std::string_view s) {
+// The templates below take any table of rows (a std::array of built-in rows, or a std::vector where rows may
+// be added as the program starts): TableValue is the enum a NamedValue table holds.
+template <class Table>
+using TableValue = std::decay_t<decltype(std::declval<const Table&>().begin()->value)>;
+
+template <class Table>
+std::optional<TableValue<Table>> parse_named(const Table& table, std::string_view s) {
     for (const auto& row : table)
         if (row.name == s) return row.value;
     return std::nullopt;
 }
 
-template <class E, std::size_t N>
-std::string_view name_of(const std::array<NamedValue<E>, N>& table, E v) {
+template <class Table, class E>
+std::string_view name_of(const Table& table, E v) {
     for (const auto& row : table)
         if (row.value == v) return row.name;
     return "?";
 }
 
-template <class E, std::size_t N>
-std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
+template <class Table>
+std::vector<std::string> names_of(const Table& table) {
     std::vector<std::string> out;
     for (const auto& row : table) out.emplace_back(row.name);
     return out;
@@ -41,22 +48,22 @@ std::vector<std::string> names_of(const std::array<NamedValue<E>, N>& table) {
 
 // Descriptor rows (integrators, force methods: a struct with `id`, `name` and `description`): the row of one
 // value, and the rows' name table for parsing and combo boxes.
-template <class Row, std::size_t N, class E>
-const Row& row_of(const std::array<Row, N>& rows, E id) {
-    for (const Row& row : rows)
+template <class Rows, class E>
+const auto& row_of(const Rows& rows, E id) {
+    for (const auto& row : rows)
         if (row.id == id) return row;
-    return rows.front();  // unreachable where every enumerator has a row (the unit tests check each table)
+    return *rows.begin();  // unreachable where every enumerator has a row (the unit tests check each table)
 }
-template <class E, class Row, std::size_t N>
-std::array<NamedValue<E>, N> names_of_rows(const std::array<Row, N>& rows) {
-    std::array<NamedValue<E>, N> t{};
-    for (std::size_t k = 0; k < N; ++k) t[k] = {rows[k].id, rows[k].name, rows[k].description};
+template <class E, class Rows>
+std::vector<NamedValue<E>> names_of_rows(const Rows& rows) {
+    std::vector<NamedValue<E>> t;
+    for (const auto& row : rows) t.push_back({row.id, row.name, row.description});
     return t;
 }
 
 // "fp32, ds, fp64": for messages that list what is allowed.
-template <class E, std::size_t N>
-std::string joined_names(const std::array<NamedValue<E>, N>& table) {
+template <class Table>
+std::string joined_names(const Table& table) {
     std::string out;
     for (const auto& row : table) out += (out.empty() ? "" : ", ") + std::string(row.name);
     return out;
@@ -64,9 +71,8 @@ std::string joined_names(const std::array<NamedValue<E>, N>& table) {
 
 // The names of the rows whose bit (bit(E), beside each enum) is set in `mask`, in table order, joined:
 // "fp32", "ds and fp64" ("ds or fp64" to choose from): how a refusal names what would run.
-template <class E, std::size_t N>
-std::string names_in(const std::array<NamedValue<E>, N>& table, unsigned mask,
-                     const char* join = " and ") {
+template <class Table>
+std::string names_in(const Table& table, unsigned mask, const char* join = " and ") {
     std::string out;
     for (const auto& row : table)
         if (mask & bit(row.value)) out += (out.empty() ? "" : join) + std::string(row.name);

@@ -27,8 +27,8 @@ namespace {
 
 // A combo over one of core's named-value tables (precision, integrator); true when the user changed it. Rows
 // outside `allowed` (bits 1 << value) are greyed, their tooltip ending with `why_not`.
-template <class E, std::size_t N>
-bool named_combo(const char* label, E& value, const std::array<NamedValue<E>, N>& table, unsigned allowed = ~0u,
+template <class E, class Table>
+bool named_combo(const char* label, E& value, const Table& table, unsigned allowed = ~0u,
                  const std::string& why_not = {}) {
     bool changed = false;
     if (ImGui::BeginCombo(label, std::string(name_of(table, value)).c_str())) {

@@ -30,11 +30,12 @@ void validate_direct(const SimParams& p) {
 std::string direct_label(const SimParams& p) { return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape); }
 std::string tree_params_label(const SimParams& p) { return tree_label(p.tree); }
 
-std::array<MethodInfo, kMethodCount> with_integrators(std::array<MethodInfo, kMethodCount> rows) {
-    for (MethodInfo& m : rows)
+void with_integrators(std::array<MethodInfo, kMethodCount>& rows) {
+    for (MethodInfo& m : rows) {
+        m.integrators = 0;
         for (const IntegratorInfo& in : integrator_rows())
             if (in.methods & bit(m.id)) m.integrators |= bit(in.id);
-    return rows;
+    }
 }
 
 }  // namespace
@@ -42,7 +43,7 @@ std::array<MethodInfo, kMethodCount> with_integrators(std::array<MethodInfo, kMe
 const std::array<MethodInfo, kMethodCount>& method_rows() {
     // clang-format off
     // `integrators` (0 here) is filled in from the integrator rows' `methods`: one place says which pairs run.
-    static const std::array<MethodInfo, kMethodCount> rows = with_integrators({{
+    static std::array<MethodInfo, kMethodCount> rows = {{
         {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step", 0,
          kAllPrecisions,
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
@@ -54,14 +55,16 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
          "interactions a step, leap-frog in fp32",
          0, bit(Precision::Fp32), false, false, false, true, true, n_log2_squared,
          nullptr, tree_params_label},  // its parameters' ranges are all it checks (core/rows/param_registry.cpp)
-    }});
+    }};
     // clang-format on
+    static std::size_t made_for = 0;  // the integrator rows the masks were made from (rows are only added)
+    if (made_for != integrator_rows().size()) with_integrators(rows), made_for = integrator_rows().size();
     return rows;
 }
 
 const MethodInfo& method_info(ForceMethod m) { return row_of(method_rows(), m); }
 
-const std::array<NamedValue<ForceMethod>, kMethodCount>& method_table() {
+const std::vector<NamedValue<ForceMethod>>& method_table() {
     static const auto table = names_of_rows<ForceMethod>(method_rows());
     return table;
 }

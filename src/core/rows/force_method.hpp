@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/counters.hpp"  // StepWork
 #include "core/enums/force_method_id.hpp"
@@ -39,11 +40,12 @@ struct MethodInfo {
     std::string (*label)(const SimParams& p);
 };
 
+// Every method; `integrators` follows the integrator rows, those added included.
 inline constexpr std::size_t kMethodCount = 2;
 const std::array<MethodInfo, kMethodCount>& method_rows();
 const MethodInfo& method_info(ForceMethod m);
 
-const std::array<NamedValue<ForceMethod>, kMethodCount>& method_table();
+const std::vector<NamedValue<ForceMethod>>& method_table();
 std::optional<ForceMethod> parse_method(std::string_view s);  // "direct", "tree"
 std::string_view method_name(ForceMethod m);
 

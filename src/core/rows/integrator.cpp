@@ -6,9 +6,10 @@
 
 namespace nbody {
 
-const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
+namespace {
+std::vector<IntegratorInfo>& rows_held() {
     // clang-format off
-    static const std::array<IntegratorInfo, kIntegratorCount> rows = {{
+    static std::vector<IntegratorInfo> rows = {
         {Integrator::LeapFrog, "leapfrog", "kick-drift-kick leap-frog: 2nd order, symplectic, one force per step",
          Scheme::KickDriftKick, 2, /*block_steps*/ false,
          bit(ForceMethod::Direct) | bit(ForceMethod::Tree), kAllPrecisions,
@@ -39,15 +40,26 @@ const std::array<IntegratorInfo, kIntegratorCount>& integrator_rows() {
          "(eps 0: eta |v_i| / |a_i|), every body drifts, only the bodies whose steps end are evaluated and kicked",
          Scheme::KickDriftKickBlock, 2, true, bit(ForceMethod::Direct) | bit(ForceMethod::Tree), kAllPrecisions,
          false, false, false, true, kFlopsPerInteractionNvidia, "acceleration"},
-    }};
+    };
     // clang-format on
     return rows;
+}
+}  // namespace
+
+const std::vector<IntegratorInfo>& integrator_rows() { return rows_held(); }
+
+Integrator add_integrator_row(IntegratorInfo row) {
+    std::vector<IntegratorInfo>& rows = rows_held();
+    row.id = static_cast<Integrator>(rows.size());  // the built-in ids are 0 .. count - 1, in order
+    rows.push_back(row);
+    return row.id;
 }
 
 const IntegratorInfo& integrator_info(Integrator i) { return row_of(integrator_rows(), i); }
 
-const std::array<NamedValue<Integrator>, kIntegratorCount>& integrator_table() {
-    static const auto table = names_of_rows<Integrator>(integrator_rows());
+const std::vector<NamedValue<Integrator>>& integrator_table() {
+    static std::vector<NamedValue<Integrator>> table;
+    if (table.size() != integrator_rows().size()) table = names_of_rows<Integrator>(integrator_rows());
     return table;
 }
 

@@ -21,8 +21,8 @@ constexpr unsigned kTree = bit(ForceMethod::Tree);
 
 // Which integrators take block steps, and so read eta, is the integrator rows' answer.
 std::array<ParamSpec, 11> make_registry() {
-    static const std::string dt_help =
-        "Time step; block steps (" + block_step_integrator_names() + "): the largest block step";
+    static std::string dt_help;  // the rows hold a view of it: made again with them
+    dt_help = "Time step; block steps (" + block_step_integrator_names() + "): the largest block step";
     const unsigned block_steps = block_step_integrators();
     // clang-format off
     return {{
@@ -68,7 +68,10 @@ std::string number_text(const ParamSpec& s, double v) {
 }  // namespace
 
 const std::array<ParamSpec, 11>& param_registry() {
-    static const std::array<ParamSpec, 11> registry = make_registry();
+    // Made again when an integrator row was added (add_integrator_row), so its scopes and help follow.
+    static std::array<ParamSpec, 11> registry = make_registry();
+    static std::size_t made_for = integrator_rows().size();
+    if (made_for != integrator_rows().size()) registry = make_registry(), made_for = integrator_rows().size();
     return registry;
 }
 
