@@ -10,6 +10,7 @@
 // G m_body / r^2 at r = 1e4 above 1e-36. Subnormal numbers are never meaningful input: they are rejected by
 // name wherever a range includes 0.
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -75,6 +76,17 @@ inline std::string three_digits(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
+}
+
+// Counts in read-outs: 1048576 -> "1,048,576".
+inline std::string with_commas(std::size_t n) {
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 }  // namespace nbody::limits

@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "core/physics/diagnostics.hpp"
 #include "core/errors.hpp"
+#include "core/physics/diagnostics.hpp"
+#include "core/rows/integrator.hpp"
 #include "core/rows/param_registry.hpp"
+#include "core/session/auto_step.hpp"
 #include "cpu/reference_force.hpp"
+#include "cpu/tree/cpu_tree.hpp"
 #include "render/camera.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
@@ -54,6 +57,32 @@ val home_view(const SceneSpec& scene, const State& s) {
     return v;
 }
 
+// The shared step the page runs a scene with, and why where it is not the scene's own. The page steps every
+// body together (no block steps in WGSL), so a scene made for block steps (dt its largest step) or for the
+// automatic step takes the desktop's automatic shared step (core/session/auto_step.hpp: the smallest step any
+// body wants at the start, a power of two) from the start's accelerations. Those come from the CPU tree
+// (N log N, within about 1e-3 of direct summation: plenty to pick a power of two) rather than the O(N^2) sum.
+struct PageStep {
+    double dt;
+    std::string note;  // empty: the scene's own dt
+};
+PageStep page_step(const SceneSpec& scene, const State& s) {
+    const bool block = scene.integrator && integrator_info(*scene.integrator).block_steps;
+    if (!block && !scene.dt_auto) return {scene.dt, ""};
+    const std::size_t n = s.size();
+    std::vector<Float4> acc(n);
+    CpuTree(1).evaluate(s.pos_mass.data(), n, TreeParams{}, scene.eps, acc.data());
+    std::vector<Double4> a(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = {acc[i].x * scene.G, acc[i].y * scene.G, acc[i].z * scene.G, 0.0};
+    AutoStep step = auto_step(s, a, scene.eps, scene.G);
+    if (block && step.dt >= scene.dt) return {scene.dt, ""};  // no body wants less than the largest block step
+    const std::string why = block ? "This scene takes block steps on the desktop (" +
+                                        std::string(integrator_name(*scene.integrator)) + ", steps up to " +
+                                        step_text(scene.dt) + "); the page steps every body together: "
+                                  : "The scene asks for the automatic step: ";
+    return {step.dt, why + auto_step_words(step) + "."};
+}
+
 val scene_result(const SceneSpec& scene, const State& s) {
     val r = val::object();
     r.set("ok", true);
@@ -61,7 +90,9 @@ val scene_result(const SceneSpec& scene, const State& s) {
     r.set("description", scene.description);
     r.set("watch", scene.watch);
     r.set("source", scene.source);
-    r.set("dt", scene.dt);
+    const PageStep step = page_step(scene, s);
+    r.set("dt", step.dt);
+    r.set("stepNote", step.note);
     r.set("eps", scene.eps);
     r.set("G", scene.G);
     r.set("stepsPerFrame", scene.steps_per_frame);

@@ -19,6 +19,8 @@ export interface SceneOk {
   watch: string;
   source: string;
   dt: number;
+  // Why dt is not the scene's own (a scene made for block steps or the automatic step), else empty.
+  stepNote: string;
   eps: number;
   G: number;
   stepsPerFrame: number;

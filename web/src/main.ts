@@ -94,7 +94,7 @@ class App {
       showError(scene.error);
       return false;
     }
-    showNote(plan.note);
+    showNote(withStepNote(plan.note, scene));
     const keep = this.run;
     this.cpuMethod = method;
     const sim = method === 'tree' ? this.tree : this.direct;
@@ -312,7 +312,7 @@ class App {
       // The same size: a reduced scene's note gets the measured rate's figures.
       if (want.ok && this.run.scene.n < want.n) {
         const note = this.gpuPlan(want.n, false).plan.note;
-        showNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`));
+        showNote(withStepNote(note.replace(/^Loaded with [\d,]+/, `Loaded with ${this.run.scene.n.toLocaleString('en')}`), this.run.scene));
       }
     }
   }
@@ -415,6 +415,11 @@ async function start(): Promise<void> {
   if (device) await app.measureAdapter(parsed.state.n !== undefined);
   timings.probe = performance.now();
   app.settled = true;
+}
+
+// The load plan's note, then why the step is not the scene's own (a scene made for block steps).
+function withStepNote(note: string, scene: SceneOk): string {
+  return [note, scene.stepNote].filter((t) => t).join(' ');
 }
 
 function wirePanels(app: App): void {

@@ -202,6 +202,19 @@ try {
     });
   }
 
+  await check('a scene made for block steps runs at the desktop\'s automatic shared step, and says so', async () => {
+    const r = await page.evaluate(() => {
+      const { app } = window.nbody;
+      app.url = {};
+      app.loadScene('black-hole-merger', '', 2048);
+      return { dt: app.run.dt, sceneDt: 1 / 64, note: document.getElementById('note').textContent };
+    });
+    expect(r.dt < r.sceneDt, `dt ${r.dt} is the scene's largest block step`);
+    expect(Number.isInteger(Math.log2(r.dt)), `dt ${r.dt} is not a power of two`);
+    expect(r.note.includes('block steps') && r.note.includes('(auto)'), `the note does not say why: ${r.note}`);
+    return `dt 1/${1 / r.dt}: ${r.note.slice(r.note.indexOf('This scene'))}`;
+  });
+
   await check('the panels change dt, eps and the variant, and the link follows', async () => {
     const r = await page.evaluate(() => {
       const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };

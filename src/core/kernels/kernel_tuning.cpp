@@ -9,16 +9,6 @@
 
 namespace nbody {
 
-std::string with_commas(std::size_t n) {
-    const std::string digits = std::to_string(n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 namespace {
 
 std::string sci(double v) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/kernels/kernel_family.hpp"
 #include "core/enums/precision.hpp"
 
@@ -73,7 +74,7 @@ KernelChoice choose_kernel(const TuningTable& t, Precision p, std::size_t n, con
 
 // "measured at N = 7,500 (1.43e12 interactions/s), table: built-in (NVIDIA H200, 132 SMs, ...)".
 std::string describe(const KernelChoice& c);
-std::string with_commas(std::size_t n);  // 1048576 -> "1,048,576"
+using limits::with_commas;  // core/limits.hpp
 
 // ---------------------------------------------------------------------------------------------------------
 // Text form

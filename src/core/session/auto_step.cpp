@@ -6,12 +6,13 @@
 #include "core/backend/backend.hpp"
 #include "core/errors.hpp"
 #include "core/physics/hermite.hpp"  // kBlockDtMin
-#include "core/kernels/kernel_tuning.hpp"  // with_commas
+#include "core/limits.hpp"  // with_commas
 #include "core/physics/leapfrog.hpp"
 #include "core/rows/integrator.hpp"
 
 namespace nbody {
 
+using limits::with_commas;
 
 // The hardest pull the softened force allows next to the heaviest body: G m / eps^2 times the peak of
 // x / (1 + x^2)^1.5, 2 / 3^1.5 = 0.385 at x = 1 / sqrt 2.
