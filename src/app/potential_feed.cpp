@@ -1,0 +1,60 @@
+#include "app/potential_feed.hpp"
+
+#include <chrono>
+
+#include "core/diagnostics.hpp"
+
+namespace nbody {
+
+std::string potential_note(std::size_t n, std::size_t exact_max) {
+    if (n == 0) return "no bodies";
+    if (n > exact_max)
+        return "not shown: the exact potential is summed over every pair of bodies on the CPU, up to " +
+               std::to_string(exact_max) + " bodies (this scene has " + std::to_string(n) +
+               "); bodies keep their component colours";
+    return "exact sum over every pair of the " + std::to_string(n) + " bodies, refreshed about once a second";
+}
+
+void PotentialFeed::forget() {
+    if (m_job.valid()) m_job.wait();
+    m_job = {};
+    m_started = -1e300;
+}
+
+void PotentialFeed::take(ParticleRenderer& r) {
+    std::vector<float> phi = m_job.get();
+    // The ends of the ramp: the 0.5th and 99.5th percentiles, so one bound pair deep in its own well does
+    // not push every other body into the bottom colour.
+    const ValueRange range = quantile_range(phi, 0.005, 0.995);
+    r.set_body_scalars(phi, range);
+}
+
+void PotentialFeed::finish(ParticleRenderer& r) {
+    if (m_job.valid()) take(r);
+}
+
+void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted) {
+    const std::size_t n = r.particle_count();
+    m_note = potential_note(n, kExactMax);
+    if (!wanted || n == 0 || n > kExactMax) return;
+    if (m_job.valid()) {
+        if (m_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+        take(r);
+    }
+    if (wall_now - m_started < kInterval && r.has_body_scalars()) return;
+    m_started = wall_now;
+    std::vector<Float4> pos;
+    r.read_positions(pos);  // n x 16 bytes from the GPU, at most 512 KiB
+    State s;
+    s.resize(pos.size());
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        s.pos_mass[i] = {double(pos[i].x), double(pos[i].y), double(pos[i].z), double(pos[i].w)};
+    const double eps = p.eps, G = p.G;
+    m_job = std::async(std::launch::async, [s = std::move(s), eps, G] {
+        const std::vector<double> phi = body_potentials(s, eps, G);
+        return std::vector<float>(phi.begin(), phi.end());
+    });
+    if (!r.has_body_scalars()) take(r);  // the first values: waited for, so the first picture shows them
+}
+
+}  // namespace nbody

@@ -1,0 +1,46 @@
+#pragma once
+// Colour by potential: each body's phi_i = -G sum_j m_j / sqrt(r_ij^2 + eps^2), summed exactly in float64 on
+// worker threads (core/diagnostics body_potentials) from the renderer's own positions, whatever backend wrote
+// them, and handed to the renderer as a per-body value. A refresh starts at most once a second of wall time and
+// only after the last one finished, so the picture never waits for it; the bodies keep the values of their
+// positions at the refresh's start (at most a second or two old).
+//
+// The exact sum is O(N^2): above kExactMax bodies (5.4e8 pairs, about a second on two cores) nothing is drawn
+// by potential, and note() says why, rather than showing an estimate as if it were the potential.
+#include <cstddef>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "core/sim_params.hpp"
+#include "render/particle_renderer.hpp"
+
+namespace nbody {
+
+class PotentialFeed {
+  public:
+    static constexpr std::size_t kExactMax = 32768;
+    static constexpr double kInterval = 1.0;  // seconds of wall time between refreshes, at least
+
+    ~PotentialFeed() { forget(); }
+    // Every frame: while `wanted`, takes a finished refresh into the renderer and starts the next when due.
+    void update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted);
+    // A new scene, reset or backend: the values belong to bodies that are gone (waits for a running sum).
+    void forget();
+    // "exact sum over 7,500 bodies, refreshed every second", or why potential colouring is not shown.
+    const std::string& note() const { return m_note; }
+    // For headless runs and tests: waits for a running refresh and hands it over.
+    void finish(ParticleRenderer& r);
+
+  private:
+    void take(ParticleRenderer& r);
+
+    std::future<std::vector<float>> m_job;
+    double m_started = -1e300;
+    std::string m_note;
+};
+
+// The words for a scene of n bodies: what is shown, or why nothing is (pure, for the tests).
+std::string potential_note(std::size_t n, std::size_t exact_max);
+
+}  // namespace nbody
