@@ -250,6 +250,7 @@ void Viewer::draw_only() {
     m_times.draw = since(t0);
     m_times.draw_gpu = m_draw_timer->seconds();
     m_times.sprites_gpu = m_renderer->sprite_seconds();
+    m_times.density_gpu = m_settings.color_mode == ColorMode::Density ? m_renderer->density_seconds() : 0.0;
 }
 
 double Viewer::simulation_budget() const {

@@ -142,9 +142,13 @@ ColourBarText colour_bar_text(ColorMode mode, const PhysicalUnits& u, double G, 
             t = {"potential", three_digits(r.hi * s2), three_digits(r.lo * s2), "(" + speed_name + ")\xC2\xB2"};
             break;
         }
-        case ColorMode::Depth:
-            t = {"depth", three_digits(r.hi), three_digits(r.lo), "length"};  // far (dark) left, near right
+        case ColorMode::Depth: {  // far (dark) at the left, near (bright) at the right
+            const bool km = u.length > 0 && !u.length_unit.empty();
+            const double k = km ? u.length : 1.0;
+            t = {"far", three_digits(r.hi * k), three_digits(r.lo * k),
+                 "near (" + (km ? u.length_unit : std::string("length")) + ")"};
             break;
+        }
         case ColorMode::Group:
             t = {"component", "", "", ""};
             break;

@@ -33,7 +33,7 @@ float default_point_size(std::size_t n);
 // least kFewBodySpritePx across at full light, so a room sees a handful of stars; 1 (no floor) above that,
 // where a galaxy's far bodies keep the light of their true area.
 inline constexpr std::size_t kFewBodies = 64;
-inline constexpr float kFewBodySpritePx = 6.0f;
+inline constexpr float kFewBodySpritePx = 16.0f;
 float few_body_sprite_px(std::size_t n);
 
 // How one colour group (a scene component) is drawn: its colour, whether it is drawn, and whether it is dark
