@@ -92,9 +92,9 @@ void add_render_options(CLI::App& app, AppOptions& o) {
                        " (component: the scene's groups; density: local mass density, log scale; potential: "
                        "each body's gravitational potential, exact, up to 32,768 bodies)")
         ->check(CLI::Validator(
-            [](std::string& given) {
+            [](std::string& given) {  // CLI11 puts "--color: " before the words
                 return parse_color_mode(given) ? std::string()
-                                               : "--color: '" + given + "' is not a colour mode; expected " +
+                                               : "'" + given + "' is not a colour mode; expected " +
                                                      color_mode_choices();
             },
             "MODE"));
