@@ -90,7 +90,7 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--color,--colour", o.color,
                    "Colour bodies by " + color_mode_choices() +
                        " (component: the scene's groups; density: local mass density, log scale; potential: "
-                       "each body's gravitational potential, exact, up to 32,768 bodies)")
+                       "each body's gravitational potential, exact, up to 16,384 bodies)")
         ->check(CLI::Validator(
             [](std::string& given) {  // CLI11 puts "--color: " before the words
                 return parse_color_mode(given) ? std::string()

@@ -12,7 +12,8 @@ std::string potential_note(std::size_t n, std::size_t exact_max) {
         return "not shown: the exact potential is summed over every pair of bodies on the CPU, up to " +
                std::to_string(exact_max) + " bodies (this scene has " + std::to_string(n) +
                "); bodies keep their component colours";
-    return "exact sum over every pair of the " + std::to_string(n) + " bodies, refreshed about once a second";
+    return "exact sum over every pair of the " + std::to_string(n) +
+           " bodies, summed again as soon as the last sum is done, at most once a second";
 }
 
 void PotentialFeed::forget() {
@@ -33,9 +34,12 @@ void PotentialFeed::finish(ParticleRenderer& r) {
     if (m_job.valid()) take(r);
 }
 
-void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted) {
+void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted,
+                           bool wait_first) {
     const std::size_t n = r.particle_count();
     m_note = potential_note(n, kExactMax);
+    if (n <= kExactMax && !r.has_body_scalars())
+        m_note = "summing the first values; component colours until then (" + m_note + ")";
     if (!wanted || n == 0 || n > kExactMax) return;
     if (m_job.valid()) {
         if (m_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
@@ -54,7 +58,7 @@ void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_
         const std::vector<double> phi = body_potentials(s, eps, G);
         return std::vector<float>(phi.begin(), phi.end());
     });
-    if (!r.has_body_scalars()) take(r);  // the first values: waited for, so the first picture shows them
+    if (wait_first && !r.has_body_scalars()) take(r);
 }
 
 }  // namespace nbody

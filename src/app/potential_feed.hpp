@@ -5,8 +5,9 @@
 // only after the last one finished, so the picture never waits for it; the bodies keep the values of their
 // positions at the refresh's start (at most a second or two old).
 //
-// The exact sum is O(N^2): above kExactMax bodies (5.4e8 pairs, about a second on two cores) nothing is drawn
-// by potential, and note() says why, rather than showing an estimate as if it were the potential.
+// The exact sum is O(N^2): on two shared cores 16,384 bodies (2.7e8 pairs) took 1.35 s, and 32,768 took 7.4 s
+// while the machine was busy; above kExactMax bodies nothing is drawn by potential, and note() says why,
+// rather than showing an estimate as if it were the potential.
 #include <cstddef>
 #include <future>
 #include <string>
@@ -19,12 +20,13 @@ namespace nbody {
 
 class PotentialFeed {
   public:
-    static constexpr std::size_t kExactMax = 32768;
+    static constexpr std::size_t kExactMax = 16384;
     static constexpr double kInterval = 1.0;  // seconds of wall time between refreshes, at least
 
     ~PotentialFeed() { forget(); }
     // Every frame: while `wanted`, takes a finished refresh into the renderer and starts the next when due.
-    void update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted);
+    // `wait_first`: wait for the first values (headless pictures); the window draws components meanwhile.
+    void update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted, bool wait_first);
     // A new scene, reset or backend: the values belong to bodies that are gone (waits for a running sum).
     void forget();
     // "exact sum over 7,500 bodies, refreshed every second", or why potential colouring is not shown.

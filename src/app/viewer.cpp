@@ -46,6 +46,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
           return make_sandbox_backend(p, choice, {GlContextSource::Current, {}});
       }) {
     m_allow_interop = o.interop;
+    m_headless = o.headless;
     m_settings.color_mode = parse_color_mode(o.color).value_or(ColorMode::Group);  // options checked the word
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
     if (o.tree_cells) m_settings.cells.on = true, m_settings.cells.depth = *o.tree_cells;
@@ -233,7 +234,8 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_camera.set_target(to_vec3(followed->pos));
     else if (m_follow_com)
         m_camera.set_target(to_vec3(m_com.at(now)));
-    m_potential.update(*m_renderer, m_sim.params(), wall_now, m_settings.color_mode == ColorMode::Potential);
+    m_potential.update(*m_renderer, m_sim.params(), wall_now, m_settings.color_mode == ColorMode::Potential,
+                       m_headless);
     draw_only();
 }
 

@@ -114,6 +114,7 @@ class Viewer {
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     Measurements m_measure;
     PotentialFeed m_potential;   // colour by potential: the per-body sums on worker threads
+    bool m_headless = false;     // pictures wait for the first potentials; the window does not
     std::unique_ptr<MeasureRenderer> m_measure_renderer;
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };

@@ -83,7 +83,7 @@ void legend_overlay(PanelContext& c) {
         }
         if (no_potential) {
             ImGui::SameLine();
-            ImGui::TextDisabled("(potential not shown: View panel says why)");
+            ImGui::TextDisabled("(no potential colours yet: the View panel says why)");
         }
     } else {
         colour_bar_item(c);

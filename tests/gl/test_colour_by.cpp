@@ -131,7 +131,7 @@ TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
     SimParams p;
     p.eps = 0.01;
     PotentialFeed feed;
-    feed.update(r, p, 0.0, true);  // the first values are waited for
+    feed.update(r, p, 0.0, true, true);  // the first values are waited for
     ASSERT_TRUE(r.has_body_scalars()) << feed.note();
     EXPECT_LT(r.body_scalar_range().lo, r.body_scalar_range().hi);
     EXPECT_NE(feed.note().find("exact"), std::string::npos) << feed.note();
@@ -153,7 +153,7 @@ TEST(ColourBy, PotentialAboveTheExactLimitSaysWhyAndShowsNone) {
     const std::vector<Float4> many(PotentialFeed::kExactMax + 1, Float4{0.1f, 0.2f, 0.3f, 1e-5f});
     cluster_renderer(r, many);
     PotentialFeed feed;
-    feed.update(r, SimParams{}, 0.0, true);
+    feed.update(r, SimParams{}, 0.0, true, true);
     EXPECT_FALSE(r.has_body_scalars());
     EXPECT_NE(feed.note().find("not shown"), std::string::npos) << feed.note();
     EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kExactMax + 1)), std::string::npos) << feed.note();
