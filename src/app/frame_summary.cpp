@@ -30,6 +30,7 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     // queries.
     std::printf("render on the GPU (ms): sprites %.3g of the draw's %.3g, %zu sprites\n",
                 1e3 * sum.sprites_gpu / f, 1e3 * sum.draw_gpu / f, v.sim().backend().size());
+    if (v.settings().color_mode == ColorMode::Potential) std::printf("potential: %s\n", v.potential_note().c_str());
     if (sum.density_gpu > 0)
         std::printf("render on the GPU (ms): the density grid (colour by density) %.3g of the draw's\n",
                     1e3 * sum.density_gpu / f);

@@ -128,6 +128,7 @@ void Viewer::apply_group_looks(const std::vector<ComponentLook>& looks) {
 
 void Viewer::attach_renderer() {
     m_potential.forget();  // the values belong to the bodies as they were
+    m_renderer->set_body_scalars({}, {});
     m_feed.attach(m_sim.backend(), *m_renderer, m_allow_interop);
     m_renderer->set_groups(m_sim.initial_state().group);
     m_feed.update(m_sim.backend(), *m_renderer);
