@@ -158,3 +158,33 @@ TEST(ColourBy, PotentialAboveTheExactLimitSaysWhyAndShowsNone) {
     EXPECT_NE(feed.note().find("not shown"), std::string::npos) << feed.note();
     EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kExactMax + 1)), std::string::npos) << feed.note();
 }
+
+// Few-body scenes (two-body, figure-eight) draw each body at least kFewBodySpritePx across; a galaxy keeps
+// the one-pixel floor.
+TEST(FewBodies, EachBodyIsDrawnLargeEnoughToSee) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    EXPECT_EQ(few_body_sprite_px(3), kFewBodySpritePx);
+    EXPECT_EQ(few_body_sprite_px(kFewBodies), kFewBodySpritePx);
+    EXPECT_EQ(few_body_sprite_px(kFewBodies + 1), 1.0f);
+    ParticleRenderer r(shader_dir());
+    const std::vector<Float4> three = {{-0.5f, 0, 0, 1}, {0, 0.3f, 0, 1}, {0.5f, 0, 0, 1}};
+    cluster_renderer(r, three);
+    Camera cam;
+    cam.frame_all(glm::vec3(0), 1.0f);
+    auto lit_pixels = [&](float min_px) {
+        RenderSettings s;
+        s.point_size = 1;  // a far view: the sprites would be a pixel wide
+        s.min_sprite_px = min_px;
+        r.draw(cam, s, DepthRange{0, 10}, kW, kH, ctx->target_framebuffer());
+        const Image img = read_framebuffer(ctx->target_framebuffer(), kW, kH);
+        const int bg = pixel(img, 1, 1).sum();
+        int lit = 0;
+        for (int y = 0; y < kH; ++y)
+            for (int x = 0; x < kW; ++x) lit += pixel(img, x, y).sum() > bg + 60;
+        return lit;
+    };
+    const int plain = lit_pixels(1.0f), floored = lit_pixels(few_body_sprite_px(three.size()));
+    std::printf("lit pixels: %d plain, %d with the floor\n", plain, floored);
+    EXPECT_GE(floored, 3 * 20) << "plain " << plain;  // each body a disc of 20 pixels or more
+    EXPECT_GT(floored, 4 * plain);
+}
