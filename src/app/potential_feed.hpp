@@ -22,6 +22,10 @@ class PotentialFeed {
   public:
     static constexpr std::size_t kExactMax = 16384;
     static constexpr double kInterval = 1.0;  // seconds of wall time between refreshes, at least
+    // ... and at least this many times the last sum's duration: the sums take at most a quarter of the cores'
+    // time, so the CPU backend stepping beside them keeps three quarters (16,384 bodies on two cores: a
+    // refresh about every 5 s).
+    static constexpr double kDutyFactor = 4.0;
 
     ~PotentialFeed() { forget(); }
     // Every frame: while `wanted`, takes a finished refresh into the renderer and starts the next when due.
@@ -29,16 +33,23 @@ class PotentialFeed {
     void update(ParticleRenderer& r, const SimParams& p, double wall_now, bool wanted, bool wait_first);
     // A new scene, reset or backend: the values belong to bodies that are gone (waits for a running sum).
     void forget();
-    // "exact sum over 7,500 bodies, refreshed every second", or why potential colouring is not shown.
+    // "exact sum over every pair of the 7500 bodies, ...", or why potential colouring is not shown.
     const std::string& note() const { return m_note; }
+    bool summing() const { return m_job.valid(); }       // a sum is under way (or done, not yet taken)
+    double last_sum_seconds() const { return m_last_seconds; }
     // For headless runs and tests: waits for a running refresh and hands it over.
     void finish(ParticleRenderer& r);
 
   private:
     void take(ParticleRenderer& r);
 
-    std::future<std::vector<float>> m_job;
+    struct Sum {
+        std::vector<float> phi;  // (length/time)^2, one a body
+        double seconds = 0;      // the sum's own duration
+    };
+    std::future<Sum> m_job;
     double m_started = -1e300;
+    double m_last_seconds = 0;  // how long the last sum took on its worker
     std::string m_note;
 };
 

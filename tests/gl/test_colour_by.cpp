@@ -3,6 +3,7 @@
 // without values (too many bodies for the exact sum) says why and draws nothing by potential.
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -135,6 +136,14 @@ TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
     ASSERT_TRUE(r.has_body_scalars()) << feed.note();
     EXPECT_LT(r.body_scalar_range().lo, r.body_scalar_range().hi);
     EXPECT_NE(feed.note().find("exact"), std::string::npos) << feed.note();
+    // The next sum waits a second, and four times the last sum's duration: at most a quarter of the cores.
+    EXPECT_FALSE(feed.summing());
+    const double due = std::max(PotentialFeed::kInterval, PotentialFeed::kDutyFactor * feed.last_sum_seconds());
+    feed.update(r, p, 0.9 * due, true, false);
+    EXPECT_FALSE(feed.summing());
+    feed.update(r, p, 1.01 * due, true, false);
+    EXPECT_TRUE(feed.summing());
+    feed.finish(r);
     RenderSettings s = settings(ColorMode::Potential);
     const Drawn d = draw_cluster(*ctx, r, s);
     EXPECT_GT(d.centre, 0.7f) << "rim " << d.rim;
