@@ -1,9 +1,10 @@
 #pragma once
 // Colour by potential: each body's phi_i = -G sum_j m_j / sqrt(r_ij^2 + eps^2), summed exactly in float64 on
 // worker threads (core/diagnostics body_potentials) from the renderer's own positions, whatever backend wrote
-// them, and handed to the renderer as a per-body value. A refresh starts at most once a second of wall time and
-// only after the last one finished, so the picture never waits for it; the bodies keep the values of their
-// positions at the refresh's start (at most a second or two old).
+// them, and handed to the renderer as a per-body value. A refresh starts only after the last one finished (at
+// most once a second, and see kDutyFactor), so the picture never waits for it; the bodies keep the values of
+// their positions at the refresh's start (up to about two refresh intervals old: 10 s at 16,384 bodies on two
+// cores, well under a second for a few thousand).
 //
 // The exact sum is O(N^2): on two shared cores 16,384 bodies (2.7e8 pairs) took 1.35 s, and 32,768 took 7.4 s
 // while the machine was busy; above kExactMax bodies nothing is drawn by potential, and note() says why,
