@@ -36,7 +36,7 @@ class PotentialFeed {
     void forget();
     // "exact sum over every pair of the 7500 bodies, ...", or why potential colouring is not shown.
     const std::string& note() const { return m_note; }
-    bool summing() const { return m_job.valid(); }       // a sum is under way (or done, not yet taken)
+    bool summing() const { return m_job.valid(); }  // a sum is under way (or done, not yet taken)
     double last_sum_seconds() const { return m_last_seconds; }
     // For headless runs and tests: waits for a running refresh and hands it over.
     void finish(ParticleRenderer& r);

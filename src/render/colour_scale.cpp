@@ -24,8 +24,7 @@ std::optional<ColorMode> parse_color_mode(const std::string& word) {
 std::string color_mode_choices() {
     const auto& w = color_mode_words();
     std::string s;
-    for (std::size_t i = 0; i < w.size(); ++i)
-        s += (i == 0 ? "" : i + 1 == w.size() ? " or " : ", ") + w[i];
+    for (std::size_t i = 0; i < w.size(); ++i) s += (i == 0 ? "" : i + 1 == w.size() ? " or " : ", ") + w[i];
     return s;
 }
 
@@ -58,8 +57,8 @@ ValueRange at_least(double lo, double hi, double min_width) {
 }
 }  // namespace
 
-ValueRange log_range_from_histogram(const std::vector<uint32_t>& bins, double log_lo, double log_hi, double q_lo,
-                                    double q_hi) {
+ValueRange log_range_from_histogram(const std::vector<uint32_t>& bins, double log_lo, double log_hi,
+                                    double q_lo, double q_hi) {
     const double total = std::accumulate(bins.begin(), bins.end(), 0.0);
     if (bins.empty() || !(total > 0)) return {};
     const double width = (log_hi - log_lo) / double(bins.size());
@@ -139,7 +138,8 @@ ColourBarText colour_bar_text(ColorMode mode, const PhysicalUnits& u, double G, 
         }
         case ColorMode::Potential: {
             const double s2 = speed_unit * speed_unit;
-            t = {"potential", three_digits(r.hi * s2), three_digits(r.lo * s2), "(" + speed_name + ")\xC2\xB2"};
+            t = {"potential", three_digits(r.hi * s2), three_digits(r.lo * s2),
+                 "(" + speed_name + ")\xC2\xB2"};
             break;
         }
         case ColorMode::Depth: {  // far (dark) at the left, near (bright) at the right

@@ -14,7 +14,8 @@
 
 namespace nbody {
 
-// "component", "speed", "depth", "density", "potential" (ColorMode order); "group" is still read as component.
+// "component", "speed", "depth", "density", "potential" (ColorMode order); "group" is still read as
+// component.
 const std::vector<std::string>& color_mode_words();
 std::optional<ColorMode> parse_color_mode(const std::string& word);
 // "component, speed, depth, density or potential": for error messages and help texts.
@@ -37,10 +38,10 @@ struct ValueRange {
 
 // Histogram of log10(density), bins of equal width from log_lo to log_hi, each bin holding a weight (mass):
 // the log10 densities at the q_lo and q_hi quantiles of the weight (say 0.01 and 0.999), so one dense cell or
-// a few lone bodies do not set the scale. Invalid when the histogram is empty. The range is at least a tenth of
-// a decade wide.
-ValueRange log_range_from_histogram(const std::vector<uint32_t>& bins, double log_lo, double log_hi, double q_lo,
-                                    double q_hi);
+// a few lone bodies do not set the scale. Invalid when the histogram is empty. The range is at least a tenth
+// of a decade wide.
+ValueRange log_range_from_histogram(const std::vector<uint32_t>& bins, double log_lo, double log_hi,
+                                    double q_lo, double q_hi);
 // The q_lo and q_hi quantiles of `values` (non-finite ones left out); invalid when none is finite. A range of
 // zero width is widened to keep the ramp's division defined.
 ValueRange quantile_range(std::vector<float> values, double q_lo, double q_hi);

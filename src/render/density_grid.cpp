@@ -99,7 +99,8 @@ void DensityGrid::compute(unsigned pos_buffer, std::size_t n, const GridBox& box
     NBODY_GL(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT));
     NBODY_GL(glUseProgram(m_cells_program));
     glUniform1i(glGetUniformLocation(m_cells_program, "u_grid"), kGrid);
-    glUniform1f(glGetUniformLocation(m_cells_program, "u_density_per_unit"), float(1.0 / (scale * cell * cell * cell)));
+    glUniform1f(glGetUniformLocation(m_cells_program, "u_density_per_unit"),
+                float(1.0 / (scale * cell * cell * cell)));
     glUniform2f(glGetUniformLocation(m_cells_program, "u_log_span"), float(kLogLo), float(kLogHi));
     glUniform1i(glGetUniformLocation(m_cells_program, "u_bins"), kBins);
     glUniform1i(glGetUniformLocation(m_cells_program, "u_histogram"), accumulate ? 1 : 0);

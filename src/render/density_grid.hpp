@@ -19,8 +19,9 @@ namespace nbody {
 
 class DensityGrid {
   public:
-    static constexpr int kGrid = 64;   // cells along an edge: about 8 bodies a cell at 2,097,152 bodies
-    static constexpr int kBins = 640;  // the histogram: log10 density from kLogLo to kLogHi, 1/16 decade a bin
+    static constexpr int kGrid = 64;  // cells along an edge: about 8 bodies a cell at 2,097,152 bodies
+    // The histogram: log10 density from kLogLo to kLogHi, 1/16 decade a bin.
+    static constexpr int kBins = 640;
     static constexpr double kLogLo = -20, kLogHi = 20;
 
     explicit DensityGrid(const std::string& shader_dir);  // throws GlError when a shader fails
@@ -33,7 +34,8 @@ class DensityGrid {
     void compute(unsigned pos_buffer, std::size_t n, const GridBox& box, double total_mass);
     unsigned texture() const { return m_texture; }  // R32F, kGrid^3, density in mass / length^3
     const GridBox& box() const { return m_box; }
-    // log10 density at the ramp's two ends (the 1st and 99.9th percentiles by mass); invalid before the first.
+    // log10 density at the ramp's two ends (the 1st and 99.9th percentiles by mass); invalid before the
+    // first.
     const ValueRange& log_range() const { return m_range; }
     double seconds() const { return m_timer.seconds(); }  // GPU time of both passes, a few frames old
 

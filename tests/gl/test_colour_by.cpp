@@ -138,7 +138,8 @@ TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
     EXPECT_NE(feed.note().find("exact"), std::string::npos) << feed.note();
     // The next sum waits a second, and four times the last sum's duration: at most a quarter of the cores.
     EXPECT_FALSE(feed.summing());
-    const double due = std::max(PotentialFeed::kInterval, PotentialFeed::kDutyFactor * feed.last_sum_seconds());
+    const double due =
+        std::max(PotentialFeed::kInterval, PotentialFeed::kDutyFactor * feed.last_sum_seconds());
     feed.update(r, p, 0.9 * due, true, false);
     EXPECT_FALSE(feed.summing());
     feed.update(r, p, 1.01 * due, true, false);
@@ -165,7 +166,8 @@ TEST(ColourBy, PotentialAboveTheExactLimitSaysWhyAndShowsNone) {
     feed.update(r, SimParams{}, 0.0, true, true);
     EXPECT_FALSE(r.has_body_scalars());
     EXPECT_NE(feed.note().find("not shown"), std::string::npos) << feed.note();
-    EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kExactMax + 1)), std::string::npos) << feed.note();
+    EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kExactMax + 1)), std::string::npos)
+        << feed.note();
 }
 
 // Few-body scenes (two-body, figure-eight) draw each body at least kFewBodySpritePx across; a galaxy keeps

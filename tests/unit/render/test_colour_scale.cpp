@@ -1,5 +1,6 @@
-// Colouring by a quantity, the arithmetic without GL: the mode words, the density grid's box, the ramp's range
-// from a histogram or a list of values, the mass unit of a scene's physical units, and the colour bar's words.
+// Colouring by a quantity, the arithmetic without GL: the mode words, the density grid's box, the ramp's
+// range from a histogram or a list of values, the mass unit of a scene's physical units, and the colour bar's
+// words.
 #include <gtest/gtest.h>
 
 #include <algorithm>
