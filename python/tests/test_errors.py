@@ -58,7 +58,7 @@ def test_negative_dt_is_refused_with_its_range_and_the_old_value_stays(pair):
 
 
 @pytest.mark.parametrize("field,value,message", [
-    ("backend", "gpu", r"^backend: must be auto, cpu, cuda or gl \(got 'gpu'\)$"),
+    ("backend", "gpu", r"^backend: must be one of auto, cpu, cuda, gl \(got 'gpu'\)$"),
     ("precision", "fp16", r"^precision: must be one of .*fp64.* \(got 'fp16'\)$"),
     ("integrator", "euler", r"^integrator: must be one of .*hermite.* \(got 'euler'\)$"),
     ("eta", 0.0, r"^eta: "),

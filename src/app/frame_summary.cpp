@@ -30,6 +30,10 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     // queries.
     std::printf("render on the GPU (ms): sprites %.3g of the draw's %.3g, %zu sprites\n",
                 1e3 * sum.sprites_gpu / f, 1e3 * sum.draw_gpu / f, v.sim().backend().size());
+    if (v.settings().color_mode == ColorMode::Potential) std::printf("potential: %s\n", v.potential_note().c_str());
+    if (sum.density_gpu > 0)
+        std::printf("render on the GPU (ms): the density grid (colour by density) %.3g of the draw's\n",
+                    1e3 * sum.density_gpu / f);
     std::printf("simulation: %lld steps, %s, %s (over the time spent stepping), t = %.5g\n", steps,
                 (format_si(s.interactions_per_s) + " interactions/s").c_str(),
                 (format_si(s.steps_per_s) + " steps/s").c_str(), v.sim().backend().time());

@@ -17,6 +17,7 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
 inline void add_frame_times(FrameTimes& sum, const FrameTimes& t) {
     sum.sim += t.sim, sum.sim_frame += t.sim_frame, sum.samplers += t.samplers;
     sum.upload += t.upload, sum.draw += t.draw, sum.draw_gpu += t.draw_gpu, sum.sprites_gpu += t.sprites_gpu,
+        sum.density_gpu += t.density_gpu,
         sum.ui += t.ui, sum.frame += t.frame;
 }
 

@@ -22,6 +22,7 @@
 #include "core/rows/param_registry.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
 #include "io/snapshot_file.hpp"
+#include "render/colour_scale.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
 #include "scene/toml_reader.hpp"  // did_you_mean
@@ -90,8 +91,17 @@ void add_render_options(CLI::App& app, AppOptions& o) {
         ->check(real_in(0.5, 4.0));
     app.add_flag("--presentation", o.presentation,
                  "Start in the presentation layout: Scene and Physics panels and big read-outs (P toggles)");
-    app.add_option("--color", o.color, "Colour by group (scene component), speed or depth")
-        ->check(CLI::IsMember({"group", "speed", "depth"}));
+    app.add_option("--color,--colour", o.color,
+                   "Colour bodies by " + color_mode_choices() +
+                       " (component: the scene's groups; density: local mass density, log scale; potential: "
+                       "each body's gravitational potential, exact, up to 16,384 bodies)")
+        ->check(CLI::Validator(
+            [](std::string& given) {  // CLI11 puts "--color: " before the words
+                return parse_color_mode(given) ? std::string()
+                                               : "'" + given + "' is not a colour mode; expected " +
+                                                     color_mode_choices();
+            },
+            "MODE"));
     app.add_flag("--auto-steps", o.auto_steps,
                  "As many steps per frame as fit in a 60 Hz frame ('as fast as possible')");
     app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");

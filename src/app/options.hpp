@@ -46,7 +46,7 @@ struct AppOptions {
     bool interop = true;          // false: always copy positions through the host
     float ui_scale = 0;           // 0: from the monitor (ui_scale_for_display)
     bool presentation = false;    // the window starts in the presentation layout (P toggles)
-    std::string color = "group";  // group, speed, depth
+    std::string color = "component";  // render/colour_scale.hpp color_mode_words ("group" as component)
     std::optional<int> steps_per_frame;
     bool auto_steps = false;  // steps per frame chosen to fill the frame budget (1/60 s)
     bool paused = false;      // start paused (the window: Space runs; headless: frames of the start)

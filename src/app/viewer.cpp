@@ -10,6 +10,7 @@
 #include "core/rows/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
+#include "render/colour_scale.hpp"
 #include "render/screen_pick.hpp"
 #include "render/shader.hpp"
 #include "scene/group_labels.hpp"
@@ -39,9 +40,6 @@ glm::vec3 to_vec3(const Double3& d) {
     return glm::vec3(float(d.x), float(d.y), float(d.z));
 }
 
-ColorMode parse_color(const std::string& s) {
-    return s == "speed" ? ColorMode::Speed : s == "depth" ? ColorMode::Depth : ColorMode::Group;
-}
 }  // namespace
 
 Viewer::Viewer(const AppOptions& o, GlContext& ctx)
@@ -49,7 +47,8 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
           return make_sandbox_backend(p, choice, {GlContextSource::Current, {}});
       }) {
     m_allow_interop = o.interop;
-    m_settings.color_mode = parse_color(o.color);
+    m_headless = o.headless;
+    m_settings.color_mode = parse_color_mode(o.color).value_or(ColorMode::Group);  // options checked the word
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
     if (o.tree_cells) m_settings.cells.on = true, m_settings.cells.depth = *o.tree_cells;
     if (o.exposure) m_settings.auto_exposure = false, m_settings.exposure = *o.exposure;
@@ -98,8 +97,12 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     apply_group_looks(from_scene ? group_looks(scene) : std::vector<ComponentLook>{});
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
+    m_settings.min_sprite_px = few_body_sprite_px(initial.size());
     attach_renderer();
     frame_all();                       // sets the radius the sprite sizes use, and a home view
+    double mass = 0;
+    for (const Double4& b : initial.pos_mass) mass += b.w;
+    m_renderer->set_scene_scale(mass, m_radius);
     if (const auto& c = scene.camera)  // the scene's own suggested view wins
         m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
                           float(c->distance), glm::radians(float(c->yaw_deg)),
@@ -125,6 +128,8 @@ void Viewer::apply_group_looks(const std::vector<ComponentLook>& looks) {
 }
 
 void Viewer::attach_renderer() {
+    m_potential.forget();  // the values belong to the bodies as they were
+    m_renderer->set_body_scalars({}, {});
     m_feed.attach(m_sim.backend(), *m_renderer, m_allow_interop);
     m_renderer->set_groups(m_sim.initial_state().group);
     m_feed.update(m_sim.backend(), *m_renderer);
@@ -231,6 +236,8 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_camera.set_target(to_vec3(followed->pos));
     else if (m_follow_com)
         m_camera.set_target(to_vec3(m_com.at(now)));
+    m_potential.update(*m_renderer, m_sim.params(), wall_now, m_settings.color_mode == ColorMode::Potential,
+                       m_headless);
     draw_only();
 }
 
@@ -247,6 +254,7 @@ void Viewer::draw_only() {
     m_times.draw = since(t0);
     m_times.draw_gpu = m_draw_timer->seconds();
     m_times.sprites_gpu = m_renderer->sprite_seconds();
+    m_times.density_gpu = m_settings.color_mode == ColorMode::Density ? m_renderer->density_seconds() : 0.0;
 }
 
 double Viewer::simulation_budget() const {

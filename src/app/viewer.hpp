@@ -17,6 +17,7 @@
 #include "render/gpu_timer.hpp"
 #include "render/image_capture.hpp"
 #include "render/measure_renderer.hpp"
+#include "app/potential_feed.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/position_feed.hpp"
 #include "scene/scene.hpp"
@@ -69,6 +70,8 @@ class Viewer {
     const PositionFeed& feed() const { return m_feed; }
     const SceneSpec& scene() const { return m_scene; }
     const LoadedColormap& colormap() const { return m_renderer->colormap(); }
+    const ParticleRenderer& renderer() const { return *m_renderer; }
+    const std::string& potential_note() const { return m_potential.note(); }
     DepthRange depth_range() const;
     const TrailRenderer& trails() const { return m_renderer->trails(); }
     const CellRenderer& cells() const { return m_renderer->cells(); }
@@ -110,6 +113,8 @@ class Viewer {
     std::vector<ComponentKind> m_group_kinds;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     Measurements m_measure;
+    PotentialFeed m_potential;   // colour by potential: the per-body sums on worker threads
+    bool m_headless = false;     // pictures wait for the first potentials; the window does not
     std::unique_ptr<MeasureRenderer> m_measure_renderer;
     SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
 };

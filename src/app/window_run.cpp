@@ -197,6 +197,13 @@ class WindowApp {
         m_view.units = m_viewer.scene().units;
         const DepthRange d = m_viewer.depth_range();
         m_view.depth_near = d.near_d, m_view.depth_far = d.far_d;
+        m_view.G = sim.params().G;
+        const ParticleRenderer& r = m_viewer.renderer();
+        const ColorMode mode = m_viewer.settings().color_mode;
+        m_view.colour_range = mode == ColorMode::Density     ? r.density_log_range()
+                              : mode == ColorMode::Potential ? r.body_scalar_range()
+                                                             : ValueRange{};
+        m_view.colour_note = m_viewer.potential_note();
         m_view.trail_samples = m_viewer.trails().ring().count();
         m_view.trail_bytes = m_viewer.trails().bytes();
         m_view.trail_note = m_viewer.trails().note();

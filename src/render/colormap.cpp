@@ -72,11 +72,15 @@ glm::vec3 group_colour(uint32_t group) {
 const char* color_mode_name(ColorMode m) {
     switch (m) {
         case ColorMode::Group:
-            return "galaxy (scene component)";
+            return "component";
         case ColorMode::Speed:
             return "speed";
         case ColorMode::Depth:
             return "depth";
+        case ColorMode::Density:
+            return "density";
+        case ColorMode::Potential:
+            return "potential";
     }
     return "?";
 }

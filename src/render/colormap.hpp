@@ -11,7 +11,10 @@
 
 namespace nbody {
 
-enum class ColorMode { Group, Speed, Depth };
+// Group: the scene component a body came from (named "component" in the window); Density: the local mass
+// density (a grid the renderer deposits every frame); Potential: each body's gravitational potential.
+enum class ColorMode { Group, Speed, Depth, Density, Potential };
+inline constexpr int kColorModes = 5;
 
 inline constexpr int kColormapSize = 256;
 inline constexpr int kGroupColours = 8;

@@ -9,6 +9,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/assets.hpp"
+#include "render/density_grid.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
 #include "render/tone_map.hpp"
@@ -19,7 +20,11 @@ float default_point_size(std::size_t n) {
     return float(std::clamp(3.0 * std::pow(1e5 / double(std::max<std::size_t>(n, 1)), 0.25), 1.0, 8.0));
 }
 
-ParticleRenderer::ParticleRenderer(const std::string& dir) {
+float few_body_sprite_px(std::size_t n) {
+    return n <= kFewBodies ? kFewBodySpritePx : 1.0f;
+}
+
+ParticleRenderer::ParticleRenderer(const std::string& dir) : m_shader_dir(dir) {
     m_points = std::make_unique<ShaderProgram>(dir, "particles.vert", "particles.frag");
     m_tone_map = std::make_unique<ToneMapper>(dir);
     m_sprite_timer = std::make_unique<GpuTimer>();
@@ -53,8 +58,8 @@ void ParticleRenderer::use_colormap(const std::string& name) {
 }
 
 ParticleRenderer::~ParticleRenderer() {
-    const GLuint buffers[] = {m_pos, m_prev, m_group};
-    glDeleteBuffers(3, buffers);
+    const GLuint buffers[] = {m_pos, m_prev, m_group, m_scalar};
+    glDeleteBuffers(4, buffers);
     glDeleteVertexArrays(1, &m_vao);
     glDeleteTextures(1, &m_colormap);
     if (m_hdr_tex) glDeleteTextures(1, &m_hdr_tex);
@@ -63,8 +68,9 @@ ParticleRenderer::~ParticleRenderer() {
 
 void ParticleRenderer::set_particle_count(std::size_t n) {
     if (n == m_n && m_pos) return;
-    const GLuint old[] = {m_pos, m_prev, m_group};
-    glDeleteBuffers(3, old);
+    const GLuint old[] = {m_pos, m_prev, m_group, m_scalar};
+    glDeleteBuffers(4, old);
+    m_scalar_range = {};
     m_n = n;
     const auto bytes4 = static_cast<GLsizeiptr>(std::max<std::size_t>(n, 1) * sizeof(Float4));
     // glBufferData (not immutable storage): cudaGraphicsGLRegisterBuffer accepts it, and it is re-created
@@ -79,6 +85,10 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
     NBODY_GL(
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::size_t>(n, 1) * 4), nullptr, GL_STATIC_DRAW));
+    NBODY_GL(glGenBuffers(1, &m_scalar));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_scalar));
+    NBODY_GL(
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::size_t>(n, 1) * 4), nullptr, GL_DYNAMIC_DRAW));
 
     NBODY_GL(glBindVertexArray(m_vao));
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
@@ -90,6 +100,9 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
     NBODY_GL(glVertexAttribIPointer(2, 1, GL_UNSIGNED_INT, 4, nullptr));
     NBODY_GL(glEnableVertexAttribArray(2));
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_scalar));
+    NBODY_GL(glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, 4, nullptr));
+    NBODY_GL(glEnableVertexAttribArray(3));
     NBODY_GL(glBindVertexArray(0));
     m_update_dt = 0;
     m_trails->clear();  // re-created for the new N at its next sample
@@ -100,6 +113,35 @@ void ParticleRenderer::set_groups(const std::vector<uint32_t>& group) {
     const std::size_t n = std::min(group.size(), m_n);
     NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_group));
     NBODY_GL(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * 4), group.data()));
+}
+
+void ParticleRenderer::set_scene_scale(double total_mass, float radius) {
+    m_total_mass = total_mass > 0 ? total_mass : 1.0;
+    m_scene_radius = radius > 0 ? radius : 1.0f;
+}
+
+void ParticleRenderer::set_body_scalars(const std::vector<float>& values, const ValueRange& range) {
+    if (values.size() != m_n || !range.valid) {
+        m_scalar_range = {};
+        return;
+    }
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_scalar));
+    NBODY_GL(glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_n * 4), values.data()));
+    m_scalar_range = range;
+}
+
+void ParticleRenderer::read_positions(std::vector<Float4>& out) const {
+    out.resize(m_n);
+    NBODY_GL(glBindBuffer(GL_ARRAY_BUFFER, m_pos));
+    NBODY_GL(glGetBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(position_bytes()), out.data()));
+}
+
+ValueRange ParticleRenderer::density_log_range() const {
+    return m_density ? m_density->log_range() : ValueRange{};
+}
+
+double ParticleRenderer::density_seconds() const {
+    return m_density ? m_density->seconds() : 0.0;
 }
 
 void ParticleRenderer::begin_position_update(double sim_time_delta) {
@@ -123,7 +165,10 @@ void ParticleRenderer::draw_trails(const Camera& camera, const RenderSettings& s
     d.view = camera.view();
     d.proj = camera.projection(aspect);
     d.intensity = intensity;
-    d.mode = static_cast<int>(s.color_mode);
+    // Density and potential have no value along a trail's past: those trails keep the component colours.
+    d.mode = s.color_mode == ColorMode::Density || s.color_mode == ColorMode::Potential
+                 ? 0
+                 : static_cast<int>(s.color_mode);
     d.speed_max = s.speed_max;
     d.depth = {depth.near_d, depth.far_d};
     d.group_colours = m_group_colours.data();
@@ -168,7 +213,22 @@ void ParticleRenderer::draw_sprites(const Camera& camera, const RenderSettings& 
     glUniform1f(m_points->uniform("u_point_size"), s.point_size);
     glUniform1f(m_points->uniform("u_target_distance"), camera.distance());
     glUniform1f(m_points->uniform("u_intensity"), intensity);
-    glUniform1i(m_points->uniform("u_mode"), static_cast<int>(s.color_mode));
+    // Potential without values yet (or not available at this N: the panel says why) draws components.
+    const bool no_values = s.color_mode == ColorMode::Potential && !m_scalar_range.valid;
+    glUniform1i(m_points->uniform("u_mode"), no_values ? 0 : static_cast<int>(s.color_mode));
+    glUniform1f(m_points->uniform("u_min_size"), std::max(s.min_sprite_px, 1.0f));
+    glUniform2f(m_points->uniform("u_scalar_range"), float(m_scalar_range.lo), float(m_scalar_range.hi));
+    // Its own unit always: a 1D and a 3D sampler on one unit fail the draw, whichever the mode reads.
+    glUniform1i(m_points->uniform("u_density"), 1);
+    if (s.color_mode == ColorMode::Density && m_density) {
+        const GridBox& b = m_density->box();
+        const ValueRange r = m_density->log_range();
+        glUniform3f(m_points->uniform("u_grid_lo"), b.lo.x, b.lo.y, b.lo.z);
+        glUniform1f(m_points->uniform("u_grid_inv_size"), 1.0f / b.size);
+        glUniform2f(m_points->uniform("u_log_density_range"), float(r.lo), float(r.hi));
+        NBODY_GL(glActiveTexture(GL_TEXTURE1));
+        NBODY_GL(glBindTexture(GL_TEXTURE_3D, m_density->texture()));
+    }
     const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
     glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
     glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
@@ -216,6 +276,14 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     if (m_n > 0) {
         if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it
         draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
+        if (s.color_mode == ColorMode::Density) {
+            if (!m_density) m_density = std::make_unique<DensityGrid>(m_shader_dir);
+            m_density->compute(m_pos, m_n,
+                               density_grid_box(camera.target(), camera.distance(), camera.fov_y,
+                                                float(w) / float(h), m_scene_radius),
+                               m_total_mass);
+            NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
+        }
         draw_sprites(camera, s, depth, float(w) / float(h), intensity);
     }
     // The mip levels feed both the bloom and the exposure measurement.

@@ -16,17 +16,25 @@
 #include "render/camera.hpp"
 #include "render/cell_renderer.hpp"
 #include "render/colormap.hpp"
+#include "render/colour_scale.hpp"
 #include "render/gpu_timer.hpp"
 #include "render/trails.hpp"
 
 namespace nbody {
 
+class DensityGrid;
 class ShaderProgram;
 class ToneMapper;
 
 // A sprite size that suits N bodies: bigger for few bodies (so cores overlap and glow), 1.7 px at 10^6, 1 px
 // from 6 x 10^6 (the draw of 10^7 sprites is bound by blending the fragments into the HDR target).
 float default_point_size(std::size_t n);
+// The smallest sprite for n bodies: scenes of kFewBodies or fewer (two-body, figure-eight) draw each body at
+// least kFewBodySpritePx across at full light, so a room sees a handful of stars; 1 (no floor) above that,
+// where a galaxy's far bodies keep the light of their true area.
+inline constexpr std::size_t kFewBodies = 64;
+inline constexpr float kFewBodySpritePx = 16.0f;
+float few_body_sprite_px(std::size_t n);
 
 // How one colour group (a scene component) is drawn: its colour, whether it is drawn, and whether it is dark
 // matter (then dimmed unless RenderSettings::show_dark_matter).
@@ -51,6 +59,9 @@ struct RenderSettings {
     bool show_dark_matter = false;  // false: dark-matter groups drawn with dark_matter_light of their light
     float dark_matter_light = 0.1f;
     float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
+    // Scenes of a few bodies (two-body, figure-eight): each sprite at least this many pixels across and as
+    // bright as a sprite of that size, so a class sees them; 1 (the default) changes nothing.
+    float min_sprite_px = 1.0f;
     glm::vec3 background{0.0015f, 0.0015f, 0.004f};  // linear RGB: near black, a hint of blue
     std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
     TrailSettings trails;                            // fading trails behind the bodies (trails.hpp)
@@ -92,6 +103,20 @@ class ParticleRenderer {
     void set_cells(const std::vector<TreeCellBox>& boxes) { m_cells->set_boxes(boxes); }
     const CellRenderer& cells() const { return *m_cells; }
 
+    // What the density grid needs from the scene: the total mass (its fixed point) and the radius that frames
+    // all bodies (its smallest box). Call on a new scene.
+    void set_scene_scale(double total_mass, float radius);
+    // The potential colouring's per-body values (N floats, (length/time)^2) and the range the ramp spans;
+    // an empty vector forgets them (the mode then draws component colours).
+    void set_body_scalars(const std::vector<float>& values, const ValueRange& range);
+    bool has_body_scalars() const { return m_scalar_range.valid; }
+    const ValueRange& body_scalar_range() const { return m_scalar_range; }
+    // The position buffer read back (N float4): the host copy for a computation the GPU does not do.
+    void read_positions(std::vector<Float4>& out) const;
+    // log10 density (mass / length^3) at the ramp's ends; invalid until density colouring drew a frame.
+    ValueRange density_log_range() const;
+    double density_seconds() const;  // GPU time of the density passes (0 until measured or when not shown)
+
     // Draws into `target_fbo` (width x height pixels), background included.
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
               unsigned target_fbo);
@@ -111,13 +136,18 @@ class ParticleRenderer {
     std::unique_ptr<ShaderProgram> m_points;
     std::unique_ptr<ToneMapper> m_tone_map;
     std::unique_ptr<GpuTimer> m_sprite_timer;
+    std::unique_ptr<DensityGrid> m_density;  // made the first time density colouring is drawn
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
     std::array<glm::vec3, kGroupColours> m_group_colours{};  // this frame's, times their light (trails)
     std::array<float, kGroupColours> m_group_light{};        // 0 hidden, dimmed, or 1
     std::unique_ptr<TrailRenderer> m_trails;
     std::unique_ptr<CellRenderer> m_cells;
-    unsigned m_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_colormap = 0;
+    unsigned m_vao = 0, m_pos = 0, m_prev = 0, m_group = 0, m_scalar = 0, m_colormap = 0;
+    std::string m_shader_dir;
+    double m_total_mass = 1;
+    float m_scene_radius = 1;
+    ValueRange m_scalar_range;
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;
     std::size_t m_n = 0;

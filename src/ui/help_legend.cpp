@@ -65,7 +65,8 @@ void legend_overlay(PanelContext& c) {
             p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 1)));
         ImGui::Dummy(ImVec2(w, h));
     };
-    if (c.render.color_mode == ColorMode::Group) {
+    const bool no_potential = c.render.color_mode == ColorMode::Potential && !c.view.colour_range.valid;
+    if (c.render.color_mode == ColorMode::Group || no_potential) {  // the latter drawn by component
         for (std::size_t g = 0; g < std::min<std::size_t>(c.view.group_count, kGroupColours); ++g) {
             const GroupStyle& st = c.render.groups[g];
             if (g) ImGui::SameLine();
@@ -80,20 +81,12 @@ void legend_overlay(PanelContext& c) {
             else
                 ImGui::TextDisabled("%s (hidden)", name.c_str());
         }
-    } else {
-        const bool speed = c.render.color_mode == ColorMode::Speed;
-        ImGui::Text(speed ? "speed 0" : "far %.3g", double(c.view.depth_far));
-        const float w = 15 * ImGui::GetFontSize();
-        const ColormapTable table = c.view.colormap ? c.view.colormap->table : colormap_table();
-        for (int i = 0; i < 50; ++i) {
-            ImGui::SameLine(0, 0);
-            swatch(table[std::size_t(i * (kColormapSize - 1) / 49)], w / 50);  // depth: near is bright, right
+        if (no_potential) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(no potential colours yet: the View panel says why)");
         }
-        ImGui::SameLine();
-        if (speed)
-            ImGui::Text("%.3g (length/time)", double(c.render.speed_max));
-        else
-            ImGui::Text("near %.3g", double(c.view.depth_near));
+    } else {
+        colour_bar_item(c);
     }
     scale_bar_item(c);
     ImGui::End();

@@ -440,8 +440,13 @@ void view_panel(PanelContext& c) {
     RenderSettings& r = c.render;
     UiState& s = c.state;
     int mode = static_cast<int>(r.color_mode);
-    const char* modes[] = {"galaxy", "speed", "depth"};
-    if (ImGui::Combo("colour by", &mode, modes, 3)) r.color_mode = static_cast<ColorMode>(mode);
+    const char* modes[kColorModes];
+    for (int m = 0; m < kColorModes; ++m) modes[m] = color_mode_name(static_cast<ColorMode>(m));
+    if (ImGui::Combo("colour by", &mode, modes, kColorModes)) r.color_mode = static_cast<ColorMode>(mode);
+    if (r.color_mode == ColorMode::Potential && !c.view.colour_note.empty())
+        disabled_wrapped(c.view.colour_note.c_str());
+    if (r.color_mode == ColorMode::Density)
+        disabled_wrapped("the mass in each cell of a 64\xC2\xB3 grid around the view's centre, over the cell's volume");
     components_controls(c);
     ImGui::SliderFloat("point size", &r.point_size, 0.5f, 32.0f, "%.2g px", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("brightness", &r.brightness, 0.01f, 100.0f, "%.3g", ImGuiSliderFlags_Logarithmic);

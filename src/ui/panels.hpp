@@ -31,6 +31,8 @@ void view_panel(PanelContext& c);
 void performance_panel(PanelContext& c);
 void diagnostics_panel(PanelContext& c);
 void legend_overlay(PanelContext& c);
+// colour_bar.cpp: the legend's ramp with its title, end values and unit (speed, depth, density, potential).
+void colour_bar_item(PanelContext& c);
 void readout_panel(PanelContext& c);      // presentation.cpp: big energy error and Gflop/s
 void ui_scale_controls(PanelContext& c);  // presentation.cpp: the View panel's scale slider, layout, font
 

@@ -166,6 +166,7 @@ void frame_time_lines(PanelContext& c) {
             "Milliseconds of one frame on the program's own thread. \"other\" is mostly waiting for "
             "the screen's next refresh (vsync) and handling input.");
     if (t.draw_gpu > 0) ImGui::TextDisabled("the graphics card drew for %.3g ms", t.draw_gpu * 1e3);
+    if (t.density_gpu > 0) ImGui::TextDisabled("of it the density grid %.3g ms", t.density_gpu * 1e3);
 }
 }  // namespace
 

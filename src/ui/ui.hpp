@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "core/session/perf_history.hpp"
 #include "core/physics/physical_units.hpp"
+#include "core/session/perf_history.hpp"
 #include "core/session/simulation.hpp"
+#include "render/colour_scale.hpp"
 #include "render/camera.hpp"
 #include "render/colormap.hpp"
 #include "render/particle_renderer.hpp"
@@ -74,6 +75,11 @@ struct UiView {
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
     PhysicalUnits units;                   // the scene's [units]: the legend's time and scale bar
     float depth_near = 0, depth_far = 1;
+    double G = 1;  // the simulation's: the density colour bar's mass unit in M_sun comes from it
+    // The colour bar's range in N-body units (render/colour_scale.hpp's colour_bar_text says which quantity
+    // and scale); invalid while none is known (potential not computed, density not drawn yet).
+    ValueRange colour_range;
+    std::string colour_note;  // potential: what is shown, or why it is not
     const LoadedColormap* colormap = nullptr;  // the renderer's ramp (the legend); null: the built-in one
     std::vector<std::string> colormap_names;   // assets/colormaps/*.txt, for the View panel's choice
     int trail_samples = 0;          // held in the trail ring now

@@ -81,8 +81,12 @@ TEST(Window, OneImGuiFrameWithEveryPanelOpen) {
     view.upload_path = "host copy";
     view.group_count = 3;
     render.trails.on = true;  // its controls in the View panel
-    for (ColorMode mode : {ColorMode::Group, ColorMode::Speed, ColorMode::Depth}) {
+    for (int m = 0; m < kColorModes; ++m) {  // every legend: swatches, or a colour bar with its units
+        const ColorMode mode = static_cast<ColorMode>(m);
         render.color_mode = mode;
+        // Density with a range; potential without (too many bodies): components, and the note says why.
+        view.colour_range = mode == ColorMode::Density ? ValueRange{-2, 1, true} : ValueRange{};
+        view.colour_note = "not shown: a test";
         sim.advance_frame(1.0, 0.0);
         ui.new_frame();
         const UiRequests req = ui.build(sim, render, camera, state, view);
