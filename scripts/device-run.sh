@@ -173,12 +173,16 @@ while [ $# -gt 0 ]; do
       # shellcheck disable=SC2086
       $B/nbody-sandbox $1 >> "$OUT/frames.txt" 2>&1 || rc=1 ;;
     screenshots)
-      # One 1280x720 image of every shipped scene after 300 frames, packed as images.tgz.
+      # Every shipped scene after 300 frames at 1280x720 and 1920x1080 (the docs' gallery, slides), packed as
+      # images.tgz.
       mkdir -p /tmp/images
-      for sc in scenes/*.toml; do
-        name=$(basename "$sc" .toml)
-        $B/nbody-sandbox --headless --frames 300 --screenshot "/tmp/images/$name.png" "$sc" \
-          >> "$OUT/screenshots.log" 2>&1 || { rc=1; echo "screenshot of $sc failed"; }
+      for size in 1280x720 1920x1080; do
+        for sc in scenes/*.toml; do
+          name=$(basename "$sc" .toml)
+          $B/nbody-sandbox --headless --frames 300 --width "${size%x*}" --height "${size#*x}" \
+            --screenshot "/tmp/images/$name-$size.png" "$sc" >> "$OUT/screenshots.log" 2>&1 ||
+            { rc=1; echo "screenshot of $sc at $size failed"; }
+        done
       done
       tar czf "$OUT/images.tgz" -C /tmp images ;;
     *) echo "device-run: unknown task '$1'"; rc=2 ;;
