@@ -298,6 +298,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     in.exposure = s.exposure;
     in.glow = s.glow;
     in.background = s.background;
+    if (m_n <= kFewBodies) in.min_white_sprites = kFewBodyWhiteSprites;
     m_tone_map->draw(in, target_fbo);
     // Over the tone-mapped image: the lines keep their colour and opacity over dense cores and empty sky alike.
     m_cells->draw(camera.view(), camera.projection(float(w) / float(h)), s.cells);

@@ -34,6 +34,8 @@ float default_point_size(std::size_t n);
 // where a galaxy's far bodies keep the light of their true area.
 inline constexpr std::size_t kFewBodies = 64;
 inline constexpr float kFewBodySpritePx = 16.0f;
+// Their white, in sprites deep (ToneMapInput::min_white_sprites): a lone star's centre near white, its colour kept.
+inline constexpr float kFewBodyWhiteSprites = 1.25f;
 float few_body_sprite_px(std::size_t n);
 
 // How one colour group (a scene component) is drawn: its colour, whether it is drawn, and whether it is dark

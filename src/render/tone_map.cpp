@@ -20,8 +20,6 @@ constexpr float kKneeSprites = 0.03f;
 // White sits at 3x the brightest measured texel: a texel is the mean of 8 x 8 pixels, and a core's peak is
 // brighter than its block's mean; the shoulder takes what is brighter still.
 constexpr float kWhiteOverMeasured = 3.0f;
-// A frame of a few sparse bodies is not stretched until each is white: white is at least 8 sprites deep.
-constexpr float kMinWhiteSprites = 8.0f;
 // Fraction of the stored measurement replaced each frame: about ten frames to settle, so a core moving into
 // view does not make the picture flicker.
 constexpr float kAdaptPerFrame = 0.1f;
@@ -132,7 +130,7 @@ void ToneMapper::draw(const ToneMapInput& in, unsigned target_fbo) {
     glUniform1f(m_map->uniform("u_white_scale"), in.auto_exposure
                                                      ? kWhiteOverMeasured * std::exp2(-in.exposure_ev)
                                                      : 1.0f / std::max(in.exposure, 1e-12f));
-    glUniform1f(m_map->uniform("u_min_white"), kMinWhiteSprites * sprite * std::exp2(-in.exposure_ev));
+    glUniform1f(m_map->uniform("u_min_white"), in.min_white_sprites * sprite * std::exp2(-in.exposure_ev));
     glUniform1f(m_map->uniform("u_glow"), in.glow);
     const glm::vec3 bg = glm::pow(glm::clamp(in.background, glm::vec3(0), glm::vec3(1)), glm::vec3(1 / 2.2f));
     glUniform3fv(m_map->uniform("u_background"), 1, glm::value_ptr(bg));

@@ -23,6 +23,9 @@ struct ToneMapInput {
     float exposure = 1;     // manual: light 1 / exposure is white
     float glow = 0;
     glm::vec3 background{0};  // linear RGB
+    // Auto exposure: white is at least this many sprites deep, so a sparse frame of a galaxy's outskirts is not
+    // stretched until each lone body is white; scenes of a few bodies ask for less, so their stars show bright.
+    float min_white_sprites = 8;
 };
 
 class ToneMapper {
