@@ -312,8 +312,11 @@ void CudaBackend::read_out(const ReadoutAsk& ask, Readouts& out) {
         if (ask.device_timings) m->devices->synchronize();  // the last step's events are recorded
         m->engine->read_out(ask, out);
     }
-    const LaunchPlan p = plan();
-    out.launch_shape = {p.k, p.u, p.block, p.q, p.splits, kernel_resources().registers, static_cast<int>(parts())};
+    if (ask.launch_shape) {  // not for the window's facts each frame: the registers are a driver query
+        const LaunchPlan p = plan();
+        out.launch_shape = {p.k, p.u, p.block, p.q, p.splits, kernel_resources().registers,
+                            static_cast<int>(parts())};
+    }
     out.tuning_key = m->tuning_key;
 }
 std::string CudaBackend::kernel_label() const { return m->engine ? m->engine->kernel_label() : name(); }

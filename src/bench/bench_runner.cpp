@@ -60,7 +60,7 @@ std::vector<double> time_repeats(Backend& backend, const StepTimer& timer, const
     row.steps_per_repeat = steps;
     row.repeats = timing.repeats;
     row.rate = rates[rates.size() / 2];
-    const Readouts r = backend.readouts();
+    const Readouts r = backend.readouts(ReadoutAsk::launch());
     row.stages = r.stage_times;  // averaged since the reset: the warm-up and every repeat
     row.kernel = backend.kernel_label();
     const LaunchShape l = r.launch_shape;

@@ -81,6 +81,7 @@ struct ReadoutAsk {
     int cell_depth = -1;          // tree cells down to this depth (root 0; at most kMaxCellDrawDepth); -1: none
     bool block_levels = false;    // the bodies on each level: a copy of every body's step on GPU backends
     bool device_timings = false;  // per GPU, the last step: waits for the devices to finish
+    bool launch_shape = false;    // the force kernel's launch shape: a driver query for its registers on CUDA
 
     static ReadoutAsk cells(int depth) {
         ReadoutAsk a;
@@ -95,6 +96,11 @@ struct ReadoutAsk {
     static ReadoutAsk timings() {
         ReadoutAsk a;
         a.device_timings = true;
+        return a;
+    }
+    static ReadoutAsk launch() {
+        ReadoutAsk a;
+        a.launch_shape = true;
         return a;
     }
 };
@@ -114,7 +120,8 @@ struct Readouts {
     // Per GPU, the last step: its force kernel and the copies of its bodies to the other GPUs (ask:
     // device_timings). Empty where there is one device or none.
     std::vector<DeviceTiming> device_timings;
-    // The shape the last step's force evaluation was launched with (benchmark rows); zeros where none.
+    // The shape the last step's force evaluation was launched with (benchmark rows; ask: launch_shape); zeros
+    // where none.
     LaunchShape launch_shape;
     // The device as the kernel tuner files its tables (GPU name, multiprocessors, driver); nullopt where
     // nothing is tuned per device.

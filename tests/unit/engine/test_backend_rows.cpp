@@ -135,7 +135,7 @@ TEST(BackendDefaults, HostBackendTimesStepsAndOffersNoGpuPaths) {
     const double ms = cpu.timed_steps(3);
     EXPECT_GT(ms, 0.0);
     EXPECT_EQ(cpu.steps_taken(), 3);
-    const LaunchShape l = cpu.readouts().launch_shape;
+    const LaunchShape l = cpu.readouts(ReadoutAsk::launch()).launch_shape;
     EXPECT_EQ(l.k + l.u + l.block + l.q + l.s + l.registers + l.parts, 0);
     EXPECT_FALSE(cpu.readouts().tuning_key.has_value());
     std::string why;
