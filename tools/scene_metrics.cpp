@@ -59,6 +59,7 @@ struct Args {
     std::string backend = "cpu", method;  // method: the scene's unless given
     double theta = 0;                     // 0: the scene's
     double alpha = -1;                    // < 0: the scene's
+    int gpus = 1;                         // --backend cuda: GPUs the run is split over
     bool own_centre = false;              // isolation: each group's radii about its own density centre
     std::string integrator;               // the scene's unless given
     double eta = 0, dt = 0;               // 0: the scene's
@@ -76,6 +77,7 @@ SimParams params_for(const Args& a, const SceneSpec& scene) {
     if (!a.method.empty()) p.method = *parse_method(a.method);
     if (a.theta > 0) p.tree.theta = static_cast<float>(a.theta);
     if (a.alpha >= 0) p.tree.alpha = static_cast<float>(a.alpha);
+    p.gpus = a.gpus;
     if (!a.integrator.empty()) {
         const std::optional<Integrator> in = parse_integrator(a.integrator);
         if (!in) throw Error("--integrator " + a.integrator + ": not an integrator's name");
@@ -405,6 +407,8 @@ int main(int argc, char** argv) {
     app.add_option("--method", a.method, "direct or tree (default: the scene's)")
         ->check(CLI::IsMember({"direct", "tree"}));
     app.add_flag("--own-centre", a.own_centre, "isolation: each group's radii about its own density centre");
+    app.add_option("--gpus", a.gpus, "backend cuda: GPUs to split the run over (default 1)")
+        ->check(CLI::Range(1, kMaxGpus));
     app.add_option("--theta", a.theta, "method tree: Barnes opening angle (default: the scene's)")->check(CLI::Range(1e-6, 1.5));
     app.add_option("--alpha", a.alpha, "method tree: acceleration criterion, 0 = off (default: the scene's)")
         ->check(CLI::Range(0.0, 1.0));

@@ -14,6 +14,16 @@
 
 namespace nbody {
 
+// One GPU's share of the walk where several GPUs each hold every body and build the same tree (the tree engine
+// on several parts): the groups whose first body, in key order, lies in [begin, end). Groups cut the key order
+// into runs, so the bodies a share walks are one run of the key order (GpuTree::walked_run).
+struct WalkShare {
+    std::size_t begin = 0, end = 0;
+};
+struct KeyRun {
+    std::size_t begin = 0, end = 0;  // bodies [begin, end) of the key order
+};
+
 class GpuTree {
   public:
     // Throws BackendError when the device cannot be used.
@@ -43,7 +53,12 @@ class GpuTree {
     // the same leaf and group sizes, as CpuTree::evaluate_active does.
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
                          TreeStats* st = nullptr, bool acc_holds_last = false,
-                         const uint8_t* d_active = nullptr, bool may_refit = false);
+                         const uint8_t* d_active = nullptr, bool may_refit = false,
+                         const WalkShare* share = nullptr);
+    // The bodies the last evaluation's walk covered, in key order: its share's run, or every body.
+    KeyRun walked_run() const;
+    // The last tree's key order: order[k] is the input index of the k-th body in key order (device memory).
+    const uint32_t* device_order() const;
 
     // Per group of the last walk (tree::emit_groups, in CpuTree::groups()'s order): its interaction list's
     // lengths, as CpuTree reports them.

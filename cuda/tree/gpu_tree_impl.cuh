@@ -32,7 +32,9 @@ struct GpuTree::Impl {
     // the per-group list lengths, and the accelerations of evaluate() from the host.
     kernels::DeviceBuffer stacks, walk_counters, group_counts, host_acc;
     kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
-    kernels::DeviceBuffer walk_list;  // block steps: the groups holding an active body, then their count
+    // The groups to walk (those holding an active body, those of a share), then their count and the share's run.
+    kernels::DeviceBuffer walk_list;
+    KeyRun run;  // the last walk's bodies in key order
     // The walk's order, costliest group first (tree_walk_order.cu): each body's last group's list length, and
     // the sort of the groups by their estimates.
     kernels::DeviceBuffer body_cost;
@@ -76,15 +78,18 @@ struct GpuTree::Impl {
     // entry) for the acceleration criterion. active (input order, device; null: every body): only the groups
     // holding an active body are walked, a group of at most 32 for its active bodies alone
     // (tree::walks_active_members), and only the active bodies' accelerations are written.
+    // share (null: every group): only the groups whose first body lies in it, and run becomes their bodies.
     void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
-              const uint8_t* active = nullptr);
-    // Fills walk_list with the groups holding an active body; returns how many.
-    uint32_t active_groups(const uint8_t* active);
+              const uint8_t* active = nullptr, const WalkShare* share = nullptr);
+    // Fills walk_list with the groups holding an active body (active null: any) in the share (null: any) and
+    // sets run; returns how many.
+    uint32_t select_groups(const uint8_t* active, const WalkShare* share);
     // The candidates (null: every group) ordered by the last walk's costs, costliest first, on the stream; the
     // candidates as they were before any whole walk has run.
     const uint32_t* costliest_first(const uint32_t* candidates, uint32_t count);
-    // After a walk of those groups (null: every group): each body remembers its group's list length.
-    void remember_costs(const uint32_t* walked, uint32_t count);
+    // After a walk of those groups (null: every group): each body remembers its group's list length. whole:
+    // the walk took every group it will take next time (all of them, or a share's), so the estimates are known.
+    void remember_costs(const uint32_t* walked, uint32_t count, bool whole);
 
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);

@@ -205,7 +205,7 @@ void GpuTree::build(const Float4* pos_mass, std::size_t n, const TreeParams& p, 
 
 void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps,
                               void* d_acc, TreeStats* st, bool acc_holds_last, const uint8_t* d_active,
-                              bool may_refit) {
+                              bool may_refit, const WalkShare* share) {
     const bool refit = may_refit && d_active && m->can_refit(n, p);
     if (refit) {
         p.validate();
@@ -231,8 +231,9 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
             m->grouped_leaf = p.leaf, m->grouped_size = p.group;
         }
         const bool criterion = p.reads_last_accelerations();
-        if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false);  // the accelerations it needs
-        m->walk(p, soft2, acc, s, criterion, d_active);
+        // the accelerations it needs (a share's own: its groups read only their bodies')
+        if (criterion && !acc_holds_last) m->walk(p, soft2, acc, s, false, nullptr, share);
+        m->walk(p, soft2, acc, s, criterion, d_active, share);
         s.t_walk = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();  // groups included
         m->read_stage_times(s);  // the walk has waited for the stream: no wait here
     }
@@ -264,6 +265,9 @@ std::vector<T> download(const void* src, std::size_t count) {
     return out;
 }
 }  // namespace
+
+KeyRun GpuTree::walked_run() const { return m->run; }
+const uint32_t* GpuTree::device_order() const { return m->sorted.order(); }
 
 std::vector<tree::TreeCell> GpuTree::cells() const {
     return download<tree::TreeCell>(m->tree_cells.get(), m->cells);

@@ -23,7 +23,8 @@ bool TreeEngine::export_state(IntegratorState& st) {
     st = {};
     m_refittable = false;  // the step after a checkpoint builds, as the resumed run's does
     m_dev.synchronize();
-    const DeviceBuffer* src[3] = {&m_pos, &m_vel, &m_acc};
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+    const DeviceBuffer* src[3] = {&front().pos, &front().vel, &front().acc};
     std::vector<Float4> v(m_n);
     for (int a = 0; a < 3; ++a) {
         if (m_n > 0)
@@ -36,10 +37,10 @@ bool TreeEngine::export_state(IntegratorState& st) {
     }
     if (m_block) {
         std::vector<double> t, dt;
-        m_clock.read(t, dt);
+        front().clock.read(t, dt);
         st.arrays.emplace_back(kStepArrays[0], std::move(t));
         st.arrays.emplace_back(kStepArrays[1], std::move(dt));
-        st.scalars.emplace_back("clock", m_clock.clock());
+        st.scalars.emplace_back("clock", front().clock.clock());
     }
     st.scalars.emplace_back("time_base", m_time);
     put_groups(st, m_group, m_n);
@@ -77,12 +78,15 @@ void TreeEngine::import_state(const IntegratorState& st, const SimParams& p) {
     // The engine made as a reset makes it, from these very floats (exact through double); its evaluation and
     // first steps are overwritten below.
     reset(s, p);
-    const DevicePart& part = m_dev.parts().front();
-    if (n > 0)
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(m_acc.get(), v[2].data(), n * sizeof(float4), cudaMemcpyHostToDevice,
-                                         part.stream));
-    if (block) m_clock.write(t, dt, clock, part.stream);
+    for (auto& r : m_parts) {  // every part holds every body
+        NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+        if (n > 0)
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(r->acc.get(), v[2].data(), n * sizeof(float4), cudaMemcpyHostToDevice,
+                                             r->part->stream));
+        if (block) r->clock.write(t, dt, clock, r->part->stream);
+    }
     m_dev.synchronize();  // the host arrays go out of scope
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     m_acc_current = true;
     m_refittable = false;  // reset's tree is of these positions, but the saved run built at its next step
 }

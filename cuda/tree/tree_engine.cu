@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "core/physics/hermite.hpp"
@@ -17,6 +20,7 @@
 #include "core/tree/sub_step_rule.hpp"
 #include "core/tree/tree_defs.hpp"
 #include "tree/tree_engine.cuh"
+#include "tree/tree_exchange.cuh"
 
 namespace nbody::kernels {
 
@@ -47,57 +51,89 @@ __global__ void tree_kick_kernel(float4* __restrict__ vel, const float4* __restr
     vel[i] = v;
 }
 
-// validate() (core/rows/param_checks.cpp) has checked the integrator, precision and tree parameters; the parts are
-// the backend's.
-void check_runs(const SimParams& p, std::size_t parts) {
+// validate() (core/rows/param_checks.cpp) has checked the integrator, precision and tree parameters.
+void check_runs(const SimParams& p) {
     validate(p);
     check_reach({"the tree engine", bit(Scheme::KickDriftKick) | bit(Scheme::KickDriftKickBlock),
                  bit(ForceMethod::Tree), bit(Precision::Fp32)},
                 p);
-    if (parts != 1 && !method_info(p.method).several_parts)
-        throw ParamError("gpus", "the tree runs on one GPU so far (got " + std::to_string(parts) +
-                                     " parts); choose gpus 1, or method direct");
 }
+
+// A block step shares out its walk when at least this fraction of the bodies is due: below it the walk is
+// short against the build every part makes anyway, and walking every due group on every part needs no exchange.
+constexpr std::size_t kSharedWalkFraction = 16;
 
 }  // namespace
 
-TreeEngine::TreeEngine(DeviceSet& devices)
-    : m_dev(devices), m_tree(devices.parts().front().device), m_direct(devices.parts().front().device) {}
+TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices) {
+    for (const DevicePart& part : devices.parts()) m_parts.push_back(std::make_unique<TreeReplica>(part));
+}
+
+template <class Fn>
+void TreeEngine::on_every_part(Fn&& fn) {
+    if (m_parts.size() == 1) {
+        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+        fn(front(), std::size_t{0});
+        return;
+    }
+    std::exception_ptr first;
+    std::mutex guard;
+    auto run = [&](std::size_t k) {
+        try {
+            NBODY_CUDA_CHECK(cudaSetDevice(m_parts[k]->part->device));
+            fn(*m_parts[k], k);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(guard);
+            if (!first) first = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t k = 1; k < m_parts.size(); ++k) threads.emplace_back(run, k);
+    run(0);
+    for (std::thread& t : threads) t.join();
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+    if (first) std::rethrow_exception(first);
+}
 
 void TreeEngine::reset(const State& s, const SimParams& p) {
-    check_runs(p, m_dev.size());
-    const DevicePart& part = m_dev.parts().front();
-    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    check_runs(p);
     m_n = s.size();
     m_params = p;
     m_group = s.group;
     m_time = s.time;
     m_steps = 0;
     m_work = {};
+    m_shares = tree::WalkShares::even(m_n, m_parts.size());
     const std::size_t bytes = std::max<std::size_t>(1, m_n) * sizeof(float4);
-    m_pos = DeviceBuffer::alloc(part.device, bytes, "tree positions");
-    m_vel = DeviceBuffer::alloc(part.device, bytes, "tree velocities");
-    m_acc = DeviceBuffer::alloc(part.device, bytes, "tree accelerations");
     std::vector<Float4> pos(m_n), vel(m_n);
     for (std::size_t i = 0; i < m_n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
-    // On the part's stream and waited for: a plain cudaMemcpy from pageable memory may return before its DMA lands,
-    // and the non-blocking streams the tree works on do not wait for the legacy stream it runs on.
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(m_vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice, part.stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));
+    for (auto& r : m_parts) {
+        const DevicePart& part = *r->part;
+        NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+        r->pos = DeviceBuffer::alloc(part.device, bytes, "tree positions");
+        r->vel = DeviceBuffer::alloc(part.device, bytes, "tree velocities");
+        r->acc = DeviceBuffer::alloc(part.device, bytes, "tree accelerations");
+        // On the part's stream and waited for: a plain cudaMemcpy from pageable memory may return before its DMA
+        // lands, and the non-blocking streams the tree works on do not wait for the legacy stream it runs on.
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(r->pos.get(), pos.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice,
+                                         part.stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(r->vel.get(), vel.data(), m_n * sizeof(float4), cudaMemcpyHostToDevice,
+                                         part.stream));
+    }
+    m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
     m_refittable = true, m_refits = 0, m_direct_steps = 0;
     m_block = integrator_info(p.integrator).block_steps;
     m_sums = {};
-    if (m_block) {
-        m_clock.allocate(part.device, m_n);
-        m_clock.start(bodies(), rule(), part.stream);
-    }
-}
-
-TreeBodies TreeEngine::bodies() const {
-    return {m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<float4>(), static_cast<int>(m_n)};
+    if (m_block)
+        for (auto& r : m_parts) {
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            r->clock.allocate(r->part->device, m_n);
+            r->clock.start(r->bodies(m_n), rule(), r->part->stream);
+        }
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
 }
 
 BlockRule TreeEngine::rule() const {
@@ -105,7 +141,7 @@ BlockRule TreeEngine::rule() const {
 }
 
 void TreeEngine::set_params(const SimParams& p) {
-    check_runs(p, m_dev.size());
+    check_runs(p);
     if (integrator_info(p.integrator).block_steps != m_block)
         throw ParamError("integrator", "switching between shared and block steps restarts the run (a reset)");
     m_params = p;
@@ -114,35 +150,69 @@ void TreeEngine::set_params(const SimParams& p) {
     evaluate();
 }
 
-void TreeEngine::evaluate(const uint8_t* active, bool may_refit) {
+bool TreeEngine::shares_walk(std::size_t active) const {
+    return m_parts.size() > 1 && active * kSharedWalkFraction >= m_n;
+}
+
+void TreeEngine::evaluate(bool block, bool may_refit) {
     if (m_n == 0) return;
-    const DevicePart& part = m_dev.parts().front();
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(part.stream));  // the tree works on its own stream
-    m_tree.evaluate_device(m_pos.get(), m_n, m_params.tree, m_params.eps, m_acc.get(), &m_stats, m_acc_current,
-                           active, may_refit);
+    const std::size_t active = block ? m_last_active : m_n;
+    const bool share = shares_walk(active);
+    on_every_part([&](TreeReplica& r, std::size_t k) {
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
+        const WalkShare mine{m_shares.bounds[k], m_shares.bounds[k + 1]};
+        r.tree.evaluate_device(r.pos.get(), m_n, m_params.tree, m_params.eps, r.acc.get(), &r.stats, m_acc_current,
+                               block ? r.clock.active() : nullptr, may_refit, share ? &mine : nullptr);
+    });
+    m_stats = front().stats;
+    m_exchange_seconds = 0;
+    if (share) {
+        const auto t0 = std::chrono::steady_clock::now();
+        exchange_walked(m_parts, m_dev, m_n);
+        // The walk's counts are every part's; its time the slowest part's.
+        std::vector<std::size_t> runs{0};
+        std::vector<double> seconds;
+        for (std::size_t k = 1; k < m_parts.size(); ++k) {
+            const TreeStats& o = m_parts[k]->stats;
+            m_stats.body_body += o.body_body, m_stats.body_cell += o.body_cell;
+            m_stats.walked_bodies += o.walked_bodies;
+            m_stats.t_walk = std::max(m_stats.t_walk, o.t_walk);
+        }
+        for (auto& r : m_parts) runs.push_back(r->tree.walked_run().end), seconds.push_back(r->stats.t_walk);
+        m_shares.rebalance(runs, seconds);
+        m_dev.synchronize();
+        m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ++m_sums.shared;
+        m_sums.exchanged_bytes += tree::exchange_bytes(m_n, m_parts.size());
+    }
     m_acc_current = true;
 }
 
 void TreeEngine::step(int k) {
     if (m_n == 0) return;
-    const DevicePart& part = m_dev.parts().front();
-    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
     if (m_block) return block_steps(k);
     const float half = static_cast<float>(0.5 * m_params.dt * m_params.G), dt = static_cast<float>(m_params.dt);
     const int n = static_cast<int>(m_n);
     for (int s = 0; s < k; ++s) {
         const auto t0 = std::chrono::steady_clock::now();
-        tree_kick_drift_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(
-            m_pos.as<float4>(), m_vel.as<float4>(), m_acc.as<const float4>(), n, half, dt);
-        NBODY_CUDA_CHECK_LAUNCH("tree_kick_drift_kernel");
+        for (auto& r : m_parts) {
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            tree_kick_drift_kernel<<<blocks_for(m_n), kBlock, 0, r->part->stream>>>(
+                r->pos.as<float4>(), r->vel.as<float4>(), r->acc.as<const float4>(), n, half, dt);
+            NBODY_CUDA_CHECK_LAUNCH("tree_kick_drift_kernel");
+        }
         evaluate();
         // The step's work is what the walk evaluated (the priming evaluation of reset is not a step's, as on
         // the CPU backend).
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(m_n) * double(m_n)}, 1.0);
-        tree_kick_kernel<<<blocks_for(m_n), kBlock, 0, part.stream>>>(m_vel.as<float4>(), m_acc.as<const float4>(),
-                                                                      n, half);
-        NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");
+        for (auto& r : m_parts) {
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            tree_kick_kernel<<<blocks_for(m_n), kBlock, 0, r->part->stream>>>(r->vel.as<float4>(),
+                                                                              r->acc.as<const float4>(), n, half);
+            NBODY_CUDA_CHECK_LAUNCH("tree_kick_kernel");
+        }
+        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
         m_time += m_params.dt;
         ++m_steps;
         add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), m_n);
@@ -152,6 +222,7 @@ void TreeEngine::step(int k) {
 void TreeEngine::add_stages(double step_seconds, std::size_t active) {
     m_sums.keys += m_stats.t_keys, m_sums.sort += m_stats.t_sort, m_sums.build += m_stats.t_build;
     m_sums.multipoles += m_stats.t_multipoles, m_sums.walk += m_stats.t_walk, m_sums.total += step_seconds;
+    m_sums.exchange += m_exchange_seconds;
     m_sums.active += double(active), m_sums.walked += double(m_stats.walked_bodies);
     if (active * 64 < m_n) ++m_sums.small, m_sums.small_total += step_seconds;
     ++m_sums.steps;
@@ -167,14 +238,22 @@ std::string TreeEngine::stage_times() const {
     if (m_sums.steps == 0) return {};
     const StageSums& s = m_sums;
     const double ms = 1e3 / double(s.steps);
-    const double rest = s.total - (s.keys + s.sort + s.build + s.multipoles + s.walk);
-    char buf[320];
+    const double rest = s.total - (s.keys + s.sort + s.build + s.multipoles + s.walk + s.exchange);
+    char buf[400];
     std::snprintf(buf, sizeof buf,
                   "per %s over %lld: keys %.3f, sort %.3f, build %.3f, multipoles %.3f, walk %.3f, kicks, drifts "
                   "and the rest %.3f; %.3f ms in all",
                   m_block ? "block step" : "step", s.steps, s.keys * ms, s.sort * ms, s.build * ms,
                   s.multipoles * ms, s.walk * ms, rest * ms, s.total * ms);
     std::string out = buf;
+    if (m_parts.size() > 1) {
+        // The build is every part's; the walk the slowest part's share, the exchange after it.
+        std::snprintf(buf, sizeof buf,
+                      "; on %zu parts: %lld of the evaluations shared out the walk, exchange %.3f ms and %.1f MB "
+                      "a step",
+                      m_parts.size(), s.shared, s.exchange * ms, s.exchanged_bytes * 1e-6 / double(s.steps));
+        out += buf;
+    }
     if (m_block && m_n > 0) {
         const double per = 100.0 / (double(s.steps) * double(m_n));
         std::snprintf(buf, sizeof buf,
@@ -190,27 +269,42 @@ std::string TreeEngine::stage_times() const {
 
 // Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
 // drifted positions and walked for the active bodies' groups only, and the active bodies close their steps.
-// Work: the walked lists of the active bodies.
+// Work: the walked lists of the active bodies. Every part keeps the same clock over the same bodies.
 void TreeEngine::block_steps(int k) {
-    const DevicePart& part = m_dev.parts().front();
     for (int s = 0; s < k; ++s) {
         const auto t0 = std::chrono::steady_clock::now();
-        const std::size_t active = m_clock.begin_step(bodies(), m_params.G, part.stream);
+        std::vector<std::size_t> due(m_parts.size());
+        on_every_part([&](TreeReplica& r, std::size_t p) {
+            due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
+        });
+        const std::size_t active = due.front();
+        for (std::size_t d : due)
+            if (d != active)
+                throw BackendError("tree block step: the GPU parts disagree on the bodies due (" +
+                                   std::to_string(active) + " against " + std::to_string(d) + ")");
+        m_last_active = active;
         if (tree::sums_directly(active, m_n)) {  // the tree stays as it was, refittable as it was
-            m_direct.evaluate(m_pos.as<const float4>(), m_clock.active(), active, m_n,
-                              tree::softening2(m_params.eps), m_acc.as<float4>(), part.stream);
+            for (auto& r : m_parts) {
+                NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+                r->direct.evaluate(r->pos.as<const float4>(), r->clock.active(), active, m_n,
+                                   tree::softening2(m_params.eps), r->acc.as<float4>(), r->part->stream);
+            }
             m_stats = {};
             m_stats.bodies = m_n, m_stats.body_body = uint64_t(active) * uint64_t(m_n), m_stats.walked_bodies = active;
+            m_exchange_seconds = 0;
             ++m_direct_steps;
         } else {
-            evaluate(m_clock.active(), m_refittable && tree::refits(active, m_n));
+            evaluate(true, m_refittable && tree::refits(active, m_n));
             m_refittable = true;
             m_refits += m_stats.refitted;
         }
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
-        m_clock.end_step(bodies(), rule(), part.stream);
-        m_last_active = active;
+        for (auto& r : m_parts) {
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            r->clock.end_step(r->bodies(m_n), rule(), r->part->stream);
+        }
+        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
         ++m_steps;
         add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), active);
     }
@@ -219,8 +313,8 @@ void TreeEngine::block_steps(int k) {
 void TreeEngine::read_state(State& out) {
     m_dev.synchronize();
     std::vector<Float4> pos(m_n), vel(m_n);
-    NBODY_CUDA_CHECK(cudaMemcpy(pos.data(), m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
-    NBODY_CUDA_CHECK(cudaMemcpy(vel.data(), m_vel.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(pos.data(), front().pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(vel.data(), front().vel.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
     out.resize(m_n);
     for (std::size_t i = 0; i < m_n; ++i) out.pos_mass[i] = to_double4(pos[i]), out.vel[i] = to_double4(vel[i]);
     out.group = m_group;
@@ -232,15 +326,15 @@ void TreeEngine::read_state(State& out) {
 // v - G a dt/2 + G a (clock - t) (LeapfrogBlockCpu::synchronised), exact for the bodies that just closed.
 void TreeEngine::synchronise_velocities(State& out) {
     std::vector<double> t, dt;
-    m_clock.read(t, dt);
+    front().clock.read(t, dt);
     std::vector<Float4> acc(m_n);
-    if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), m_acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    if (m_n) NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), front().acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
     for (std::size_t i = 0; i < m_n; ++i) out.vel[i] = synchronised(out.vel[i], acc[i], t[i], dt[i]);
 }
 
 Double4 TreeEngine::synchronised(Double4 v, const Float4& a, double t, double dt) const {
-    if (t == m_clock.clock()) return v;
-    const double g = m_params.G * ((m_clock.clock() - t) - 0.5 * dt);
+    if (t == front().clock.clock()) return v;
+    const double g = m_params.G * ((front().clock.clock() - t) - 0.5 * dt);
     v.x += a.x * g, v.y += a.y * g, v.z += a.z * g;
     return v;
 }
@@ -254,12 +348,12 @@ bool TreeEngine::read_bodies_alone(const std::vector<std::size_t>& rows, std::ve
     m_dev.synchronize();
     pos_mass.clear(), vel.clear();
     for (std::size_t i : rows) {
-        pos_mass.push_back(to_double4(row_of(m_pos, i, "position")));
-        vel.push_back(to_double4(row_of(m_vel, i, "velocity")));
+        pos_mass.push_back(to_double4(row_of(front().pos, i, "position")));
+        vel.push_back(to_double4(row_of(front().vel, i, "velocity")));
         if (m_block) {
             double t = 0, dt = 0;
-            m_clock.read_row(i, t, dt);
-            vel.back() = synchronised(vel.back(), row_of(m_acc, i, "acceleration"), t, dt);
+            front().clock.read_row(i, t, dt);
+            vel.back() = synchronised(vel.back(), row_of(front().acc, i, "acceleration"), t, dt);
         }
     }
     return true;
@@ -271,14 +365,14 @@ std::optional<BlockLevels> TreeEngine::block_levels() {
     BlockLevels out;
     out.dt_max = rule().dt_max;
     out.last_active = m_last_active;
-    out.count = m_clock.level_counts(out.dt_max, m_dev.parts().front().stream);
+    out.count = front().clock.level_counts(out.dt_max, front().part->stream);
     return out;
 }
 
 void TreeEngine::read_accelerations(std::vector<Double4>& out) {
     m_dev.synchronize();
     std::vector<Float4> acc(m_n);
-    NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), m_acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(acc.data(), front().acc.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
     out.resize(m_n);
     for (std::size_t i = 0; i < m_n; ++i)
         out[i] = {m_params.G * acc[i].x, m_params.G * acc[i].y, m_params.G * acc[i].z, 0.0};
@@ -302,22 +396,22 @@ bool TreeEngine::read_rows_alone(const std::vector<std::size_t>& rows, std::vect
     out.clear();
     out.reserve(rows.size());
     for (std::size_t i : rows) {
-        const Float4 a = row_of(m_acc, i, "acceleration");
+        const Float4 a = row_of(front().acc, i, "acceleration");
         out.push_back({m_params.G * a.x, m_params.G * a.y, m_params.G * a.z, 0.0});
     }
     return true;
 }
 
 void TreeEngine::positions_to_device(void* dst) {
-    const DevicePart& part = m_dev.parts().front();
+    const DevicePart& part = *front().part;
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToDevice, part.stream));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, front().pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToDevice, part.stream));
     m_dev.synchronize();
 }
 
 void TreeEngine::positions_to_host(Float4* dst) {
     m_dev.synchronize();
-    NBODY_CUDA_CHECK(cudaMemcpy(dst, m_pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+    NBODY_CUDA_CHECK(cudaMemcpy(dst, front().pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
 }
 
 // The diagnostic energy stays exact: direct summation of the potential (N^2, on the GPU), not the tree's.
@@ -327,42 +421,53 @@ void TreeEngine::positions_to_host(Float4* dst) {
 std::optional<double> TreeEngine::potential_energy() {
     if (m_n == 0) return 0.0;
     m_dev.synchronize();
-    const DevicePart& part = m_dev.parts().front();
+    const DevicePart& part = *front().part;
     PotentialSum sum;
     const int n = static_cast<int>(m_n);
-    sum.launch(m_pos.get(), false, n, 0, n, m_params.eps * m_params.eps, part.device, part.stream);
+    sum.launch(front().pos.get(), false, n, 0, n, m_params.eps * m_params.eps, part.device, part.stream);
     return -0.5 * m_params.G * sum.sum();
 }
 
 EngineMark TreeEngine::save_snapshot(const std::vector<char*>& dst) {
-    if (dst.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
-    const DevicePart& part = m_dev.parts().front();
-    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    if (dst.size() != m_parts.size())
+        throw BackendError("tree snapshot: one buffer a device part expected (" + std::to_string(m_parts.size()) +
+                           "), got " + std::to_string(dst.size()));
     m_refittable = false;
     const std::size_t bytes = m_n * sizeof(float4);
-    std::size_t off = 0;
-    for (const DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[0] + off, b->get(), bytes, cudaMemcpyDeviceToDevice, part.stream));
-        off += bytes;
+    for (std::size_t k = 0; k < m_parts.size(); ++k) {
+        TreeReplica& r = *m_parts[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
+        std::size_t off = 0;
+        for (const DeviceBuffer* b : {&r.pos, &r.vel, &r.acc}) {
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(dst[k] + off, b->get(), bytes, cudaMemcpyDeviceToDevice, r.part->stream));
+            off += bytes;
+        }
+        if (m_block) r.clock.save(dst[k] + off, r.part->stream);
     }
-    if (m_block) m_clock.save(dst[0] + off, part.stream);
     m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     return {0, time(), m_steps, m_params.dt, m_params.eps, m_params.G};
 }
 
 void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) {
-    if (src.size() != 1) throw BackendError("tree snapshot: one buffer (one device part) expected");
-    const DevicePart& part = m_dev.parts().front();
-    NBODY_CUDA_CHECK(cudaSetDevice(part.device));
+    if (src.size() != m_parts.size())
+        throw BackendError("tree snapshot: one buffer a device part expected (" + std::to_string(m_parts.size()) +
+                           "), got " + std::to_string(src.size()));
     m_refittable = false;
     const std::size_t bytes = m_n * sizeof(float4);
-    std::size_t off = 0;
-    for (DeviceBuffer* b : {&m_pos, &m_vel, &m_acc}) {
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(b->get(), src[0] + off, bytes, cudaMemcpyDeviceToDevice, part.stream));
-        off += bytes;
+    const double since_reset = mark.time - m_time;
+    for (std::size_t k = 0; k < m_parts.size(); ++k) {
+        TreeReplica& r = *m_parts[k];
+        NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
+        std::size_t off = 0;
+        for (DeviceBuffer* b : {&r.pos, &r.vel, &r.acc}) {
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(b->get(), src[k] + off, bytes, cudaMemcpyDeviceToDevice, r.part->stream));
+            off += bytes;
+        }
+        if (m_block) r.clock.restore(src[k] + off, since_reset, r.part->stream);
     }
-    if (m_block) m_clock.restore(src[0] + off, mark.time - m_time, part.stream);
     m_dev.synchronize();
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     if (!m_block) m_time = mark.time;
     m_steps = mark.steps;
     m_acc_current = true;  // the saved accelerations came back with the bodies they belong to
@@ -373,9 +478,9 @@ void TreeEngine::restore_snapshot(const std::vector<char*>& src, const EngineMar
 
 std::vector<TreeCellBox> TreeEngine::tree_cells(int depth) {
     if (m_n == 0) return {};
-    NBODY_CUDA_CHECK(cudaSetDevice(m_dev.parts().front().device));
-    const std::vector<tree::TreeCell> cells = m_tree.cells_to_depth(std::clamp(depth, 0, kMaxCellDrawDepth));
-    return cell_boxes(cells.data(), cells.size(), m_tree.key_box(), depth);
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+    const std::vector<tree::TreeCell> cells = front().tree.cells_to_depth(std::clamp(depth, 0, kMaxCellDrawDepth));
+    return cell_boxes(cells.data(), cells.size(), front().tree.key_box(), depth);
 }
 
 std::string TreeEngine::kernel_label() const {

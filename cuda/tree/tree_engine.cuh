@@ -6,11 +6,22 @@
 // (tree/tree_block_steps.cuh): every body drifts to the next block time, the tree is built and walked for the
 // active bodies' groups, the active bodies kick. The positions stay float4 on the device; the GL buffer gets
 // them by one device-to-device copy.
+//
+// On several parts (GPUs, or parts sharing one GPU in the tests) every part holds every body and builds the
+// same tree: the build is deterministic (the keys, a stable radix sort, multipoles summed in child order), so
+// the parts' trees agree bit for bit. Each part walks a share of the groups (core/tree/walk_shares.hpp), the
+// parts exchange the accelerations they walked, peer to peer (tree_exchange.cuh), and every part kicks and
+// drifts every body. A body's acceleration is the same bits whichever part walked it, so a run on several parts
+// is the run on one. The exchange moves 16 bytes a body to each other part a step; the build (a tenth of the
+// step at 10M) is done on every part. Domains along the key curve with the cells each needs from the others
+// would move less, but would walk other lists than one GPU's, and the walk is nine tenths of the step.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backend/gpu_engine.cuh"
 #include "core/tree/tree_params.hpp"
+#include "core/tree/walk_shares.hpp"
 #include "direct/potential_kernel.cuh"
 #include "tree/gpu_tree.hpp"
 #include "tree/tree_active_direct.cuh"
@@ -18,10 +29,25 @@
 
 namespace nbody::kernels {
 
+// One part's copy of the run: its bodies, its tree, its block clock.
+struct TreeReplica {
+    explicit TreeReplica(const DevicePart& p) : part(&p), tree(p.device), direct(p.device) {}
+    const DevicePart* part;
+    GpuTree tree;
+    DeviceBuffer pos, vel, acc;  // float4, input order; acc without G
+    DeviceBuffer keyed;          // several parts: accelerations in key order, each part's run (the exchange)
+    TreeBlockSteps clock;        // block steps' time line
+    TreeActiveDirect direct;     // block steps with few bodies due (core/tree/sub_step_rule.hpp)
+    TreeStats stats;             // its last evaluation's
+    TreeBodies bodies(std::size_t n) const {
+        return {pos.as<float4>(), vel.as<float4>(), acc.as<float4>(), static_cast<int>(n)};
+    }
+};
+
 class TreeEngine final : public GpuEngine {
 public:
     explicit TreeEngine(DeviceSet& devices);
-    // Throws ParamError for what the tree does not run (Hermite, ds or fp64, several GPU parts or ranks).
+    // Throws ParamError for what the tree does not run (Hermite, ds or fp64, MPI ranks).
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override;
     void step(int k) override;
@@ -35,7 +61,7 @@ public:
     std::optional<double> potential_energy() override;
     std::string kernel_label() const override;
     WorkCount work() const override { return m_work; }
-    double time() const override { return m_block ? m_time + m_clock.clock() : m_time; }
+    double time() const override { return m_block ? m_time + front().clock.clock() : m_time; }
     long long steps() const override { return m_steps; }
     LaunchPlan plan() const override { return {}; }
     KernelResources resources() const override { return {}; }
@@ -44,7 +70,7 @@ public:
     // device. Through the host (the default) a 1M-body save was a 64 MB read-back every few steps, and the
     // window's steps ran at 58 a second against the engine's 100.
     std::size_t snapshot_bytes() const override {
-        return 3 * m_n * sizeof(float4) + (m_block ? m_clock.snapshot_bytes() : 0);
+        return 3 * m_n * sizeof(float4) + (m_block ? front().clock.snapshot_bytes() : 0);
     }
     EngineMark save_snapshot(const std::vector<char*>& dst) override;
     void restore_snapshot(const std::vector<char*>& src, const EngineMark& mark) override;
@@ -64,9 +90,17 @@ public:
     const TreeStats& last_tree() const { return m_stats; }
 
 private:
-    // m_acc from m_pos: build and walk (active: block steps' flags, only those bodies' accelerations;
-    // may_refit: the last tree refitted instead, core/tree/sub_step_rule.hpp)
-    void evaluate(const uint8_t* active = nullptr, bool may_refit = false);
+    // acc from pos on every part: build and walk (block: only the active bodies' accelerations, from each
+    // part's clock; may_refit: the last tree refitted instead, core/tree/sub_step_rule.hpp). On several parts
+    // the walk is shared out and exchanged where that pays (shares_walk).
+    void evaluate(bool block = false, bool may_refit = false);
+    bool shares_walk(std::size_t active) const;
+    // Calls fn(replica, k) for every part k at once, each on a host thread of its own with its GPU current (a
+    // tree's build waits on its GPU once a level), and rethrows the first exception once all have ended.
+    template <class Fn>
+    void on_every_part(Fn&& fn);
+    TreeReplica& front() { return *m_parts.front(); }
+    const TreeReplica& front() const { return *m_parts.front(); }
     void block_steps(int k);
     void synchronise_velocities(State& out);
     // Block steps: body i's velocity v (held from its opening half kick) brought to the clock, from its
@@ -76,12 +110,11 @@ private:
     // names it in the refusal of a row past the end).
     bool reads_rows_alone(std::size_t rows) const;
     Float4 row_of(const DeviceBuffer& b, std::size_t i, const char* what) const;
-    TreeBodies bodies() const;
     BlockRule rule() const;
 
     DeviceSet& m_dev;
-    GpuTree m_tree;
-    DeviceBuffer m_pos, m_vel, m_acc;  // float4, input order; acc without G
+    std::vector<std::unique_ptr<TreeReplica>> m_parts;  // one a device part, the same bodies in each
+    tree::WalkShares m_shares;                           // several parts: each one's share of the walk
     bool m_acc_current = false;  // m_acc is the last evaluation of these bodies (the opening test reads it)
     std::size_t m_n = 0;
     SimParams m_params;
@@ -91,25 +124,27 @@ private:
     double m_time = 0;  // shared steps: the time; block steps: the time at the reset, the clock counting on
     long long m_steps = 0;
     bool m_block = false;     // leapfrog-block
-    TreeBlockSteps m_clock;   // block steps' time line
     std::size_t m_last_active = 0;
     // The tree may be refitted at the next block step: not after a snapshot or checkpoint is taken or put
     // back, so the step after one builds its tree in the saved run and in the restored one alike, and a
     // restored run goes on bit for bit.
     bool m_refittable = false;
-    TreeActiveDirect m_direct;  // block steps with few bodies due (core/tree/sub_step_rule.hpp)
     // Block steps since the reset that refitted the tree, and that summed the due bodies directly.
     long long m_refits = 0, m_direct_steps = 0;
     // Seconds since the reset: the tree's stages summed from each evaluation's stats, and whole steps on the
     // host clock (the rest is the kicks, drifts, block-time selection and the waits between them).
     struct StageSums {
-        double keys = 0, sort = 0, build = 0, multipoles = 0, walk = 0, total = 0;
+        double keys = 0, sort = 0, build = 0, multipoles = 0, walk = 0, exchange = 0, total = 0;
         long long steps = 0;
         // Block steps: bodies evaluated, and the bodies of the groups walked for them (the lanes spent), summed
         // over the steps; the steps with under 1/64 of the bodies active, and their time.
         double active = 0, walked = 0, small_total = 0;
         long long small = 0;
+        // Several parts: evaluations that shared out the walk, and the bytes their exchanges moved.
+        long long shared = 0;
+        double exchanged_bytes = 0;
     } m_sums;
+    double m_exchange_seconds = 0;  // the last evaluation's exchange, on the host clock
     void add_stages(double step_seconds, std::size_t active);
 };
 

@@ -377,16 +377,25 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
     }
 }
 
-// walk_list gets every group holding an active body (input-order flags through the key order), in no fixed
-// order: each group's result does not depend on when it is walked.
-__global__ void active_groups_kernel(const tree::TreeGroup* groups, uint32_t count, const uint32_t* order,
-                                     const uint8_t* active, uint32_t* walk_list, uint32_t* walk_count) {
+// The selection's scalars after the list: its length, then the first body of the share's run and one past it.
+enum Selected { kSelectedCount, kRunBegin, kRunEnd, kSelectedScalars };
+
+// walk_list gets every group in the share [share_begin, share_end) of first bodies (key order) that holds an
+// active body (input-order flags through the key order; null: any), in no fixed order: each group's result
+// does not depend on when it is walked. The share's run: from the first group starting at or after
+// share_begin to the first starting at or after share_end (the scalars start at n).
+__global__ void select_groups_kernel(const tree::TreeGroup* groups, uint32_t count, const uint32_t* order,
+                                     const uint8_t* active, uint32_t share_begin, uint32_t share_end,
+                                     uint32_t* walk_list, uint32_t* scalars) {
     const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= count) return;
     const tree::TreeGroup grp = groups[g];
+    if (grp.begin >= share_begin) atomicMin(&scalars[kRunBegin], grp.begin);
+    if (grp.begin >= share_end) atomicMin(&scalars[kRunEnd], grp.begin);
+    if (grp.begin < share_begin || grp.begin >= share_end) return;
     for (uint32_t k = grp.begin; k < grp.begin + grp.count; ++k)
-        if (active[order[k]]) {
-            walk_list[atomicAdd(walk_count, 1u)] = g;
+        if (!active || active[order[k]]) {
+            walk_list[atomicAdd(&scalars[kSelectedCount], 1u)] = g;
             return;
         }
 }
@@ -410,7 +419,7 @@ void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
 // One persistent launch: as many warps as fit at once, each taking groups
 // from a counter, so the dense centre of a galaxy does not hold a multiprocessor while the outskirts wait.
 void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
-                         const uint8_t* active) {
+                         const uint8_t* active, const WalkShare* share) {
     const uint32_t group = uint32_t(p.group);
     // bodies a lane holds: 1, 2 or 4 (a three-body instance spilled registers; 65..96 take four with lanes idle)
     const int per_lane = group <= 32 ? 1 : group <= 64 ? 2 : 4;
@@ -424,7 +433,9 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
                        : per_lane == 2 ? walk_blocks_per_sm<2>()
                                        : walk_blocks_per_sm<4>();
     uint32_t walk_count = uint32_t(groups);
-    if (active) walk_count = active_groups(active);
+    run = {0, n};
+    const bool selected = active || share;
+    if (selected) walk_count = select_groups(active, share);
     const std::size_t group_blocks = std::max<std::size_t>(1, (walk_count + kWalkWarps - 1) / kWalkWarps);
     const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
     const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
@@ -441,7 +452,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
     a.order = sorted.order();
     a.group_list = group_list.as<const tree::TreeGroup>();
-    const uint32_t* candidates = active ? walk_list.as<const uint32_t>() : nullptr;
+    const uint32_t* candidates = selected ? walk_list.as<const uint32_t>() : nullptr;
     // Costliest first only where each warp walks several groups (a 1M-body step 4-5% faster on an H100): with
     // few groups a warp (131,072 bodies: 1.4) the sort costs more than the tail it saves, and the key order
     // keeps neighbouring warps' lists in cache (8% slower there).
@@ -460,7 +471,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.group_bodies = a.group_cells + groups;
     a.acc = acc;
     unsigned long long counts[kCounters];
-    auto run = [&](uint32_t cap, int grid) {
+    auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;
         NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
         switch (per_lane) {
@@ -471,36 +482,41 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
         NBODY_CUDA_CHECK(cudaMemcpyAsync(counts, walk_counters.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
         NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     };
-    run(fast, blocks);
+    walk_all(fast, blocks);
     if (counts[kOverflow] != 0 && fast < bound)  // again, every group, with the bound in the same memory
-        run(bound, int(std::max<std::size_t>(1, stack_bytes / (std::size_t(kWalkWarps) * bound * sizeof(uint32_t)))));
+        walk_all(bound, int(std::max<std::size_t>(1, stack_bytes / (std::size_t(kWalkWarps) * bound * sizeof(uint32_t)))));
     if (counts[kOverflow] != 0)
         throw BackendError("tree walk: " + std::to_string(counts[kOverflow]) + " groups overflowed their stack of " +
                            std::to_string(bound) + " cells (a bug: the bound says it cannot)");
-    if (keep_costs) remember_costs(candidates, walk_count);
+    if (keep_costs) remember_costs(candidates, walk_count, !active);
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
     s.walked_bodies = counts[kWalked];
 }
 
-uint32_t GpuTree::Impl::active_groups(const uint8_t* active) {
-    const std::size_t bytes = (std::size_t(groups) + 1) * sizeof(uint32_t);  // the list, then its length
+uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* share) {
+    const std::size_t bytes = (std::size_t(groups) + kSelectedScalars) * sizeof(uint32_t);
     if (walk_list.bytes() < bytes)
-        walk_list = kernels::DeviceBuffer::alloc(device, std::max(bytes, (n / 8 + 2) * sizeof(uint32_t)),
-                                                 "tree active groups");
-    uint32_t* count = walk_list.as<uint32_t>() + groups;
-    NBODY_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(uint32_t), stream));
+        walk_list = kernels::DeviceBuffer::alloc(device, std::max(bytes, (n / 8 + 4) * sizeof(uint32_t)),
+                                                 "tree walk list");
+    uint32_t* scalars = walk_list.as<uint32_t>() + groups;
+    // Pageable source: the copy has read it when the call returns.
+    const uint32_t start[kSelectedScalars] = {0u, uint32_t(n), uint32_t(n)};
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(scalars, start, sizeof start, cudaMemcpyHostToDevice, stream));
+    const uint32_t share_begin = share ? uint32_t(std::min(share->begin, n)) : 0u;
+    const uint32_t share_end = share ? uint32_t(std::min(share->end, n)) : uint32_t(n);
     if (groups > 0) {
-        active_groups_kernel<<<grid_for(groups, 256), 256, 0, stream>>>(group_list.as<const tree::TreeGroup>(),
-                                                                        uint32_t(groups), sorted.order(), active,
-                                                                        walk_list.as<uint32_t>(), count);
-        NBODY_CUDA_CHECK_LAUNCH("active_groups_kernel");
+        select_groups_kernel<<<grid_for(groups, 256), 256, 0, stream>>>(
+            group_list.as<const tree::TreeGroup>(), uint32_t(groups), sorted.order(), active, share_begin,
+            share_end, walk_list.as<uint32_t>(), scalars);
+        NBODY_CUDA_CHECK_LAUNCH("select_groups_kernel");
     }
-    uint32_t out = 0;
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(&out, count, sizeof out, cudaMemcpyDeviceToHost, stream));
+    uint32_t out[kSelectedScalars] = {};
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(out, scalars, sizeof out, cudaMemcpyDeviceToHost, stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return out;
+    run = share ? KeyRun{out[kRunBegin], out[kRunEnd]} : KeyRun{0, n};
+    return out[kSelectedCount];
 }
 
 std::vector<uint32_t> GpuTree::group_cell_counts() const {

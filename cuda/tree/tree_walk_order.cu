@@ -62,10 +62,12 @@ const uint32_t* GpuTree::Impl::costliest_first(const uint32_t* candidates, uint3
     return group_sort.order();
 }
 
-void GpuTree::Impl::remember_costs(const uint32_t* walked, uint32_t count) {
+void GpuTree::Impl::remember_costs(const uint32_t* walked, uint32_t count, bool whole) {
     if (body_cost.bytes() < n * sizeof(uint32_t)) {
         body_cost = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(1, n) * sizeof(uint32_t),
                                                  "tree group cost estimates");
+        // A share's walk estimates its own bodies only: the others start equal until a walk reaches them.
+        NBODY_CUDA_CHECK(cudaMemsetAsync(body_cost.get(), 0, body_cost.bytes(), stream));
         costs_known = false;
     }
     if (count == 0) return;
@@ -75,7 +77,7 @@ void GpuTree::Impl::remember_costs(const uint32_t* walked, uint32_t count) {
     NBODY_CUDA_CHECK_LAUNCH("remember_costs_kernel");
     // A partial walk (block steps) leaves the other bodies' estimates as they were: estimates of every body
     // only once a whole walk has run.
-    if (!walked) costs_known = true;
+    if (whole) costs_known = true;
 }
 
 }  // namespace nbody

@@ -71,6 +71,12 @@ TEST(CudaCheckpoint, TreeResumesBitForBit) {
 TEST(CudaCheckpoint, TreeBlockStepsResumeBitForBit) {
     resume_on_cuda_is_exact(Integrator::LeapFrogBlock, Precision::Fp32, 1, ForceMethod::Tree);
 }
+TEST(CudaCheckpoint, TreeOnTwoPartsResumesBitForBit) {
+    resume_on_cuda_is_exact(Integrator::LeapFrog, Precision::Fp32, 2, ForceMethod::Tree);
+}
+TEST(CudaCheckpoint, TreeBlockStepsOnTwoPartsResumeBitForBit) {
+    resume_on_cuda_is_exact(Integrator::LeapFrogBlock, Precision::Fp32, 2, ForceMethod::Tree);
+}
 TEST(CudaCheckpoint, HermiteResumesBitForBit) { resume_on_cuda_is_exact(Integrator::Hermite, Precision::DS); }
 TEST(CudaCheckpoint, HermiteBlockResumesBitForBit) {
     resume_on_cuda_is_exact(Integrator::HermiteBlock, Precision::DS);

@@ -48,12 +48,13 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
          kAllPrecisions,
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
          /*has_cells*/ false, quadratic, validate_direct, direct_label},
-        // Leap-frog in fp32 only: the walk evaluates float32 interactions and the engines integrate with one
-        // shared step; one GPU and one rank, since the walk needs every body's cells.
+        // Leap-frog in fp32 only: the walk evaluates float32 interactions. Several GPUs each hold every body
+        // and the same tree and walk a share of its groups (cuda/tree/tree_engine.cuh); one rank, since a rank
+        // holds only its own bodies.
         {ForceMethod::Tree, "tree",
          "Barnes-Hut tree: near bodies one by one, far groups as one cell (opening angle theta); about N log N "
          "interactions a step, leap-frog in fp32",
-         0, bit(Precision::Fp32), false, false, false, true, true, n_log2_squared,
+         0, bit(Precision::Fp32), /*several_parts*/ true, /*over_ranks*/ false, false, true, true, n_log2_squared,
          nullptr, tree_params_label},  // its parameters' ranges are all it checks (core/rows/param_registry.cpp)
     }};
     // clang-format on

@@ -32,14 +32,14 @@ std::vector<IntegratorInfo>& rows_held() {
          "6th-order Hermite with individual block (power-of-two) time steps, the generalised Aarseth criterion (eta)",
          Scheme::Hermite6, 6, true, bit(ForceMethod::Direct), bit(Precision::Fp64) | bit(Precision::DS),
          true, false, true, true, kFlopsPerInteractionHermite6, "acceleration, jerk, snap and potential"},
-        // The CPU runs it (the reference) with either method; the CUDA tree engine runs it with the tree; direct
-        // summation on the GPU backends hands it to the CPU. One process: its active sets differ from step to
-        // step, which no partition over GPUs or ranks follows.
+        // The CPU runs it (the reference) with either method; the CUDA tree engine runs it with the tree, on one
+        // GPU or several (each holds every body); direct summation on the GPU backends hands it to the CPU. One
+        // rank: its active sets differ from step to step, which no partition of the bodies over ranks follows.
         {Integrator::LeapFrogBlock, "leapfrog-block",
          "kick-drift-kick leap-frog with individual block (power-of-two) time steps: dt_i = eta sqrt(eps / |a_i|) "
          "(eps 0: eta |v_i| / |a_i|), every body drifts, only the bodies whose steps end are evaluated and kicked",
          Scheme::KickDriftKickBlock, 2, true, bit(ForceMethod::Direct) | bit(ForceMethod::Tree), kAllPrecisions,
-         false, false, false, true, kFlopsPerInteractionNvidia, "acceleration"},
+         /*several_parts*/ true, false, false, true, kFlopsPerInteractionNvidia, "acceleration"},
     };
     // clang-format on
     return rows;

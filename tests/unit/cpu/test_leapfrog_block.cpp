@@ -296,7 +296,8 @@ TEST(LeapfrogBlockRows, NamesScopeAndRefusals) {
     EXPECT_EQ(row.scheme, Scheme::KickDriftKickBlock);
     EXPECT_EQ(row.order, 2);
     EXPECT_TRUE(row.block_steps && row.own_state);
-    EXPECT_FALSE(row.several_parts || row.over_ranks);
+    EXPECT_TRUE(row.several_parts);  // with the tree, every GPU holding every body
+    EXPECT_FALSE(row.over_ranks);
     EXPECT_EQ(row.flops_per_pair, kFlopsPerInteractionNvidia);
     EXPECT_NE(row.description.find("eta sqrt(eps / |a_i|)"), std::string::npos);
     EXPECT_NE(method_info(ForceMethod::Tree).integrators & bit(Integrator::LeapFrogBlock), 0u);
