@@ -76,16 +76,15 @@ struct CudaBackend::Impl {
                            " with method " + std::string(method_name(p.method)) + " yet");
     }
 
+    // Over MPI ranks the engine says whether it runs there: a sub-range of the bodies (direct leap-frog) or
+    // every body on every rank (the tree).
     std::unique_ptr<GpuEngine> make_engine(const SimParams& p) {
-        const MethodInfo& method = method_info(p.method);
-        if (partition.gather && !method.over_ranks)
-            throw ParamError("method", "the " + std::string(method.name) +
-                                           " does not run over MPI ranks (it needs every body on every rank); "
-                                           "choose method direct, or one rank");
         std::unique_ptr<GpuEngine> e = engine_for(p);
         if (partition.gather && !e->set_partition(partition))
-            throw ParamError("integrator", std::string(integrator_name(p.integrator)) +
-                                               " does not run over MPI ranks yet; leapfrog does");
+            throw ParamError("integrator", std::string(integrator_name(p.integrator)) + " with method " +
+                                               std::string(method_name(p.method)) +
+                                               " does not run over MPI ranks yet; leapfrog does, with direct "
+                                               "summation or the tree (one GPU a rank)");
         return e;
     }
     RangePartition partition;  // a distributed run (set before the reset that applies it)

@@ -103,7 +103,7 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     m_time = s.time;
     m_steps = 0;
     m_work = {};
-    m_shares = tree::WalkShares::even(m_n, m_parts.size());
+    m_shares = tree::WalkShares::even(m_n, sharers());
     const std::size_t bytes = std::max<std::size_t>(1, m_n) * sizeof(float4);
     std::vector<Float4> pos(m_n), vel(m_n);
     for (std::size_t i = 0; i < m_n; ++i) pos[i] = to_float4(s.pos_mass[i]), vel[i] = to_float4(s.vel[i]);
@@ -151,7 +151,13 @@ void TreeEngine::set_params(const SimParams& p) {
 }
 
 bool TreeEngine::shares_walk(std::size_t active) const {
-    return m_parts.size() > 1 && active * kSharedWalkFraction >= m_n;
+    return sharers() > 1 && active * kSharedWalkFraction >= m_n;
+}
+
+bool TreeEngine::set_partition(const RangePartition& p) {
+    if (m_parts.size() != 1 || !p.gather_runs || !p.values_of_ranks) return false;
+    m_ranks = p;
+    return true;
 }
 
 void TreeEngine::evaluate(bool block, bool may_refit) {
@@ -160,7 +166,8 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     const bool share = shares_walk(active);
     on_every_part([&](TreeReplica& r, std::size_t k) {
         NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
-        const WalkShare mine{m_shares.bounds[k], m_shares.bounds[k + 1]};
+        const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
+        const WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
         r.tree.evaluate_device(r.pos.get(), m_n, m_params.tree, m_params.eps, r.acc.get(), &r.stats, m_acc_current,
                                block ? r.clock.active() : nullptr, may_refit, share ? &mine : nullptr);
     });
@@ -168,24 +175,52 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     m_exchange_seconds = 0;
     if (share) {
         const auto t0 = std::chrono::steady_clock::now();
-        exchange_walked(m_parts, m_dev, m_n);
-        // The walk's counts are every part's; its time the slowest part's.
-        std::vector<std::size_t> runs{0};
-        std::vector<double> seconds;
-        for (std::size_t k = 1; k < m_parts.size(); ++k) {
-            const TreeStats& o = m_parts[k]->stats;
-            m_stats.body_body += o.body_body, m_stats.body_cell += o.body_cell;
-            m_stats.walked_bodies += o.walked_bodies;
-            m_stats.t_walk = std::max(m_stats.t_walk, o.t_walk);
+        if (m_ranks.ranks > 1) {
+            exchange_over_ranks();
+        } else {
+            exchange_walked(m_parts, m_dev, m_n);
+            // The walk's counts are every part's; its time the slowest part's.
+            std::vector<std::size_t> runs{0};
+            std::vector<double> seconds;
+            for (std::size_t k = 1; k < m_parts.size(); ++k) {
+                const TreeStats& o = m_parts[k]->stats;
+                m_stats.body_body += o.body_body, m_stats.body_cell += o.body_cell;
+                m_stats.walked_bodies += o.walked_bodies;
+                m_stats.t_walk = std::max(m_stats.t_walk, o.t_walk);
+            }
+            for (auto& r : m_parts) runs.push_back(r->tree.walked_run().end), seconds.push_back(r->stats.t_walk);
+            m_shares.rebalance(runs, seconds);
         }
-        for (auto& r : m_parts) runs.push_back(r->tree.walked_run().end), seconds.push_back(r->stats.t_walk);
-        m_shares.rebalance(runs, seconds);
         m_dev.synchronize();
         m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++m_sums.shared;
-        m_sums.exchanged_bytes += tree::exchange_bytes(m_n, m_parts.size());
+        m_sums.exchanged_bytes += tree::exchange_bytes(m_n, sharers());
     }
     m_acc_current = true;
+}
+
+// Every rank's walked run, walk time and counts (one collective), then the runs gathered; every rank moves
+// the shares alike from the same numbers.
+void TreeEngine::exchange_over_ranks() {
+    const TreeReplica& r = front();
+    const std::vector<double> all = m_ranks.values_of_ranks(
+        {double(r.tree.walked_run().end), r.stats.t_walk, double(r.stats.body_body), double(r.stats.body_cell),
+         double(r.stats.walked_bodies)});
+    constexpr std::size_t kEach = 5;
+    std::vector<std::size_t> runs{0};
+    std::vector<double> seconds;
+    std::vector<IndexRange> ranges;
+    m_stats.body_body = m_stats.body_cell = m_stats.walked_bodies = 0;
+    for (std::size_t k = 0; k + kEach <= all.size(); k += kEach) {
+        ranges.push_back({runs.back(), std::size_t(all[k])});
+        runs.push_back(std::size_t(all[k]));
+        seconds.push_back(all[k + 1]);
+        m_stats.t_walk = std::max(m_stats.t_walk, all[k + 1]);
+        m_stats.body_body += uint64_t(all[k + 2]), m_stats.body_cell += uint64_t(all[k + 3]);
+        m_stats.walked_bodies += uint64_t(all[k + 4]);
+    }
+    exchange_between_ranks(front(), m_n, ranges, m_ranks.rank, m_ranks.gather_runs);
+    m_shares.rebalance(runs, seconds);
 }
 
 void TreeEngine::step(int k) {
@@ -246,12 +281,13 @@ std::string TreeEngine::stage_times() const {
                   m_block ? "block step" : "step", s.steps, s.keys * ms, s.sort * ms, s.build * ms,
                   s.multipoles * ms, s.walk * ms, rest * ms, s.total * ms);
     std::string out = buf;
-    if (m_parts.size() > 1) {
+    if (sharers() > 1) {
         // The build is every part's; the walk the slowest part's share, the exchange after it.
         std::snprintf(buf, sizeof buf,
-                      "; on %zu parts: %lld of the evaluations shared out the walk, exchange %.3f ms and %.1f MB "
+                      "; on %zu %s: %lld of the evaluations shared out the walk, exchange %.3f ms and %.1f MB "
                       "a step",
-                      m_parts.size(), s.shared, s.exchange * ms, s.exchanged_bytes * 1e-6 / double(s.steps));
+                      sharers(), m_ranks.ranks > 1 ? "ranks" : "parts", s.shared, s.exchange * ms,
+                      s.exchanged_bytes * 1e-6 / double(s.steps));
         out += buf;
     }
     if (m_block && m_n > 0) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backend/gpu_engine.cuh"
+#include "common/pinned.cuh"
 #include "core/tree/tree_params.hpp"
 #include "core/tree/walk_shares.hpp"
 #include "direct/potential_kernel.cuh"
@@ -36,6 +37,7 @@ struct TreeReplica {
     GpuTree tree;
     DeviceBuffer pos, vel, acc;  // float4, input order; acc without G
     DeviceBuffer keyed;          // several parts: accelerations in key order, each part's run (the exchange)
+    Pinned<float4> host_keyed;   // over ranks: the same on the host, for the gather between processes
     TreeBlockSteps clock;        // block steps' time line
     TreeActiveDirect direct;     // block steps with few bodies due (core/tree/sub_step_rule.hpp)
     TreeStats stats;             // its last evaluation's
@@ -60,6 +62,9 @@ public:
     void positions_to_host(Float4* dst) override;
     std::optional<double> potential_energy() override;
     std::string kernel_label() const override;
+    // MPI ranks, one part each: every rank holds every body and walks the rank's share (RangePartition's
+    // gather_runs and values_of_ranks carry the exchange); several parts a rank are refused.
+    bool set_partition(const RangePartition& p) override;
     WorkCount work() const override { return m_work; }
     double time() const override { return m_block ? m_time + front().clock.clock() : m_time; }
     long long steps() const override { return m_steps; }
@@ -114,7 +119,11 @@ private:
 
     DeviceSet& m_dev;
     std::vector<std::unique_ptr<TreeReplica>> m_parts;  // one a device part, the same bodies in each
-    tree::WalkShares m_shares;                           // several parts: each one's share of the walk
+    tree::WalkShares m_shares;  // several parts, or ranks: each one's share of the walk
+    RangePartition m_ranks;     // over MPI ranks: this rank and the exchange's hooks (ranks 1: none)
+    std::size_t sharers() const { return m_ranks.ranks > 1 ? std::size_t(m_ranks.ranks) : m_parts.size(); }
+    // Over ranks: the walk's counts and times from every rank, the runs gathered, the shares moved.
+    void exchange_over_ranks();
     bool m_acc_current = false;  // m_acc is the last evaluation of these bodies (the opening test reads it)
     std::size_t m_n = 0;
     SimParams m_params;

@@ -6,6 +6,7 @@
 // gets the bits its walker computed; the bodies a block step did not evaluate carry the accelerations every
 // part already held. 16 bytes a body to each other part (tree::exchange_bytes).
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -16,5 +17,11 @@ namespace nbody::kernels {
 
 // The parts' trees were walked (each evaluate_device has returned); n bodies in each.
 void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n);
+
+// Over MPI ranks, one part each: this rank's run (runs[rank], its tree's walked run) to the host, every run
+// gathered between the ranks by `gather` (RangePartition::gather_runs), the other runs back to the device and
+// scattered into input order. 16 bytes a body each way across the bus, and the gather's traffic.
+void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
+                            const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather);
 
 }  // namespace nbody::kernels

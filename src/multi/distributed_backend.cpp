@@ -24,8 +24,13 @@ void DistributedBackend::reset(const State& s, const SimParams& p) {
     const IndexRange own = own_range();
     Exchange* ex = m_exchange.get();
     auto ranges = m_ranges;
-    m_inner->set_partition(
-        {own.begin, own.end, [ex, ranges](std::vector<Double4>& all) { ex->all_gather(all, ranges); }});
+    RangePartition part{own.begin, own.end, [ex, ranges](std::vector<Double4>& all) { ex->all_gather(all, ranges); }};
+    part.rank = ex->rank(), part.ranks = ex->size();
+    part.gather_runs = [ex](Float4* all, std::size_t n, const std::vector<IndexRange>& runs) {
+        ex->all_gather_runs({all, n}, runs);
+    };
+    part.values_of_ranks = [ex](const std::vector<double>& mine) { return ex->all_values(mine); };
+    m_inner->set_partition(std::move(part));
     m_inner->reset(s, p);
 }
 

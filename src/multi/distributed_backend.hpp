@@ -31,6 +31,8 @@ public:
     void read_accelerations(std::vector<Double4>& out) override;
     void copy_positions_to_host(Float4* dst) override { m_inner->copy_positions_to_host(dst); }
     std::string kernel_label() const override { return m_inner->kernel_label(); }
+    // The inner backend's read-outs (this rank's): the tree's stage times say how the walk was shared out.
+    void read_out(const ReadoutAsk& ask, Readouts& out) override { m_inner->read_out(ask, out); }
     WorkCount work() const override;
     std::size_t size() const override { return m_inner->size(); }
     double time() const override { return m_inner->time(); }

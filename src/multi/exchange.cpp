@@ -17,6 +17,20 @@ double Exchange::max_over_ranks(double v) {
     return m;
 }
 
+std::vector<double> Exchange::all_values(const std::vector<double>& mine) {
+    const std::size_t ranks = static_cast<std::size_t>(size()), slots = (mine.size() + 3) / 4;  // 4 a Double4
+    std::vector<Double4> all(ranks * slots);
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        (&all[static_cast<std::size_t>(rank()) * slots + k / 4].x)[k % 4] = mine[k];
+    std::vector<IndexRange> ranges;
+    for (std::size_t r = 0; r < ranks; ++r) ranges.push_back({r * slots, (r + 1) * slots});
+    all_gather(all, ranges);
+    std::vector<double> out;
+    for (std::size_t r = 0; r < ranks; ++r)
+        for (std::size_t k = 0; k < mine.size(); ++k) out.push_back((&all[r * slots + k / 4].x)[k % 4]);
+    return out;
+}
+
 class ThreadExchange final : public Exchange {
 public:
     ThreadExchange(ThreadHub& hub, int rank) : m_hub(hub), m_rank(rank) {}
@@ -25,6 +39,17 @@ public:
     std::string name() const override { return "threads (" + std::to_string(size()) + " ranks)"; }
 
     void all_gather(std::span<Double4> all, const std::vector<IndexRange>& ranges) override {
+        gather_ranges(all, ranges);
+    }
+    void all_gather_runs(std::span<Float4> all, const std::vector<IndexRange>& runs) override {
+        gather_ranges(all, runs);
+    }
+
+    void barrier() override { m_hub.arrive_and_wait(timeout, m_rank); }
+
+private:
+    template <class T>
+    void gather_ranges(std::span<T> all, const std::vector<IndexRange>& ranges) {
         if (ranges.size() != static_cast<std::size_t>(size()))
             throw BackendError("all_gather: " + std::to_string(ranges.size()) + " ranges for " +
                                std::to_string(size()) + " ranks");
@@ -36,15 +61,12 @@ public:
         for (int r = 0; r < size(); ++r) {
             if (r == m_rank) continue;
             const IndexRange g = ranges[static_cast<std::size_t>(r)];
-            const Double4* src = m_hub.m_buffers[static_cast<std::size_t>(r)];
-            std::memcpy(all.data() + g.begin, src + g.begin, g.size() * sizeof(Double4));
+            const T* src = static_cast<const T*>(m_hub.m_buffers[static_cast<std::size_t>(r)]);
+            std::memcpy(all.data() + g.begin, src + g.begin, g.size() * sizeof(T));
         }
         barrier();  // nobody overwrites its range (next step) while another still reads it
     }
 
-    void barrier() override { m_hub.arrive_and_wait(timeout, m_rank); }
-
-private:
     ThreadHub& m_hub;
     int m_rank;
 };

@@ -32,8 +32,16 @@ public:
     // BackendError naming the rank count and the timeout when some rank does not arrive in time.
     virtual void all_gather(std::span<Double4> all, const std::vector<IndexRange>& ranges) = 0;
 
+    // The same for float4 runs (the tree's walked accelerations in key order: every rank holds every body and
+    // runs[r] is what rank r walked). Collective.
+    virtual void all_gather_runs(std::span<Float4> all, const std::vector<IndexRange>& runs) = 0;
+
     // Returns when every rank has arrived; BackendError after `timeout` (a rank died or hangs).
     virtual void barrier() = 0;
+
+    // Every rank's `mine` (each rank passes as many), rank after rank (collective): the tree's run bounds,
+    // walk times and counts, from which every rank computes the same next shares.
+    std::vector<double> all_values(const std::vector<double>& mine);
 
     // The largest of every rank's v (collective): decisions that depend on a rank's clock, such as how many
     // steps to take before the next look, must be the same on every rank or the gathers pair up wrongly.
@@ -49,6 +57,7 @@ public:
     int size() const override { return 1; }
     std::string name() const override { return "single rank"; }
     void all_gather(std::span<Double4>, const std::vector<IndexRange>&) override {}
+    void all_gather_runs(std::span<Float4>, const std::vector<IndexRange>&) override {}
     void barrier() override {}
 };
 
@@ -69,7 +78,7 @@ private:
     std::condition_variable m_cv;
     int m_arrived = 0;
     long long m_generation = 0;
-    std::vector<Double4*> m_buffers;  // each rank's `all` during a gather
+    std::vector<void*> m_buffers;  // each rank's `all` during a gather
 };
 
 }  // namespace nbody

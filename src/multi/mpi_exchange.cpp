@@ -45,10 +45,13 @@ public:
         MPI_Type_contiguous(4, MPI_DOUBLE,
                             &m_double4);  // counts in bodies: no int overflow below 2^31 bodies
         MPI_Type_commit(&m_double4);
+        MPI_Type_contiguous(4, MPI_FLOAT, &m_float4);
+        MPI_Type_commit(&m_float4);
     }
     ~MpiExchange() override {
         if (m_failed) MPI_Abort(MPI_COMM_WORLD, 3);  // a pending collective cannot be finalised
         MPI_Type_free(&m_double4);
+        MPI_Type_free(&m_float4);
         MPI_Finalize();
     }
     int rank() const override { return m_rank; }
@@ -56,15 +59,10 @@ public:
     std::string name() const override { return "mpi (" + std::to_string(m_size) + " ranks)"; }
 
     void all_gather(std::span<Double4> all, const std::vector<IndexRange>& ranges) override {
-        std::vector<int> counts, displs;
-        for (const IndexRange& r : ranges) {
-            counts.push_back(static_cast<int>(r.size()));
-            displs.push_back(static_cast<int>(r.begin));
-        }
-        MPI_Request req;
-        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), displs.data(),
-                        m_double4, MPI_COMM_WORLD, &req);
-        wait(req, "the position all-gather");
+        gather_in_place(all.data(), ranges, m_double4, "the position all-gather");
+    }
+    void all_gather_runs(std::span<Float4> all, const std::vector<IndexRange>& runs) override {
+        gather_in_place(all.data(), runs, m_float4, "the tree's acceleration all-gather");
     }
     void barrier() override {
         MPI_Request req;
@@ -73,6 +71,18 @@ public:
     }
 
 private:
+    void gather_in_place(void* all, const std::vector<IndexRange>& ranges, MPI_Datatype type, const char* what) {
+        std::vector<int> counts, displs;  // in elements of `type`: no int overflow below 2^31 bodies
+        for (const IndexRange& r : ranges) {
+            counts.push_back(static_cast<int>(r.size()));
+            displs.push_back(static_cast<int>(r.begin));
+        }
+        MPI_Request req;
+        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), displs.data(), type,
+                        MPI_COMM_WORLD, &req);
+        wait(req, what);
+    }
+
     // MPI_Wait would block forever on a dead rank; poll with a deadline instead.
     void wait(MPI_Request& req, const char* what) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -93,7 +103,7 @@ private:
 
     int m_rank = 0, m_size = 1;
     bool m_failed = false;
-    MPI_Datatype m_double4{};
+    MPI_Datatype m_double4{}, m_float4{};
 };
 }  // namespace
 

@@ -13,10 +13,41 @@
 #include "cuda_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "multi/distributed_backend.hpp"
+#include "core/rows/integrator.hpp"
 #include "multi/exchange.hpp"
-#include "../unit/test_util.hpp"
+#include "../unit/tree_test_util.hpp"
 
 using namespace nbody;
+
+namespace {
+
+// Each of `ranks` threads runs a DistributedBackend over a CUDA backend from s0 under p for `steps` steps;
+// each rank's final state, and rank 0's stage times in *stages. Rethrows the first rank's exception.
+std::vector<State> run_on_ranks(int ranks, const State& s0, const SimParams& p, int steps,
+                                std::string* stages = nullptr) {
+    ThreadHub hub(ranks);
+    std::vector<State> got(static_cast<std::size_t>(ranks));
+    std::vector<std::exception_ptr> errors(got.size());
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r)
+        threads.emplace_back([&, r] {
+            try {
+                DistributedBackend d(std::make_unique<CudaBackend>(), hub.join(r));
+                d.reset(s0, p);
+                d.step(steps);
+                d.read_state(got[static_cast<std::size_t>(r)]);
+                if (r == 0 && stages) *stages = d.readouts().stage_times;
+            } catch (...) {
+                errors[static_cast<std::size_t>(r)] = std::current_exception();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    return got;
+}
+
+}  // namespace
 
 TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
     REQUIRE_GPU(single);
@@ -34,24 +65,7 @@ TEST(CudaRanks, TwoAndThreeRanksMatchOneBackend) {
         State want;
         single->read_state(want);
         for (int ranks : {2, 3}) {
-            ThreadHub hub(ranks);
-            std::vector<State> got(static_cast<std::size_t>(ranks));
-            std::vector<std::exception_ptr> errors(got.size());
-            std::vector<std::thread> threads;
-            for (int r = 0; r < ranks; ++r)
-                threads.emplace_back([&, r] {
-                    try {
-                        DistributedBackend d(std::make_unique<CudaBackend>(), hub.join(r));
-                        d.reset(s0, p);
-                        d.step(50);
-                        d.read_state(got[static_cast<std::size_t>(r)]);
-                    } catch (...) {
-                        errors[static_cast<std::size_t>(r)] = std::current_exception();
-                    }
-                });
-            for (auto& t : threads) t.join();
-            for (auto& e : errors)
-                if (e) std::rethrow_exception(e);
+            const std::vector<State> got = run_on_ranks(ranks, s0, p, 50);
             for (const State& g : got)
                 EXPECT_EQ(test::max_abs_diff(g, want), 0.0) << precision_name(pr) << ", " << ranks << " ranks";
         }
@@ -65,4 +79,31 @@ TEST(CudaRanks, HermiteOverRanksIsRefused) {
     SimParams p;
     p.integrator = Integrator::Hermite;
     EXPECT_THROW(gpu->reset(test::plummer_state(20, 1), p), ParamError);
+}
+
+// The tree over ranks (threads here, sharing GPU 0): every rank holds every body and walks its share of the
+// groups, the walked accelerations gathered between the ranks through the host; each rank's state equals one
+// backend's bit for bit, shared and block steps, and rank 0's stage times say the walk was shared out.
+TEST(CudaRanks, TreeOverTwoAndThreeRanksMatchesOneBackend) {
+    REQUIRE_GPU(single);
+    const State s0 = rounded_to_float32(test::plummer_state(20011, 8));
+    for (Integrator integrator : {Integrator::LeapFrog, Integrator::LeapFrogBlock}) {
+        SimParams p;
+        p.method = ForceMethod::Tree;
+        p.integrator = integrator;
+        p.dt = integrator == Integrator::LeapFrogBlock ? 1.0 / 16 : 1.0 / 128;
+        p.eta = 0.05;
+        p.eps = 0.01;
+        single->reset(s0, p);
+        single->step(20);
+        State want;
+        single->read_state(want);
+        for (int ranks : {2, 3}) {
+            std::string stages;
+            const std::vector<State> got = run_on_ranks(ranks, s0, p, 20, &stages);
+            for (const State& g : got)
+                EXPECT_EQ(test::max_abs_diff(g, want), 0.0) << integrator_name(integrator) << ", " << ranks << " ranks";
+            EXPECT_NE(stages.find("on " + std::to_string(ranks) + " ranks: "), std::string::npos) << stages;
+        }
+    }
 }

@@ -11,6 +11,8 @@
 
 #include "core/counters.hpp"
 #include "core/errors.hpp"
+#include "core/float4.hpp"
+#include "core/index_range.hpp"
 #include "core/backend/integrator_state.hpp"
 #include "core/kernels/kernel_tuning.hpp"
 #include "core/rows/sim_params.hpp"
@@ -60,9 +62,17 @@ struct DeviceTiming {
 // forces on them against all N) and, every step between the drift and the force evaluation, calls
 // gather(pos_mass of all N bodies) with its own range filled in; gather fills in every other range (an
 // all-gather over ranks). Bodies outside the range keep stale velocities and accelerations.
+//
+// A method every rank of which holds every body (the tree: the same tree on each rank, each walking a share of
+// its groups) keeps all N bodies and ignores the range; it reads this rank and the rank count, gathers float4
+// runs of an N-long array (runs[r] comes from rank r), and gathers one list of numbers from every rank, rank
+// after rank (each rank passing as many). All three hooks are collective.
 struct RangePartition {
     std::size_t begin = 0, end = 0;
     std::function<void(std::vector<Double4>&)> gather;  // all N bodies (C++17: the CUDA files include this)
+    int rank = 0, ranks = 1;
+    std::function<void(Float4* all, std::size_t n, const std::vector<IndexRange>& runs)> gather_runs;
+    std::function<std::vector<double>(const std::vector<double>& mine)> values_of_ranks;
 };
 
 // Block steps: how many bodies sit on each level of the time line now (count[k]: step dt_max / 2^k, k = 0 the

@@ -49,8 +49,9 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
          /*has_cells*/ false, quadratic, validate_direct, direct_label},
         // Leap-frog in fp32 only: the walk evaluates float32 interactions. Several GPUs each hold every body
-        // and the same tree and walk a share of its groups (cuda/tree/tree_engine.cuh); one rank, since a rank
-        // holds only its own bodies.
+        // and the same tree and walk a share of its groups (cuda/tree/tree_engine.cuh). Not over_ranks: its
+        // forces on a range of bodies need every body's cells; the CUDA tree engine runs over MPI ranks by
+        // holding every body on every rank, as it does over GPUs (RangePartition::gather_runs).
         {ForceMethod::Tree, "tree",
          "Barnes-Hut tree: near bodies one by one, far groups as one cell (opening angle theta); about N log N "
          "interactions a step, leap-frog in fp32",

@@ -71,6 +71,33 @@ TEST(ThreadExchange, GatherPutsEveryRangeFromItsOwner) {
     });
 }
 
+// The tree's gathers: float4 runs of any sizes (an empty one included), and every rank's list of values.
+TEST(ThreadExchange, RunsAndValuesComeFromTheirOwners) {
+    const std::size_t n = 50;
+    const std::vector<IndexRange> runs = {{0, 17}, {17, 17}, {17, 44}, {44, 50}};
+    on_ranks(4, [&](std::unique_ptr<Exchange> exp) {
+        Exchange& ex = *exp;
+        std::vector<Float4> all(n, Float4{-1, -1, -1, -1});
+        const IndexRange own = runs[static_cast<std::size_t>(ex.rank())];
+        for (std::size_t i = own.begin; i < own.end; ++i) all[i] = {float(ex.rank()), float(i), 0, 0};
+        ex.all_gather_runs(all, runs);
+        for (int r = 0; r < ex.size(); ++r)
+            for (std::size_t i = runs[r].begin; i < runs[r].end; ++i) {
+                ASSERT_EQ(all[i].x, float(r));
+                ASSERT_EQ(all[i].y, float(i));
+            }
+        // Five values a rank: two Double4 slots each, the second half used.
+        const std::vector<double> mine = {double(ex.rank()), 1.5, -2.0, 1e12 + ex.rank(), 7.0};
+        const std::vector<double> got = ex.all_values(mine);
+        ASSERT_EQ(got.size(), 5u * 4u);
+        for (std::size_t r = 0; r < 4; ++r) {
+            EXPECT_EQ(got[5 * r], double(r));
+            EXPECT_EQ(got[5 * r + 3], 1e12 + double(r));
+            EXPECT_EQ(got[5 * r + 4], 7.0);
+        }
+    });
+}
+
 TEST(ThreadExchange, MissingRankTimesOutWithAMessage) {
     ThreadHub hub(2);
     auto ex = hub.join(0);  // rank 1 never arrives: a dead rank
