@@ -10,7 +10,7 @@ import { $, readNumber, showError, showFigures, showNote, showRace } from './pan
 import { BodyPlan, directModel, planBodies, probeRate, probeTreeStep, treeModel } from './probe';
 import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
-import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
+import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
 import { accelerationErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
 import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
@@ -410,6 +410,7 @@ async function start(): Promise<void> {
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+  $<HTMLSelectElement>('colour').innerHTML = COLOUR_MODES.map((m) => `<option>${m}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
   app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show' };
@@ -447,7 +448,7 @@ function wirePanels(app: App): void {
   num('G', (v) => { app.run.G = v; app.run.e0 = null; });
   num('spf', (v) => (app.run.stepsPerFrame = v));
   $('colour').addEventListener('change', () => {
-    app.view.colour = $<HTMLSelectElement>('colour').value === 'speed' ? 'speed' : 'component';
+    app.view.colour = $<HTMLSelectElement>('colour').value as ColourMode; // its options are COLOUR_MODES
     app.syncPanels();
   });
   $('dark-matter').addEventListener('change', () => {
