@@ -1,11 +1,13 @@
 // How the desktop's window draws a scene's bodies, from the desktop's own sources: the groups' names
 // (scene/group_labels.cpp), kinds and colours (scene/component_look.hpp, render/colormap.cpp), which kind is
-// dark matter and the light it keeps while dimmed (render/particle_renderer.hpp), and the speed colour bar's
-// words in the scene's physical units where it declares them (render/colour_scale.cpp).
+// dark matter and the light it keeps while dimmed, the few-body scenes' sprite floor (render/particle_renderer.hpp),
+// and the speed colour bar's words in the scene's physical units where it declares them
+// (render/colour_scale.cpp).
 //
-// Two rules of the window are repeated here, because they live in app/viewer.cpp, which needs GL and is not
-// in the web build: the top speed of the colour map (typical_top_speed) and the way scene looks fill the 8
-// colour slots (apply_group_looks). Each is a few lines; keep them in step with viewer.cpp.
+// Three rules of the window are repeated here, because they live in files that need GL and are not in the web
+// build: the top speed of the colour map (app/viewer.cpp, typical_top_speed), the way scene looks fill the 8
+// colour slots (app/viewer.cpp, apply_group_looks) and the sprite floor (render/particle_renderer.cpp,
+// few_body_sprite_px). Each is a few lines; keep them in step.
 #include "look_web.hpp"
 
 #include <algorithm>
@@ -99,6 +101,8 @@ val scene_look(const SceneSpec& scene, const State& start) {
     r.set("darkMatterLight", kDesktopDefaults.dark_matter_light);
     r.set("topSpeed", top);
     r.set("speedBar", speed_bar);
+    // render/particle_renderer.cpp, few_body_sprite_px: a handful of stars drawn big enough for a room to see.
+    r.set("minSpritePx", start.size() <= kFewBodies ? kFewBodySpritePx : 1.0f);
     return r;
 }
 

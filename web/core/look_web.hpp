@@ -10,7 +10,8 @@ namespace nbody::web {
 // { groups: [{name, kind, darkMatter, colour}] one a colour group, for the legend; slots: the 8 colour slots
 // the sprites are drawn with (group % 8): {colour (linear RGB), darkMatter}; darkMatterLight: the share of its
 // light dimmed dark matter keeps; topSpeed: the speed at the top of the colour map; speedBar: {title, left,
-// right, unit}, the colour bar's words at that top speed }.
+// right, unit}, the colour bar's words at that top speed; minSpritePx: the smallest sprite, in pixels, drawn
+// at full light where above 1 (scenes of a few bodies) }.
 emscripten::val scene_look(const SceneSpec& scene, const State& start);
 
 }  // namespace nbody::web

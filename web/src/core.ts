@@ -25,6 +25,7 @@ export interface SceneLook {
   darkMatterLight: number; // the share of its light dark matter keeps while dimmed
   topSpeed: number; // speed at the top of the colour map (scene units)
   speedBar: { title: string; left: string; right: string; unit: string }; // in the scene's units where declared
+  minSpritePx: number; // the smallest sprite; above 1 (a few bodies) every sprite at full light
 }
 
 export interface SceneOk {

@@ -79,7 +79,7 @@ export class CpuView {
       const slot = p.slots[this.group[i] % 8];
       if (-vz <= 0 || slot.light <= 0) continue;
       const sx = ((m[0] * vx) / -vz) * 0.5 + 0.5, sy = 0.5 - ((m[5] * vy) / -vz) * 0.5;
-      const size = Math.min(16, Math.max(1.5, (p.pointSize * p.targetDistance) / -vz));
+      const size = Math.min(16, Math.max(1.5, p.minSpritePx, (p.pointSize * p.targetDistance) / -vz));
       let col = slot.colour;
       if (p.colourBySpeed) {
         const sp = Math.hypot(this.vel[4 * i], this.vel[4 * i + 1], this.vel[4 * i + 2]) / p.speedSpan;

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { loadCoreInNode } from '../dist-test/shape_node.mjs';
 
 const core = await loadCoreInNode(new URL('../dist', import.meta.url).pathname);
-const look = (name) => {
-  const s = core.loadScene(name, '', 2000);
+const look = (name, bodies = 2000) => {
+  const s = core.loadScene(name, '', bodies);
   assert.ok(s.ok, s.error);
   return s.look;
 };
@@ -23,7 +23,7 @@ test('a disk galaxy\'s halo is dark matter, dimmed to the window\'s tenth of its
 });
 
 test('scenes without a halo mark no dark matter; the intruder keeps its kind', () => {
-  assert.ok(look('two-body').groups.every((g) => !g.darkMatter && g.kind === 'star'));
+  assert.ok(look('two-body', 0).groups.every((g) => !g.darkMatter && g.kind === 'star'));
   assert.deepEqual(look('cartwheel').groups.map((g) => g.kind), ['disk', 'halo', 'intruder']);
 });
 
@@ -36,4 +36,10 @@ test('the speed colour bar is in the scene\'s units where it declares them', () 
   const cw = look('cartwheel');
   assert.equal(cw.speedBar.unit, 'length/time');
   assert.equal(Number(cw.speedBar.right).toPrecision(3), cw.topSpeed.toPrecision(3));
+});
+
+test('a few bodies get the desktop\'s 16-pixel sprites; a galaxy keeps the 1-pixel floor', () => {
+  assert.equal(look('two-body', 0).minSpritePx, 16);
+  assert.equal(look('three-body-figure8', 0).minSpritePx, 16);
+  assert.equal(look('galaxy-flyby').minSpritePx, 1);
 });
