@@ -1,8 +1,8 @@
 // How the desktop's window draws a scene's bodies, from the desktop's own sources: the groups' names
 // (scene/group_labels.cpp), kinds and colours (scene/component_look.hpp, render/colormap.cpp), which kind is
-// dark matter and the light it keeps while dimmed, the few-body scenes' sprite floor (render/particle_renderer.hpp),
-// and the speed colour bar's words in the scene's physical units where it declares them
-// (render/colour_scale.cpp).
+// dark matter and the light it keeps while dimmed, the few-body scenes' sprite floor
+// (render/particle_renderer.hpp), and the speed colour bar's words in the scene's physical units where it
+// declares them (render/colour_scale.cpp).
 //
 // Three rules of the window are repeated here, because they live in files that need GL and are not in the web
 // build: the top speed of the colour map (app/viewer.cpp, typical_top_speed), the way scene looks fill the 8
@@ -25,8 +25,8 @@ namespace {
 
 using emscripten::val;
 
-// The window's defaults. `groups` is given so that the GL renderer's default_group_styles (particle_renderer.cpp,
-// not in the web build) is not called: every other member keeps the desktop's default.
+// The window's defaults. `groups` is given so that the GL renderer's default_group_styles
+// (particle_renderer.cpp, not in the web build) is not called: every other member keeps the desktop's default.
 const RenderSettings kDesktopDefaults{.groups = {}};
 
 // app/viewer.cpp, typical_top_speed: 1.5 times the speed 90% of the bodies stay under at the start.
