@@ -1,7 +1,7 @@
 // The desktop's C++ core as the page sees it (embind): scenes by name or text -> bodies and parameters, the
-// parameter registry's ranges and words, the float64 reference force, energies and the desktop's framing (the
-// kernel shapes: shape_web.cpp; the desktop's CPU backend: cpu_backend_web.cpp). Compiled by web/core/build.sh
-// from the desktop's own sources; it adds nothing to them. Errors come back as text ("cartwheel.toml:12:7: component[0].n: ...").
+// parameter registry's ranges and words, the float64 reference force, energies, the desktop's framing and how
+// its window draws the scene (look_web.cpp; the kernel shapes: shape_web.cpp; the desktop's CPU backend:
+// cpu_backend_web.cpp). Compiled by web/core/build.sh from the desktop's own sources; it adds nothing to them. Errors come back as text ("cartwheel.toml:12:7: component[0].n: ...").
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -20,6 +20,7 @@
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
 #include "js_arrays.hpp"
+#include "look_web.hpp"
 
 namespace nbody::web {
 namespace {
@@ -104,6 +105,7 @@ val scene_result(const SceneSpec& scene, const State& s) {
     std::vector<double> groups(s.group.begin(), s.group.end());
     r.set("group", val::global("Uint32Array").call<val>("from", val::array(groups)));
     r.set("view", home_view(scene, s));
+    r.set("look", scene_look(scene, s));
     return r;
 }
 

@@ -12,6 +12,22 @@ export interface HomeView {
   pitchDeg: number;
 }
 
+// How the desktop's window draws the scene (web/core/look_web.cpp, from the desktop's sources).
+export interface GroupLook {
+  name: string; // the legend's words ("first disk", "first halo")
+  kind: string; // disk, bulge, halo, star, planet, intruder, cluster or galaxy
+  darkMatter: boolean;
+  colour: number[]; // linear RGB
+}
+export interface SceneLook {
+  groups: GroupLook[]; // one a colour group
+  slots: { colour: number[]; darkMatter: boolean }[]; // the 8 the sprites take by group % 8
+  darkMatterLight: number; // the share of its light dark matter keeps while dimmed
+  topSpeed: number; // speed at the top of the colour map (scene units)
+  speedBar: { title: string; left: string; right: string; unit: string }; // in the scene's units where declared
+  minSpritePx: number; // the smallest sprite; above 1 (a few bodies) every sprite at full light
+}
+
 export interface SceneOk {
   ok: true;
   name: string;
@@ -31,6 +47,7 @@ export interface SceneOk {
   vel: Float32Array<ArrayBuffer>;
   group: Uint32Array<ArrayBuffer>;
   view: HomeView;
+  look: SceneLook;
 }
 export type SceneResult = SceneOk | { ok: false; error: string };
 

@@ -1,10 +1,10 @@
 // The path without WebGPU: the desktop's CPU backend (WebAssembly, one thread) steps the bodies, by direct
 // summation in float64 at a small N or by its Barnes-Hut tree at a larger one, and a 2D canvas draws them with
-// the same camera, colours and additive light ('lighter').
+// the same camera, colours, dark-matter dimming and additive light ('lighter').
 import { Core, CpuMethod, CpuRun, SceneOk } from './core';
 import { showError } from './panels';
 import { TREE_PROBE_BODIES } from './probe';
-import { DrawParams, GROUP_COLOURS } from './renderer';
+import { DrawParams } from './renderer';
 
 export class CpuView {
   private run: CpuRun | null = null;
@@ -76,15 +76,16 @@ export class CpuView {
       const x = this.pos[4 * i], y = this.pos[4 * i + 1], z = this.pos[4 * i + 2];
       const vx = v[0] * x + v[4] * y + v[8] * z + v[12], vy = v[1] * x + v[5] * y + v[9] * z + v[13];
       const vz = v[2] * x + v[6] * y + v[10] * z + v[14];
-      if (-vz <= 0) continue;
+      const slot = p.slots[this.group[i] % 8];
+      if (-vz <= 0 || slot.light <= 0) continue;
       const sx = ((m[0] * vx) / -vz) * 0.5 + 0.5, sy = 0.5 - ((m[5] * vy) / -vz) * 0.5;
-      const size = Math.min(16, Math.max(1.5, (p.pointSize * p.targetDistance) / -vz));
-      let col = GROUP_COLOURS[this.group[i] % 8];
+      const size = Math.min(16, Math.max(1.5, p.minSpritePx, (p.pointSize * p.targetDistance) / -vz));
+      let col = slot.colour;
       if (p.colourBySpeed) {
         const sp = Math.hypot(this.vel[4 * i], this.vel[4 * i + 1], this.vel[4 * i + 2]) / p.speedSpan;
         col = this.colormap[Math.min(this.colormap.length - 1, Math.floor(Math.min(1, sp) * (this.colormap.length - 1)))];
       }
-      c.fillStyle = `rgb(${col.map((k) => Math.round(255 * Math.pow(k, 1 / 2.2))).join(',')})`;
+      c.fillStyle = `rgb(${col.map((k) => Math.round(255 * Math.pow(k * slot.light, 1 / 2.2))).join(',')})`;
       c.fillRect(sx * w - size / 2, sy * h - size / 2, size, size);
     }
   }

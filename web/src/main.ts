@@ -10,9 +10,10 @@ import { $, readNumber, showError, showFigures, showNote, showRace } from './pan
 import { BodyPlan, directModel, planBodies, probeRate, probeTreeStep, treeModel } from './probe';
 import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
-import { formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
+import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
 import { accelerationErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
+import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
 
 interface Run {
   scene: SceneOk;
@@ -53,6 +54,7 @@ class App {
   cpuMethod: CpuMethod = 'direct'; // how the forces are found: direct summation or the tree (GPU or CPU)
   units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
+  view: ViewSettings = { colour: 'component', showDarkMatter: false }; // the View panel's, kept across scenes
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
   private framePending = false;
   private lastFrame = performance.now();
@@ -62,7 +64,7 @@ class App {
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
   ready = false;
 
-  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, colormap: number[][], readonly shapes: ShapeChooser | null) {
+  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
@@ -189,9 +191,15 @@ class App {
     $<HTMLSelectElement>('variant').value = r.variant.name;
     $('run').textContent = r.running ? 'Pause' : 'Run';
     $('paused').hidden = r.running;
+    $<HTMLSelectElement>('colour').value = this.view.colour;
+    $<HTMLInputElement>('dark-matter').checked = this.view.showDarkMatter;
+    $('dark-matter-row').hidden = !hasDarkMatter(r.scene.look);
+    showLegend($('legend'), r.scene.look, this.view, this.colormap);
     const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
     if (r.G !== 1) state.G = r.G;
     if (this.url.method) state.method = this.url.method;
+    if (this.view.colour !== 'component') state.colour = this.view.colour; // the defaults stay out of the link
+    if (this.view.showDarkMatter) state['dark-matter'] = 'show';
     const query = formatUrlState(state);
     $<HTMLInputElement>('link').value = location.origin + location.pathname + query;
     history.replaceState(null, '', query);
@@ -278,7 +286,8 @@ class App {
     const params = {
       view: this.camera.view(), proj: this.camera.projection(w / h),
       pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
-      colourBySpeed: $<HTMLSelectElement>('colour').value === 'speed', speedSpan: Math.sqrt(this.run.G / Math.max(v.radius, 1e-6)) * 1.5, exposure: 1,
+      colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, exposure: 1,
+      slots: slotStyles(this.run.scene.look, this.view), minSpritePx: this.run.scene.look.minSpritePx * dpr,
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
     else this.cpu?.draw(params, w, h);
@@ -401,8 +410,10 @@ async function start(): Promise<void> {
   const sceneSelect = $<HTMLSelectElement>('scene');
   sceneSelect.innerHTML = core.sceneNames().map((n) => `<option>${n}</option>`).join('');
   $<HTMLSelectElement>('variant').innerHTML = VARIANTS.map((v) => `<option value="${v.name}">${v.label}</option>`).join('');
+  $<HTMLSelectElement>('colour').innerHTML = COLOUR_MODES.map((m) => `<option>${m}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
+  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show' };
   const name = parsed.state.scene ?? FIRST_SCENE;
   if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene(FIRST_SCENE);
   timings.scene = performance.now();
@@ -436,6 +447,14 @@ function wirePanels(app: App): void {
   num('eps', (v) => { app.run.eps = v; app.run.e0 = null; });
   num('G', (v) => { app.run.G = v; app.run.e0 = null; });
   num('spf', (v) => (app.run.stepsPerFrame = v));
+  $('colour').addEventListener('change', () => {
+    app.view.colour = $<HTMLSelectElement>('colour').value as ColourMode; // its options are COLOUR_MODES
+    app.syncPanels();
+  });
+  $('dark-matter').addEventListener('change', () => {
+    app.view.showDarkMatter = $<HTMLInputElement>('dark-matter').checked;
+    app.syncPanels();
+  });
   $('variant').addEventListener('change', () => {
     const v = variantByName($<HTMLSelectElement>('variant').value)!;
     const refusal = app.shapeRefusal(v, app.run.scene.n);

@@ -1,13 +1,10 @@
 // Point sprites in WebGPU, the WGSL twin of shaders/particles.{vert,frag} and shaders/tonemap.frag: each body a
 // soft Gaussian quad (WebGPU points are one pixel, so 4 vertices an instance), sized with perspective and
-// clamped to 1..64 px, added (blend one + one) into a float (HDR) target, then mapped to the screen with
-// 1 - exp(-hdr * exposure) and gamma 2.2, as the desktop does. Colours: the scene component (the desktop's
-// 8 group colours) or speed through a colour map from assets/colormaps.
-
-export const GROUP_COLOURS: readonly number[][] = [
-  [0.35, 0.6, 1.0], [1.0, 0.55, 0.2], [0.4, 1.0, 0.45], [1.0, 0.35, 0.55],
-  [0.85, 0.85, 0.3], [0.7, 0.45, 1.0], [0.3, 0.95, 0.95], [0.95, 0.95, 0.95],
-]; // src/render/colormap.cpp: group_colour
+// clamped to 1..64 px (a few-body scene's at least 16), added (blend one + one) into a float (HDR) target,
+// then mapped to the screen with 1 - exp(-hdr * exposure) and gamma 2.2. Colours: the scene component's (8
+// slots, group % 8, as the desktop's u_group_colours) or speed through a colour map from assets/colormaps;
+// each slot's light, as the desktop's u_group_light, dims dark matter (and a light of 0 draws nothing).
+import { SlotStyle } from './view_look';
 
 export interface DrawParams {
   view: Float32Array; // column-major 4x4
@@ -18,11 +15,13 @@ export interface DrawParams {
   colourBySpeed: boolean;
   speedSpan: number; // speed mapped to the top of the colour map
   exposure: number;
+  slots: SlotStyle[]; // 8: colour (linear RGB) and light of group % 8
+  minSpritePx: number; // px: the smallest sprite (few-body scenes), drawn at full light
 }
 
 const SPRITE_WGSL = /* wgsl */ `
 struct U { view: mat4x4f, proj: mat4x4f, viewport: vec2f, point_size: f32, target_distance: f32,
-           intensity: f32, by_speed: f32, inv_speed: f32, pad: f32, groups: array<vec4f, 8> }
+           intensity: f32, by_speed: f32, inv_speed: f32, min_size: f32, slots: array<vec4f, 8> } // rgb, light
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var cmap: texture_2d<f32>;
 @group(0) @binding(2) var samp: sampler;
@@ -30,22 +29,27 @@ struct Out { @builtin(position) pos: vec4f, @location(0) corner: vec2f, @locatio
 @vertex fn vs(@builtin(vertex_index) vi: u32, @location(0) pm: vec4f, @location(1) vel: vec4f,
               @location(2) group: u32) -> Out {
   var o: Out;
+  let slot = u.slots[group % 8u];
   let corner = vec2f(f32(vi & 1u), f32(vi >> 1u)) * 2.0 - 1.0;
   let vp = u.view * vec4f(pm.xyz, 1.0);
   let depth = -vp.z;
   let raw = u.point_size * u.target_distance / max(depth, 1e-6);
-  let size = clamp(raw, 1.0, 64.0);
+  let size = clamp(max(raw, u.min_size), 1.0, 64.0);
   var clip = u.proj * vp;
   clip = vec4f(clip.xy + corner * size / u.viewport * clip.w, clip.zw);
   o.pos = clip;
   o.corner = corner;
-  var c = u.groups[group % 8u].rgb;
+  var c = slot.rgb;
   if (u.by_speed > 0.5) {
     let t = clamp(length(vel.xyz) * u.inv_speed, 0.0, 1.0);
     c = textureSampleLevel(cmap, samp, vec2f(t, 0.5), 0.0).rgb;
   }
-  o.colour = c * u.intensity * min(raw * raw, 1.0);
-  if (depth <= 0.0) { o.pos = vec4f(2.0, 2.0, 2.0, 1.0); }
+  // Sprites clamped up to 1 px (far away) keep the light of their true area; a few-body scene's floor
+  // (min_size > 1) draws every sprite at its full light.
+  let shrink = select(min(raw * raw, 1.0), 1.0, u.min_size > 1.0);
+  o.colour = c * u.intensity * shrink * slot.w;
+  // Behind the eye, or light 0: outside the clip volume, so it costs no fragments.
+  if (depth <= 0.0 || slot.w <= 0.0) { o.pos = vec4f(2.0, 2.0, 2.0, 1.0); }
   return o;
 }
 @fragment fn fs(i: Out) -> @location(0) vec4f {
@@ -119,7 +123,8 @@ export class Renderer {
     const body = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.VERTEX }); // zeros: at rest at 0
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     this.setGroups(new Uint32Array(1));
-    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, exposure: 1 });
+    const slots = Array.from({ length: 8 }, () => ({ colour: [0, 0, 0], light: 1 }));
+    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, exposure: 1, slots, minSpritePx: 1 });
     body.destroy();
   }
 
@@ -141,8 +146,8 @@ export class Renderer {
     const u = new Float32Array(76);
     u.set(p.view, 0);
     u.set(p.proj, 16);
-    u.set([w, h, p.pointSize, p.targetDistance, p.intensity, p.colourBySpeed ? 1 : 0, 1 / Math.max(p.speedSpan, 1e-30), 0], 32);
-    GROUP_COLOURS.forEach((c, i) => u.set([...c, 0], 40 + 4 * i));
+    u.set([w, h, p.pointSize, p.targetDistance, p.intensity, p.colourBySpeed ? 1 : 0, 1 / Math.max(p.speedSpan, 1e-30), p.minSpritePx], 32);
+    p.slots.forEach((s, i) => u.set([...s.colour, s.light], 40 + 4 * i));
     this.device.queue.writeBuffer(this.uniforms, 0, u);
     this.device.queue.writeBuffer(this.exposure, 0, new Float32Array([p.exposure, 0, 0, 0]));
   }

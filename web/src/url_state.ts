@@ -1,7 +1,8 @@
-// The run's state in the page's address (?scene=cartwheel&n=4096&dt=0.0078125&eps=0.01&variant=ij), so a
-// link reproduces it. Parsing never throws: each problem comes back located (which parameter, at which
-// character of the query) with the allowed values; the numeric ranges are the desktop's parameter registry's,
-// asked through `check` (the core's paramProblem), so the words match the scene files' and the command line's.
+// The run's state in the page's address (?scene=cartwheel&n=4096&dt=0.0078125&eps=0.01&variant=ij&colour=speed),
+// so a link reproduces the run and its picture. Parsing never throws: each problem comes back located (which
+// parameter, at which character of the query) with the allowed values; the numeric ranges are the desktop's
+// parameter registry's, asked through `check` (the core's paramProblem), so the words match the scene files'
+// and the command line's.
 
 export interface UrlState {
   scene?: string;
@@ -11,7 +12,18 @@ export interface UrlState {
   G?: number;
   variant?: string;
   method?: 'direct' | 'tree'; // how the GPU finds the forces (the page chooses where it is not named)
+  colour?: ColourMode; // what a body's colour says (component where not named)
+  'dark-matter'?: DarkMatter; // the scene's dark matter shown at full light or dimmed (dimmed where not named)
 }
+
+// The desktop's words (--colour, render/colour_scale.cpp) for the two colourings the page draws, and for
+// those only the desktop draws.
+export const COLOUR_MODES = ['component', 'speed'] as const;
+export type ColourMode = (typeof COLOUR_MODES)[number];
+const DESKTOP_COLOUR_MODES = ['depth', 'density', 'potential'];
+// --dark-matter's words on the desktop, less 'hide' (the page's switch shows or dims).
+const DARK_MATTER = ['show', 'dim'] as const;
+export type DarkMatter = (typeof DARK_MATTER)[number];
 
 export interface UrlProblem {
   key: string;
@@ -19,7 +31,7 @@ export interface UrlProblem {
   message: string; // "URL parameter 'dt' (character 17): must be from 1e-12 to 1e6 (got -1)"
 }
 
-const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method'] as const;
+const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method', 'colour', 'dark-matter'] as const;
 const METHODS = ['direct', 'tree'] as const;
 export const MAX_BODIES = 1 << 24; // the page's largest buffer: 16,777,216 bodies x 16 bytes = 256 MiB
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -67,6 +79,13 @@ export function parseUrlState(
     } else if (key === 'method') {
       if (!(METHODS as readonly string[]).includes(raw)) fail(`must be one of ${METHODS.join(', ')} (got '${raw.slice(0, 32)}')`);
       else state.method = raw as 'direct' | 'tree';
+    } else if (key === 'colour') {
+      const desktop = DESKTOP_COLOUR_MODES.includes(raw) ? `; ${raw} is drawn by the desktop program (nbody-sandbox --colour ${raw})` : '';
+      if (!(COLOUR_MODES as readonly string[]).includes(raw)) fail(`must be one of ${COLOUR_MODES.join(', ')} (got '${raw.slice(0, 32)}'${desktop})`);
+      else state.colour = raw as ColourMode;
+    } else if (key === 'dark-matter') {
+      if (!(DARK_MATTER as readonly string[]).includes(raw)) fail(`must be one of ${DARK_MATTER.join(', ')} (got '${raw.slice(0, 32)}')`);
+      else state['dark-matter'] = raw as DarkMatter;
     } else {
       const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
       if (!Number.isFinite(v)) {

@@ -1,12 +1,14 @@
 // The page in Debian's headless Chromium, WebGPU on SwiftShader (web/tests/browser.mjs): forces of each WGSL
 // variant against the C++ float64 reference, 100 steps against the core's float64 leap-frog, every shipped
 // scene loading and stepping (a screenshot of each in web/tests/out/), the WGSL tree's forces and a scene on
-// it, the panels, located errors for a bad scene and bad URL values, and the page without WebGPU. Prints one
+// it, the panels, located errors for a bad scene and bad URL values, the View panel (dark matter dimmed or
+// shown, colour by speed with its colour bar) and the page without WebGPU. Prints one
 // line a check and 'N passed, N failed'.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve } from './browser.mjs';
+import { pictureShot, pixelStats } from './pixels.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'out');
 mkdirSync(out, { recursive: true });
@@ -271,6 +273,76 @@ try {
     await p3.close();
     expect(s.n === 1500 && s.dt === 0.005 && s.eps === 0.03 && s.variant === 'i', JSON.stringify(s));
     return JSON.stringify(s);
+  });
+
+  // The View panel on a galaxy scene with dark matter and physical units, paused so every picture has the
+  // same bodies where they were.
+  const viewPage = async (query) => {
+    const p = (await open(browser, server.url, `?scene=milky-way-andromeda&n=4000${query}`)).page;
+    await p.evaluate(() => { window.nbody.app.run.running = false; window.nbody.app.syncPanels(); });
+    return p;
+  };
+  const change = (p, id, value) => p.evaluate((id, value) => {
+    const e = document.getElementById(id);
+    if (e.type === 'checkbox') e.checked = value;
+    else e.value = value;
+    e.dispatchEvent(new Event('change'));
+  }, id, value);
+  const settle = () => new Promise((res) => setTimeout(res, 1000)); // a few frames drawn with the change
+  const viewState = (p) => p.evaluate(() => ({
+    colour: document.getElementById('colour').value, shown: document.getElementById('dark-matter').checked,
+    link: document.getElementById('link').value, legend: [...document.querySelectorAll('#legend div')].map((d) => [...d.children].map((c) => c.textContent).filter((t) => t).join(' ')),
+    ramp: [...document.querySelectorAll('#legend .ramp')].some((r) => getComputedStyle(r).backgroundImage.startsWith('linear-gradient')),
+  }));
+
+  await check('the View panel\'s colour and dark matter come from the link and go back into it', async () => {
+    const p = await viewPage('&colour=speed&dark-matter=show');
+    const given = await viewState(p);
+    expect(given.colour === 'speed' && given.shown, JSON.stringify(given));
+    expect(/colour=speed/.test(given.link) && /dark-matter=show/.test(given.link), given.link);
+    await change(p, 'colour', 'component');
+    await change(p, 'dark-matter', false);
+    const back = await viewState(p);
+    await p.close();
+    expect(back.colour === 'component' && !back.shown, JSON.stringify(back));
+    expect(!/colour=|dark-matter=/.test(back.link), `the defaults stay out of the link: ${back.link}`);
+    expect(back.legend.includes('milky way halo (dimmed)') && back.legend.includes('andromeda disk'), back.legend.join('; '));
+    return `${given.link.slice(given.link.indexOf('?'))}; then ${back.link.slice(back.link.indexOf('?'))}; legend: ${back.legend.join('; ')}`;
+  });
+
+  await check('a galaxy\'s dark matter is dimmed by default: fewer lit pixels than with it shown', async () => {
+    const p = await viewPage('');
+    const shown0 = await viewState(p);
+    expect(!shown0.shown, 'dark matter shown by default');
+    await settle();
+    const dimmed = await pictureShot(p);
+    await p.screenshot({ path: join(out, 'view-dark-matter-dimmed.png') });
+    await change(p, 'dark-matter', true);
+    await settle();
+    const shown = await pictureShot(p);
+    await p.screenshot({ path: join(out, 'view-dark-matter-shown.png') });
+    const d = await pixelStats(p, dimmed, shown), s = await pixelStats(p, shown);
+    await p.close();
+    expect(d.differ > 0.1 * s.lit, `only ${d.differ} pixels changed of ${s.lit} lit`);
+    expect(s.lit > 1.2 * d.lit, `lit pixels: dimmed ${d.lit}, shown ${s.lit}`);
+    return `lit pixels of ${d.pixels}: dimmed ${d.lit}, shown ${s.lit}; ${d.differ} changed`;
+  });
+
+  await check('colour by speed changes the picture, and its colour bar says the scene\'s units', async () => {
+    const p = await viewPage('');
+    await settle();
+    const component = await pictureShot(p);
+    await change(p, 'colour', 'speed');
+    await settle();
+    const speed = await pictureShot(p);
+    const st = await viewState(p);
+    await p.screenshot({ path: join(out, 'view-speed.png') });
+    const d = await pixelStats(p, speed, component);
+    await p.close();
+    expect(st.legend.length === 1 && /^speed 0 [\d.]+ kpc\/Myr$/.test(st.legend[0]), `colour bar: ${JSON.stringify(st.legend)}`);
+    expect(st.ramp, 'the colour bar has no ramp');
+    expect(d.differ > 0.3 * d.lit, `only ${d.differ} pixels changed of ${d.lit} lit`);
+    return `${d.differ} of ${d.lit} lit pixels changed; colour bar: ${st.legend[0]}`;
   });
 
   await check('the race runs the three variants and draws their bars', async () => {

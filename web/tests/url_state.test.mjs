@@ -18,7 +18,8 @@ function rng(seed) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 const ALPHABET = 'scenedtpsvarintG=&%?+-.eE0123456789 xyz/#;\u00e9\u{1F600}';
-const pieces = ['scene=', 'n=', 'dt=', 'eps=', 'G=', 'variant=', '&', '=', '%', '%zz', '%41', '1e-3', '-1', 'ij', 'NaN', 'Infinity', '0x10', '1e999'];
+const pieces = ['scene=', 'n=', 'dt=', 'eps=', 'G=', 'variant=', 'colour=', 'dark-matter=', '&', '=', '%', '%zz', '%41', '1e-3', '-1', 'ij',
+  'speed', 'component', 'density', 'show', 'dim', 'hide', 'NaN', 'Infinity', '0x10', '1e999'];
 
 test('any query: no throw, located problems', () => {
   const r = rng(12345);
@@ -34,6 +35,8 @@ test('any query: no throw, located problems', () => {
     if (state.n !== undefined) assert.ok(Number.isInteger(state.n) && state.n >= 1);
     for (const k of ['dt', 'eps', 'G']) if (state[k] !== undefined) assert.equal(check(k, state[k]), '');
     if (state.variant !== undefined) assert.ok(VARIANTS.includes(state.variant));
+    if (state.colour !== undefined) assert.ok(['component', 'speed'].includes(state.colour));
+    if (state['dark-matter'] !== undefined) assert.ok(['show', 'dim'].includes(state['dark-matter']));
   }
 });
 
@@ -51,6 +54,8 @@ test('states the page writes read back as themselves', () => {
   for (let i = 0; i < 5000; ++i) {
     const s = { scene: ['cartwheel', 'two-body', 'figure8-3'][i % 3], n: 1 + Math.floor(r() * 1e6), dt: 10 ** (-6 + 6 * r()), eps: i % 5 ? r() : 0, variant: VARIANTS[i % 3] };
     if (i % 2) s.G = 10 ** (-3 + 6 * r());
+    if (i % 3 === 1) s.colour = ['component', 'speed'][i % 2];
+    if (i % 4 === 1) s['dark-matter'] = ['show', 'dim'][(i >> 2) % 2];
     const back = parseUrlState(formatUrlState(s), check, VARIANTS);
     assert.deepEqual(back.problems, []);
     assert.deepEqual(back.state, s);
@@ -63,6 +68,16 @@ test('bad values get their words', () => {
   assert.match(problems[0].message, /^URL parameter 'dt' \(character 17\): must be from 1e-12 to 1000000 \(got -1\)$/);
   assert.match(problems[1].message, /must be one of none, i, ij \(got 'fast'\)/);
   assert.match(problems[2].message, /whole number/);
-  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant, method/);
+  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant, method, colour, dark-matter/);
   assert.match(problems[4].message, /has no value/);
+});
+
+test('the View panel\'s settings: the desktop\'s words, and where the page leaves a colouring to the desktop', () => {
+  const good = parseUrlState('?colour=speed&dark-matter=show', check, VARIANTS);
+  assert.deepEqual(good, { state: { colour: 'speed', 'dark-matter': 'show' }, problems: [] });
+  const { problems } = parseUrlState('?colour=density&dark-matter=hide&colour=Speed', check, VARIANTS);
+  assert.deepEqual(problems.map((p) => p.key), ['colour', 'dark-matter', 'colour']);
+  assert.match(problems[0].message, /^URL parameter 'colour' \(character 1\): must be one of component, speed \(got 'density'; density is drawn by the desktop program \(nbody-sandbox --colour density\)\)$/);
+  assert.match(problems[1].message, /^URL parameter 'dark-matter' \(character 16\): must be one of show, dim \(got 'hide'\)$/);
+  assert.match(problems[2].message, /must be one of component, speed \(got 'Speed'\)$/);
 });
