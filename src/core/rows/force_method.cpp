@@ -62,7 +62,9 @@ std::vector<MethodInfo>& rows_held() {
 
 const std::vector<MethodInfo>& method_rows() {
     std::vector<MethodInfo>& rows = rows_held();
-    static std::size_t made_for = 0;  // the integrator rows the masks were made from (rows are only added)
+    // The integrator rows the masks were made from (rows are only added); made at the first call, a static's
+    // thread-safe initialisation, so only adding a row afterwards writes here.
+    static std::size_t made_for = (with_integrators(rows), integrator_rows().size());
     if (made_for != integrator_rows().size()) with_integrators(rows), made_for = integrator_rows().size();
     return rows;
 }
@@ -79,8 +81,8 @@ ForceMethod add_method_row(MethodInfo row) {
 const MethodInfo& method_info(ForceMethod m) { return row_of(method_rows(), m); }
 
 const std::vector<NamedValue<ForceMethod>>& method_table() {
-    static std::vector<NamedValue<ForceMethod>> table;
-    if (table.size() != method_rows().size()) table = names_of_rows<ForceMethod>(method_rows());
+    static std::vector<NamedValue<ForceMethod>> table = names_of_rows<ForceMethod>(method_rows());
+    if (table.size() != method_rows().size()) table = names_of_rows<ForceMethod>(method_rows());  // one was added
     return table;
 }
 std::optional<ForceMethod> parse_method(std::string_view s) { return parse_named(method_table(), s); }
