@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/backend/backend.hpp"
+#include "core/enums/force_method_id.hpp"
 #include "core/kernels/kernel_config.hpp"
 #include "core/kernels/kernel_tuning.hpp"
 
@@ -39,6 +40,8 @@ public:
     std::string name() const override;
     BackendCaps caps() const override { return {true, true}; }
     void reset(const State& s, const SimParams& p) override;
+    // A method it has no engine for (cuda_runs_method), in words; the engines refuse the rest at reset.
+    std::string refusal(const SimParams& p) const override;
     void set_params(const SimParams& p) override;
     const SimParams& params() const override;
     void step(int k) override;
@@ -100,5 +103,9 @@ public:
 // several-GPU path (its split, reduction and copies) on fewer GPUs (nbody-bench --parts-per-gpu; the tests).
 std::unique_ptr<CudaBackend> try_make_cuda_backend(const SimParams& p, std::string* why, std::string* note = nullptr,
                                                    int parts_per_gpu = 1);
+
+// Whether the CUDA backend has engines for method m (with some integrator): its row reads it, so the factory
+// runs a method added without a GPU engine on the CPU under auto and refuses it by name in words.
+bool cuda_runs_method(ForceMethod m);
 
 }  // namespace nbody

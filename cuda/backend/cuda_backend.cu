@@ -26,6 +26,20 @@ namespace nbody {
 using kernels::DeviceSet;
 using kernels::GpuEngine;
 
+bool cuda_runs_method(ForceMethod m) {
+    switch (m) {  // every method with an engine in engine_for below
+        case ForceMethod::Direct:
+        case ForceMethod::Tree: return true;
+    }
+    return false;
+}
+
+namespace {
+std::string method_refusal(const SimParams& p) {
+    if (cuda_runs_method(p.method)) return {};
+    return method_reach_words("the cuda backend", methods_where(cuda_runs_method), p.method);
+}
+}  // namespace
 
 struct CudaBackend::Impl {
     CudaDeviceInfo info;
@@ -54,6 +68,9 @@ struct CudaBackend::Impl {
     // One engine per (method, scheme) pair there is code for; a switch over both, so the compiler names this
     // place when a method or scheme is added.
     std::unique_ptr<GpuEngine> engine_for(const SimParams& p) {
+        // A method row added without an engine here (no enumerator below): a BackendError in words, so the
+        // factory hands it to the CPU, which runs every method.
+        if (const std::string why = method_refusal(p); !why.empty()) throw BackendError(why);
         const Scheme scheme = integrator_info(p.integrator).scheme;
         switch (p.method) {
             case ForceMethod::Tree:  // one engine, shared or block steps
@@ -172,6 +189,8 @@ std::string CudaBackend::name() const {
     if (m->devices->size() > 1) s += ", x" + std::to_string(m->devices->size());
     return s + ")";
 }
+
+std::string CudaBackend::refusal(const SimParams& p) const { return method_refusal(p); }
 
 void CudaBackend::reset(const State& s, const SimParams& p) {
     validate(p);

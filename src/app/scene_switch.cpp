@@ -36,7 +36,7 @@ SceneAsk scene_ask(const std::string& path) {
 }  // namespace
 
 std::size_t SceneSwitch::smooth_bodies(ForceMethod method, int threads) {
-    std::size_t& cached = m_smooth[static_cast<std::size_t>(method)];
+    std::size_t& cached = m_smooth[method];
     if (cached == 0) cached = cpu_smooth_bodies(method, threads, LoadBudget::kStepSeconds);
     return cached;
 }

@@ -3,6 +3,7 @@
 // would stall the window here, app/load_plan.hpp; on the CPU as app/step_probe.hpp measures it), "Load full
 // N", generation off the frame loop with a progress line, Esc's cancel, and the reduced scene's steps timed
 // for the note's estimate.
+#include <map>
 #include <optional>
 #include <string>
 
@@ -37,7 +38,7 @@ class SceneSwitch {
     LoadPlan m_running_plan;  // the running scene's while another loads
     std::string m_loading_name;  // the scene being generated, for the progress line
     std::string m_status;
-    std::size_t m_smooth[kMethodCount] = {};  // each method's CPU smooth body count once measured
+    std::map<ForceMethod, std::size_t> m_smooth;  // each method's CPU smooth body count once measured
 };
 
 // The command line's scene, reduced as the Scene panel reduces one (a snapshot or a checkpoint loads as it

@@ -35,8 +35,8 @@ class CpuIntegrator {
     virtual void import_from(const IntegratorState&, std::size_t) {}
 };
 
-// ParamError for what the CPU's integrators have no code for (hermite6 runs in fp64 only), naming the backend,
-// the integrator and the precision.
+// ParamError for what the CPU has no code for (a method without an evaluator in cpu/cpu_force_evaluator.hpp's
+// table; hermite6 in a precision other than fp64), naming the backend and what it refuses.
 void check_cpu_reach(const SimParams& p);
 
 // The CPU's integrator for p's scheme; the leap-frog one evaluates forces through `forces` on rows

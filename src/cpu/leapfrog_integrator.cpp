@@ -2,6 +2,7 @@
 
 #include "core/physics/leapfrog.hpp"
 #include "core/errors.hpp"
+#include "cpu/cpu_force_evaluator.hpp"
 #include "cpu/hermite_integrator.hpp"
 #include "cpu/leapfrog_block_integrator.hpp"
 #include "core/rows/integrator.hpp"
@@ -55,6 +56,7 @@ std::unique_ptr<CpuIntegrator> make_cpu_integrator(const SimParams& p, CpuForces
 }
 
 void check_cpu_reach(const SimParams& p) {
+    check_cpu_evaluates(p.method);
     const IntegratorInfo& in = integrator_info(p.integrator);
     if (in.scheme == Scheme::Hermite6 && p.precision != Precision::Fp64)  // its sums are float64 only
         throw ParamError("precision", "the cpu backend runs " + std::string(in.name) + " in fp64 only (got " +

@@ -50,7 +50,7 @@ std::unique_ptr<Backend> fall_back(const BackendRows& rows, const BackendRow& fr
     for (std::size_t hops = 0; hops < rows.size(); ++hops) {
         row = row->fallback.kind ? find_backend_row(rows, *row->fallback.kind) : nullptr;
         if (!row) break;
-        BackendStart s = row->start(p, o, BackendPick::Auto);  // a stand-in, not asked for by name
+        BackendStart s = start_row(*row, p, o, BackendPick::Auto);  // a stand-in, not asked for by name
         if (s.backend) return chosen(p.backend, *row, std::move(s), r, choice);
         r.add(s);
     }
@@ -65,7 +65,7 @@ std::unique_ptr<Backend> by_name(const BackendRows& rows, const SimParams& p, Ba
             flag_words(p.backend) + "not among this front end's backends (" + backend_list_text(rows) +
             "); libnbody alone has no GL: nbody-sandbox, nbody-bench and the Python module add "
             "the GL compute row (gl_backend/gl_backend_factory.hpp)");
-    BackendStart s = row->start(p, o, BackendPick::ByHand);
+    BackendStart s = start_row(*row, p, o, BackendPick::ByHand);
     if (s.backend) return chosen(p.backend, *row, std::move(s), {}, choice);
     const bool hand_over = s.broke || (when_fails == WhenAskedFails::FallBack && row->fallback.when_asked);
     if (!hand_over || !row->fallback.kind) throw BackendError(flag_words(p.backend) + s.why);
@@ -78,7 +78,7 @@ std::unique_ptr<Backend> by_rank(const BackendRows& rows, const SimParams& p, Ba
                                  const BackendMakeOptions& o) {
     Refusals r;
     for (const BackendRow* row : rows_by_auto_rank(rows)) {
-        BackendStart s = row->start(p, o, BackendPick::Auto);
+        BackendStart s = start_row(*row, p, o, BackendPick::Auto);
         if (s.backend) return chosen(p.backend, *row, std::move(s), r, choice);
         r.add(s);
     }

@@ -16,7 +16,8 @@ enum class WhenAskedFails {
     FallBack,  // its row's fallback runs, where the row allows it, with the reason (the sandbox goes on)
 };
 
-// The backend p.backend asks for from `rows`:
+// The backend p.backend asks for from `rows` (a row without code for p.method, BackendRow::runs_method, is one
+// that cannot start, with words naming the method and what runs it):
 // - by name: that row; where it cannot start, BackendError naming why, or its fallback (WhenAskedFails;
 //   a row that broke always hands over);
 // - auto: the rows with a rank, lowest first; the first that starts runs, and the choice's note says why

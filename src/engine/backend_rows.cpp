@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "core/rows/force_method.hpp"
+#include "core/rows/param_checks.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_force_evaluator.hpp"
 #include "engine/backend_factory.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "cuda_backend.hpp"
@@ -27,7 +30,8 @@ BackendRow cpu_row() {
             s.backend = std::make_unique<CpuBackend>(p.cpu_threads);
             s.note = pick == BackendPick::ByHand ? "CPU backend (asked for)" : "CPU backend";
             return s;
-        }};
+        },
+        cpu_evaluates};
 }
 
 BackendStart start_cuda(const SimParams& p, const BackendMakeOptions& o) {
@@ -54,7 +58,12 @@ BackendRow cuda_row() {
         "CUDA when a device is usable",
         {BackendKind::Cpu, true},  // the sandbox goes on without an NVIDIA GPU, and says why in its banner
         [] { return cuda_built() ? std::string() : std::string("no CUDA in this build"); },
-        [](const SimParams& p, const BackendMakeOptions& o, BackendPick) { return start_cuda(p, o); }};
+        [](const SimParams& p, const BackendMakeOptions& o, BackendPick) { return start_cuda(p, o); },
+#ifdef NBODY_HAVE_CUDA
+        cuda_runs_method};
+#else
+        {}};  // start says why: no CUDA in this build
+#endif
 }
 
 }  // namespace
@@ -65,6 +74,12 @@ BackendStart refused_start(std::string why, std::string note, std::string banner
     s.refused_banner = banner.empty() ? why : std::move(banner);
     s.why = std::move(why);
     return s;
+}
+
+BackendStart start_row(const BackendRow& row, const SimParams& p, const BackendMakeOptions& o, BackendPick pick) {
+    if (!row.runs_method || row.runs_method(p.method)) return row.start(p, o, pick);
+    const std::string backend = "the " + std::string(backend_kind_name(row.kind)) + " backend";
+    return refused_start(method_reach_words(backend, methods_where(row.runs_method), p.method));
 }
 
 const BackendRows& backend_rows() {
@@ -94,7 +109,7 @@ std::unique_ptr<Backend> try_make_backend(const BackendRows& rows, BackendKind k
         if (why) *why = "no " + std::string(backend_kind_name(k)) + " backend here";
         return nullptr;
     }
-    BackendStart s = row->start(p, o, BackendPick::ByHand);
+    BackendStart s = start_row(*row, p, o, BackendPick::ByHand);
     if (!s.backend && why) *why = s.why;
     if (note) *note = s.adjusted;
     return std::move(s.backend);

@@ -68,6 +68,10 @@ struct BackendRow {
     std::function<std::string()> unavailable;
     // Probes the machine and starts the backend for p, or says why not (BackendStart).
     std::function<BackendStart(const SimParams& p, const BackendMakeOptions& o, BackendPick pick)> start;
+    // Whether it has code for a force method: where not, the factory passes over it under auto and refuses
+    // it by name, naming the method, the backend and what runs it, before probing the machine. Empty: every
+    // method (a backend over the CPU's evaluators).
+    std::function<bool(ForceMethod)> runs_method;
 };
 using BackendRows = std::vector<BackendRow>;
 
@@ -77,6 +81,9 @@ const BackendRows& backend_rows();
 
 // The rows auto tries (a rank above 0), lowest rank first.
 std::vector<const BackendRow*> rows_by_auto_rank(const BackendRows& rows);
+
+// row.start, or the words why the row has no code for p.method (runs_method) without starting it.
+BackendStart start_row(const BackendRow& row, const SimParams& p, const BackendMakeOptions& o, BackendPick pick);
 
 // The row of kind k, or null where the rows have none.
 const BackendRow* find_backend_row(const BackendRows& rows, BackendKind k);

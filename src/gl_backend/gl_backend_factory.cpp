@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "engine/backend_chooser.hpp"
 #include "gl_backend/gl_backend.hpp"
+#include "gl_backend/gl_shape.hpp"
 #include "render/gl_check.hpp"
 #include "render/gl_context.hpp"
 #include "render/shader.hpp"
@@ -87,7 +88,8 @@ BackendRow gl_row(const GlFactoryOptions& o) {
         // a broken shader hands over to the CPU.
         {BackendKind::Cpu, false},
         [] { return std::string(); },  // whether the context offers compute is known only once it is asked
-        [o](const SimParams&, const BackendMakeOptions&, BackendPick pick) { return start_gl(o, pick); }};
+        [o](const SimParams&, const BackendMakeOptions&, BackendPick pick) { return start_gl(o, pick); },
+        [](ForceMethod m) { return (gl_reach().methods & bit(m)) != 0; }};
 }
 }  // namespace
 

@@ -8,9 +8,14 @@
 
 namespace nbody {
 
+const BackendReach& gl_reach() {
+    static const BackendReach reach{"the gl backend", bit(Scheme::KickDriftKick), bit(ForceMethod::Direct),
+                                    bit(Precision::Fp32)};
+    return reach;
+}
+
 void check_gl_params(const SimParams& p) {
-    // One compute shader: direct summation, a kick-drift-kick step, float32 arithmetic.
-    check_reach({"the gl backend", bit(Scheme::KickDriftKick), bit(ForceMethod::Direct), bit(Precision::Fp32)}, p);
+    check_reach(gl_reach(), p);
     if (!p.kernel_auto && p.variant != KernelVariant::None && p.variant != KernelVariant::IUnrolled &&
         p.variant != KernelVariant::IJUnrolled)
         throw ParamError("variant", "the gl backend runs none, i-unrolled and ij-unrolled (got " +

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "core/rows/param_checks.hpp"
 #include "core/rows/sim_params.hpp"
 #include "gl_backend/gl_limits.hpp"
 
@@ -21,6 +22,10 @@ struct GlShape {
     int tile() const { return block * tile_loads; }
     int bodies_per_group() const { return block / q * k; }
 };
+
+// One compute shader: direct summation, a kick-drift-kick step, float32 arithmetic. Its row
+// (gl_backend_factory.cpp) reads the methods, so the factory passes over it for another method.
+const BackendReach& gl_reach();
 
 // Throws ParamError naming what the gl backend does not run: a method other than direct, an integrator other
 // than leap-frog, a precision other than fp32, the tensor and pairs families.

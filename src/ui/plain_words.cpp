@@ -97,7 +97,12 @@ std::string block_step_text(double step) {
 std::string scene_runs_text(const SimParams& p) {
     const IntegratorInfo& in = integrator_info(p.integrator);
     std::string out = "Runs: ";
-    out += p.method == ForceMethod::Tree ? "the tree (" + opening_text(p.tree) + ")" : "direct summation";
+    if (p.method == ForceMethod::Tree)
+        out += "the tree (" + opening_text(p.tree) + ")";
+    else if (p.method == ForceMethod::Direct)
+        out += "direct summation";
+    else
+        out += "method " + std::string(method_name(p.method));  // a method added as a row alone
     char eta[32];
     std::snprintf(eta, sizeof eta, "%g", p.eta);
     if (in.block_steps)

@@ -25,7 +25,8 @@ sources=(
   src/core/backend/integrator_state.cpp src/core/physics/block_underflow.cpp src/core/backend/backend_snapshots.cpp
   src/cpu/reference_force.cpp src/cpu/force_f32.cpp src/cpu/cpu_backend.cpp src/cpu/force_modes.cpp
   src/cpu/hermite_integrator.cpp src/cpu/block_steps.cpp
-  src/cpu/cpu_backend_state.cpp src/cpu/cpu_forces.cpp src/cpu/leapfrog_integrator.cpp
+  src/cpu/cpu_backend_state.cpp src/cpu/cpu_forces.cpp src/cpu/cpu_force_evaluators.cpp
+  src/cpu/direct_evaluator.cpp src/cpu/tree/tree_evaluator.cpp src/cpu/leapfrog_integrator.cpp
   src/cpu/leapfrog_block_integrator.cpp src/cpu/tree/cpu_tree.cpp src/cpu/tree/tree_build.cpp
   src/cpu/tree/tree_multipoles.cpp src/cpu/tree/tree_walk.cpp src/cpu/tree/tree_eval.cpp
   src/render/camera.cpp web/core/js_arrays.cpp web/core/nbody_web.cpp web/core/shape_web.cpp

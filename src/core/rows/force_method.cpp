@@ -30,7 +30,7 @@ void validate_direct(const SimParams& p) {
 std::string direct_label(const SimParams& p) { return p.kernel_auto ? "auto" : kernel_label(p.variant, p.shape); }
 std::string tree_params_label(const SimParams& p) { return tree_label(p.tree); }
 
-void with_integrators(std::array<MethodInfo, kMethodCount>& rows) {
+void with_integrators(std::vector<MethodInfo>& rows) {
     for (MethodInfo& m : rows) {
         m.integrators = 0;
         for (const IntegratorInfo& in : integrator_rows())
@@ -38,12 +38,10 @@ void with_integrators(std::array<MethodInfo, kMethodCount>& rows) {
     }
 }
 
-}  // namespace
-
-const std::array<MethodInfo, kMethodCount>& method_rows() {
+std::vector<MethodInfo>& rows_held() {
     // clang-format off
     // `integrators` (0 here) is filled in from the integrator rows' `methods`: one place says which pairs run.
-    static std::array<MethodInfo, kMethodCount> rows = {{
+    static std::vector<MethodInfo> rows = {
         {ForceMethod::Direct, "direct", "direct summation: every pair of bodies, N^2 interactions a step", 0,
          kAllPrecisions,
          /*several_parts*/ true, /*over_ranks*/ true, /*kernel_families*/ true, /*approximate*/ false,
@@ -57,17 +55,36 @@ const std::array<MethodInfo, kMethodCount>& method_rows() {
          "interactions a step, leap-frog in fp32",
          0, bit(Precision::Fp32), /*several_parts*/ true, /*over_ranks*/ false, false, true, true, n_log2_squared,
          nullptr, tree_params_label},  // its parameters' ranges are all it checks (core/rows/param_registry.cpp)
-    }};
+    };
     // clang-format on
-    static std::size_t made_for = 0;  // the integrator rows the masks were made from (rows are only added)
+    return rows;
+}
+
+}  // namespace
+
+const std::vector<MethodInfo>& method_rows() {
+    std::vector<MethodInfo>& rows = rows_held();
+    // The integrator rows the masks were made from (rows are only added); made at the first call, a static's
+    // thread-safe initialisation, so only adding a row afterwards writes here.
+    static std::size_t made_for = (with_integrators(rows), integrator_rows().size());
     if (made_for != integrator_rows().size()) with_integrators(rows), made_for = integrator_rows().size();
     return rows;
+}
+
+ForceMethod add_method_row(MethodInfo row) {
+    std::vector<MethodInfo>& rows = rows_held();
+    row.id = static_cast<ForceMethod>(rows.size());  // the built-in ids are 0 .. count - 1, in order
+    add_method_to_integrators(row.id, row.integrators);
+    rows.push_back(row);
+    with_integrators(rows);  // the integrator rows now list it: every mask made again from them
+    return row.id;
 }
 
 const MethodInfo& method_info(ForceMethod m) { return row_of(method_rows(), m); }
 
 const std::vector<NamedValue<ForceMethod>>& method_table() {
-    static const auto table = names_of_rows<ForceMethod>(method_rows());
+    static std::vector<NamedValue<ForceMethod>> table = names_of_rows<ForceMethod>(method_rows());
+    if (table.size() != method_rows().size()) table = names_of_rows<ForceMethod>(method_rows());  // one was added
     return table;
 }
 std::optional<ForceMethod> parse_method(std::string_view s) { return parse_named(method_table(), s); }

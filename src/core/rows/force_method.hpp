@@ -4,7 +4,6 @@
 // MPI ranks, whether its forces are approximate, whether it has cells to draw, how its work grows with N).
 // Direct summation runs through the kernel families of core/kernels/kernel_family.hpp; the tree code (src/cpu/tree,
 // cuda/tree) has one implementation per backend and its own parameter block (SimParams::tree).
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -40,10 +39,25 @@ struct MethodInfo {
     std::string (*label)(const SimParams& p);
 };
 
-// Every method; `integrators` follows the integrator rows, those added included.
-inline constexpr std::size_t kMethodCount = 2;
-const std::array<MethodInfo, kMethodCount>& method_rows();
+// Every method, in the order the UI lists them: the built-in rows, then any added (add_method_row).
+// `integrators` follows the integrator rows, those added included.
+const std::vector<MethodInfo>& method_rows();
 const MethodInfo& method_info(ForceMethod m);
+// Appends a row whose id is the next value past the built-in ones (what a new enumerator in
+// core/enums/force_method_id.hpp would be) and returns it: how a test proves that a method row, with a CPU
+// evaluator registered beside it (cpu/cpu_force_evaluator.hpp), runs with nothing else edited. The row's
+// `integrators` names the integrators it runs with: their rows list it from then on, so both rows agree. Call
+// it before anything reads the rows on another thread: the tables made from the rows are made again.
+ForceMethod add_method_row(MethodInfo row);
+
+// The bits (bit(ForceMethod)) of the methods for which runs(id) is true: a backend's reach from its test.
+template <class Runs>
+unsigned methods_where(const Runs& runs) {
+    unsigned bits = 0;
+    for (const MethodInfo& m : method_rows())
+        if (runs(m.id)) bits |= bit(m.id);
+    return bits;
+}
 
 const std::vector<NamedValue<ForceMethod>>& method_table();
 std::optional<ForceMethod> parse_method(std::string_view s);  // "direct", "tree"

@@ -55,6 +55,11 @@ Integrator add_integrator_row(IntegratorInfo row) {
     return row.id;
 }
 
+void add_method_to_integrators(ForceMethod m, unsigned integrators) {
+    for (IntegratorInfo& row : rows_held())
+        if (integrators & bit(row.id)) row.methods |= bit(m);
+}
+
 const IntegratorInfo& integrator_info(Integrator i) { return row_of(integrator_rows(), i); }
 
 const std::vector<NamedValue<Integrator>>& integrator_table() {

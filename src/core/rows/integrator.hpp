@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/enums/force_method_id.hpp"
 #include "core/enums/integrator_id.hpp"
 #include "core/named_enum.hpp"
 
@@ -45,6 +46,10 @@ const IntegratorInfo& integrator_info(Integrator i);
 // validation, the registry, scene files and the driver) with nothing else edited. Call it before anything
 // reads the rows on another thread: the tables made from the rows are made again when it has added one.
 Integrator add_integrator_row(IntegratorInfo row);
+// The integrators whose bits are set in `integrators` run method m from now on: their rows list it in
+// `methods`. What add_method_row (core/rows/force_method.hpp) calls, so an added method's row and the
+// integrator rows agree on the pairs that run.
+void add_method_to_integrators(ForceMethod m, unsigned integrators);
 
 // Name tables for parsing and for combo boxes, made from the rows.
 const std::vector<NamedValue<Integrator>>& integrator_table();

@@ -54,11 +54,15 @@ void fit_to_method(SimParams& p) {
             }
 }
 
+std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m) {
+    // The CPU backend is the reference: every method's recipe gives it an evaluator (cpu/cpu_force_evaluator.hpp).
+    return std::string(backend) + " runs method " + names_in(method_table(), methods) + " only (got " +
+           std::string(method_name(m)) + "); choose backend cpu, which runs every method";
+}
+
 void check_reach(const BackendReach& r, const SimParams& p) {
     const IntegratorInfo& in = integrator_info(p.integrator);
-    if (!(r.methods & bit(p.method)))
-        throw ParamError("method", std::string(r.backend) + " runs method " + names_in(method_table(), r.methods) +
-                                       " only (got " + std::string(method_name(p.method)) + ")");
+    if (!(r.methods & bit(p.method))) throw ParamError("method", method_reach_words(r.backend, r.methods, p.method));
     if (!(r.schemes & bit(in.scheme))) {
         std::string takes;  // the integrators whose scheme it has
         for (const IntegratorInfo& row : integrator_rows())

@@ -1,6 +1,7 @@
 #pragma once
 // The checks of a SimParams: the registry's ranges, the rows' combinations (integrator, method, precision), what
 // a backend has code for. Above the parameter block, the registry and the rows, which all three read.
+#include <string>
 #include <string_view>
 
 #include "core/rows/sim_params.hpp"
@@ -24,5 +25,9 @@ struct BackendReach {
     unsigned precisions;       // bit 1 << Precision
 };
 void check_reach(const BackendReach& r, const SimParams& p);  // throws ParamError
+// A backend's words for a method it has no code for, naming what runs it: "the gl backend runs method direct
+// only (got tree); choose backend cpu, which runs every method". check_reach's, and the backend rows' where the
+// factory passes over a backend for the method (engine/backend_chooser.hpp).
+std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m);
 
 }  // namespace nbody

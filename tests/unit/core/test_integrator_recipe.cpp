@@ -16,6 +16,7 @@
 #include "core/rows/param_checks.hpp"
 #include "core/rows/param_registry.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "pair_scene.hpp"
 #include "scene/scene_file.hpp"
 
 namespace nbody {
@@ -85,10 +86,7 @@ TEST(IntegratorRecipe, TheRegistryScopesAndHelpNameIt) {
 TEST(IntegratorRecipe, ASceneFileNamesIt) {
     const Integrator id = test_row();
     const SceneSpec s = parse_scene(
-        "name = \"pair\"\ndt = 0.0625\nintegrator = \"kdk-block-test\"\neta = 0.2\n"
-        "[[component]]\ntype = \"point_mass\"\nmass = 0.5\nposition = [0.5, 0, 0]\nvelocity = [0, 0.5, 0]\n"
-        "[[component]]\ntype = \"point_mass\"\nmass = 0.5\nposition = [-0.5, 0, 0]\nvelocity = [0, -0.5, 0]\n",
-        "pair.toml");
+        test::pair_scene_text("dt = 0.0625\nintegrator = \"kdk-block-test\"\neta = 0.2\n"), "pair.toml");
     ASSERT_TRUE(s.integrator.has_value());
     EXPECT_EQ(*s.integrator, id);
     EXPECT_EQ(s.apply_to(SimParams{}).eta, 0.2);

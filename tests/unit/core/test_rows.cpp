@@ -90,7 +90,8 @@ TEST(Rows, ABackendsReachNamesTheBackendAndTheValue) {
     EXPECT_EQ(refusal(h), "integrator: the gl backend runs leapfrog only (got hermite)");
     SimParams t = p;
     t.method = ForceMethod::Tree;
-    EXPECT_EQ(refusal(t), "method: the gl backend runs method direct only (got tree)");
+    EXPECT_EQ(refusal(t), "method: the gl backend runs method direct only (got tree); choose backend cpu, which runs "
+                         "every method");
     SimParams d = p;
     d.precision = Precision::DS;
     EXPECT_EQ(refusal(d), "precision: the gl backend runs fp32 only (got ds)");

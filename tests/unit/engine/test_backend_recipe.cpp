@@ -59,7 +59,8 @@ BackendRow test_only_row(const TestMachine& machine, int rank) {
                 s.backend = std::make_unique<TestOnlyBackend>(machine.scene_fits);
                 s.note = "test-only backend";
                 return s;
-            }};
+            },
+            {}};  // every method: it runs the CPU's evaluators
 }
 
 BackendRows rows_with(const BackendRow& extra) {

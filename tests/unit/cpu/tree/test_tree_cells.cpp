@@ -9,6 +9,7 @@
 #include "core/session/simulation.hpp"
 #include "core/tree/morton.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "cpu/tree/cpu_tree.hpp"
 #include "test_util.hpp"
 
 using namespace nbody;
