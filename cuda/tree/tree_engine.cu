@@ -65,9 +65,11 @@ constexpr std::size_t kSharedWalkFraction = 16;
 
 }  // namespace
 
-TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices) {
+TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices), m_links(std::make_unique<RankLinks>()) {
     for (const DevicePart& part : devices.parts()) m_parts.push_back(std::make_unique<TreeReplica>(part));
 }
+
+TreeEngine::~TreeEngine() = default;
 
 template <class Fn>
 void TreeEngine::on_every_part(Fn&& fn) {
@@ -122,6 +124,10 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     }
     m_dev.synchronize();
     NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+    if (m_ranks.ranks > 1) {  // collective, as the reset is: the ranks' key-order buffers linked
+        ensure_keyed(front(), m_n);
+        m_links->link(front(), m_n, m_ranks);
+    }
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
     m_refittable = true, m_refits = 0, m_direct_steps = 0;
@@ -190,6 +196,7 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
             }
             for (auto& r : m_parts) runs.push_back(r->tree.walked_run().end), seconds.push_back(r->stats.t_walk);
             m_shares.rebalance(runs, seconds);
+            m_sums.add_share_walks(seconds);
         }
         m_dev.synchronize();
         m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -219,7 +226,9 @@ void TreeEngine::exchange_over_ranks() {
         m_stats.body_body += uint64_t(all[k + 2]), m_stats.body_cell += uint64_t(all[k + 3]);
         m_stats.walked_bodies += uint64_t(all[k + 4]);
     }
-    exchange_between_ranks(front(), m_n, ranges, m_ranks.rank, m_ranks.gather_runs);
+    m_sums.add_share_walks(seconds);
+    exchange_between_ranks(front(), m_n, ranges, m_ranks.rank, m_ranks.gather_runs, *m_links,
+                           [this] { m_ranks.values_of_ranks({0.0}); });
     m_shares.rebalance(runs, seconds);
 }
 
@@ -283,12 +292,19 @@ std::string TreeEngine::stage_times() const {
     std::string out = buf;
     if (sharers() > 1) {
         // The build is every part's; the walk the slowest part's share, the exchange after it.
+        const char* how = m_ranks.ranks <= 1    ? "peer to peer"
+                          : m_links->linked() ? "device to device"
+                                              : "through the host";
         std::snprintf(buf, sizeof buf,
-                      "; on %zu %s: %lld of the evaluations shared out the walk, exchange %.3f ms and %.1f MB "
-                      "a step",
-                      sharers(), m_ranks.ranks > 1 ? "ranks" : "parts", s.shared, s.exchange * ms,
+                      "; on %zu %s: %lld of the evaluations shared out the walk, exchange (%s) %.3f ms and %.1f MB "
+                      "a step; each one's walk",
+                      sharers(), m_ranks.ranks > 1 ? "ranks" : "parts", s.shared, how, s.exchange * ms,
                       s.exchanged_bytes * 1e-6 / double(s.steps));
         out += buf;
+        for (std::size_t k = 0; k < s.share_walks.size(); ++k) {
+            std::snprintf(buf, sizeof buf, "%s%.3f", k ? " / " : " ", s.share_walks[k] * ms);
+            out += buf;
+        }
     }
     if (m_block && m_n > 0) {
         const double per = 100.0 / (double(s.steps) * double(m_n));

@@ -30,6 +30,8 @@
 
 namespace nbody::kernels {
 
+class RankLinks;  // tree_exchange.cuh
+
 // One part's copy of the run: its bodies, its tree, its block clock.
 struct TreeReplica {
     explicit TreeReplica(const DevicePart& p) : part(&p), tree(p.device), direct(p.device) {}
@@ -49,6 +51,7 @@ struct TreeReplica {
 class TreeEngine final : public GpuEngine {
 public:
     explicit TreeEngine(DeviceSet& devices);
+    ~TreeEngine() override;
     // Throws ParamError for what the tree does not run (Hermite, ds or fp64, MPI ranks).
     void reset(const State& s, const SimParams& p) override;
     void set_params(const SimParams& p) override;
@@ -121,6 +124,7 @@ private:
     std::vector<std::unique_ptr<TreeReplica>> m_parts;  // one a device part, the same bodies in each
     tree::WalkShares m_shares;  // several parts, or ranks: each one's share of the walk
     RangePartition m_ranks;     // over MPI ranks: this rank and the exchange's hooks (ranks 1: none)
+    std::unique_ptr<RankLinks> m_links;  // over ranks on one host: the other ranks' buffers
     std::size_t sharers() const { return m_ranks.ranks > 1 ? std::size_t(m_ranks.ranks) : m_parts.size(); }
     // Over ranks: the walk's counts and times from every rank, the runs gathered, the shares moved.
     void exchange_over_ranks();
@@ -152,6 +156,11 @@ private:
         // Several parts: evaluations that shared out the walk, and the bytes their exchanges moved.
         long long shared = 0;
         double exchanged_bytes = 0;
+        std::vector<double> share_walks;  // each part's (rank's) walks, summed
+        void add_share_walks(const std::vector<double>& seconds) {
+            share_walks.resize(seconds.size());
+            for (std::size_t k = 0; k < seconds.size(); ++k) share_walks[k] += seconds[k];
+        }
     } m_sums;
     double m_exchange_seconds = 0;  // the last evaluation's exchange, on the host clock
     void add_stages(double step_seconds, std::size_t active);

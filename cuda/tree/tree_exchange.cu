@@ -1,6 +1,12 @@
 // The exchange of walked accelerations (tree_exchange.cuh).
 #include <cuda_runtime.h>
 
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <string>
 
 #include "core/errors.hpp"
@@ -28,10 +34,14 @@ __global__ void scatter_others_kernel(const uint32_t* __restrict__ order, const 
 
 unsigned blocks_for(std::size_t count) { return unsigned((count + kBlock - 1) / kBlock); }
 
+}  // namespace
+
 void ensure_keyed(TreeReplica& r, std::size_t n) {
     if (r.keyed.bytes() < n * sizeof(float4))
         r.keyed = DeviceBuffer::alloc(r.part->device, n * sizeof(float4), "tree exchanged accelerations");
 }
+
+namespace {
 
 void gather_own_run(TreeReplica& r, KeyRun run) {
     if (run.end > run.begin)
@@ -75,8 +85,84 @@ void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet
     }
 }
 
+namespace {
+
+// A rank's address card: its host (a hash of the host name), its process, its buffer's address in that
+// process and the buffer's IPC handle, as doubles for RangePartition::values_of_ranks (bit patterns copied
+// whole: the gathers copy bytes).
+constexpr std::size_t kHandleWords = sizeof(cudaIpcMemHandle_t) / sizeof(double);
+static_assert(sizeof(cudaIpcMemHandle_t) % sizeof(double) == 0, "an IPC handle is whole doubles");
+constexpr std::size_t kCardWords = 3 + kHandleWords;
+
+double bits_as_double(uint64_t v) {
+    double d;
+    std::memcpy(&d, &v, sizeof d);
+    return d;
+}
+uint64_t double_as_bits(double d) {
+    uint64_t v;
+    std::memcpy(&v, &d, sizeof v);
+    return v;
+}
+
+uint64_t host_hash() {
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    return std::hash<std::string>{}(name);
+}
+
+}  // namespace
+
+void RankLinks::unlink() {
+    for (void* p : m_opened) cudaIpcCloseMemHandle(p);
+    m_opened.clear();
+    m_peer.clear();
+}
+
+void RankLinks::link(TreeReplica& r, std::size_t n, const RangePartition& ranks) {
+    unlink();
+    const char* how = std::getenv("NBODY_TREE_RANK_EXCHANGE");
+    const bool allowed = !(how && std::strcmp(how, "host") == 0);
+    cudaIpcMemHandle_t handle{};
+    if (allowed && n > 0) NBODY_CUDA_CHECK(cudaIpcGetMemHandle(&handle, r.keyed.get()));
+    std::vector<double> card = {bits_as_double(allowed ? host_hash() : uint64_t(ranks.rank) + 1),
+                                bits_as_double(uint64_t(getpid())),
+                                bits_as_double(reinterpret_cast<uint64_t>(r.keyed.get()))};
+    card.resize(kCardWords);
+    std::memcpy(card.data() + 3, &handle, sizeof handle);
+    const std::vector<double> all = ranks.values_of_ranks(card);  // collective: every rank gets here
+    const std::size_t count = all.size() / kCardWords;
+    bool one_host = n > 0;
+    for (std::size_t k = 0; k < count; ++k) one_host = one_host && all[k * kCardWords] == all[0];
+    if (!one_host) return;  // every rank reads the same cards, so every rank decides alike
+    m_peer.assign(count, nullptr);
+    for (std::size_t k = 0; k < count; ++k) {
+        if (int(k) == ranks.rank) continue;
+        const double* c = all.data() + k * kCardWords;
+        if (double_as_bits(c[1]) == uint64_t(getpid())) {  // a thread of this process: its address is ours
+            m_peer[k] = reinterpret_cast<const float4*>(double_as_bits(c[2]));
+            continue;
+        }
+        cudaIpcMemHandle_t h;
+        std::memcpy(&h, c + 3, sizeof h);
+        void* p = nullptr;
+        NBODY_CUDA_CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+        m_opened.push_back(p);
+        m_peer[k] = static_cast<const float4*>(p);
+    }
+}
+
+void RankLinks::pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const {
+    for (std::size_t k = 0; k < runs.size() && k < m_peer.size(); ++k)
+        if (int(k) != rank && runs[k].end > runs[k].begin)
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + runs[k].begin, m_peer[k] + runs[k].begin,
+                                             runs[k].size() * sizeof(float4), cudaMemcpyDefault, r.part->stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));
+}
+
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
-                            const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather) {
+                            const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
+                            const RankLinks& links, const std::function<void()>& barrier) {
     const KeyRun own = r.tree.walked_run();
     const IndexRange said = runs.at(std::size_t(rank));
     if (said.begin != own.begin || said.end != own.end)
@@ -86,18 +172,25 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
                            " (their trees differ)");
     NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
     ensure_keyed(r, n);
-    if (r.host_keyed.size() < n) r.host_keyed = Pinned<float4>(n);
     const cudaStream_t s = r.part->stream;
     gather_own_run(r, own);
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(r.host_keyed.get() + own.begin, r.keyed.as<float4>() + own.begin,
-                                     (own.end - own.begin) * sizeof(float4), cudaMemcpyDeviceToHost, s));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
-    gather(reinterpret_cast<Float4*>(r.host_keyed.get()), n, runs);
-    const KeyRun others[2] = {{0, own.begin}, {own.end, n}};
-    for (const KeyRun& o : others)
-        if (o.end > o.begin)
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + o.begin, r.host_keyed.get() + o.begin,
-                                             (o.end - o.begin) * sizeof(float4), cudaMemcpyHostToDevice, s));
+    if (links.linked()) {
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+        barrier();  // every rank's run is in its buffer
+        links.pull(r, runs, rank);
+        barrier();  // every rank has read the others' runs before any overwrites its own
+    } else {
+        if (r.host_keyed.size() < n) r.host_keyed = Pinned<float4>(n);
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(r.host_keyed.get() + own.begin, r.keyed.as<float4>() + own.begin,
+                                         (own.end - own.begin) * sizeof(float4), cudaMemcpyDeviceToHost, s));
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+        gather(reinterpret_cast<Float4*>(r.host_keyed.get()), n, runs);
+        const KeyRun others[2] = {{0, own.begin}, {own.end, n}};
+        for (const KeyRun& o : others)
+            if (o.end > o.begin)
+                NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + o.begin, r.host_keyed.get() + o.begin,
+                                                 (o.end - o.begin) * sizeof(float4), cudaMemcpyHostToDevice, s));
+    }
     scatter_others(r, n, own);
 }
 

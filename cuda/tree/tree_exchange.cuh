@@ -15,13 +15,42 @@
 
 namespace nbody::kernels {
 
+// r.keyed holds at least n bodies.
+void ensure_keyed(TreeReplica& r, std::size_t n);
+
 // The parts' trees were walked (each evaluate_device has returned); n bodies in each.
 void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n);
 
-// Over MPI ranks, one part each: this rank's run (runs[rank], its tree's walked run) to the host, every run
-// gathered between the ranks by `gather` (RangePartition::gather_runs), the other runs back to the device and
-// scattered into input order. 16 bytes a body each way across the bus, and the gather's traffic.
+// Over MPI ranks on one host: every rank's key-order buffer (TreeReplica::keyed) reachable from the others,
+// by its pointer where the ranks are threads of one process (the tests) and by a CUDA IPC handle where they
+// are processes, so a rank copies the others' runs device to device (NVLink where the GPUs have it). Ranks on
+// several hosts, or NBODY_TREE_RANK_EXCHANGE=host, leave it unlinked: the runs then travel through the host.
+class RankLinks {
+  public:
+    RankLinks() = default;
+    RankLinks(const RankLinks&) = delete;
+    RankLinks& operator=(const RankLinks&) = delete;
+    ~RankLinks() { unlink(); }
+
+    // Collective (every rank, after its keyed buffer holds n bodies): links every rank's buffer, or none.
+    void link(TreeReplica& r, std::size_t n, const RangePartition& ranks);
+    bool linked() const { return !m_peer.empty(); }
+    void unlink();
+
+    // Copies every other rank's run (runs[k], k != rank) from its buffer into r.keyed, and waits for them.
+    void pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const;
+
+  private:
+    std::vector<const float4*> m_peer;  // each rank's keyed buffer as this rank sees it (its own: null)
+    std::vector<void*> m_opened;        // the IPC mappings to close
+};
+
+// Over MPI ranks, one part each: this rank's run (runs[rank], its tree's walked run) gathered into key order,
+// the other ranks' runs pulled device to device where `links` are linked, else through the host by `gather`
+// (RangePartition::gather_runs), then scattered into input order. `barrier` (collective) keeps a rank from
+// reading a run before its owner wrote it, or from overwriting its own before the others have read it.
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
-                            const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather);
+                            const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
+                            const RankLinks& links, const std::function<void()>& barrier);
 
 }  // namespace nbody::kernels

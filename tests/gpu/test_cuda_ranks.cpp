@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <thread>
 
@@ -83,7 +84,8 @@ TEST(CudaRanks, HermiteOverRanksIsRefused) {
 
 // The tree over ranks (threads here, sharing GPU 0): every rank holds every body and walks its share of the
 // groups, the walked accelerations gathered between the ranks through the host; each rank's state equals one
-// backend's bit for bit, shared and block steps, and rank 0's stage times say the walk was shared out.
+// backend's bit for bit, shared and block steps, by either exchange, and rank 0's stage times say the walk
+// was shared out and how the runs travelled.
 TEST(CudaRanks, TreeOverTwoAndThreeRanksMatchesOneBackend) {
     REQUIRE_GPU(single);
     const State s0 = rounded_to_float32(test::plummer_state(20011, 8));
@@ -99,8 +101,13 @@ TEST(CudaRanks, TreeOverTwoAndThreeRanksMatchesOneBackend) {
         State want;
         single->read_state(want);
         for (int ranks : {2, 3}) {
+            // Two ranks pull each other's runs device to device (threads: by address); three through the host.
+            const bool host = ranks == 3;
+            if (host) setenv("NBODY_TREE_RANK_EXCHANGE", "host", 1);
             std::string stages;
             const std::vector<State> got = run_on_ranks(ranks, s0, p, 20, &stages);
+            unsetenv("NBODY_TREE_RANK_EXCHANGE");
+            EXPECT_NE(stages.find(host ? "(through the host)" : "(device to device)"), std::string::npos) << stages;
             for (const State& g : got)
                 EXPECT_EQ(test::max_abs_diff(g, want), 0.0) << integrator_name(integrator) << ", " << ranks << " ranks";
             EXPECT_NE(stages.find("on " + std::to_string(ranks) + " ranks: "), std::string::npos) << stages;
