@@ -52,7 +52,8 @@ std::array<ParamSpec, 11> make_registry() {
     {"group", true, 8, 128, "", "bodies",
      "Consecutive bodies sharing one interaction list in the tree walk", kTree, 0, NBODY_FIELD(tree.group, int)},
     {"gpus", true, 1, kMaxGpus, "all", "GPUs",
-     "GPUs the CUDA backend spreads the bodies over", 0, 0, NBODY_FIELD(gpus, int)},
+     "GPUs the CUDA backend spreads the work over (direct: the bodies; the tree: its walk)", 0, 0,
+     NBODY_FIELD(gpus, int)},
     {"cpu_threads", true, 1, 1024, "all", "threads",
      "Threads of the CPU backend", 0, 0, NBODY_FIELD(cpu_threads, int)},
     }};
