@@ -61,10 +61,11 @@ while [ $# -gt 0 ]; do
     soak)
       # tools/soak.cpp for SECONDS of wall time (scene, variant, precision, integrator, method changed every 3 s),
       # GPU memory in use sampled every 10 s beside it: both flat from start to end, and no failure.
+      # SOAK_GPUS (`env SOAK_GPUS=2`): every change on that many GPUs.
       secs=$2; shift
       nvidia-smi --query-gpu=timestamp,memory.used --format=csv,noheader -l 10 > "$OUT/soak-gpu-memory.csv" 2>&1 &
       smi=$!
-      $B/nbody-soak "$secs" 3 scenes > "$OUT/soak.txt" 2>&1 || rc=1
+      $B/nbody-soak "$secs" 3 scenes "${SOAK_GPUS:-1}" > "$OUT/soak.txt" 2>&1 || rc=1
       kill $smi 2>/dev/null
       grep -E "start|end|FAILED|resident" "$OUT/soak.txt" | head -3; tail -2 "$OUT/soak.txt"
       echo "GPU memory used: first $(head -1 "$OUT/soak-gpu-memory.csv"), last $(tail -1 "$OUT/soak-gpu-memory.csv")" ;;

@@ -4,7 +4,8 @@
 // start, every minute and at the end. A change the engine refuses (a family that does not run in that
 // precision) is counted, not a failure; a step that fails, a NaN blow-up or an exception is.
 //
-// Usage: nbody-soak [SECONDS (1200)] [EVERY (3)] [SCENE_DIR (scenes)]   exit 0: no failure
+// Usage: nbody-soak [SECONDS (1200)] [EVERY (3)] [SCENE_DIR (scenes)] [GPUS (1, or "all")]   exit 0: no failure
+// With several GPUs every change runs on them: direct summation splits the bodies, the tree its walk.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +76,13 @@ std::string change(Viewer& v, const std::vector<std::string>& scenes, long long 
 int main(int argc, char** argv) {
     const double seconds = argc > 1 ? std::atof(argv[1]) : 1200.0, every = argc > 2 ? std::atof(argv[2]) : 3.0;
     const std::string dir = argc > 3 ? argv[3] : "scenes";
+    const std::string gpus = argc > 4 ? argv[4] : "1";
+    if (gpus != "all" && (gpus.find_first_not_of("0123456789") != std::string::npos || gpus.empty() ||
+                          std::atoi(gpus.c_str()) < 1 || std::atoi(gpus.c_str()) > kMaxGpus)) {
+        std::fprintf(stderr, "nbody-soak: GPUS must be a count from 1 to %d or \"all\" (got \"%s\")\n", kMaxGpus,
+                     gpus.c_str());
+        return 2;
+    }
     if (!(seconds > 0 && seconds <= 86400 && every > 0 && every <= seconds)) {
         std::fprintf(stderr, "nbody-soak: SECONDS must be in (0, 86400] and EVERY in (0, SECONDS]\n");
         return 2;
@@ -88,6 +96,7 @@ int main(int argc, char** argv) {
         AppOptions o;
         o.scene_path = scenes.front();
         o.headless = true;
+        o.gpus = gpus;
         Viewer v(o, *ctx);
         std::printf("soak: %s; %s\n", v.sim().backend_note().c_str(), ctx->description().c_str());
         std::printf("soak: start, host resident %.1f MiB\n", resident_mib());

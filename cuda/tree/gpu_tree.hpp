@@ -17,8 +17,14 @@ namespace nbody {
 // One GPU's share of the walk where several GPUs each hold every body and build the same tree (the tree engine
 // on several parts): the groups whose first body, in key order, lies in [begin, end). Groups cut the key order
 // into runs, so the bodies a share walks are one run of the key order (GpuTree::walked_run).
+// mirrors: the other GPUs' key-order buffers (device pointers this GPU can write: peer memory, or another
+// process's through CUDA IPC): each walked acceleration is also stored there at its key index, so the exchange
+// happens during the walk, over NVLink, instead of as a copy after it.
 struct WalkShare {
+    static constexpr int kMaxMirrors = 7;
     std::size_t begin = 0, end = 0;
+    void* mirrors[kMaxMirrors] = {};
+    int mirror_count = 0;
 };
 struct KeyRun {
     std::size_t begin = 0, end = 0;  // bodies [begin, end) of the key order

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -124,10 +125,13 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     }
     m_dev.synchronize();
     NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
-    if (m_ranks.ranks > 1) {  // collective, as the reset is: the ranks' key-order buffers linked
-        ensure_keyed(front(), m_n);
-        m_links->link(front(), m_n, m_ranks);
-    }
+    if (sharers() > 1)
+        for (auto& r : m_parts) {  // the exchange's buffers, before any walk writes into another part's
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            ensure_keyed(*r, m_n);
+        }
+    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+    if (m_ranks.ranks > 1) m_links->link(front(), m_n, m_ranks);  // collective, as the reset is
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
     m_refittable = true, m_refits = 0, m_direct_steps = 0;
@@ -160,6 +164,23 @@ bool TreeEngine::shares_walk(std::size_t active) const {
     return sharers() > 1 && active * kSharedWalkFraction >= m_n;
 }
 
+// The walks write their accelerations straight into the other parts' key-order buffers where every part can
+// reach every other's memory (peer access, or ranks linked on one host) and there are few enough of them.
+bool TreeEngine::mirrors_walks() const {
+    if (std::getenv("NBODY_TREE_EXCHANGE_COPY")) return false;  // the copy after the walk, for an A/B
+    if (m_ranks.ranks > 1) return m_links->linked() && m_ranks.ranks - 1 <= WalkShare::kMaxMirrors;
+    return m_dev.peer_access() && int(m_parts.size()) - 1 <= WalkShare::kMaxMirrors;
+}
+
+void TreeEngine::set_mirrors(WalkShare& share, std::size_t k) const {
+    if (m_ranks.ranks > 1) {
+        share.mirror_count = std::max(0, m_links->mirrors_of(m_ranks.rank, share.mirrors, WalkShare::kMaxMirrors));
+        return;
+    }
+    for (std::size_t o = 0; o < m_parts.size(); ++o)
+        if (o != k) share.mirrors[share.mirror_count++] = m_parts[o]->keyed.get();
+}
+
 bool TreeEngine::set_partition(const RangePartition& p) {
     if (m_parts.size() != 1 || !p.gather_runs || !p.values_of_ranks) return false;
     m_ranks = p;
@@ -170,10 +191,12 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     if (m_n == 0) return;
     const std::size_t active = block ? m_last_active : m_n;
     const bool share = shares_walk(active);
+    const bool mirrored = share && mirrors_walks();
     on_every_part([&](TreeReplica& r, std::size_t k) {
         NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
         const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
-        const WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
+        WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
+        if (mirrored) set_mirrors(mine, k);
         r.tree.evaluate_device(r.pos.get(), m_n, m_params.tree, m_params.eps, r.acc.get(), &r.stats, m_acc_current,
                                block ? r.clock.active() : nullptr, may_refit, share ? &mine : nullptr);
     });
@@ -182,9 +205,12 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     if (share) {
         const auto t0 = std::chrono::steady_clock::now();
         if (m_ranks.ranks > 1) {
-            exchange_over_ranks();
+            exchange_over_ranks(block, mirrored);
         } else {
-            exchange_walked(m_parts, m_dev, m_n);
+            std::vector<const uint8_t*> flags;
+            if (block)
+                for (auto& r : m_parts) flags.push_back(r->clock.active());
+            exchange_walked(m_parts, m_dev, m_n, flags, mirrored);
             // The walk's counts are every part's; its time the slowest part's.
             std::vector<std::size_t> runs{0};
             std::vector<double> seconds;
@@ -208,7 +234,7 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
 
 // Every rank's walked run, walk time and counts (one collective), then the runs gathered; every rank moves
 // the shares alike from the same numbers.
-void TreeEngine::exchange_over_ranks() {
+void TreeEngine::exchange_over_ranks(bool block, bool mirrored) {
     const TreeReplica& r = front();
     const std::vector<double> all = m_ranks.values_of_ranks(
         {double(r.tree.walked_run().end), r.stats.t_walk, double(r.stats.body_body), double(r.stats.body_cell),
@@ -228,7 +254,8 @@ void TreeEngine::exchange_over_ranks() {
     }
     m_sums.add_share_walks(seconds);
     exchange_between_ranks(front(), m_n, ranges, m_ranks.rank, m_ranks.gather_runs, *m_links,
-                           [this] { m_ranks.values_of_ranks({0.0}); });
+                           [this] { m_ranks.values_of_ranks({0.0}); }, block ? front().clock.active() : nullptr,
+                           mirrored);
     m_shares.rebalance(runs, seconds);
 }
 
@@ -292,9 +319,11 @@ std::string TreeEngine::stage_times() const {
     std::string out = buf;
     if (sharers() > 1) {
         // The build is every part's; the walk the slowest part's share, the exchange after it.
-        const char* how = m_ranks.ranks <= 1    ? "peer to peer"
-                          : m_links->linked() ? "device to device"
-                                              : "through the host";
+        const bool mirrored = mirrors_walks();
+        const char* how = m_ranks.ranks <= 1 ? (mirrored ? "peer to peer, written by the walks" : "peer to peer copies")
+                          : !m_links->linked() ? "through the host"
+                          : mirrored           ? "device to device, written by the walks"
+                                               : "device to device copies";
         std::snprintf(buf, sizeof buf,
                       "; on %zu %s: %lld of the evaluations shared out the walk, exchange (%s) %.3f ms and %.1f MB "
                       "a step; each one's walk",

@@ -127,7 +127,9 @@ private:
     std::unique_ptr<RankLinks> m_links;  // over ranks on one host: the other ranks' buffers
     std::size_t sharers() const { return m_ranks.ranks > 1 ? std::size_t(m_ranks.ranks) : m_parts.size(); }
     // Over ranks: the walk's counts and times from every rank, the runs gathered, the shares moved.
-    void exchange_over_ranks();
+    void exchange_over_ranks(bool block, bool mirrored);
+    bool mirrors_walks() const;
+    void set_mirrors(WalkShare& share, std::size_t k) const;  // the other parts' (ranks') buffers
     bool m_acc_current = false;  // m_acc is the last evaluation of these bodies (the opening test reads it)
     std::size_t m_n = 0;
     SimParams m_params;

@@ -25,11 +25,16 @@ __global__ void gather_run_kernel(const uint32_t* __restrict__ order, const floa
     if (k < end) keyed[k] = acc[order[k]];
 }
 
-// acc[order[k]] = keyed[k] for every k outside [own_begin, own_end): the other parts' runs.
+// acc[order[k]] = keyed[k] for every k outside [own_begin, own_end) (the other parts' runs) whose body is
+// active (block steps: the others kept their accelerations, and a mirrored walk wrote only the active ones;
+// null: every body).
 __global__ void scatter_others_kernel(const uint32_t* __restrict__ order, const float4* __restrict__ keyed,
-                                      float4* __restrict__ acc, uint32_t n, uint32_t own_begin, uint32_t own_end) {
+                                      float4* __restrict__ acc, uint32_t n, uint32_t own_begin, uint32_t own_end,
+                                      const uint8_t* __restrict__ active) {
     const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n && (k < own_begin || k >= own_end)) acc[order[k]] = keyed[k];
+    if (k >= n || (k >= own_begin && k < own_end)) return;
+    const uint32_t i = order[k];
+    if (!active || active[i]) acc[i] = keyed[k];
 }
 
 unsigned blocks_for(std::size_t count) { return unsigned((count + kBlock - 1) / kBlock); }
@@ -51,17 +56,26 @@ void gather_own_run(TreeReplica& r, KeyRun run) {
     NBODY_CUDA_CHECK_LAUNCH("gather_run_kernel");
 }
 
-void scatter_others(TreeReplica& r, std::size_t n, KeyRun own) {
+void scatter_others(TreeReplica& r, std::size_t n, KeyRun own, const uint8_t* active) {
     scatter_others_kernel<<<blocks_for(n), kBlock, 0, r.part->stream>>>(
         r.tree.device_order(), r.keyed.as<const float4>(), r.acc.as<float4>(), uint32_t(n), uint32_t(own.begin),
-        uint32_t(own.end));
+        uint32_t(own.end), active);
     NBODY_CUDA_CHECK_LAUNCH("scatter_others_kernel");
 }
 
 }  // namespace
 
-void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n) {
+void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n,
+                     const std::vector<const uint8_t*>& active, bool mirrored) {
     if (parts.size() < 2 || n == 0) return;
+    auto active_of = [&](std::size_t k) { return active.empty() ? nullptr : active[k]; };
+    if (mirrored) {  // the walks wrote every run into the other parts' buffers, and have ended
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            NBODY_CUDA_CHECK(cudaSetDevice(parts[k]->part->device));
+            scatter_others(*parts[k], n, parts[k]->tree.walked_run(), active_of(k));
+        }
+        return;
+    }
     for (auto& r : parts) {
         NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
         ensure_keyed(*r, n);
@@ -79,9 +93,9 @@ void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet
         NBODY_CUDA_CHECK(cudaEventRecord(r->part->done, r->part->stream));
     }
     dev.wait_for_peers();
-    for (auto& r : parts) {
-        NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
-        scatter_others(*r, n, r->tree.walked_run());
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        NBODY_CUDA_CHECK(cudaSetDevice(parts[k]->part->device));
+        scatter_others(*parts[k], n, parts[k]->tree.walked_run(), active_of(k));
     }
 }
 
@@ -152,6 +166,16 @@ void RankLinks::link(TreeReplica& r, std::size_t n, const RangePartition& ranks)
     }
 }
 
+int RankLinks::mirrors_of(int rank, void** out, int room) const {
+    int count = 0;
+    for (std::size_t k = 0; k < m_peer.size(); ++k)
+        if (int(k) != rank) {
+            if (count == room) return -1;
+            out[count++] = const_cast<float4*>(m_peer[k]);
+        }
+    return count;
+}
+
 void RankLinks::pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const {
     for (std::size_t k = 0; k < runs.size() && k < m_peer.size(); ++k)
         if (int(k) != rank && runs[k].end > runs[k].begin)
@@ -162,7 +186,8 @@ void RankLinks::pull(TreeReplica& r, const std::vector<IndexRange>& runs, int ra
 
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const RankLinks& links, const std::function<void()>& barrier) {
+                            const RankLinks& links, const std::function<void()>& barrier, const uint8_t* active,
+                            bool mirrored) {
     const KeyRun own = r.tree.walked_run();
     const IndexRange said = runs.at(std::size_t(rank));
     if (said.begin != own.begin || said.end != own.end)
@@ -173,6 +198,14 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
     NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
     ensure_keyed(r, n);
     const cudaStream_t s = r.part->stream;
+    if (mirrored) {
+        // The walks wrote every rank's run into the others' buffers, and every rank's walk has ended (the
+        // caller's gather of the walks' numbers came after them).
+        scatter_others(r, n, own, active);
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+        barrier();  // no rank's next walk writes into a buffer another rank is still reading
+        return;
+    }
     gather_own_run(r, own);
     if (links.linked()) {
         NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -191,7 +224,7 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
                 NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + o.begin, r.host_keyed.get() + o.begin,
                                                  (o.end - o.begin) * sizeof(float4), cudaMemcpyHostToDevice, s));
     }
-    scatter_others(r, n, own);
+    scatter_others(r, n, own, active);
 }
 
 }  // namespace nbody::kernels

@@ -1,8 +1,11 @@
 #pragma once
-// The tree's walked accelerations exchanged between its parts (tree_engine.cuh): each part gathers the
-// accelerations of its run (the bodies its share of the groups covered) into key order, copies that run into
-// every other part's key-order buffer, peer to peer on its own stream, and, once every part's copies have
-// landed, each part scatters the other parts' runs back into input order. Every body outside a part's run
+// The tree's walked accelerations exchanged between its parts (tree_engine.cuh). Where every part can write
+// every other's memory the walk itself stores each acceleration, at its key index, into the other parts'
+// key-order buffers (WalkShare::mirrors: over NVLink while the walk runs, so nothing is left to copy after
+// it: at 10M bodies on two H200s the copy after the walk took about 1 ms of a 20 ms step). Else each part
+// gathers the accelerations of its run (the bodies its share of the groups covered) into key order and copies
+// that run into every other part's key-order buffer, peer to peer on its own stream. Then each part scatters
+// the other parts' runs back into input order. Every body outside a part's run
 // gets the bits its walker computed; the bodies a block step did not evaluate carry the accelerations every
 // part already held. 16 bytes a body to each other part (tree::exchange_bytes).
 #include <cstddef>
@@ -18,8 +21,11 @@ namespace nbody::kernels {
 // r.keyed holds at least n bodies.
 void ensure_keyed(TreeReplica& r, std::size_t n);
 
-// The parts' trees were walked (each evaluate_device has returned); n bodies in each.
-void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n);
+// The parts' trees were walked (each evaluate_device has returned); n bodies in each. active: each part's
+// block-step flags (empty: every body). mirrored: the walks wrote each run into the other parts' buffers
+// (WalkShare::mirrors), so only the scatter is left.
+void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n,
+                     const std::vector<const uint8_t*>& active, bool mirrored);
 
 // Over MPI ranks on one host: every rank's key-order buffer (TreeReplica::keyed) reachable from the others,
 // by its pointer where the ranks are threads of one process (the tests) and by a CUDA IPC handle where they
@@ -39,18 +45,22 @@ class RankLinks {
 
     // Copies every other rank's run (runs[k], k != rank) from its buffer into r.keyed, and waits for them.
     void pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const;
+    // The other ranks' buffers as this rank writes them (WalkShare::mirrors), at most `room`; -1 when more.
+    int mirrors_of(int rank, void** out, int room) const;
 
   private:
     std::vector<const float4*> m_peer;  // each rank's keyed buffer as this rank sees it (its own: null)
     std::vector<void*> m_opened;        // the IPC mappings to close
 };
 
-// Over MPI ranks, one part each: this rank's run (runs[rank], its tree's walked run) gathered into key order,
-// the other ranks' runs pulled device to device where `links` are linked, else through the host by `gather`
+// Over MPI ranks, one part each: the other ranks' runs, written into this rank's buffer by their walks where
+// `mirrored`, else this rank's run (runs[rank], its tree's walked run) gathered into key order and the other
+// ranks' runs pulled device to device where `links` are linked, or through the host by `gather`
 // (RangePartition::gather_runs), then scattered into input order. `barrier` (collective) keeps a rank from
 // reading a run before its owner wrote it, or from overwriting its own before the others have read it.
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const RankLinks& links, const std::function<void()>& barrier);
+                            const RankLinks& links, const std::function<void()>& barrier, const uint8_t* active,
+                            bool mirrored);
 
 }  // namespace nbody::kernels

@@ -58,6 +58,8 @@ struct WalkArgs {
     unsigned long long* counters;
     uint32_t *group_cells, *group_bodies;
     float4* acc;  // input order
+    float4* mirrors[WalkShare::kMaxMirrors];  // key order, other GPUs' (WalkShare::mirrors)
+    int mirror_count;
 };
 
 __device__ float warp_min(float v) {
@@ -362,7 +364,11 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const uint32_t i = uint32_t(lane) + 32u * uint32_t(r);  // member i's sum: lane i (the first slice)
             const bool put = mem.sub ? i < mem.size : gb + i < ge && (!a.active || a.active[a.order[gb + i]]);
             const uint32_t k = gb + (put ? member_offset(mem, i) : 0u);
-            if (put) a.acc[a.order[k]] = make_float4(ax[r], ay[r], az[r], 0.f);
+            if (put) {
+                const float4 v = make_float4(ax[r], ay[r], az[r], 0.f);
+                a.acc[a.order[k]] = v;
+                for (int m = 0; m < a.mirror_count; ++m) a.mirrors[m][k] = v;
+            }
             written += uint32_t(__popc(__ballot_sync(kFull, put)));
         }
         if (lane == 0) {
@@ -470,6 +476,9 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     a.group_cells = group_counts.as<uint32_t>();
     a.group_bodies = a.group_cells + groups;
     a.acc = acc;
+    if (share)
+        for (int m = 0; m < share->mirror_count && m < WalkShare::kMaxMirrors; ++m)
+            a.mirrors[a.mirror_count++] = static_cast<float4*>(share->mirrors[m]);
     unsigned long long counts[kCounters];
     auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;

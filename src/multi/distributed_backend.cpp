@@ -24,7 +24,9 @@ void DistributedBackend::reset(const State& s, const SimParams& p) {
     const IndexRange own = own_range();
     Exchange* ex = m_exchange.get();
     auto ranges = m_ranges;
-    RangePartition part{own.begin, own.end, [ex, ranges](std::vector<Double4>& all) { ex->all_gather(all, ranges); }};
+    RangePartition part;
+    part.begin = own.begin, part.end = own.end;
+    part.gather = [ex, ranges](std::vector<Double4>& all) { ex->all_gather(all, ranges); };
     part.rank = ex->rank(), part.ranks = ex->size();
     part.gather_runs = [ex](Float4* all, std::size_t n, const std::vector<IndexRange>& runs) {
         ex->all_gather_runs({all, n}, runs);

@@ -61,9 +61,16 @@ TEST(TreeParts, TwoAndThreePartsRunAsOneBitForBit) {
     REQUIRE_GPU(one);
     const State s0 = rounded_to_float32(test::plummer_state(test_n(), 3));
     for (int parts : {2, 3}) {
+        // Two parts: the walks write into each other's buffers; three: copies after the walks.
+        const bool copies = parts == 3;
+        if (copies) setenv("NBODY_TREE_EXCHANGE_COPY", "1", 1);
         REQUIRE_GPU_PARTS(many, std::vector<int>(std::size_t(parts), 0));
         expect_same_run(*one, *many, s0, tree_params(Integrator::LeapFrog), 100);
         const std::string stages = many->readouts().stage_times;
+        unsetenv("NBODY_TREE_EXCHANGE_COPY");
+        EXPECT_NE(stages.find(copies ? "(peer to peer copies)" : "(peer to peer, written by the walks)"),
+                  std::string::npos)
+            << stages;
         EXPECT_NE(stages.find("on " + std::to_string(parts) + " parts: 100 of the evaluations shared out the walk"),
                   std::string::npos)
             << stages;

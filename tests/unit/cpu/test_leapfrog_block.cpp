@@ -314,7 +314,9 @@ TEST(LeapfrogBlockRows, NamesScopeAndRefusals) {
         EXPECT_NE(e.find(param_problem(*find_param("eta"), eta)), std::string::npos) << e;
     }
     CpuBackend b(1);
-    b.set_partition({0, 1, [](std::vector<Double4>&) {}});
+    RangePartition part;
+    part.begin = 0, part.end = 1, part.gather = [](std::vector<Double4>&) {};
+    b.set_partition(part);
     EXPECT_THROW(b.reset(test::plummer_state(8, 1),
                          block_params(ForceMethod::Direct, Precision::Fp32, 0.01, 0.01, 0.1)),
                  ParamError);
