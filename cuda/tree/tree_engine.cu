@@ -7,10 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
-#include <mutex>
+#include <functional>
 #include <string>
-#include <thread>
 
 #include "core/errors.hpp"
 #include "core/physics/hermite.hpp"
@@ -66,7 +64,8 @@ constexpr std::size_t kSharedWalkFraction = 16;
 
 }  // namespace
 
-TreeEngine::TreeEngine(DeviceSet& devices) : m_dev(devices), m_links(std::make_unique<RankLinks>()) {
+TreeEngine::TreeEngine(DeviceSet& devices)
+    : m_dev(devices), m_workers(devices.size()), m_links(std::make_unique<RankLinks>()) {
     for (const DevicePart& part : devices.parts()) m_parts.push_back(std::make_unique<TreeReplica>(part));
 }
 
@@ -74,28 +73,17 @@ TreeEngine::~TreeEngine() = default;
 
 template <class Fn>
 void TreeEngine::on_every_part(Fn&& fn) {
-    if (m_parts.size() == 1) {
-        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
-        fn(front(), std::size_t{0});
-        return;
-    }
-    std::exception_ptr first;
-    std::mutex guard;
-    auto run = [&](std::size_t k) {
-        try {
-            NBODY_CUDA_CHECK(cudaSetDevice(m_parts[k]->part->device));
-            fn(*m_parts[k], k);
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(guard);
-            if (!first) first = std::current_exception();
-        }
+    const std::function<void(std::size_t)> each = [&](std::size_t k) {
+        NBODY_CUDA_CHECK(cudaSetDevice(m_parts[k]->part->device));
+        fn(*m_parts[k], k);
     };
-    std::vector<std::thread> threads;
-    for (std::size_t k = 1; k < m_parts.size(); ++k) threads.emplace_back(run, k);
-    run(0);
-    for (std::thread& t : threads) t.join();
+    try {
+        m_workers.run(each);
+    } catch (...) {
+        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+        throw;
+    }
     NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
-    if (first) std::rethrow_exception(first);
 }
 
 void TreeEngine::reset(const State& s, const SimParams& p) {
@@ -381,11 +369,8 @@ void TreeEngine::block_steps(int k) {
         }
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
-        for (auto& r : m_parts) {
-            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
-            r->clock.end_step(r->bodies(m_n), rule(), r->part->stream);
-        }
-        NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
+        // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once.
+        on_every_part([&](TreeReplica& r, std::size_t) { r.clock.end_step(r.bodies(m_n), rule(), r.part->stream); });
         ++m_steps;
         add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), active);
     }

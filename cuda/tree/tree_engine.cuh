@@ -23,6 +23,7 @@
 #include "common/pinned.cuh"
 #include "core/tree/tree_params.hpp"
 #include "core/tree/walk_shares.hpp"
+#include "core/worker_pool.hpp"
 #include "direct/potential_kernel.cuh"
 #include "tree/gpu_tree.hpp"
 #include "tree/tree_active_direct.cuh"
@@ -103,8 +104,9 @@ private:
     // the walk is shared out and exchanged where that pays (shares_walk).
     void evaluate(bool block = false, bool may_refit = false);
     bool shares_walk(std::size_t active) const;
-    // Calls fn(replica, k) for every part k at once, each on a host thread of its own with its GPU current (a
-    // tree's build waits on its GPU once a level), and rethrows the first exception once all have ended.
+    // Calls fn(replica, k) for every part k at once, each on a host thread of its own (m_workers) with its GPU
+    // current (a tree's build waits on its GPU once a level), and rethrows the first exception once all have
+    // ended.
     template <class Fn>
     void on_every_part(Fn&& fn);
     TreeReplica& front() { return *m_parts.front(); }
@@ -121,6 +123,7 @@ private:
     BlockRule rule() const;
 
     DeviceSet& m_dev;
+    WorkerPool m_workers;  // a thread a part past the first, kept: a step forks and joins two or three times
     std::vector<std::unique_ptr<TreeReplica>> m_parts;  // one a device part, the same bodies in each
     tree::WalkShares m_shares;  // several parts, or ranks: each one's share of the walk
     RangePartition m_ranks;     // over MPI ranks: this rank and the exchange's hooks (ranks 1: none)
