@@ -29,6 +29,7 @@ export interface ToneMapLook {
   litFloorSprites: number; // a pixel's light below this is empty sky
   minWhiteSprites: number; // white is at least this deep (1.25 for a few bodies, else 8)
   background: number[]; // linear RGB of the empty sky
+  glow: number; // the bloom's weight: coarse levels of the light added back around dense regions
 }
 export interface SceneLook {
   groups: GroupLook[]; // one a colour group

@@ -102,7 +102,7 @@ export class Renderer {
   // raster routines at a pipeline's first draw, which the first frame with bodies then does not wait for.
   // The core may not have loaded yet: any tone-map numbers do, since no light reaches the measurement.
   warmUp(): void {
-    const toneMap: ToneMapLook = { kneeSprites: 1, whiteOverMeasured: 1, adaptPerFrame: 1, measureTexels: 256, tileTexels: 8, litFloorSprites: 1, minWhiteSprites: 1, background: [0, 0, 0] };
+    const toneMap: ToneMapLook = { kneeSprites: 1, whiteOverMeasured: 1, adaptPerFrame: 1, measureTexels: 256, tileTexels: 8, litFloorSprites: 1, minWhiteSprites: 1, background: [0, 0, 0], glow: 1 };
     const body = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.VERTEX }); // zeros: at rest at 0
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     this.setGroups(new Uint32Array(1));
