@@ -2,7 +2,7 @@
 // (scene/group_labels.cpp), kinds and colours (scene/component_look.hpp, render/colormap.cpp), which kind is
 // dark matter and the light it keeps while dimmed, the few-body scenes' sprite floor
 // (render/particle_renderer.hpp), and the speed colour bar's words in the scene's physical units where it
-// declares them (render/colour_scale.cpp).
+// declares them (render/colour_scale.cpp); the tone map's numbers come from tone_map_web.cpp.
 //
 // Three rules of the window are repeated here, because they live in files that need GL and are not in the web
 // build: the top speed of the colour map (app/viewer.cpp, typical_top_speed), the way scene looks fill the 8
@@ -19,6 +19,7 @@
 #include "render/particle_renderer.hpp"
 #include "scene/component_look.hpp"
 #include "scene/group_labels.hpp"
+#include "tone_map_web.hpp"
 
 namespace nbody::web {
 namespace {
@@ -103,6 +104,7 @@ val scene_look(const SceneSpec& scene, const State& start) {
     r.set("speedBar", speed_bar);
     // render/particle_renderer.cpp, few_body_sprite_px: a handful of stars drawn big enough for a room to see.
     r.set("minSpritePx", start.size() <= kFewBodies ? kFewBodySpritePx : 1.0f);
+    r.set("toneMap", tone_map_look(start.size()));
     return r;
 }
 

@@ -11,7 +11,8 @@ namespace nbody::web {
 // the sprites are drawn with (group % 8): {colour (linear RGB), darkMatter}; darkMatterLight: the share of its
 // light dimmed dark matter keeps; topSpeed: the speed at the top of the colour map; speedBar: {title, left,
 // right, unit}, the colour bar's words at that top speed; minSpritePx: the smallest sprite, in pixels, drawn
-// at full light where above 1 (scenes of a few bodies) }.
+// at full light where above 1 (scenes of a few bodies); toneMap: the desktop's tone map for these bodies
+// (tone_map_web.hpp) }.
 emscripten::val scene_look(const SceneSpec& scene, const State& start);
 
 }  // namespace nbody::web

@@ -19,6 +19,18 @@ export interface GroupLook {
   darkMatter: boolean;
   colour: number[]; // linear RGB
 }
+// The desktop's tone map (web/core/tone_map_web.cpp): light in sprites, one body's peak light being 1.
+export interface ToneMapLook {
+  kneeSprites: number; // where the asinh curve turns from linear to logarithmic
+  whiteOverMeasured: number; // white at this times the frame's brightest measured texel
+  adaptPerFrame: number; // share of the stored measurement replaced a frame
+  measureTexels: number; // the measured mip level is at most this many texels across
+  tileTexels: number; // the first reduction's tiles, this many texels square
+  litFloorSprites: number; // a pixel's light below this is empty sky
+  minWhiteSprites: number; // white is at least this deep (1.25 for a few bodies, else 8)
+  background: number[]; // linear RGB of the empty sky
+  glow: number; // the bloom's weight: coarse levels of the light added back around dense regions
+}
 export interface SceneLook {
   groups: GroupLook[]; // one a colour group
   slots: { colour: number[]; darkMatter: boolean }[]; // the 8 the sprites take by group % 8
@@ -26,6 +38,7 @@ export interface SceneLook {
   topSpeed: number; // speed at the top of the colour map (scene units)
   speedBar: { title: string; left: string; right: string; unit: string }; // in the scene's units where declared
   minSpritePx: number; // the smallest sprite; above 1 (a few bodies) every sprite at full light
+  toneMap: ToneMapLook;
 }
 
 export interface SceneOk {

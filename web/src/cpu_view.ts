@@ -65,6 +65,10 @@ export class CpuView {
     return secs;
   }
 
+  // A simpler picture than the WebGPU path's: a 2D canvas has no float target, so each body's colour is added
+  // gamma-encoded and saturates at 255 where many overlap, with no measured exposure or asinh curve (the
+  // desktop's tone map, tone_map.ts). Kept so: in its 20 ms budget this path steps a few thousand bodies at
+  // most, where few squares (at most 16 px) overlap; p.toneMap and p.intensity are not read.
   draw(p: DrawParams, w: number, h: number): void {
     const c = this.ctx, v = p.view, m = p.proj;
     c.globalCompositeOperation = 'source-over';

@@ -286,7 +286,7 @@ class App {
     const params = {
       view: this.camera.view(), proj: this.camera.projection(w / h),
       pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
-      colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, exposure: 1,
+      colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, toneMap: this.run.scene.look.toneMap,
       slots: slotStyles(this.run.scene.look, this.view), minSpritePx: this.run.scene.look.minSpritePx * dpr,
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);

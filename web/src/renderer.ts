@@ -1,9 +1,11 @@
-// Point sprites in WebGPU, the WGSL twin of shaders/particles.{vert,frag} and shaders/tonemap.frag: each body a
-// soft Gaussian quad (WebGPU points are one pixel, so 4 vertices an instance), sized with perspective and
-// clamped to 1..64 px (a few-body scene's at least 16), added (blend one + one) into a float (HDR) target,
-// then mapped to the screen with 1 - exp(-hdr * exposure) and gamma 2.2. Colours: the scene component's (8
-// slots, group % 8, as the desktop's u_group_colours) or speed through a colour map from assets/colormaps;
-// each slot's light, as the desktop's u_group_light, dims dark matter (and a light of 0 draws nothing).
+// Point sprites in WebGPU, the WGSL twin of shaders/particles.{vert,frag}: each body a soft Gaussian quad
+// (WebGPU points are one pixel, so 4 vertices an instance), sized with perspective and clamped to 1..64 px (a
+// few-body scene's at least 16), added (blend one + one) into a float (rgba16float, HDR) target, which the
+// desktop's tone map then maps to the canvas (tone_map.ts). Colours: the scene component's (8 slots, group % 8,
+// as the desktop's u_group_colours) or speed through a colour map from assets/colormaps; each slot's light, as
+// the desktop's u_group_light, dims dark matter (and a light of 0 draws nothing).
+import { ToneMapLook } from './core';
+import { ToneMapper } from './tone_map';
 import { SlotStyle } from './view_look';
 
 export interface DrawParams {
@@ -11,10 +13,10 @@ export interface DrawParams {
   proj: Float32Array;
   pointSize: number; // px at the target distance
   targetDistance: number;
-  intensity: number;
+  intensity: number; // one body's peak light
   colourBySpeed: boolean;
   speedSpan: number; // speed mapped to the top of the colour map
-  exposure: number;
+  toneMap: ToneMapLook; // the desktop's tone map for this scene (white's least depth depends on N)
   slots: SlotStyle[]; // 8: colour (linear RGB) and light of group % 8
   minSpritePx: number; // px: the smallest sprite (few-body scenes), drawn at full light
 }
@@ -58,23 +60,8 @@ struct Out { @builtin(position) pos: vec4f, @location(0) corner: vec2f, @locatio
   return vec4f(i.colour * exp(-r2 * 4.0), 1.0);
 }`;
 
-const TONEMAP_WGSL = /* wgsl */ `
-@group(0) @binding(0) var hdr: texture_2d<f32>;
-@group(0) @binding(1) var<uniform> exposure: vec4f;
-@vertex fn vs(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
-  let p = vec2f(f32((vi << 1u) & 2u), f32(vi & 2u));
-  return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
-}
-@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
-  let c = textureLoad(hdr, vec2i(p.xy), 0).rgb;
-  let m = vec3f(1.0) - exp(-c * exposure.x);
-  let bg = vec3f(0.004, 0.004, 0.012);
-  return vec4f(pow(bg + m * (vec3f(1.0) - bg), vec3f(1.0 / 2.2)), 1.0);
-}`;
-
 export class Renderer {
   private uniforms: GPUBuffer;
-  private exposure: GPUBuffer;
   private groups: GPUBuffer | null = null;
   private cmap: GPUTexture;
   private sampler: GPUSampler;
@@ -86,30 +73,24 @@ export class Renderer {
     context.configure({ device, format, alphaMode: 'opaque' });
     const add: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one', operation: 'add' };
     const spriteModule = device.createShaderModule({ code: SPRITE_WGSL });
-    const toneModule = device.createShaderModule({ code: TONEMAP_WGSL });
     const instance = (location: number, format: GPUVertexFormat, stride: number): GPUVertexBufferLayout => ({
       arrayStride: stride, stepMode: 'instance', attributes: [{ shaderLocation: location, offset: 0, format }],
     });
-    const [sprite, tonemap] = await Promise.all([
+    const [sprite, toneMap] = await Promise.all([
       device.createRenderPipelineAsync({
         layout: 'auto',
         vertex: { module: spriteModule, entryPoint: 'vs', buffers: [instance(0, 'float32x4', 16), instance(1, 'float32x4', 16), instance(2, 'uint32', 4)] },
         fragment: { module: spriteModule, entryPoint: 'fs', targets: [{ format: 'rgba16float', blend: { color: add, alpha: add } }] },
         primitive: { topology: 'triangle-strip' },
       }),
-      device.createRenderPipelineAsync({
-        layout: 'auto',
-        vertex: { module: toneModule, entryPoint: 'vs' },
-        fragment: { module: toneModule, entryPoint: 'fs', targets: [{ format }] },
-      }),
+      ToneMapper.create(device, format),
     ]);
-    return new Renderer(device, context, colormap, sprite, tonemap);
+    return new Renderer(device, context, colormap, sprite, toneMap);
   }
 
   private constructor(private device: GPUDevice, private context: GPUCanvasContext, colormap: number[][],
-                      private sprite: GPURenderPipeline, private tonemap: GPURenderPipeline) {
+                      private sprite: GPURenderPipeline, private toneMap: ToneMapper) {
     this.uniforms = device.createBuffer({ size: 304, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.exposure = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.cmap = device.createTexture({ size: [colormap.length, 1], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
     const texels = new Uint8Array(colormap.length * 4);
     colormap.forEach((c, i) => texels.set([...c.map((x) => Math.round(255 * x)), 255], 4 * i));
@@ -117,18 +98,22 @@ export class Renderer {
     this.sampler = device.createSampler({ magFilter: 'linear', minFilter: 'linear' });
   }
 
-  // One sprite of no light drawn while the page loads: SwiftShader compiles its raster routines at a
-  // pipeline's first draw, which the first frame with bodies then does not wait for.
+  // One sprite of no light drawn (and measured and mapped) while the page loads: SwiftShader compiles its
+  // raster routines at a pipeline's first draw, which the first frame with bodies then does not wait for.
+  // The core may not have loaded yet: any tone-map numbers do, since no light reaches the measurement.
   warmUp(): void {
+    const toneMap: ToneMapLook = { kneeSprites: 1, whiteOverMeasured: 1, adaptPerFrame: 1, measureTexels: 256, tileTexels: 8, litFloorSprites: 1, minWhiteSprites: 1, background: [0, 0, 0], glow: 1 };
     const body = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.VERTEX }); // zeros: at rest at 0
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     this.setGroups(new Uint32Array(1));
     const slots = Array.from({ length: 8 }, () => ({ colour: [0, 0, 0], light: 1 }));
-    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, exposure: 1, slots, minSpritePx: 1 });
+    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, toneMap, slots, minSpritePx: 1 });
     body.destroy();
   }
 
+  // A new scene or a reset: also its own exposure from its first frame.
   setGroups(group: Uint32Array<ArrayBuffer>): void {
+    this.toneMap.restart();
     this.groups?.destroy();
     this.groups = this.device.createBuffer({ size: Math.max(4, group.byteLength), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
     this.device.queue.writeBuffer(this.groups, 0, group);
@@ -149,7 +134,6 @@ export class Renderer {
     u.set([w, h, p.pointSize, p.targetDistance, p.intensity, p.colourBySpeed ? 1 : 0, 1 / Math.max(p.speedSpan, 1e-30), p.minSpritePx], 32);
     p.slots.forEach((s, i) => u.set([...s.colour, s.light], 40 + 4 * i));
     this.device.queue.writeBuffer(this.uniforms, 0, u);
-    this.device.queue.writeBuffer(this.exposure, 0, new Float32Array([p.exposure, 0, 0, 0]));
   }
 
   draw(pos: GPUBuffer, vel: GPUBuffer, n: number, p: DrawParams): void {
@@ -176,16 +160,7 @@ export class Renderer {
       pass.draw(4, n);
     }
     pass.end();
-    const tone = enc.beginRenderPass({
-      colorAttachments: [{ view: canvasTex.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
-    });
-    tone.setPipeline(this.tonemap);
-    tone.setBindGroup(0, this.device.createBindGroup({
-      layout: this.tonemap.getBindGroupLayout(0),
-      entries: [{ binding: 0, resource: hdr.createView() }, { binding: 1, resource: { buffer: this.exposure } }],
-    }));
-    tone.draw(3);
-    tone.end();
+    this.toneMap.encode(enc, hdr, canvasTex.createView(), { look: p.toneMap, spriteLight: p.intensity });
     this.device.queue.submit([enc.finish()]);
   }
 }

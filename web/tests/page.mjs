@@ -2,9 +2,10 @@
 // variant against the C++ float64 reference, 100 steps against the core's float64 leap-frog, every shipped
 // scene loading and stepping (a screenshot of each in web/tests/out/), the WGSL tree's forces and a scene on
 // it, the panels, located errors for a bad scene and bad URL values, the View panel (dark matter dimmed or
-// shown, colour by speed with its colour bar) and the page without WebGPU. Prints one
+// shown, colour by speed with its colour bar), the tone map (dense galaxies not clipped, a few stars bright)
+// and the page without WebGPU. Prints one
 // line a check and 'N passed, N failed'.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve } from './browser.mjs';
@@ -343,6 +344,39 @@ try {
     expect(st.ramp, 'the colour bar has no ramp');
     expect(d.differ > 0.3 * d.lit, `only ${d.differ} pixels changed of ${d.lit} lit`);
     return `${d.differ} of ${d.lit} lit pixels changed; colour bar: ${st.legend[0]}`;
+  });
+
+  // The desktop's tone map (docs/rendering.md): a dense galaxy's cores keep their gradient rather than clip
+  // white while its faint bodies still light the frame (the desktop's bound on clipping; a lower lit share than
+  // its 2%, the page drawing a few thousand bodies here), and a few-body scene's stars stay bright. The
+  // Cartwheel at the page's own N; Milky Way-Andromeda at the View checks' 4,000 bodies, since at the 2,000 or
+  // fewer SwiftShader may plan its two small disks light about 1% of the frame.
+  for (const [scene, query] of [['cartwheel', ''], ['milky-way-andromeda', '&n=4000']]) {
+    await check(`${scene}${query ? ` (${query.slice(1)})` : ' at the page\'s N'}: at most 0.05% of the pixels clipped, at least 1% lit`, async () => {
+      const p = (await open(browser, server.url, `?scene=${scene}${query}`)).page;
+      await p.waitForFunction(() => window.nbody.scene().time >= 3 * window.nbody.scene().dt, { timeout: 60000 });
+      await settle();
+      const shot = await pictureShot(p);
+      writeFileSync(join(out, `picture-${scene}.png`), Buffer.from(shot, 'base64'));
+      const r = await pixelStats(p, shot), n = await p.evaluate(() => window.nbody.scene().n);
+      await p.close();
+      const pct = (k) => `${((100 * k) / r.pixels).toFixed(3)}%`;
+      expect(r.clipped <= 0.0005 * r.pixels, `${pct(r.clipped)} clipped`);
+      expect(r.lit >= 0.01 * r.pixels, `${pct(r.lit)} lit`);
+      return `${n} bodies: ${pct(r.clipped)} clipped, ${pct(r.lit)} lit, ${pct(r.bright)} bright (a channel at 192 or more), brightest ${r.top}`;
+    });
+  }
+  await check('two-body: the stars stay bright (white at 1.25 sprites deep)', async () => {
+    const p = (await open(browser, server.url, '?scene=two-body')).page;
+    await settle();
+    const shot = await pictureShot(p);
+    writeFileSync(join(out, 'picture-two-body.png'), Buffer.from(shot, 'base64'));
+    const r = await pixelStats(p, shot);
+    await p.close();
+    // Two 16-px sprites, each centre near white and its colour around it.
+    expect(r.top >= 200 && r.bright >= 2 * 10, `brightest ${r.top}, ${r.bright} pixels with a channel at 192 or more`);
+    expect(r.lit >= 2 * 100, `${r.lit} lit pixels`);
+    return `brightest ${r.top}, ${r.bright} bright pixels, ${r.lit} lit, ${r.clipped} clipped`;
   });
 
   await check('the race runs the three variants and draws their bars', async () => {

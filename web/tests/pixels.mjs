@@ -12,7 +12,9 @@ export async function pictureShot(page) {
 }
 
 // lit: pixels with a channel 16 levels or more above the empty sky (the desktop's measure, docs/rendering.md),
-// the sky being the commonest colour; differ: pixels with a channel 16 levels or more from `other`'s.
+// the sky being the commonest colour; clipped: pixels with a channel at 255 (the desktop's too); bright: pixels
+// with a channel at 192 or more; top: the brightest channel of any pixel; differ: pixels with a channel 16
+// levels or more from `other`'s.
 export async function pixelStats(page, png, other = null) {
   return page.evaluate(async (a, b) => {
     const rgba = async (b64) => {
@@ -29,11 +31,15 @@ export async function pixelStats(page, png, other = null) {
     }
     const sky = [...counts.entries()].reduce((m, e) => (e[1] > m[1] ? e : m))[0];
     const s = [sky >> 16, (sky >> 8) & 255, sky & 255];
-    let lit = 0, differ = 0;
+    let lit = 0, differ = 0, clipped = 0, bright = 0, top = 0;
     for (let i = 0; i < p.length; i += 4) {
       if (p[i] >= s[0] + 16 || p[i + 1] >= s[1] + 16 || p[i + 2] >= s[2] + 16) ++lit;
+      const brightest = Math.max(p[i], p[i + 1], p[i + 2]);
+      top = Math.max(top, brightest);
+      if (brightest === 255) ++clipped;
+      if (brightest >= 192) ++bright;
       if (q && (Math.abs(p[i] - q[i]) >= 16 || Math.abs(p[i + 1] - q[i + 1]) >= 16 || Math.abs(p[i + 2] - q[i + 2]) >= 16)) ++differ;
     }
-    return { pixels: p.length / 4, lit, differ, sky: s };
+    return { pixels: p.length / 4, lit, differ, clipped, bright, top, sky: s };
   }, png, other);
 }
