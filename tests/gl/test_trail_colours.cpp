@@ -1,11 +1,13 @@
 // Trails in their bodies' colours (docs/rendering.md, "Trails"): each body's trail in its component's colour,
-// kept through a colour-mode change and a new scene's groups; under speed colouring the trail follows the
-// sprites' ramp; a hidden component leaves no trail and dimmed dark matter a dimmed one, in every mode.
+// kept through a colour-mode change and a new scene's groups (also a scene loaded in the window's Viewer);
+// under speed colouring the trail follows the sprites' ramp; a hidden component leaves no trail and dimmed
+// dark matter a dimmed one, in every mode.
 #include <glad/gl.h>
 
 #include <memory>
 #include <vector>
 
+#include "app/viewer.hpp"
 #include "gl_test_util.hpp"
 #include "render/gl_check.hpp"
 #include "render/particle_renderer.hpp"
@@ -124,4 +126,45 @@ TEST(TrailColours, AHiddenComponentLeavesNoTrailAndDarkMatterADimOneInAnyMode) {
     const Rgb bright = trail_at(*ctx, r, s, kHigh), dim = trail_at(*ctx, r, s, kLow);
     EXPECT_LT(2 * dim.sum(), bright.sum()) << dim.sum() << " against " << bright.sum();
     NBODY_GL(glFinish());
+}
+
+// Through the window's own path: after the Scene panel's Load of the figure-eight (from the two-body scene,
+// where trails were already on), each star's trail a few dozen frames back has its own component's colour.
+TEST(TrailColours, ANewScenesTrailsTakeItsComponentsColours) {
+    constexpr int kWin = 640, kWinH = 360;
+    NBODY_HEADLESS_OR_SKIP(ctx, kWin, kWinH);
+    AppOptions o;
+    o.scene_path = std::string(NBODY_SOURCE_DIR) + "/scenes/two-body.toml";
+    o.backend = "cpu";
+    o.threads = 1;
+    o.width = kWin, o.height = kWinH;
+    o.headless = true;
+    o.trails = 128;
+    Viewer v(o, *ctx);
+    for (int f = 0; f < 10; ++f) v.simulate_and_draw(0.0, 1.0);
+    ASSERT_EQ(v.load_scene(std::string(NBODY_SOURCE_DIR) + "/scenes/three-body-figure8.toml", 1.0), "");
+    v.measurements().every_body = false;  // no arrows over the trails
+    v.settings().trails.stride = 1;
+    std::vector<Float4> then(3);
+    for (int f = 0; f < 60; ++f) {
+        v.simulate_and_draw(0.0, 1.0);
+        if (f == 30) v.sim().backend().copy_positions_to_host(then.data());
+    }
+    const Image img = v.capture();
+    const std::vector<uint32_t>& group = v.sim().initial_state().group;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const glm::vec3 p = v.camera().project(glm::vec3(then[i].x, then[i].y, then[i].z), kWin, kWinH);
+        const Rgb c = brightest_near(img, int(p.x), int(p.y), 2);
+        // The group colour nearest in direction to the pixel's is the body's own.
+        std::size_t nearest = 0;
+        float best = -1;
+        for (std::size_t g = 0; g < 3; ++g) {
+            const glm::vec3 want = glm::normalize(v.settings().groups[g].colour);
+            const glm::vec3 seen = glm::vec3(float(c.r), float(c.g), float(c.b)) + 1e-3f;
+            const float cosine = glm::dot(want, glm::normalize(seen));
+            if (cosine > best) best = cosine, nearest = g;
+        }
+        EXPECT_GT(c.sum(), 60) << "no trail behind body " << i;
+        EXPECT_EQ(nearest, group[i] % kGroupColours) << "body " << i << ": " << c.r << " " << c.g << " " << c.b;
+    }
 }
