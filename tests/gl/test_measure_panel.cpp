@@ -1,7 +1,7 @@
-// The Measure panel at a projector's 1280x720, at UI scales 1 and 1.5, in the usual and the presentation layout:
-// with a body picked and a second one for the ruler in the two-body and three-body scenes, the panel shows, no
-// read-out runs past its right edge (a panel scrolls only vertically, so a cut line could never be read), and
-// what does not fit in its height is reached by scrolling the panel with the mouse wheel.
+// The Measure panel at a projector's 1280x720, at UI scales 1 and 1.5, in the usual and the presentation
+// layout: with a body picked and a second one for the ruler in the two-body and three-body scenes, the panel
+// shows, no read-out runs past its right edge (a panel scrolls only vertically, so a cut line could never be
+// read), and what does not fit in its height is reached by scrolling the panel with the mouse wheel.
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName: the panel's size, content size and scroll
 
@@ -73,7 +73,8 @@ TEST(MeasurePanel, EveryReadOutIsReachableAt1280x720) {
                 EXPECT_LE(w->Pos.y + w->Size.y, float(kH));
                 EXPECT_EQ(clipped_items(), "");  // no line wider than its panel
 
-                // The wheel over the panel reaches its last line (the Clear picks button) when it does not fit.
+                // The wheel over the panel reaches its last line (the Clear picks button) when it does not
+                // fit.
                 const float inner_h = w->Size.y - w->TitleBarHeight() - 2 * ImGui::GetStyle().WindowPadding.y;
                 if (w->ContentSize.y > inner_h + 1) {
                     EXPECT_TRUE(w->ScrollbarY) << "cut at the bottom with no scroll bar";
@@ -85,7 +86,8 @@ TEST(MeasurePanel, EveryReadOutIsReachableAt1280x720) {
                     }
                     w = ImGui::FindWindowByName("Measure");
                     EXPECT_GT(w->ScrollMax.y, 0);
-                    EXPECT_NEAR(w->Scroll.y, w->ScrollMax.y, 0.5f) << "the wheel stops short of the last line";
+                    EXPECT_NEAR(w->Scroll.y, w->ScrollMax.y, 0.5f)
+                        << "the wheel stops short of the last line";
                 }
             }
         }

@@ -65,8 +65,12 @@ Rgb trail_at(GlContext& ctx, ParticleRenderer& r, const RenderSettings& s, float
     return brightest_near(img, int(p.x), int(p.y), 1);
 }
 
-bool reddish(Rgb c) { return c.r > c.b + 40; }
-bool bluish(Rgb c) { return c.b > c.r + 40; }
+bool reddish(Rgb c) {
+    return c.r > c.b + 40;
+}
+bool bluish(Rgb c) {
+    return c.b > c.r + 40;
+}
 }  // namespace
 
 TEST(TrailColours, EachTrailHasItsComponentsColourThroughModeAndSceneChanges) {
@@ -165,6 +169,7 @@ TEST(TrailColours, ANewScenesTrailsTakeItsComponentsColours) {
             if (cosine > best) best = cosine, nearest = g;
         }
         EXPECT_GT(c.sum(), 60) << "no trail behind body " << i;
-        EXPECT_EQ(nearest, group[i] % kGroupColours) << "body " << i << ": " << c.r << " " << c.g << " " << c.b;
+        EXPECT_EQ(nearest, group[i] % kGroupColours)
+            << "body " << i << ": " << c.r << " " << c.g << " " << c.b;
     }
 }
