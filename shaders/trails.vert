@@ -16,6 +16,7 @@ uniform int u_mode;              // 0 group, 1 speed, 2 depth (as the sprites)
 uniform float u_inv_speed_span;  // 1 / (speed_max * sim time between samples): sample spacing -> [0, 1]
 uniform vec2 u_depth_range;
 uniform vec3 u_group_colours[8];
+uniform float u_group_light[8];  // per group, as the sprites': 1, dimmed (dark matter) or 0 (hidden)
 uniform sampler1D u_colormap;
 
 out vec3 v_colour;
@@ -30,6 +31,8 @@ void main() {
     vec4 p = sample_at(age);
     vec4 view_pos = u_view * vec4(p.xyz, 1.0);
     gl_Position = u_proj * view_pos;
+    // A hidden component leaves no trail and dimmed dark matter a dimmed one, whatever the colour says.
+    float group_light = u_group_light[groups[gl_InstanceID] % 8u];
     vec3 c;
     if (u_mode == 0) {
         c = u_group_colours[groups[gl_InstanceID] % 8u];
@@ -45,5 +48,5 @@ void main() {
     }
     // Fades with age: full at the newest sample, nothing at the oldest slot of the ring.
     float fade = 1.0 - float(age) / float(max(u_length, 1));
-    v_colour = c * u_intensity * fade * fade;
+    v_colour = c * u_intensity * fade * fade * group_light;
 }

@@ -172,6 +172,7 @@ void ParticleRenderer::draw_trails(const Camera& camera, const RenderSettings& s
     d.speed_max = s.speed_max;
     d.depth = {depth.near_d, depth.far_d};
     d.group_colours = m_group_colours.data();
+    d.group_light = m_group_light.data();
     d.group_buffer = m_group;
     d.colormap = m_colormap;
     m_trails->draw(d, s.trails);
@@ -271,7 +272,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         m_group_light[g] = !st.visible                             ? 0.0f
                            : st.dark_matter && !s.show_dark_matter ? s.dark_matter_light
                                                                    : 1.0f;
-        m_group_colours[g] = st.colour * m_group_light[g];
+        m_group_colours[g] = st.colour;
     }
     if (m_n > 0) {
         if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it

@@ -141,7 +141,7 @@ class ParticleRenderer {
     std::unique_ptr<DensityGrid> m_density;  // made the first time density colouring is drawn
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
-    std::array<glm::vec3, kGroupColours> m_group_colours{};  // this frame's, times their light (trails)
+    std::array<glm::vec3, kGroupColours> m_group_colours{};  // this frame's (trails)
     std::array<float, kGroupColours> m_group_light{};        // 0 hidden, dimmed, or 1
     std::unique_ptr<TrailRenderer> m_trails;
     std::unique_ptr<CellRenderer> m_cells;

@@ -91,6 +91,7 @@ void TrailRenderer::draw(const TrailDraw& d, const TrailSettings& s) {
     glUniform2f(p.uniform("u_depth_range"), d.depth.x, d.depth.y);
     if (d.group_colours)
         glUniform3fv(p.uniform("u_group_colours"), kGroupColours, glm::value_ptr(d.group_colours[0]));
+    if (d.group_light) glUniform1fv(p.uniform("u_group_light"), kGroupColours, d.group_light);
     glUniform1i(p.uniform("u_colormap"), 0);
     NBODY_GL(glActiveTexture(GL_TEXTURE0));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, d.colormap));

@@ -35,6 +35,7 @@ struct TrailDraw {
     float speed_max = 1;                       // length / time at the top of the colour map
     glm::vec2 depth{0, 1};                     // view distance mapped to the colour map
     const glm::vec3* group_colours = nullptr;  // kGroupColours of them
+    const float* group_light = nullptr;        // per group: 1, dimmed (dark matter) or 0 (hidden)
     unsigned group_buffer = 0, colormap = 0;   // the renderer's per-body group (uint) and 1D colour map
 };
 

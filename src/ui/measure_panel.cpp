@@ -1,6 +1,8 @@
 // The Measure panel: what the picked body does (distance from the centre of mass, speed, acceleration, orbital
 // period), the ruler between two picks, and the switches of the arrows, the trace and the camera's follow. The
 // numbers come from core/session/measurements.hpp, in the scene's physical units where it declares them.
+// Every read-out wraps: a panel narrowed to its column's share of a 1280-pixel window at UI scale 1.5 is
+// about 19 em wide, and a line cut at its edge cannot be scrolled to (the panel scrolls only vertically).
 #include <imgui.h>
 
 #include <algorithm>
@@ -29,13 +31,13 @@ void period_line(const Measurements& m, const PhysicalUnits& u) {
     const PeriodReading p = m.period();
     const bool angle = p.method == PeriodMethod::SameAngle;
     if (p.period)
-        ImGui::Text("period: %s (%d %s seen)", time_words(u, *p.period).c_str(), p.turns,
+        ImGui::TextWrapped("period: %s (%d %s seen)", time_words(u, *p.period).c_str(), p.turns,
                     angle ? (p.turns == 1 ? "turn" : "turns") : (p.turns == 1 ? "return" : "returns"));
     else if (angle)
-        ImGui::Text("period: after one full turn (%.0f%% so far)",
+        ImGui::TextWrapped("period: after one full turn (%.0f%% so far)",
                     std::max(0.0, 100 * p.angle / (2 * std::numbers::pi)));
     else
-        ImGui::TextUnformatted("period: when it is back where it was picked");
+        ImGui::TextWrapped("period: when it is back where it was picked");
     disabled_wrapped(std::string("timed by: ") + period_method_words(p.method));
     if (ImGui::IsItemHovered())
         wrapped_tooltip(angle ? "Measured from the trace: the time between the last two passages of the same angle "
@@ -49,16 +51,16 @@ void period_line(const Measurements& m, const PhysicalUnits& u) {
 void picked_readouts(PanelContext& c, Measurements& m) {
     const PhysicalUnits& u = c.view.units;
     const std::size_t i = *m.picked();
-    ImGui::TextUnformatted(body_name(c, i).c_str());
+    ImGui::TextWrapped("%s", body_name(c, i).c_str());
     const BodyReading* r = m.reading_of(i);
     if (!r) {
         disabled_wrapped("reading it at the next frame");
         return;
     }
     if (const std::optional<double> d = m.distance_from_centre())
-        ImGui::Text("from the centre of mass: %s", length_words(u, *d).c_str());
-    ImGui::Text("speed: %s", speed_words(u, norm(r->vel)).c_str());
-    ImGui::Text("acceleration: %s", acceleration_words(u, norm(r->acc)).c_str());
+        ImGui::TextWrapped("from the centre of mass: %s", length_words(u, *d).c_str());
+    ImGui::TextWrapped("speed: %s", speed_words(u, norm(r->vel)).c_str());
+    ImGui::TextWrapped("acceleration: %s", acceleration_words(u, norm(r->acc)).c_str());
     period_line(m, u);
     ImGui::Checkbox("follow it with the camera", &m.follow);
     if (ImGui::IsItemHovered()) wrapped_tooltipf("The camera turns about the picked body as it moves (C resets)");
@@ -98,9 +100,9 @@ void measure_panel(PanelContext& c) {
         ImGui::TextWrapped("Click a body to pick it; Shift+click a second one for the ruler.");
     if (m->second()) {
         ImGui::Separator();
-        ImGui::TextUnformatted(("ruler to " + body_name(c, *m->second())).c_str());
+        ImGui::TextWrapped("ruler to %s", body_name(c, *m->second()).c_str());
         if (const std::optional<double> d = m->ruler_length())
-            ImGui::Text("distance: %s", length_words(c.view.units, *d).c_str());
+            ImGui::TextWrapped("distance: %s", length_words(c.view.units, *d).c_str());
     }
     ImGui::Separator();
     arrow_switches(c, *m);

@@ -20,6 +20,7 @@
 #include "core/rows/force_method.hpp"
 #include "core/rows/param_checks.hpp"
 #include "core/kernels/kernel_family.hpp"
+#include "core/session/measurements.hpp"
 
 namespace nbody {
 
@@ -103,10 +104,14 @@ void draw_panels(PanelContext& c) {
     // Widths in font units: 26 and 31 em are the 340 and 400 px the panels had at 13 px.
     if (s.presentation) {
         // Physics first: dt and eps are what a class is shown changing; Scene folded, to leave the view.
+        // A picked body brings its Measure read-outs under the Read-out: clicking a star in front of a class
+        // must not need P to see its speed and period.
+        const bool picked = s.measure && s.measure->picked();
         const PanelRow rows[] = {{{"Physics", false, false, 26}, &s.show_physics, physics_panel},
                                  {{"Scene", false, true, 26}, &s.show_scene, scene_panel},
-                                 {{"Read-out", true, false, 24}, nullptr, readout_panel}};
-        draw_rows(c, rows, std::size(rows));
+                                 {{"Read-out", true, false, 24}, nullptr, readout_panel},
+                                 {{"Measure", true, false, 24}, &s.show_measure, measure_panel}};
+        draw_rows(c, rows, std::size(rows) - (picked ? 0 : 1));
     } else {
         // One column at the left edge, the scene gets the rest: Scene and Physics open, the others folded to
         // their title bars (a click opens one; Tab hides the column).
