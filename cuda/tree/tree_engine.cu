@@ -120,6 +120,7 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
         }
     NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     if (m_ranks.ranks > 1) m_links->link(front(), m_n, m_ranks);  // collective, as the reset is
+    m_mirrored = decide_mirrors();
     m_acc_current = false;  // a new buffer: no last accelerations yet
     evaluate();
     m_refittable = true, m_refits = 0, m_direct_steps = 0;
@@ -154,17 +155,16 @@ bool TreeEngine::shares_walk(std::size_t active) const {
 
 // The walks write their accelerations straight into the other parts' key-order buffers where every part can
 // reach every other's memory (peer access, or ranks linked on one host) and there are few enough of them.
-bool TreeEngine::mirrors_walks() const {
-    if (std::getenv("NBODY_TREE_EXCHANGE_COPY")) return false;  // the copy after the walk, for an A/B
-    if (m_ranks.ranks > 1) return m_links->linked() && m_ranks.ranks - 1 <= WalkShare::kMaxMirrors;
+// Decided at the reset, after the links. NBODY_TREE_EXCHANGE_COPY=1 keeps the parts' copy after the walk (an
+// A/B of the two); ranks that are not linked go through the host.
+bool TreeEngine::decide_mirrors() const {
+    if (m_ranks.ranks > 1) return m_links->linked();
+    if (std::getenv("NBODY_TREE_EXCHANGE_COPY")) return false;
     return m_dev.peer_access() && int(m_parts.size()) - 1 <= WalkShare::kMaxMirrors;
 }
 
 void TreeEngine::set_mirrors(WalkShare& share, std::size_t k) const {
-    if (m_ranks.ranks > 1) {
-        share.mirror_count = std::max(0, m_links->mirrors_of(m_ranks.rank, share.mirrors, WalkShare::kMaxMirrors));
-        return;
-    }
+    if (m_ranks.ranks > 1) return m_links->set_mirrors(share, m_ranks.rank);
     for (std::size_t o = 0; o < m_parts.size(); ++o)
         if (o != k) share.mirrors[share.mirror_count++] = m_parts[o]->keyed.get();
 }
@@ -179,7 +179,7 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     if (m_n == 0) return;
     const std::size_t active = block ? m_last_active : m_n;
     const bool share = shares_walk(active);
-    const bool mirrored = share && mirrors_walks();
+    const bool mirrored = share && m_mirrored;
     on_every_part([&](TreeReplica& r, std::size_t k) {
         NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
         const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
@@ -199,19 +199,11 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
             if (block)
                 for (auto& r : m_parts) flags.push_back(r->clock.active());
             exchange_walked(m_parts, m_dev, m_n, flags, mirrored);
-            // The walk's counts are every part's; its time the slowest part's.
-            std::vector<std::size_t> runs{0};
-            std::vector<double> seconds;
-            for (std::size_t k = 1; k < m_parts.size(); ++k) {
-                const TreeStats& o = m_parts[k]->stats;
-                m_stats.body_body += o.body_body, m_stats.body_cell += o.body_cell;
-                m_stats.walked_bodies += o.walked_bodies;
-                m_stats.t_walk = std::max(m_stats.t_walk, o.t_walk);
-            }
-            for (auto& r : m_parts) runs.push_back(r->tree.walked_run().end), seconds.push_back(r->stats.t_walk);
-            m_shares.rebalance(runs, seconds);
-            m_sums.add_share_walks(seconds);
+            std::vector<ShareReport> reports;
+            for (auto& r : m_parts) reports.push_back(report_of(*r));
+            combine_shares(reports);
         }
+        // Also the order the next walks need: none writes into a buffer whose scatter is still running.
         m_dev.synchronize();
         m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++m_sums.shared;
@@ -220,31 +212,43 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     m_acc_current = true;
 }
 
-// Every rank's walked run, walk time and counts (one collective), then the runs gathered; every rank moves
-// the shares alike from the same numbers.
-void TreeEngine::exchange_over_ranks(bool block, bool mirrored) {
-    const TreeReplica& r = front();
-    const std::vector<double> all = m_ranks.values_of_ranks(
-        {double(r.tree.walked_run().end), r.stats.t_walk, double(r.stats.body_body), double(r.stats.body_cell),
-         double(r.stats.walked_bodies)});
-    constexpr std::size_t kEach = 5;
+TreeEngine::ShareReport TreeEngine::report_of(const TreeReplica& r) {
+    return {r.tree.walked_run().end, r.stats.t_walk, r.stats.body_body, r.stats.body_cell, r.stats.walked_bodies};
+}
+
+// The walk's counts are every share's, its time the slowest share's; the shares move toward equal times.
+void TreeEngine::combine_shares(const std::vector<ShareReport>& reports) {
     std::vector<std::size_t> runs{0};
     std::vector<double> seconds;
-    std::vector<IndexRange> ranges;
     m_stats.body_body = m_stats.body_cell = m_stats.walked_bodies = 0;
-    for (std::size_t k = 0; k + kEach <= all.size(); k += kEach) {
-        ranges.push_back({runs.back(), std::size_t(all[k])});
-        runs.push_back(std::size_t(all[k]));
-        seconds.push_back(all[k + 1]);
-        m_stats.t_walk = std::max(m_stats.t_walk, all[k + 1]);
-        m_stats.body_body += uint64_t(all[k + 2]), m_stats.body_cell += uint64_t(all[k + 3]);
-        m_stats.walked_bodies += uint64_t(all[k + 4]);
+    for (const ShareReport& s : reports) {
+        runs.push_back(s.run_end);
+        seconds.push_back(s.seconds);
+        m_stats.t_walk = std::max(m_stats.t_walk, s.seconds);
+        m_stats.body_body += s.body_body, m_stats.body_cell += s.body_cell, m_stats.walked_bodies += s.walked;
     }
+    m_shares.rebalance(runs, seconds);
     m_sums.add_share_walks(seconds);
-    exchange_between_ranks(front(), m_n, ranges, m_ranks.rank, m_ranks.gather_runs, *m_links,
+}
+
+// Every rank's report (one collective), then the runs exchanged; every rank moves the shares alike from the
+// same numbers.
+void TreeEngine::exchange_over_ranks(bool block, bool mirrored) {
+    const ShareReport mine = report_of(front());
+    const std::vector<double> all = m_ranks.values_of_ranks(
+        {double(mine.run_end), mine.seconds, double(mine.body_body), double(mine.body_cell), double(mine.walked)});
+    constexpr std::size_t kEach = 5;
+    std::vector<ShareReport> reports;
+    std::vector<IndexRange> runs;
+    for (std::size_t k = 0; k + kEach <= all.size(); k += kEach) {
+        reports.push_back({std::size_t(all[k]), all[k + 1], uint64_t(all[k + 2]), uint64_t(all[k + 3]),
+                           uint64_t(all[k + 4])});
+        runs.push_back({runs.empty() ? 0 : runs.back().end, reports.back().run_end});
+    }
+    exchange_between_ranks(front(), m_n, runs, m_ranks.rank, m_ranks.gather_runs,
                            [this] { m_ranks.values_of_ranks({0.0}); }, block ? front().clock.active() : nullptr,
                            mirrored);
-    m_shares.rebalance(runs, seconds);
+    combine_shares(reports);
 }
 
 void TreeEngine::step(int k) {
@@ -307,11 +311,9 @@ std::string TreeEngine::stage_times() const {
     std::string out = buf;
     if (sharers() > 1) {
         // The build is every part's; the walk the slowest part's share, the exchange after it.
-        const bool mirrored = mirrors_walks();
-        const char* how = m_ranks.ranks <= 1 ? (mirrored ? "peer to peer, written by the walks" : "peer to peer copies")
-                          : !m_links->linked() ? "through the host"
-                          : mirrored           ? "device to device, written by the walks"
-                                               : "device to device copies";
+        const bool ranks = m_ranks.ranks > 1;
+        const char* how = ranks ? (m_mirrored ? "device to device, written by the walks" : "through the host")
+                                : (m_mirrored ? "peer to peer, written by the walks" : "peer to peer copies");
         std::snprintf(buf, sizeof buf,
                       "; on %zu %s: %lld of the evaluations shared out the walk, exchange (%s) %.3f ms and %.1f MB "
                       "a step; each one's walk",
@@ -471,7 +473,8 @@ bool TreeEngine::read_rows_alone(const std::vector<std::size_t>& rows, std::vect
 void TreeEngine::positions_to_device(void* dst) {
     const DevicePart& part = *front().part;
     NBODY_CUDA_CHECK(cudaSetDevice(part.device));
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, front().pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToDevice, part.stream));
+    NBODY_CUDA_CHECK(
+        cudaMemcpyAsync(dst, front().pos.get(), m_n * sizeof(float4), cudaMemcpyDeviceToDevice, part.stream));
     m_dev.synchronize();
 }
 

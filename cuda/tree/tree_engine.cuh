@@ -131,8 +131,17 @@ private:
     std::size_t sharers() const { return m_ranks.ranks > 1 ? std::size_t(m_ranks.ranks) : m_parts.size(); }
     // Over ranks: the walk's counts and times from every rank, the runs gathered, the shares moved.
     void exchange_over_ranks(bool block, bool mirrored);
-    bool mirrors_walks() const;
+    bool decide_mirrors() const;
     void set_mirrors(WalkShare& share, std::size_t k) const;  // the other parts' (ranks') buffers
+    bool m_mirrored = false;  // the shared walks write into the other parts' buffers (decide_mirrors)
+    // One share's walk: where its run ends in key order, its seconds and its counts.
+    struct ShareReport {
+        std::size_t run_end;
+        double seconds;
+        uint64_t body_body, body_cell, walked;
+    };
+    static ShareReport report_of(const TreeReplica& r);
+    void combine_shares(const std::vector<ShareReport>& reports);
     bool m_acc_current = false;  // m_acc is the last evaluation of these bodies (the opening test reads it)
     std::size_t m_n = 0;
     SimParams m_params;

@@ -148,13 +148,14 @@ void RankLinks::link(TreeReplica& r, std::size_t n, const RangePartition& ranks)
     const std::size_t count = all.size() / kCardWords;
     bool one_host = n > 0;
     for (std::size_t k = 0; k < count; ++k) one_host = one_host && all[k * kCardWords] == all[0];
-    if (!one_host) return;  // every rank reads the same cards, so every rank decides alike
+    // Every rank reads the same cards, so every rank decides alike.
+    if (!one_host || count > std::size_t(WalkShare::kMaxMirrors) + 1) return;
     m_peer.assign(count, nullptr);
     for (std::size_t k = 0; k < count; ++k) {
         if (int(k) == ranks.rank) continue;
         const double* c = all.data() + k * kCardWords;
         if (double_as_bits(c[1]) == uint64_t(getpid())) {  // a thread of this process: its address is ours
-            m_peer[k] = reinterpret_cast<const float4*>(double_as_bits(c[2]));
+            m_peer[k] = reinterpret_cast<float4*>(double_as_bits(c[2]));
             continue;
         }
         cudaIpcMemHandle_t h;
@@ -162,32 +163,19 @@ void RankLinks::link(TreeReplica& r, std::size_t n, const RangePartition& ranks)
         void* p = nullptr;
         NBODY_CUDA_CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
         m_opened.push_back(p);
-        m_peer[k] = static_cast<const float4*>(p);
+        m_peer[k] = static_cast<float4*>(p);
     }
 }
 
-int RankLinks::mirrors_of(int rank, void** out, int room) const {
-    int count = 0;
+void RankLinks::set_mirrors(WalkShare& share, int rank) const {
+    share.mirror_count = 0;
     for (std::size_t k = 0; k < m_peer.size(); ++k)
-        if (int(k) != rank) {
-            if (count == room) return -1;
-            out[count++] = const_cast<float4*>(m_peer[k]);
-        }
-    return count;
-}
-
-void RankLinks::pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const {
-    for (std::size_t k = 0; k < runs.size() && k < m_peer.size(); ++k)
-        if (int(k) != rank && runs[k].end > runs[k].begin)
-            NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + runs[k].begin, m_peer[k] + runs[k].begin,
-                                             runs[k].size() * sizeof(float4), cudaMemcpyDefault, r.part->stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));
+        if (int(k) != rank) share.mirrors[share.mirror_count++] = m_peer[k];  // link() kept them few enough
 }
 
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const RankLinks& links, const std::function<void()>& barrier, const uint8_t* active,
-                            bool mirrored) {
+                            const std::function<void()>& barrier, const uint8_t* active, bool linked) {
     const KeyRun own = r.tree.walked_run();
     const IndexRange said = runs.at(std::size_t(rank));
     if (said.begin != own.begin || said.end != own.end)
@@ -198,7 +186,7 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
     NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
     ensure_keyed(r, n);
     const cudaStream_t s = r.part->stream;
-    if (mirrored) {
+    if (linked) {
         // The walks wrote every rank's run into the others' buffers, and every rank's walk has ended (the
         // caller's gather of the walks' numbers came after them).
         scatter_others(r, n, own, active);
@@ -207,23 +195,16 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
         return;
     }
     gather_own_run(r, own);
-    if (links.linked()) {
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
-        barrier();  // every rank's run is in its buffer
-        links.pull(r, runs, rank);
-        barrier();  // every rank has read the others' runs before any overwrites its own
-    } else {
-        if (r.host_keyed.size() < n) r.host_keyed = Pinned<float4>(n);
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(r.host_keyed.get() + own.begin, r.keyed.as<float4>() + own.begin,
-                                         (own.end - own.begin) * sizeof(float4), cudaMemcpyDeviceToHost, s));
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
-        gather(reinterpret_cast<Float4*>(r.host_keyed.get()), n, runs);
-        const KeyRun others[2] = {{0, own.begin}, {own.end, n}};
-        for (const KeyRun& o : others)
-            if (o.end > o.begin)
-                NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + o.begin, r.host_keyed.get() + o.begin,
-                                                 (o.end - o.begin) * sizeof(float4), cudaMemcpyHostToDevice, s));
-    }
+    if (r.host_keyed.size() < n) r.host_keyed = Pinned<float4>(n);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(r.host_keyed.get() + own.begin, r.keyed.as<float4>() + own.begin,
+                                     (own.end - own.begin) * sizeof(float4), cudaMemcpyDeviceToHost, s));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
+    gather(reinterpret_cast<Float4*>(r.host_keyed.get()), n, runs);
+    const KeyRun others[2] = {{0, own.begin}, {own.end, n}};
+    for (const KeyRun& o : others)
+        if (o.end > o.begin)
+            NBODY_CUDA_CHECK(cudaMemcpyAsync(r.keyed.as<float4>() + o.begin, r.host_keyed.get() + o.begin,
+                                             (o.end - o.begin) * sizeof(float4), cudaMemcpyHostToDevice, s));
     scatter_others(r, n, own, active);
 }
 

@@ -29,8 +29,9 @@ void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet
 
 // Over MPI ranks on one host: every rank's key-order buffer (TreeReplica::keyed) reachable from the others,
 // by its pointer where the ranks are threads of one process (the tests) and by a CUDA IPC handle where they
-// are processes, so a rank copies the others' runs device to device (NVLink where the GPUs have it). Ranks on
-// several hosts, or NBODY_TREE_RANK_EXCHANGE=host, leave it unlinked: the runs then travel through the host.
+// are processes, so each rank's walk writes its accelerations into the others' buffers (WalkShare::mirrors,
+// NVLink where the GPUs have it). Ranks on several hosts, more ranks than WalkShare::kMaxMirrors + 1, or
+// NBODY_TREE_RANK_EXCHANGE=host leave it unlinked: the runs then travel through the host.
 class RankLinks {
   public:
     RankLinks() = default;
@@ -42,25 +43,21 @@ class RankLinks {
     void link(TreeReplica& r, std::size_t n, const RangePartition& ranks);
     bool linked() const { return !m_peer.empty(); }
     void unlink();
-
-    // Copies every other rank's run (runs[k], k != rank) from its buffer into r.keyed, and waits for them.
-    void pull(TreeReplica& r, const std::vector<IndexRange>& runs, int rank) const;
-    // The other ranks' buffers as this rank writes them (WalkShare::mirrors), at most `room`; -1 when more.
-    int mirrors_of(int rank, void** out, int room) const;
+    // The other ranks' buffers as this rank's walk writes them.
+    void set_mirrors(WalkShare& share, int rank) const;
 
   private:
-    std::vector<const float4*> m_peer;  // each rank's keyed buffer as this rank sees it (its own: null)
-    std::vector<void*> m_opened;        // the IPC mappings to close
+    std::vector<float4*> m_peer;  // each rank's keyed buffer as this rank sees it (its own: null)
+    std::vector<void*> m_opened;  // the IPC mappings to close
 };
 
-// Over MPI ranks, one part each: the other ranks' runs, written into this rank's buffer by their walks where
-// `mirrored`, else this rank's run (runs[rank], its tree's walked run) gathered into key order and the other
-// ranks' runs pulled device to device where `links` are linked, or through the host by `gather`
-// (RangePartition::gather_runs), then scattered into input order. `barrier` (collective) keeps a rank from
-// reading a run before its owner wrote it, or from overwriting its own before the others have read it.
+// Over MPI ranks, one part each: where `linked`, the other ranks' walks have written their runs into this
+// rank's buffer; else this rank's run (runs[rank], its tree's walked run) is gathered into key order and every
+// run travels through the host by `gather` (RangePartition::gather_runs). Then the other ranks' runs are
+// scattered into input order (block steps: the `active` bodies). `barrier` (collective) keeps a rank's next
+// walk from writing into a buffer another rank is still reading.
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const RankLinks& links, const std::function<void()>& barrier, const uint8_t* active,
-                            bool mirrored);
+                            const std::function<void()>& barrier, const uint8_t* active, bool linked);
 
 }  // namespace nbody::kernels
