@@ -79,7 +79,9 @@ BackendStart refused_start(std::string why, std::string note, std::string banner
 BackendStart start_row(const BackendRow& row, const SimParams& p, const BackendMakeOptions& o, BackendPick pick) {
     if (!row.runs_method || row.runs_method(p.method)) return row.start(p, o, pick);
     const std::string backend = "the " + std::string(backend_kind_name(row.kind)) + " backend";
-    return refused_start(method_reach_words(backend, methods_where(row.runs_method), p.method));
+    // Passed over by `auto`, the words say why without advice: the choice goes on to a backend that runs it.
+    return refused_start(
+        method_reach_words(backend, methods_where(row.runs_method), p.method, pick == BackendPick::ByHand));
 }
 
 const BackendRows& backend_rows() {

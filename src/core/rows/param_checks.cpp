@@ -54,10 +54,10 @@ void fit_to_method(SimParams& p) {
             }
 }
 
-std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m) {
+std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m, bool advise) {
     // The CPU backend is the reference: every method's recipe gives it an evaluator (cpu/cpu_force_evaluator.hpp).
     return std::string(backend) + " runs method " + names_in(method_table(), methods) + " only (got " +
-           std::string(method_name(m)) + "); choose backend cpu, which runs every method";
+           std::string(method_name(m)) + ")" + (advise ? "; choose backend cpu, which runs every method" : "");
 }
 
 void check_reach(const BackendReach& r, const SimParams& p) {

@@ -27,7 +27,8 @@ struct BackendReach {
 void check_reach(const BackendReach& r, const SimParams& p);  // throws ParamError
 // A backend's words for a method it has no code for, naming what runs it: "the gl backend runs method direct
 // only (got tree); choose backend cpu, which runs every method". check_reach's, and the backend rows' where the
-// factory passes over a backend for the method (engine/backend_chooser.hpp).
-std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m);
+// factory passes over a backend for the method (engine/backend_chooser.hpp): there without the advice
+// (advise false), since `auto` goes on to a backend that runs it.
+std::string method_reach_words(std::string_view backend, unsigned methods, ForceMethod m, bool advise = true);
 
 }  // namespace nbody
