@@ -1,5 +1,6 @@
 #version 450 core
 // Soft Gaussian sprite, added into a float (HDR) target: dense cores sum up and glow, sparse tails stay visible.
+#include "sprite_light.glsl"
 in vec3 v_colour;
 out vec4 frag;
 
@@ -7,6 +8,5 @@ void main() {
     vec2 d = gl_PointCoord * 2.0 - 1.0;
     float r2 = dot(d, d);
     if (r2 > 1.0) discard;
-    float a = exp(-r2 * 4.0);  // sigma = 0.35 of the sprite radius: 2% left at the edge
-    frag = vec4(v_colour * a, 1.0);
+    frag = vec4(v_colour * sprite_profile(r2), 1.0);
 }

@@ -1,66 +1,23 @@
 #version 450 core
-// One point sprite per body. pos_mass: x, y, z, mass (scene units). prev_pos: the same body one update
-// earlier, so speed colouring needs no velocity upload. group: the scene component the body came from.
-// scalar: the body's potential ((length/time)^2), refreshed now and then on the CPU.
+// One point sprite per body (sprite_light.glsl decides its size and light). Draws every body, or, when the
+// small sprites were added by sprite_splat.comp, the big ones it set aside.
+#include "sprite_light.glsl"
 layout(location = 0) in vec4 pos_mass;
 layout(location = 1) in vec4 prev_pos;
 layout(location = 2) in uint group;
 layout(location = 3) in float scalar;
 
-uniform mat4 u_view;
-uniform mat4 u_proj;
-uniform float u_point_size;      // pixels, for a body at the camera's target distance
-uniform float u_target_distance; // scene units
-uniform float u_intensity;       // HDR radiance of one body at the sprite centre
-uniform int u_mode;              // 0 group, 1 speed, 2 depth, 3 density, 4 potential
-uniform float u_min_size;        // pixels: the smallest sprite (few-body scenes), drawn at full light
-uniform float u_inv_speed_span;  // 1 / (speed_max * sim time between updates): displacement -> [0, 1]
-uniform vec2 u_depth_range;      // view distance mapped to 0 (near) .. 1 (far)
-uniform vec3 u_group_colours[8];
-uniform float u_group_light[8];  // per group: 1, dimmed (dark matter), or 0 (hidden)
-uniform sampler1D u_colormap;
-uniform sampler3D u_density;       // mass / length^3 on a grid over a box around the camera target
-uniform vec3 u_grid_lo;            // the box's low corner (scene units)
-uniform float u_grid_inv_size;     // 1 / its edge
-uniform vec2 u_log_density_range;  // log10 density at the ramp's bottom and top
-uniform vec2 u_scalar_range;       // potential: the deepest (top of the ramp) and the shallowest (bottom)
-
 out vec3 v_colour;
 
 void main() {
-    float group_light = u_group_light[group % 8u];
-    if (group_light <= 0.0) {  // hidden: outside the clip volume, so it costs no fragments
+    Sprite s = sprite_of(pos_mass, prev_pos, group, scalar);
+    if (!s.drawn) {  // hidden: outside the clip volume, so it costs no fragments
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         gl_PointSize = 1.0;
         v_colour = vec3(0.0);
         return;
     }
-    vec4 view_pos = u_view * vec4(pos_mass.xyz, 1.0);
-    gl_Position = u_proj * view_pos;
-    float depth = -view_pos.z;
-    // Perspective-correct size, clamped so far bodies stay visible and near ones do not cover the screen.
-    float raw_size = u_point_size * u_target_distance / max(depth, 1e-6);
-    gl_PointSize = clamp(max(raw_size, u_min_size), 1.0, 64.0);
-    vec3 c;
-    if (u_mode == 0) {
-        c = u_group_colours[group % 8u];
-    } else if (u_mode == 1) {
-        float t = length(pos_mass.xyz - prev_pos.xyz) * u_inv_speed_span;
-        c = texture(u_colormap, clamp(t, 0.0, 1.0)).rgb;
-    } else if (u_mode == 3) {
-        float rho = texture(u_density, (pos_mass.xyz - u_grid_lo) * u_grid_inv_size).r;
-        float t = (log2(max(rho, 1e-30)) * 0.30103 - u_log_density_range.x) /
-                  max(u_log_density_range.y - u_log_density_range.x, 1e-6);
-        c = texture(u_colormap, clamp(t, 0.0, 1.0)).rgb;
-    } else if (u_mode == 4) {
-        float t = (u_scalar_range.y - scalar) / (u_scalar_range.y - u_scalar_range.x);  // deep is bright
-        c = texture(u_colormap, clamp(t, 0.0, 1.0)).rgb;
-    } else {
-        float t = (depth - u_depth_range.x) / max(u_depth_range.y - u_depth_range.x, 1e-6);
-        c = texture(u_colormap, 1.0 - clamp(t, 0.0, 1.0)).rgb;  // near is bright
-    }
-    // Sprites clamped up to 1 px (far away) keep the light of their true area, not the peak of a bigger one.
-    // A few-body scene's floor (u_min_size > 1) draws every sprite at its full light.
-    float shrink = u_min_size > 1.0 ? 1.0 : min(raw_size * raw_size, 1.0);
-    v_colour = c * u_intensity * shrink * group_light;
+    gl_Position = s.clip;
+    gl_PointSize = s.size;
+    v_colour = s.light;
 }

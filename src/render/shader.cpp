@@ -15,7 +15,9 @@ namespace nbody {
 
 namespace fs = std::filesystem;
 
-std::string shader_dir() { return installed_dir("NBODY_SHADER_DIR", "shaders", "particles.vert"); }
+std::string shader_dir() {
+    return installed_dir("NBODY_SHADER_DIR", "shaders", "particles.vert");
+}
 
 namespace {
 
@@ -27,16 +29,39 @@ std::string read_text(const fs::path& p) {
     return s.str();
 }
 
-// Rewrites the driver's "0:12(5): error: x" (Mesa) or "0(12) : error x" (NVIDIA) as "file:12: error: x".
-std::string with_file_lines(const std::string& log, const std::string& file) {
+// The text after `#include "` up to the closing quote, or empty when the line is no include.
+std::string included_name(const std::string& line) {
+    static const std::regex include_re(R"re(^\s*#\s*include\s+"([^"]+)"\s*$)re");
+    std::smatch m;
+    return std::regex_match(line, m, include_re) ? m[1].str() : std::string();
+}
+
+// An included file's lines are numbered from here on (`#line`), so the driver's log says which file a line
+// is in: Mesa prints source string 0 whatever `#line` gave, so the line number has to say it.
+constexpr long kIncludedLines = 100000;
+constexpr const char* kIncludedMark = "// included: ";  // then the file's path, for the compile log
+
+std::string included_path(const std::string& source) {
+    const std::size_t at = source.find(kIncludedMark);
+    if (at == std::string::npos) return {};
+    const std::size_t from = at + std::string(kIncludedMark).size();
+    return source.substr(from, source.find('\n', from) - from);
+}
+
+// Rewrites the driver's "0:12(5): error: x" (Mesa) or "0(12) : error x" (NVIDIA) as "file:12: error: x";
+// lines from kIncludedLines on name `included` (a shader's one included file) and its own line.
+std::string with_file_lines(const std::string& log, const std::string& file, const std::string& included) {
     static const std::regex line_re(R"(^\s*\d+[:(](\d+)\)?(?:\(\d+\))?\s*:?\s*(.*)$)");
     std::istringstream in(log);
     std::string out, l;
     while (std::getline(in, l)) {
         std::smatch m;
-        if (std::regex_match(l, m, line_re))
-            out += file + ":" + m[1].str() + ": " + m[2].str() + "\n";
-        else if (!l.empty())
+        if (std::regex_match(l, m, line_re)) {
+            const long line = std::stol(m[1].str());
+            const bool inside = line > kIncludedLines && !included.empty();
+            out += (inside ? included : file) + ":" + std::to_string(inside ? line - kIncludedLines : line) +
+                   ": " + m[2].str() + "\n";
+        } else if (!l.empty())
             out += file + ": " + l + "\n";
     }
     return out.empty() ? file + ": compile failed with no log\n" : out;
@@ -58,7 +83,24 @@ GLuint compile(GLenum stage, const fs::path& path) {
 }  // namespace
 
 std::string read_shader_file(const std::string& path) {
-    return read_text(path);
+    std::istringstream in(read_text(path));
+    std::string out, line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        const std::string name = included_name(line);
+        if (name.empty()) {
+            out += line + "\n";
+            continue;
+        }
+        const fs::path inc = fs::path(path).parent_path() / name;
+        const std::string text = read_text(inc);
+        if (text.find("#include") != std::string::npos)
+            throw GlError(inc.string() + ": an included shader file may not include another");
+        out += std::string(kIncludedMark) + inc.string() + "\n#line " + std::to_string(kIncludedLines + 1) +
+               "\n" + text + "\n#line " + std::to_string(number + 1) + "\n";
+    }
+    return out;
 }
 
 unsigned compile_shader(unsigned stage, const std::string& source, const std::string& file) {
@@ -71,7 +113,7 @@ unsigned compile_shader(unsigned stage, const std::string& source, const std::st
     if (!ok) {
         const std::string log = info_log(s, false);
         glDeleteShader(s);
-        throw GlError("shader compile failed:\n" + with_file_lines(log, file));
+        throw GlError("shader compile failed:\n" + with_file_lines(log, file, included_path(source)));
     }
     return s;
 }

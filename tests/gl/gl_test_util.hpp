@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "render/camera.hpp"
 #include "render/gl_context.hpp"
 #include "render/image_capture.hpp"
 
@@ -21,6 +22,15 @@ struct Rgb {
 inline Rgb pixel(const Image& img, int x, int y) {
     const std::size_t i = (std::size_t(y) * std::size_t(img.width) + std::size_t(x)) * 4;
     return {img.rgba[i], img.rgba[i + 1], img.rgba[i + 2]};
+}
+
+// The camera the render tests look through: the unit sphere around the origin framed, seen from -y (x to
+// the right, z up).
+inline Camera front_view() {
+    Camera cam;
+    cam.frame_all(glm::vec3(0), 1.0f);
+    cam.set_angles(-1.5707964f, 0);
+    return cam;
 }
 
 // Brightest pixel in a (2r+1)^2 box around (x, y): sprites are a few pixels wide.

@@ -73,9 +73,7 @@ TEST(Picture, ASparseGroupBesideADenseCoreOfAMillionStaysVisible) {
     r.set_particle_count(bodies.size());
     r.set_groups(groups);
     r.upload_positions(bodies.data(), bodies.size());
-    Camera cam;
-    cam.frame_all(glm::vec3(0), 1.0f);
-    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
+    const Camera cam = front_view();
     RenderSettings s;
     s.point_size = default_point_size(bodies.size());
     r.draw(cam, s, DepthRange{0, 10}, kW, kH, ctx->target_framebuffer());

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "gl_test_util.hpp"
 #include "render/assets.hpp"
@@ -23,12 +24,6 @@ Image render(GlContext& ctx, ParticleRenderer& r, const Camera& cam, const Rende
     return read_framebuffer(ctx.target_framebuffer(), kW, kH);
 }
 
-Camera looking_at_origin() {
-    Camera cam;
-    cam.frame_all(glm::vec3(0), 1.0f);
-    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
-    return cam;
-}
 }  // namespace
 
 TEST(Render, EmptySceneIsBackgroundOnly) {
@@ -36,7 +31,7 @@ TEST(Render, EmptySceneIsBackgroundOnly) {
     ParticleRenderer r(shader_dir());
     r.set_particle_count(0);
     RenderSettings s;
-    const Image img = render(*ctx, r, looking_at_origin(), s);
+    const Image img = render(*ctx, r, front_view(), s);
     const Rgb first = pixel(img, 0, 0);
     for (int y = 0; y < kH; y += 7)
         for (int x = 0; x < kW; x += 7) {
@@ -57,7 +52,7 @@ TEST(Render, BodiesAppearWhereTheCameraProjectsThem) {
     r.upload_positions(bodies.data(), bodies.size());
     RenderSettings s;
     s.point_size = 6;
-    const Camera cam = looking_at_origin();
+    const Camera cam = front_view();
     const Image img = render(*ctx, r, cam, s);
     const int bg = pixel(img, 2, 2).sum();
     for (const Float4& b : bodies) {
@@ -81,7 +76,7 @@ TEST(Render, GroupsGetDistinctColours) {
     RenderSettings s;
     s.point_size = 8;
     s.color_mode = ColorMode::Group;
-    const Camera cam = looking_at_origin();
+    const Camera cam = front_view();
     const Image img = render(*ctx, r, cam, s);
     const glm::vec3 a = cam.project(glm::vec3(-0.5f, 0, 0), kW, kH),
                     b = cam.project(glm::vec3(0.5f, 0, 0), kW, kH);
@@ -92,23 +87,41 @@ TEST(Render, GroupsGetDistinctColours) {
     EXPECT_GT(cb.r, cb.b);
 }
 
-TEST(Render, ABrokenShaderNamesFileAndLine) {
-    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+namespace {
+// The shaders' folder copied with `file` replaced by `text`; the renderer made from it must fail naming
+// `expected` (file:line).
+void expect_compile_error(const char* file, const std::string& text, const std::string& expected) {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("nbody-shaders-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    for (const char* f : {"particles.vert", "fullscreen.vert", "tonemap.frag"})
+    for (const char* f :
+         {"particles.vert", "particles.frag", "sprite_light.glsl", "fullscreen.vert", "tonemap.frag"})
         fs::copy_file(fs::path(shader_dir()) / f, dir / f, fs::copy_options::overwrite_existing);
-    std::ofstream(dir / "particles.frag")
-        << "#version 450 core\nout vec4 frag;\nvoid main() {\n  frag = oops;\n}\n";
+    std::ofstream(dir / file) << text;
     try {
         ParticleRenderer r(dir.string());
-        FAIL() << "a shader with an undefined name compiled";
+        ADD_FAILURE() << file << " with an undefined name compiled";
     } catch (const GlError& e) {
         const std::string msg = e.what();
-        EXPECT_NE(msg.find("particles.frag:4"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(expected), std::string::npos) << msg;
     }
     fs::remove_all(dir);
+}
+}  // namespace
+
+TEST(Render, ABrokenShaderNamesFileAndLine) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    expect_compile_error("particles.frag",
+                         "#version 450 core\nout vec4 frag;\nvoid main() {\n  frag = oops;\n}\n",
+                         "particles.frag:4");
+}
+
+TEST(Render, AnErrorInAnIncludedShaderFileNamesThatFileAndLine) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    std::ifstream good(std::filesystem::path(shader_dir()) / "sprite_light.glsl");
+    const std::string text((std::istreambuf_iterator<char>(good)), std::istreambuf_iterator<char>());
+    expect_compile_error("sprite_light.glsl", "// one\n// two\nfloat broken = oops;\n" + text,
+                         "sprite_light.glsl:3");
 }
 
 TEST(Render, AMissingShaderFileSaysWhich) {
@@ -130,7 +143,7 @@ TEST(Assets, WindowIconIsFoundAndDecodes) {
     EXPECT_EQ(icon.height, 64);
     ASSERT_EQ(icon.pixels.size(), 64u * 64u * 4u);
     EXPECT_GT(icon.pixels[(32 * 64 + 32) * 4 + 3], 200);  // the bright bulge in the middle is opaque
-    EXPECT_EQ(icon.pixels[3], 0);                          // the corner is transparent
+    EXPECT_EQ(icon.pixels[3], 0);                         // the corner is transparent
     const nbody::RgbaImage missing = nbody::load_rgba("/nonexistent/icon.png", &why);
     EXPECT_EQ(missing.width, 0);
     EXPECT_NE(why.find("/nonexistent/icon.png"), std::string::npos);
@@ -149,15 +162,15 @@ TEST(Render, TheColourMapComesFromTheAssetFilesAndFallsBack) {
     RenderSettings s;
     s.point_size = 8;
     s.color_mode = ColorMode::Depth;
-    const Image ember = render(*ctx, r, looking_at_origin(), s);
+    const Image ember = render(*ctx, r, front_view(), s);
     s.colormap = "ice";
-    const Image ice = render(*ctx, r, looking_at_origin(), s);
+    const Image ice = render(*ctx, r, front_view(), s);
     EXPECT_NE(r.colormap().source.find("colormaps/ice.txt"), std::string::npos) << r.colormap().error;
     const Rgb a = brightest_near(ember, kW / 2, kH / 2, 3), b = brightest_near(ice, kW / 2, kH / 2, 3);
     EXPECT_GT(a.sum(), 0);
     EXPECT_NE(a.r - a.b, b.r - b.b) << "the same colour from both maps";
     s.colormap = "no-such-map";
-    render(*ctx, r, looking_at_origin(), s);
+    render(*ctx, r, front_view(), s);
     EXPECT_EQ(r.colormap().source, "built-in");
     EXPECT_NE(r.colormap().error.find("no-such-map.txt: cannot read"), std::string::npos)
         << r.colormap().error;

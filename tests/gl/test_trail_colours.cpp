@@ -20,13 +20,6 @@ namespace {
 constexpr int kW = 160, kH = 120;
 constexpr float kHigh = 0.3f, kLow = -0.3f;  // the two bodies' heights (z)
 
-Camera front_view() {
-    Camera cam;
-    cam.frame_all(glm::vec3(0), 1.0f);
-    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
-    return cam;
-}
-
 // Two bodies from x = -0.7 to +0.7, one at z = kHigh and one at z = kLow, in 40 updates of 0.01 time units.
 void move_two_bodies(ParticleRenderer& r, const TrailSettings& t) {
     constexpr int kUpdates = 40;

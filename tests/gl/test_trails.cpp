@@ -19,13 +19,6 @@ using namespace nbody::test;
 namespace {
 constexpr int kW = 160, kH = 120;
 
-Camera front_view() {
-    Camera cam;
-    cam.frame_all(glm::vec3(0), 1.0f);
-    cam.set_angles(-1.5707964f, 0);  // from -y: x to the right, z up
-    return cam;
-}
-
 // A renderer for one body of group 0.
 std::unique_ptr<ParticleRenderer> one_body_renderer() {
     auto r = std::make_unique<ParticleRenderer>(shader_dir());
