@@ -1,5 +1,5 @@
 #version 450 core
-// Trail lines, added into the HDR target under the sprites.
+// Trail lines, added into the HDR target with the sprites.
 in vec3 v_colour;
 out vec4 frag;
 

@@ -7,8 +7,8 @@
 
 namespace nbody {
 
-void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, double seconds, const FrameTimes& sum,
-                         const std::string& ctx) {
+void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, double seconds,
+                         const FrameTimes& sum, const std::string& ctx) {
     const double f = double(std::max(frames, 1LL));
     const Throughput s = throughput(work, sum.sim);
     const long long steps = work.evaluations;
@@ -22,15 +22,19 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
         v.sim().steps_last_frame());
     // sim is the steps' own time (on the device where it has a clock); the frame's stepping adds the host's
     // waits and the samplers (force error, levels, NaN check); the draw runs on after the frame submits it.
-    std::printf("per frame (ms): stepping on the frame's thread %.3g (samplers %.3g of it), the draw on the GPU "
-                "%.3g, the rest %.3g\n",
-                1e3 * sum.sim_frame / f, 1e3 * sum.samplers / f, 1e3 * sum.draw_gpu / f,
-                1e3 * (sum.frame - sum.sim_frame - sum.upload - sum.draw - sum.ui) / f);
-    // The picture's own budget (2,097,152 sprites in 3 ms on an H200): the point draw alone, from timer
+    std::printf(
+        "per frame (ms): stepping on the frame's thread %.3g (samplers %.3g of it), the draw on the GPU "
+        "%.3g, the rest %.3g\n",
+        1e3 * sum.sim_frame / f, 1e3 * sum.samplers / f, 1e3 * sum.draw_gpu / f,
+        1e3 * (sum.frame - sum.sim_frame - sum.upload - sum.draw - sum.ui) / f);
+    // The picture's own budget (2,097,152 sprites in 3 ms on an H200): the sprites alone, from timer
     // queries.
-    std::printf("render on the GPU (ms): sprites %.3g of the draw's %.3g, %zu sprites\n",
-                1e3 * sum.sprites_gpu / f, 1e3 * sum.draw_gpu / f, v.sim().backend().size());
-    if (v.settings().color_mode == ColorMode::Potential) std::printf("potential: %s\n", v.potential_note().c_str());
+    const bool splat = v.renderer().sprite_path() == SpritePath::Splat;
+    std::printf("render on the GPU (ms): sprites %.3g of the draw's %.3g, %zu sprites (%s)\n",
+                1e3 * sum.sprites_gpu / f, 1e3 * sum.draw_gpu / f, v.sim().backend().size(),
+                splat ? "a compute pass adds those up to 4 px across, GL points draw the rest" : "GL points");
+    if (v.settings().color_mode == ColorMode::Potential)
+        std::printf("potential: %s\n", v.potential_note().c_str());
     if (sum.density_gpu > 0)
         std::printf("render on the GPU (ms): the density grid (colour by density) %.3g of the draw's\n",
                     1e3 * sum.density_gpu / f);

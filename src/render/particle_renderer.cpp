@@ -12,6 +12,7 @@
 #include "render/density_grid.hpp"
 #include "render/gl_check.hpp"
 #include "render/shader.hpp"
+#include "render/sprite_splat.hpp"
 #include "render/tone_map.hpp"
 
 namespace nbody {
@@ -30,6 +31,7 @@ ParticleRenderer::ParticleRenderer(const std::string& dir) : m_shader_dir(dir) {
     m_sprite_timer = std::make_unique<GpuTimer>();
     m_trails = std::make_unique<TrailRenderer>(dir);
     m_cells = std::make_unique<CellRenderer>(dir);
+    m_sprite_path = sprite_path_for(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
     NBODY_GL(glGenVertexArrays(1, &m_vao));
     NBODY_GL(glGenTextures(1, &m_colormap));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
@@ -105,7 +107,7 @@ void ParticleRenderer::set_particle_count(std::size_t n) {
     NBODY_GL(glEnableVertexAttribArray(3));
     NBODY_GL(glBindVertexArray(0));
     m_update_dt = 0;
-    m_trails->clear();  // re-created for the new N at its next sample
+    m_trails->clear();                 // re-created for the new N at its next sample
     m_tone_map->restart_adaptation();  // a new scene: its own exposure from its first frame
 }
 
@@ -205,48 +207,79 @@ void ParticleRenderer::ensure_hdr_target(int w, int h) {
     m_tone_map->restart_adaptation();
 }
 
-void ParticleRenderer::draw_sprites(const Camera& camera, const RenderSettings& s, const DepthRange& depth,
-                                    float aspect, float intensity) {
-    const GLuint p = m_points->id();
+void ParticleRenderer::set_sprite_path(SpritePath path, std::size_t big_slots) {
+    m_sprite_path = path;
+    if (big_slots != m_big_slots) m_splat.reset();
+    m_big_slots = std::max<std::size_t>(big_slots, 1);
+}
+
+void ParticleRenderer::set_sprite_uniforms(unsigned p, const Camera& camera, const RenderSettings& s,
+                                           const DepthRange& depth, float aspect, float intensity) {
+    auto at = [p](const char* name) { return glGetUniformLocation(p, name); };
     NBODY_GL(glUseProgram(p));
-    glUniformMatrix4fv(m_points->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
-    glUniformMatrix4fv(m_points->uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(camera.projection(aspect)));
-    glUniform1f(m_points->uniform("u_point_size"), s.point_size);
-    glUniform1f(m_points->uniform("u_target_distance"), camera.distance());
-    glUniform1f(m_points->uniform("u_intensity"), intensity);
+    glUniformMatrix4fv(at("u_view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
+    glUniformMatrix4fv(at("u_proj"), 1, GL_FALSE, glm::value_ptr(camera.projection(aspect)));
+    glUniform1f(at("u_point_size"), s.point_size);
+    glUniform1f(at("u_target_distance"), camera.distance());
+    glUniform1f(at("u_intensity"), intensity);
     // Potential without values yet (or not available at this N: the panel says why) draws components.
     const bool no_values = s.color_mode == ColorMode::Potential && !m_scalar_range.valid;
-    glUniform1i(m_points->uniform("u_mode"), no_values ? 0 : static_cast<int>(s.color_mode));
-    glUniform1f(m_points->uniform("u_min_size"), std::max(s.min_sprite_px, 1.0f));
-    glUniform2f(m_points->uniform("u_scalar_range"), float(m_scalar_range.lo), float(m_scalar_range.hi));
+    glUniform1i(at("u_mode"), no_values ? 0 : static_cast<int>(s.color_mode));
+    glUniform1f(at("u_min_size"), std::max(s.min_sprite_px, 1.0f));
+    glUniform2f(at("u_scalar_range"), float(m_scalar_range.lo), float(m_scalar_range.hi));
     // Its own unit always: a 1D and a 3D sampler on one unit fail the draw, whichever the mode reads.
-    glUniform1i(m_points->uniform("u_density"), 1);
+    glUniform1i(at("u_density"), 1);
     if (s.color_mode == ColorMode::Density && m_density) {
         const GridBox& b = m_density->box();
         const ValueRange r = m_density->log_range();
-        glUniform3f(m_points->uniform("u_grid_lo"), b.lo.x, b.lo.y, b.lo.z);
-        glUniform1f(m_points->uniform("u_grid_inv_size"), 1.0f / b.size);
-        glUniform2f(m_points->uniform("u_log_density_range"), float(r.lo), float(r.hi));
+        glUniform3f(at("u_grid_lo"), b.lo.x, b.lo.y, b.lo.z);
+        glUniform1f(at("u_grid_inv_size"), 1.0f / b.size);
+        glUniform2f(at("u_log_density_range"), float(r.lo), float(r.hi));
         NBODY_GL(glActiveTexture(GL_TEXTURE1));
         NBODY_GL(glBindTexture(GL_TEXTURE_3D, m_density->texture()));
     }
     const double span = std::max(double(s.speed_max), 1e-12) * m_update_dt;
-    glUniform1f(m_points->uniform("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
-    glUniform2f(m_points->uniform("u_depth_range"), depth.near_d, depth.far_d);
-    glm::vec3 colours[kGroupColours];
-    for (int g = 0; g < kGroupColours; ++g) colours[g] = s.groups[std::size_t(g)].colour;
-    glUniform3fv(m_points->uniform("u_group_colours"), kGroupColours, glm::value_ptr(colours[0]));
-    glUniform1fv(m_points->uniform("u_group_light"), kGroupColours, m_group_light.data());
-    glUniform1i(m_points->uniform("u_colormap"), 0);
+    glUniform1f(at("u_inv_speed_span"), span > 0 ? float(1.0 / span) : 0.0f);
+    glUniform2f(at("u_depth_range"), depth.near_d, depth.far_d);
+    glUniform3fv(at("u_group_colours"), kGroupColours, glm::value_ptr(m_group_colours[0]));
+    glUniform1fv(at("u_group_light"), kGroupColours, m_group_light.data());
+    glUniform1i(at("u_colormap"), 0);
     NBODY_GL(glActiveTexture(GL_TEXTURE0));
     NBODY_GL(glBindTexture(GL_TEXTURE_1D, m_colormap));
+}
+
+double ParticleRenderer::splat_light_scale(float intensity) const {
+    // The brightest a body can be: its colour's largest channel (a group colour or the colour map's) times
+    // the intensity. n of them on one pixel still fit below 2^31 units.
+    float brightest = 1e-6f;
+    for (const glm::vec3& c : m_group_colours) brightest = std::max({brightest, c.r, c.g, c.b});
+    for (const glm::vec3& c : m_colormap_info.table) brightest = std::max({brightest, c.r, c.g, c.b});
+    const double body = double(brightest) * std::max(double(intensity), 1e-30);
+    return 2147483648.0 / (double(std::max<std::size_t>(m_n, 1)) * body);
+}
+
+void ParticleRenderer::draw_sprites(const Camera& camera, const RenderSettings& s, const DepthRange& depth,
+                                    float aspect, float intensity) {
+    m_sprite_timer->begin();
+    if (m_sprite_path == SpritePath::Splat) {
+        if (!m_splat) m_splat = std::make_unique<SpriteSplat>(m_shader_dir, m_big_slots);
+        set_sprite_uniforms(m_splat->splat_program(), camera, s, depth, aspect, intensity);
+        m_splat->add(SpriteBodies{m_pos, m_prev, m_group, m_scalar, m_n}, m_hdr_w, m_hdr_h,
+                     splat_light_scale(intensity), m_hdr_tex);
+    } else {
+        NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
+    }
+    set_sprite_uniforms(m_points->id(), camera, s, depth, aspect, intensity);
     NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
     NBODY_GL(glEnable(GL_BLEND));
     NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
     NBODY_GL(glDisable(GL_DEPTH_TEST));
-    NBODY_GL(glBindVertexArray(m_vao));
-    m_sprite_timer->begin();
-    NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
+    if (m_splat && m_sprite_path == SpritePath::Splat) {
+        m_splat->draw_big();
+    } else {
+        NBODY_GL(glBindVertexArray(m_vao));
+        NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
+    }
     m_sprite_timer->end();
     NBODY_GL(glDisable(GL_BLEND));
 }
@@ -258,7 +291,6 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
     NBODY_GL(glViewport(0, 0, w, h));
     NBODY_GL(glClearColor(0, 0, 0, 0));
-    NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
     // Light per body falls as 1/sqrt(N), so that the manual exposure suits 7,500 and 10^6 bodies alike (the
     // auto exposure measures the frame instead). A sprite under 2 px carries the light of a 2-px one (its
     // area is what sums up on screen): at 10^7 bodies the 1-px points draw the 2-px picture with a quarter
@@ -275,8 +307,7 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
         m_group_colours[g] = st.colour;
     }
     if (m_n > 0) {
-        if (s.colormap != m_colormap_name) use_colormap(s.colormap);    // before the trails draw with it
-        draw_trails(camera, s, depth, float(w) / float(h), intensity);  // under the sprites
+        if (s.colormap != m_colormap_name) use_colormap(s.colormap);  // before the sprites draw with it
         if (s.color_mode == ColorMode::Density) {
             if (!m_density) m_density = std::make_unique<DensityGrid>(m_shader_dir);
             m_density->compute(m_pos, m_n,
@@ -285,7 +316,11 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
                                m_total_mass);
             NBODY_GL(glBindFramebuffer(GL_FRAMEBUFFER, m_hdr_fbo));
         }
+        // The sprites first: the compute pass writes every pixel (the clear); the trails add over them.
         draw_sprites(camera, s, depth, float(w) / float(h), intensity);
+        draw_trails(camera, s, depth, float(w) / float(h), intensity);
+    } else {
+        NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
     }
     // The mip levels feed both the bloom and the exposure measurement.
     NBODY_GL(glBindTexture(GL_TEXTURE_2D, m_hdr_tex));
@@ -301,7 +336,8 @@ void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const
     in.background = s.background;
     if (m_n <= kFewBodies) in.min_white_sprites = kFewBodyWhiteSprites;
     m_tone_map->draw(in, target_fbo);
-    // Over the tone-mapped image: the lines keep their colour and opacity over dense cores and empty sky alike.
+    // Over the tone-mapped image: the lines keep their colour and opacity over dense cores and empty sky
+    // alike.
     m_cells->draw(camera.view(), camera.projection(float(w) / float(h)), s.cells);
     NBODY_GL(glBindVertexArray(0));
     NBODY_GL(glUseProgram(0));

@@ -18,6 +18,7 @@
 #include "render/colormap.hpp"
 #include "render/colour_scale.hpp"
 #include "render/gpu_timer.hpp"
+#include "render/sprite_splat.hpp"
 #include "render/trails.hpp"
 
 namespace nbody {
@@ -34,7 +35,8 @@ float default_point_size(std::size_t n);
 // where a galaxy's far bodies keep the light of their true area.
 inline constexpr std::size_t kFewBodies = 64;
 inline constexpr float kFewBodySpritePx = 16.0f;
-// Their white, in sprites deep (ToneMapInput::min_white_sprites): a lone star's centre near white, its colour kept.
+// Their white, in sprites deep (ToneMapInput::min_white_sprites): a lone star's centre near white, its colour
+// kept.
 inline constexpr float kFewBodyWhiteSprites = 1.25f;
 float few_body_sprite_px(std::size_t n);
 
@@ -60,7 +62,7 @@ struct RenderSettings {
     GroupStyles groups = default_group_styles();  // index: colour group (group % kGroupColours)
     bool show_dark_matter = false;  // false: dark-matter groups drawn with dark_matter_light of their light
     float dark_matter_light = 0.1f;
-    float speed_max = 1.0f;                          // speed (length / time) at the top of the colour map
+    float speed_max = 1.0f;  // speed (length / time) at the top of the colour map
     // Scenes of a few bodies (two-body, figure-eight): each sprite at least this many pixels across and as
     // bright as a sprite of that size, so a class sees them; 1 (the default) changes nothing.
     float min_sprite_px = 1.0f;
@@ -122,9 +124,13 @@ class ParticleRenderer {
     // Draws into `target_fbo` (width x height pixels), background included.
     void draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int width, int height,
               unsigned target_fbo);
-    // The GPU's time for the sprites alone (the point draw into the HDR target), from timer queries a few
-    // frames old; 0 until one is ready.
+    // The GPU's time for the sprites alone (the compute pass and the point draw into the HDR target), from
+    // timer queries a few frames old; 0 until one is ready.
     double sprite_seconds() const { return m_sprite_timer ? m_sprite_timer->seconds() : 0.0; }
+    SpritePath sprite_path() const { return m_sprite_path; }
+    // Overrides the choice sprite_path_for made; `big_slots` bounds the big sprites the points draw after a
+    // compute pass (the rest are added by it too).
+    void set_sprite_path(SpritePath path, std::size_t big_slots = kBigSpriteSlots);
 
   private:
     void ensure_hdr_target(int width, int height);
@@ -134,10 +140,17 @@ class ParticleRenderer {
                      float intensity);
     void draw_sprites(const Camera& camera, const RenderSettings& s, const DepthRange& depth, float aspect,
                       float intensity);
+    // shaders/sprite_light.glsl's uniforms on `program` (the point shader or the compute pass), left bound.
+    void set_sprite_uniforms(unsigned program, const Camera& camera, const RenderSettings& s,
+                             const DepthRange& depth, float aspect, float intensity);
+    double splat_light_scale(float intensity) const;  // SpriteSplat::add's fixed-point units per light
 
     std::unique_ptr<ShaderProgram> m_points;
     std::unique_ptr<ToneMapper> m_tone_map;
     std::unique_ptr<GpuTimer> m_sprite_timer;
+    std::unique_ptr<SpriteSplat> m_splat;  // made the first time the compute pass draws
+    SpritePath m_sprite_path = SpritePath::Raster;
+    std::size_t m_big_slots = kBigSpriteSlots;
     std::unique_ptr<DensityGrid> m_density;  // made the first time density colouring is drawn
     LoadedColormap m_colormap_info;
     std::string m_colormap_name;  // the name asked for last (a missing one is not retried every frame)
@@ -153,7 +166,7 @@ class ParticleRenderer {
     unsigned m_hdr_fbo = 0, m_hdr_tex = 0;
     int m_hdr_w = 0, m_hdr_h = 0;
     std::size_t m_n = 0;
-    double m_update_dt = 0;  // simulated time between the previous and the current positions
+    double m_update_dt = 0;   // simulated time between the previous and the current positions
     double m_pending_dt = 0;  // what the update under way spans (negative: time went back, a rewind)
 };
 

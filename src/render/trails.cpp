@@ -103,6 +103,7 @@ void TrailRenderer::draw(const TrailDraw& d, const TrailSettings& s) {
     NBODY_GL(glBindVertexArray(m_vao));
     NBODY_GL(glDrawArraysInstanced(GL_LINE_STRIP, 0, m_ring.count(), GLsizei(m_n)));
     NBODY_GL(glBindVertexArray(0));
+    NBODY_GL(glDisable(GL_BLEND));  // the tone map's passes after it write, not add
 }
 
 }  // namespace nbody

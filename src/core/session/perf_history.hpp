@@ -20,7 +20,7 @@ struct FrameTimes {
     double upload = 0;  // positions into GL: glBufferSubData, or interop map + write + unmap
     double draw = 0;    // particles + tone map, on the frame's thread
     double draw_gpu = 0;  // the GPU's own time for that draw where timer queries have it (asynchronous)
-    double sprites_gpu = 0;  // of draw_gpu: the point sprites alone (blending N bodies into the HDR target)
+    double sprites_gpu = 0;  // of draw_gpu: the sprites alone (N bodies' light into the HDR target)
     double density_gpu = 0;  // of draw_gpu: the density grid's passes (colour by density only)
     double ui = 0;      // ImGui build + draw
     double frame = 0;   // whole frame, present included
