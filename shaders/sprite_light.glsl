@@ -69,3 +69,20 @@ Sprite sprite_of(vec4 pos_mass, vec4 prev_pos, uint group, float scalar) {
 float sprite_profile(float r2) {
     return r2 > 1.0 ? 0.0 : exp(-r2 * 4.0);
 }
+
+#ifdef SPRITE_LIGHT_BUFFER
+// The fixed-point light buffer that sprite_splat.comp and sprite_add.frag add into and sprite_resolve.comp
+// writes into the HDR image: r, g, b a pixel, rows from the bottom. Integer sums are exact and the same in any
+// order.
+layout(std430, binding = 4) buffer Light { uint light[]; };
+uniform ivec2 u_viewport;     // pixels
+uniform float u_light_scale;  // fixed-point units per unit of light
+
+void add_light(ivec2 p, vec3 c) {
+    uvec3 u = uvec3(c * u_light_scale + 0.5);
+    uint at = 3u * (uint(p.y) * uint(u_viewport.x) + uint(p.x));
+    if (u.r != 0u) atomicAdd(light[at], u.r);
+    if (u.g != 0u) atomicAdd(light[at + 1u], u.g);
+    if (u.b != 0u) atomicAdd(light[at + 2u], u.b);
+}
+#endif

@@ -263,25 +263,22 @@ void ParticleRenderer::draw_sprites(const Camera& camera, const RenderSettings& 
     m_sprite_timer->begin();
     if (m_sprite_path == SpritePath::Splat) {
         if (!m_splat) m_splat = std::make_unique<SpriteSplat>(m_shader_dir, m_big_slots);
-        set_sprite_uniforms(m_splat->splat_program(), camera, s, depth, aspect, intensity);
+        for (const unsigned p : {m_splat->splat_program(), m_splat->big_program()})
+            set_sprite_uniforms(p, camera, s, depth, aspect, intensity);
         m_splat->add(SpriteBodies{m_pos, m_prev, m_group, m_scalar, m_n}, m_hdr_w, m_hdr_h,
                      splat_light_scale(intensity), m_hdr_tex);
     } else {
         NBODY_GL(glClear(GL_COLOR_BUFFER_BIT));
-    }
-    set_sprite_uniforms(m_points->id(), camera, s, depth, aspect, intensity);
-    NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
-    NBODY_GL(glEnable(GL_BLEND));
-    NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
-    NBODY_GL(glDisable(GL_DEPTH_TEST));
-    if (m_splat && m_sprite_path == SpritePath::Splat) {
-        m_splat->draw_big();
-    } else {
+        set_sprite_uniforms(m_points->id(), camera, s, depth, aspect, intensity);
+        NBODY_GL(glEnable(GL_PROGRAM_POINT_SIZE));
+        NBODY_GL(glEnable(GL_BLEND));
+        NBODY_GL(glBlendFunc(GL_ONE, GL_ONE));
+        NBODY_GL(glDisable(GL_DEPTH_TEST));
         NBODY_GL(glBindVertexArray(m_vao));
         NBODY_GL(glDrawArrays(GL_POINTS, 0, GLsizei(m_n)));
+        NBODY_GL(glDisable(GL_BLEND));
     }
     m_sprite_timer->end();
-    NBODY_GL(glDisable(GL_BLEND));
 }
 
 void ParticleRenderer::draw(const Camera& camera, const RenderSettings& s, const DepthRange& depth, int w,

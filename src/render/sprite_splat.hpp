@@ -6,9 +6,12 @@
 // rasterizer's: the same pixels, the same profile and light (shaders/sprite_light.glsl), summed in fixed
 // point.
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace nbody {
+
+class ShaderProgram;
 
 // How the sprites are drawn: every one as a GL point, or the small ones by the compute pass. Auto: the
 // compute pass, except on a software rasterizer (llvmpipe), where the points are the faster.
@@ -29,27 +32,30 @@ struct SpriteBodies {
 
 class SpriteSplat {
   public:
-    // Throws GlError (file:line) when a shader fails to load or compile.
     // big_slots: how many big sprites the points draw at most (the rest are added by the compute pass).
+    // Throws GlError (file:line) when a shader fails to load or compile.
     SpriteSplat(const std::string& shader_directory, std::size_t big_slots);
     ~SpriteSplat();
     SpriteSplat(const SpriteSplat&) = delete;
     SpriteSplat& operator=(const SpriteSplat&) = delete;
 
-    // The compute program: the caller sets sprite_light.glsl's uniforms on it before add().
+    // The two programs that compute a body's sprite: the caller sets sprite_light.glsl's uniforms on both
+    // before add().
     unsigned splat_program() const { return m_splat; }
-    // Adds every body's small sprite into the light buffer and sets the big ones aside, then writes the light
-    // into level 0 of `hdr_texture` (RGBA16F, width x height), replacing what it held. `light_scale`:
-    // fixed-point units per unit of light, small enough that n bodies' brightest light fits a uint32.
+    unsigned big_program() const;
+    // Adds every body's sprite into the light buffer (the small ones by the compute pass, the big ones as
+    // points whose fragments add), then writes the light into level 0 of `hdr_texture` (RGBA16F, width x
+    // height, the bound framebuffer's attachment), replacing what it held. `light_scale`: fixed-point units
+    // per unit of light, small enough that n bodies' brightest light fits a uint32.
     void add(const SpriteBodies& bodies, int width, int height, double light_scale, unsigned hdr_texture);
-    // Draws the big sprites set aside (the point program bound, its uniforms set, blending on).
-    void draw_big() const;
 
   private:
     void ensure_buffers(std::size_t n, int width, int height);
+    void draw_big() const;
 
     unsigned m_splat = 0, m_resolve = 0;
-    unsigned m_light = 0, m_big = 0, m_big_draw = 0, m_big_vao = 0;
+    std::unique_ptr<ShaderProgram> m_big;  // particles.vert + sprite_add.frag
+    unsigned m_light = 0, m_big_slots_buffer = 0, m_big_draw = 0, m_big_vao = 0;
     std::size_t m_big_capacity = 0;  // the most slots asked for
     std::size_t m_big_slots = 0;     // slots in the buffer now: min(n, capacity)
     int m_w = 0, m_h = 0;

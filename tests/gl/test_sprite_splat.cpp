@@ -1,6 +1,7 @@
 // The small sprites' compute pass (render/sprite_splat) against GL's points: the same picture from the same
 // bodies (sizes from 1 px to the 64 px clamp, bodies behind the camera and outside the view, a hidden group),
-// with the big sprites' slots overflowing, and nothing from bodies that should add nothing. The choice of the
+// with the big sprites' slots overflowing, the same pixels whatever the bodies' order, and nothing from
+// bodies that should add nothing. The choice of the
 // path from the renderer's name and $NBODY_SPRITES.
 #include <glad/gl.h>
 
@@ -139,6 +140,37 @@ TEST(SpriteSplat, BigSpritesPastTheSlotsAreAddedByTheComputePass) {
     const Cloud c = cloud(front_view(), 6000);
     const auto [points, splat] = both_ways(*ctx, c, settings_with_a_hidden_group(), 8);
     expect_same_picture(points, splat);
+}
+
+// Integer sums: the same bodies in another order give the same pixels, big sprites included (their slots
+// are taken in no fixed order). Half-float blending would round differently in each order.
+TEST(SpriteSplat, ThePixelsDoNotDependOnTheBodiesOrder) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    Cloud c = cloud(front_view(), 6000);
+    RenderSettings s = settings_with_a_hidden_group();
+    s.auto_exposure = false;
+    Image out[2];
+    for (int order = 0; order < 2; ++order) {
+        if (order == 1) {
+            std::mt19937 rng(11);
+            for (std::size_t i = c.bodies.size() - 1; i > 0; --i) {
+                const std::size_t j = std::uniform_int_distribution<std::size_t>(0, i)(rng);
+                std::swap(c.bodies[i], c.bodies[j]);
+                std::swap(c.groups[i], c.groups[j]);
+            }
+        }
+        ParticleRenderer r(shader_dir());
+        r.set_sprite_path(SpritePath::Splat);
+        r.set_particle_count(c.bodies.size());
+        r.set_groups(c.groups);
+        r.upload_positions(c.bodies.data(), c.bodies.size());
+        r.draw(front_view(), s, DepthRange{1, 5}, kW, kH, ctx->target_framebuffer());
+        out[order] = read_framebuffer(ctx->target_framebuffer(), kW, kH);
+    }
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < out[0].rgba.size(); ++i) differ += out[0].rgba[i] != out[1].rgba[i];
+    EXPECT_EQ(differ, 0u);
+    EXPECT_GT(compare(out[0], out[0]).lit_a, 0.02);
 }
 
 TEST(SpriteSplat, HiddenAndUnseenBodiesAddNothing) {
