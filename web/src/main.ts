@@ -4,7 +4,7 @@
 import { attachControls, OrbitCamera } from './camera';
 import { Core, CpuMethod, loadCore, SceneOk, ViewControls } from './core';
 import { CpuView } from './cpu_view';
-import { exposureFromLink, exposureLink, setUpExposurePanel, showExposure, wireExposurePanel } from './exposure_panel';
+import { defaultExposure, exposureFromLink, exposureLink, setUpExposurePanel, showExposure, wireExposurePanel } from './exposure_panel';
 import { GpuSim } from './gpu_sim';
 import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
@@ -69,7 +69,7 @@ class App {
   constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     this.controls = core.viewControls();
-    this.view = { colour: 'component', showDarkMatter: false, exposure: exposureFromLink({}, this.controls) };
+    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls) };
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
       this.tree = new TreeSim(device, shapes, core);
