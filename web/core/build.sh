@@ -41,6 +41,7 @@ sources+=(src/core/session/auto_step.cpp)  # the shared step for scenes made for
 # How the window draws a scene: group colours, the speed colour bar's words (web/core/look_web.cpp).
 sources+=(src/render/colormap.cpp src/render/colour_scale.cpp web/core/look_web.cpp)
 sources+=(web/core/tone_map_web.cpp)  # the desktop's tone map as numbers for the WGSL twin
+sources+=(web/core/view_controls_web.cpp)  # the View panel's exposure and glow: ranges and defaults
 compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
   local src=$1 obj=$out/$(echo "$1" | tr / _).o
   # -print -quit, not a pipe into grep -q: under pipefail, find killed by SIGPIPE would read as "nothing newer".

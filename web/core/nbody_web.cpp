@@ -21,6 +21,7 @@
 #include "scene/scene_names.hpp"
 #include "js_arrays.hpp"
 #include "look_web.hpp"
+#include "view_controls_web.hpp"
 
 namespace nbody::web {
 namespace {
@@ -155,10 +156,11 @@ val load_scene_js(const std::string& name, const std::string& text, double bodie
 }
 
 // "" when `value` is allowed for parameter `name`, else the registry's words ("must be from 1e-12 to 1e6
-// (got -1)"); unknown names say so.
+// (got -1)"); the View panel's exposure and glow are checked alike; unknown names say so.
 std::string param_problem_js(const std::string& name, double value) {
     const ParamSpec* p = find_param(name);
-    return p ? param_problem(*p, value) : "unknown parameter '" + name + "'";
+    if (p) return param_problem(*p, value);
+    return view_control_problem(name, value).value_or("unknown parameter '" + name + "'");
 }
 
 val param_info_js(const std::string& name) {
@@ -202,6 +204,7 @@ EMSCRIPTEN_BINDINGS(nbody_core) {
     emscripten::function("loadScene", &load_scene_js);
     emscripten::function("paramProblem", &param_problem_js);
     emscripten::function("paramInfo", &param_info_js);
+    emscripten::function("viewControls", &view_controls);
     emscripten::function("referenceAccelerations", &reference_accelerations_js);
     emscripten::function("energy", &energy_js);
 }

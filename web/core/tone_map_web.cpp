@@ -1,11 +1,12 @@
 // The desktop's tone map (src/render/tone_map.cpp, shaders/tonemap.frag and the exposure shaders) as numbers
 // the page's WGSL twin (web/src/tone_map.ts) reads, so both map light to the screen alike.
 //
-// The white-depth rules, the sky and the glow come from the desktop's headers: ToneMapInput::min_white_sprites
-// (8: a galaxy's lone bodies are not white), kFewBodies and kFewBodyWhiteSprites (1.25 for scenes of a few
-// bodies), RenderSettings::background and glow. The knee, white over the measured brightest, the adaptation a
-// frame, the measured mip level's size, its tiles and the lit floor are constants inside tone_map.cpp, a file
-// that needs GL and is not in the web build: they are repeated here, this one place; keep them in step.
+// The white-depth rules and the sky come from the desktop's headers: ToneMapInput::min_white_sprites (8: a
+// galaxy's lone bodies are not white), kFewBodies and kFewBodyWhiteSprites (1.25 for scenes of a few bodies)
+// and RenderSettings::background; the exposure and glow are the View panel's (view_controls_web.cpp). The
+// knee, white over the measured brightest, the adaptation a frame, the measured mip level's size, its tiles
+// and the lit floor are constants inside tone_map.cpp, a file that needs GL and is not in the web build: they
+// are repeated here, this one place; keep them in step.
 #include "tone_map_web.hpp"
 
 #include <vector>
@@ -41,7 +42,6 @@ val tone_map_look(std::size_t bodies) {
     t.set("minWhiteSprites", bodies <= kFewBodies ? kFewBodyWhiteSprites : ToneMapInput{}.min_white_sprites);
     const glm::vec3 bg = desktop.background;
     t.set("background", val::array(std::vector<double>{bg.x, bg.y, bg.z}));
-    t.set("glow", desktop.glow);
     return t;
 }
 

@@ -8,7 +8,7 @@ namespace nbody::web {
 
 // { kneeSprites, whiteOverMeasured, adaptPerFrame, measureTexels, tileTexels, litFloorSprites: the curve's and
 // the automatic exposure's constants; minWhiteSprites: how deep white is at least, for a frame of `bodies`;
-// background: the empty sky (linear RGB); glow: the bloom's weight }. Light is in sprites: one body's peak light is 1.
+// background: the empty sky (linear RGB) }. Light is in sprites: one body's peak light is 1.
 emscripten::val tone_map_look(std::size_t bodies);
 
 }  // namespace nbody::web

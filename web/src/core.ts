@@ -29,7 +29,21 @@ export interface ToneMapLook {
   litFloorSprites: number; // a pixel's light below this is empty sky
   minWhiteSprites: number; // white is at least this deep (1.25 for a few bodies, else 8)
   background: number[]; // linear RGB of the empty sky
-  glow: number; // the bloom's weight: coarse levels of the light added back around dense regions
+}
+// The desktop window's exposure and glow controls (web/core/view_controls_web.cpp): a slider's ends, its
+// default (value) and words; the core's paramProblem checks a value against them.
+export interface ControlRange {
+  lo: number;
+  hi: number;
+  value: number;
+  unit: string;
+  help: string;
+}
+export interface ViewControls {
+  autoExposure: boolean; // on by default
+  exposureEv: ControlRange; // the automatic exposure's stops brighter (+) or darker (-) than measured
+  exposure: ControlRange; // a fixed exposure: light 1 / exposure is white
+  glow: ControlRange; // the bloom's weight
 }
 export interface SceneLook {
   groups: GroupLook[]; // one a colour group
@@ -120,6 +134,7 @@ export interface Core {
   loadScene(name: string, text: string, bodies: number): SceneResult;
   paramProblem(name: string, value: number): string;
   paramInfo(name: string): ParamInfo | null;
+  viewControls(): ViewControls;
   referenceAccelerations(posMass: Float32Array<ArrayBuffer>, eps: number, G: number): Float64Array<ArrayBuffer>;
   energy(posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, eps: number, G: number): { kinetic: number; potential: number; total: number };
   kernelShape(variant: string, n: number, limits: object, k: number, u: number, block: number, q: number): (KernelShape & { ok: true }) | { ok: false; error: string };

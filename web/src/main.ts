@@ -2,8 +2,9 @@
 // G, steps a frame and the variant (applied at the next frame). Without WebGPU the desktop's CPU backend (in the
 // core) steps the bodies and a 2D canvas draws them. window.nbody is what the tests (web/tests) drive.
 import { attachControls, OrbitCamera } from './camera';
-import { Core, CpuMethod, loadCore, SceneOk } from './core';
+import { Core, CpuMethod, loadCore, SceneOk, ViewControls } from './core';
 import { CpuView } from './cpu_view';
+import { defaultExposure, exposureFromLink, exposureLink, setUpExposurePanel, showExposure, wireExposurePanel } from './exposure_panel';
 import { GpuSim } from './gpu_sim';
 import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kernels';
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
@@ -54,7 +55,8 @@ class App {
   cpuMethod: CpuMethod = 'direct'; // how the forces are found: direct summation or the tree (GPU or CPU)
   units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
-  view: ViewSettings = { colour: 'component', showDarkMatter: false }; // the View panel's, kept across scenes
+  readonly controls: ViewControls; // the exposure and glow sliders' ranges and defaults (the desktop window's)
+  view: ViewSettings; // the View panel's, kept across scenes
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
   private framePending = false;
   private lastFrame = performance.now();
@@ -66,6 +68,8 @@ class App {
 
   constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
+    this.controls = core.viewControls();
+    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls) };
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
       this.tree = new TreeSim(device, shapes, core);
@@ -195,11 +199,13 @@ class App {
     $<HTMLInputElement>('dark-matter').checked = this.view.showDarkMatter;
     $('dark-matter-row').hidden = !hasDarkMatter(r.scene.look);
     showLegend($('legend'), r.scene.look, this.view, this.colormap);
+    showExposure(this.view.exposure);
     const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
     if (r.G !== 1) state.G = r.G;
     if (this.url.method) state.method = this.url.method;
     if (this.view.colour !== 'component') state.colour = this.view.colour; // the defaults stay out of the link
     if (this.view.showDarkMatter) state['dark-matter'] = 'show';
+    Object.assign(state, exposureLink(this.view.exposure, this.controls));
     const query = formatUrlState(state);
     $<HTMLInputElement>('link').value = location.origin + location.pathname + query;
     history.replaceState(null, '', query);
@@ -286,7 +292,7 @@ class App {
     const params = {
       view: this.camera.view(), proj: this.camera.projection(w / h),
       pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
-      colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, toneMap: this.run.scene.look.toneMap,
+      colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, toneMap: this.run.scene.look.toneMap, exposure: this.view.exposure,
       slots: slotStyles(this.run.scene.look, this.view), minSpritePx: this.run.scene.look.minSpritePx * dpr,
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
@@ -413,7 +419,9 @@ async function start(): Promise<void> {
   $<HTMLSelectElement>('colour').innerHTML = COLOUR_MODES.map((m) => `<option>${m}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
-  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show' };
+  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show', exposure: exposureFromLink(parsed.state, app.controls) };
+  setUpExposurePanel(app.controls);
+  $('exposure-controls').hidden = !device; // the 2D canvas without WebGPU has no tone map
   const name = parsed.state.scene ?? FIRST_SCENE;
   if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene(FIRST_SCENE);
   timings.scene = performance.now();
@@ -454,6 +462,11 @@ function wirePanels(app: App): void {
   $('dark-matter').addEventListener('change', () => {
     app.view.showDarkMatter = $<HTMLInputElement>('dark-matter').checked;
     app.syncPanels();
+  });
+  wireExposurePanel(() => app.view.exposure, (e, released) => {
+    app.view.exposure = e;
+    if (released) app.syncPanels();
+    else showExposure(e);
   });
   $('variant').addEventListener('change', () => {
     const v = variantByName($<HTMLSelectElement>('variant').value)!;

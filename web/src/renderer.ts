@@ -5,7 +5,7 @@
 // as the desktop's u_group_colours) or speed through a colour map from assets/colormaps; each slot's light, as
 // the desktop's u_group_light, dims dark matter (and a light of 0 draws nothing).
 import { ToneMapLook } from './core';
-import { ToneMapper } from './tone_map';
+import { Exposure, ToneMapper } from './tone_map';
 import { SlotStyle } from './view_look';
 
 export interface DrawParams {
@@ -17,6 +17,7 @@ export interface DrawParams {
   colourBySpeed: boolean;
   speedSpan: number; // speed mapped to the top of the colour map
   toneMap: ToneMapLook; // the desktop's tone map for this scene (white's least depth depends on N)
+  exposure: Exposure; // the View panel's exposure and glow
   slots: SlotStyle[]; // 8: colour (linear RGB) and light of group % 8
   minSpritePx: number; // px: the smallest sprite (few-body scenes), drawn at full light
 }
@@ -102,12 +103,13 @@ export class Renderer {
   // raster routines at a pipeline's first draw, which the first frame with bodies then does not wait for.
   // The core may not have loaded yet: any tone-map numbers do, since no light reaches the measurement.
   warmUp(): void {
-    const toneMap: ToneMapLook = { kneeSprites: 1, whiteOverMeasured: 1, adaptPerFrame: 1, measureTexels: 256, tileTexels: 8, litFloorSprites: 1, minWhiteSprites: 1, background: [0, 0, 0], glow: 1 };
+    const toneMap: ToneMapLook = { kneeSprites: 1, whiteOverMeasured: 1, adaptPerFrame: 1, measureTexels: 256, tileTexels: 8, litFloorSprites: 1, minWhiteSprites: 1, background: [0, 0, 0] };
+    const exposure: Exposure = { auto: true, stops: 0, fixed: 1, glow: 1 };
     const body = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.VERTEX }); // zeros: at rest at 0
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     this.setGroups(new Uint32Array(1));
     const slots = Array.from({ length: 8 }, () => ({ colour: [0, 0, 0], light: 1 }));
-    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, toneMap, slots, minSpritePx: 1 });
+    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, toneMap, exposure, slots, minSpritePx: 1 });
     body.destroy();
   }
 
@@ -160,7 +162,7 @@ export class Renderer {
       pass.draw(4, n);
     }
     pass.end();
-    this.toneMap.encode(enc, hdr, canvasTex.createView(), { look: p.toneMap, spriteLight: p.intensity });
+    this.toneMap.encode(enc, hdr, canvasTex.createView(), { look: p.toneMap, exposure: p.exposure, spriteLight: p.intensity });
     this.device.queue.submit([enc.finish()]);
   }
 }

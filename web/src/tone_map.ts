@@ -5,17 +5,36 @@
 // ones (shaders/exposure_tiles.frag), and one invocation combining the tiles and easing the stored value towards
 // them (shaders/exposure.frag). The map is shaders/tonemap.frag's: the glow (mip levels 1 to 3 added back), then
 // an asinh stretch with a shoulder, so cores keep their gradient and faint tails show. The numbers (knee, white
-// over the measured brightest, white's least depth, the sky, the glow) come from the core
-// (web/core/tone_map_web.cpp); the curve's shape (shoulder at 0.85, whitening, gamma 2.2) and the glow's
-// weights are in the WGSL below, as in the GLSL. Not here: the desktop's manual exposure, exposure stops and
-// glow setting: the page has no such controls, so it always takes the desktop's defaults.
+// over the measured brightest, white's least depth, the sky) come from the core (web/core/tone_map_web.cpp);
+// the curve's shape (shoulder at 0.85, whitening, gamma 2.2) and the glow's weights are in the WGSL below, as
+// in the GLSL. The View panel's exposure and glow apply as the desktop's ToneMapper::draw applies them.
 import { ToneMapLook } from './core';
 import { MipChain } from './mip_chain';
 
-// The tone map's input for a frame: the scene's numbers and one body's peak light (the sprite shader's).
+// The View panel's exposure and glow, the desktop's RenderSettings auto_exposure, exposure_ev, exposure, glow.
+export interface Exposure {
+  auto: boolean; // white from the frame's own brightest light, measured on the GPU
+  stops: number; // auto: this many stops brighter (+) or darker (-) than measured
+  fixed: number; // not auto: light 1 / fixed is white
+  glow: number; // the coarse levels' weight added back (0: none)
+}
+
+// The tone map's input for a frame: the scene's numbers, the panel's exposure and glow, and one body's peak
+// light (the sprite shader's).
 export interface ToneMapParams {
   look: ToneMapLook;
+  exposure: Exposure;
   spriteLight: number;
+}
+
+// White's light and least light for a frame (src/render/tone_map.cpp, ToneMapper::draw): auto, a factor on the
+// measured brightest (+1 stop halves the light that is white) and a floor; fixed, white itself.
+function whiteUniforms(look: ToneMapLook, e: Exposure, sprite: number): { whiteScale: number; minWhite: number } {
+  const stops = Math.pow(2, -e.stops);
+  return {
+    whiteScale: e.auto ? look.whiteOverMeasured * stops : 1 / Math.max(e.fixed, 1e-12),
+    minWhite: look.minWhiteSprites * sprite * stops,
+  };
 }
 
 // The glow reads the light's mip levels 1 to 3.
@@ -64,7 +83,7 @@ fn tiles_across() -> vec2u { return (textureDimensions(light_level) + vec2u(m.ti
 }`;
 
 const TONEMAP_WGSL = /* wgsl */ `
-struct T { background: vec3f, knee: f32, white_scale: f32, min_white: f32, glow: f32 }
+struct T { background: vec3f, knee: f32, white_scale: f32, min_white: f32, glow: f32, fixed: f32 } // fixed: 1 = no auto
 @group(0) @binding(0) var hdr: texture_2d<f32>;
 @group(0) @binding(1) var<uniform> u: T;
 @group(0) @binding(2) var<storage, read> measured: vec4f;
@@ -74,8 +93,10 @@ struct T { background: vec3f, knee: f32, white_scale: f32, min_white: f32, glow:
   let p = vec2f(f32((vi << 1u) & 2u), f32(vi & 2u));
   return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
 }
-// White: white_scale times the frame's brightest light, and at least min_white.
+// White: white_scale times the frame's brightest light, and at least min_white; with a fixed exposure,
+// white_scale itself.
 fn white_light() -> f32 {
+  if (u.fixed > 0.5) { return u.white_scale; }
   return select(u.min_white, max(u.white_scale * exp2(measured.x), u.min_white), measured.y > 0.0);
 }
 // Four bilinear taps half a texel off centre weigh a level's 3 x 3 neighbourhood 1 2 1 / 2 4 2 / 1 2 1, so its
@@ -182,8 +203,11 @@ export class ToneMapper {
     this.restarting = false;
     this.device.queue.writeBuffer(this.exposureUniforms, 0, exposure);
     const bg = t.background.map((c) => Math.pow(Math.min(1, Math.max(0, c)), 1 / 2.2));
-    this.device.queue.writeBuffer(this.toneUniforms, 0, new Float32Array([...bg, t.kneeSprites * sprite, t.whiteOverMeasured, t.minWhiteSprites * sprite, t.glow]));
+    const e = p.exposure, white = whiteUniforms(t, e, sprite);
+    this.device.queue.writeBuffer(this.toneUniforms, 0, new Float32Array([...bg, t.kneeSprites * sprite, white.whiteScale, white.minWhite, e.glow, e.auto ? 0 : 1]));
 
+    // Measured with a fixed exposure too (the desktop then skips it): auto switched back on starts from the
+    // present frame's light.
     const measure = enc.beginComputePass();
     measure.setBindGroup(0, m.exposureGroup);
     measure.setPipeline(this.tile);

@@ -1,8 +1,8 @@
 // The run's state in the page's address (?scene=cartwheel&n=4096&dt=0.0078125&eps=0.01&variant=ij&colour=speed),
 // so a link reproduces the run and its picture. Parsing never throws: each problem comes back located (which
 // parameter, at which character of the query) with the allowed values; the numeric ranges are the desktop's
-// parameter registry's, asked through `check` (the core's paramProblem), so the words match the scene files'
-// and the command line's.
+// parameter registry's and its window's exposure and glow sliders', asked through `check` (the core's
+// paramProblem), so the words match the scene files' and the command line's.
 
 export interface UrlState {
   scene?: string;
@@ -14,6 +14,11 @@ export interface UrlState {
   method?: 'direct' | 'tree'; // how the GPU finds the forces (the page chooses where it is not named)
   colour?: ColourMode; // what a body's colour says (component where not named)
   'dark-matter'?: DarkMatter; // the scene's dark matter shown at full light or dimmed (dimmed where not named)
+  // The desktop's --exposure-ev, --exposure and --glow: the automatic exposure's stops; a fixed exposure
+  // (automatic exposure off where named); the bloom's weight.
+  'exposure-ev'?: number;
+  exposure?: number;
+  glow?: number;
 }
 
 // The desktop's words (--colour, render/colour_scale.cpp) for the two colourings the page draws, and for
@@ -31,7 +36,8 @@ export interface UrlProblem {
   message: string; // "URL parameter 'dt' (character 17): must be from 1e-12 to 1e6 (got -1)"
 }
 
-const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method', 'colour', 'dark-matter'] as const;
+const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method', 'colour', 'dark-matter', 'exposure-ev', 'exposure', 'glow'] as const;
+type CheckedNumber = 'dt' | 'eps' | 'G' | 'exposure-ev' | 'exposure' | 'glow'; // numbers `check` judges
 const METHODS = ['direct', 'tree'] as const;
 export const MAX_BODIES = 1 << 24; // the page's largest buffer: 16,777,216 bodies x 16 bytes = 256 MiB
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -99,7 +105,7 @@ export function parseUrlState(
       }
       const why = check(key, v);
       if (why) fail(why);
-      else state[key as 'dt' | 'eps' | 'G'] = v;
+      else state[key as CheckedNumber] = v;
     }
   }
   return { state, problems };

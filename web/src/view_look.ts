@@ -1,12 +1,14 @@
-// The View panel's settings (colour by component or speed, dark matter shown or dimmed) turned into what the
-// sprites are drawn with and into the legend over the picture, from the core's account of how the desktop's
+// The View panel's settings (colour by component or speed, dark matter shown or dimmed, the exposure and glow
+// the tone map takes: exposure_panel.ts) turned into what the sprites are drawn with and into the legend over the picture, from the core's account of how the desktop's
 // window draws the scene (SceneLook, web/core/look_web.cpp): the same groups, colours, dimming and colour bar.
 import { SceneLook } from './core';
+import { Exposure } from './tone_map';
 import { ColourMode } from './url_state';
 
 export interface ViewSettings {
   colour: ColourMode;
   showDarkMatter: boolean;
+  exposure: Exposure;
 }
 
 export interface SlotStyle {

@@ -2,19 +2,22 @@
 // variant against the C++ float64 reference, 100 steps against the core's float64 leap-frog, every shipped
 // scene loading and stepping (a screenshot of each in web/tests/out/), the WGSL tree's forces and a scene on
 // it, the panels, located errors for a bad scene and bad URL values, the View panel (dark matter dimmed or
-// shown, colour by speed with its colour bar), the tone map (dense galaxies not clipped, a few stars bright)
-// and the page without WebGPU. Prints one
-// line a check and 'N passed, N failed'.
+// shown, colour by speed with its colour bar, the exposure and glow: exposure_checks.mjs), the tone map (dense
+// galaxies not clipped, a few stars bright) and the page without WebGPU. Prints one line a check and 'N passed,
+// N failed'. PAGE_CHECKS=regex runs only the checks whose names match (the others are skipped, not counted).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve } from './browser.mjs';
+import { exposureChecks } from './exposure_checks.mjs';
 import { pictureShot, pixelStats } from './pixels.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'out');
 mkdirSync(out, { recursive: true });
 let passed = 0, failed = 0;
+const only = process.env.PAGE_CHECKS ? new RegExp(process.env.PAGE_CHECKS) : null;
 async function check(name, fn) {
+  if (only && !only.test(name)) return;
   const t0 = Date.now();
   try {
     const detail = await fn();
@@ -345,6 +348,7 @@ try {
     expect(d.differ > 0.3 * d.lit, `only ${d.differ} pixels changed of ${d.lit} lit`);
     return `${d.differ} of ${d.lit} lit pixels changed; colour bar: ${st.legend[0]}`;
   });
+  await exposureChecks({ check, expect, browser, server, open, out, viewPage, settle });
 
   // The desktop's tone map (docs/rendering.md): a dense galaxy's cores keep their gradient rather than clip
   // white while its faint bodies still light the frame (the desktop's bound on clipping; a lower lit share than

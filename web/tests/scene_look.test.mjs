@@ -44,11 +44,10 @@ test('a few bodies get the desktop\'s 16-pixel sprites; a galaxy keeps the 1-pix
   assert.equal(look('galaxy-flyby').minSpritePx, 1);
 });
 
-test('the tone map: white at 1.25 sprites deep for a few bodies, 8 for a galaxy; the desktop\'s sky and glow', () => {
+test('the tone map: white at 1.25 sprites deep for a few bodies, 8 for a galaxy; the desktop\'s sky', () => {
   const few = look('two-body', 0).toneMap, galaxy = look('galaxy-flyby').toneMap;
   assert.equal(few.minWhiteSprites, 1.25);
   assert.equal(galaxy.minWhiteSprites, 8);
   assert.deepEqual(galaxy.background.map((c) => c.toFixed(4)), ['0.0015', '0.0015', '0.0040']);
   assert.ok(galaxy.kneeSprites > 0 && galaxy.kneeSprites < 1 && galaxy.whiteOverMeasured >= 1, JSON.stringify(galaxy));
-  assert.ok(Math.abs(galaxy.glow - 0.3) < 1e-6, `glow ${galaxy.glow}`);
 });
