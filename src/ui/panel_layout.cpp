@@ -39,6 +39,11 @@ bool PanelLayout::managed(const std::string& title) const {
     return it != m_entries.end() && it->second.managed;
 }
 
+float PanelLayout::max_height(const std::string& title) const {
+    const auto it = m_entries.find(title);
+    return it != m_entries.end() && it->second.managed ? it->second.max_h : 0.0f;
+}
+
 void PanelLayout::plan(const PanelSpec* specs, const bool* open, std::size_t count) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImGuiViewport* vp = ImGui::GetMainViewport();

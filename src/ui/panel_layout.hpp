@@ -35,6 +35,9 @@ class PanelLayout {
     // Inside the window (after Begin, whether or not it returned true): records its size and state.
     void record(const PanelSpec& spec);
     bool managed(const std::string& title) const;
+    // The most height (pixels, title bar included) the layout lets a managed panel take this frame; 0 for a
+    // panel the user placed, which ImGui sizes to its contents.
+    float max_height(const std::string& title) const;
     // Unfolds an optional panel at the next frame, as a click on its title would (the first pick opens Measure).
     void unfold(const std::string& title) { m_unfold_now = title; }
     // The free area between the columns planned last (display pixels): where the camera centres the bodies

@@ -129,8 +129,33 @@ void draw_panels(PanelContext& c) {
 }
 
 namespace {
-// The shipped scenes: as many rows as a fifth of the window's height holds (at least 4: Scene and Physics must
-// both fit at 1280x720), and a line under the list that says how many more it scrolls to.
+// A row of the scene list that wraps its text to the list's width: at UI scale 1.5 a 1280-pixel window's
+// column is narrower than the longer names, and a list box cuts a row at its right edge (it does not scroll
+// sideways). The whole row, all its lines, selects. Returns (clicked, hovered, visible) of the row.
+struct RowState {
+    bool clicked, hovered, visible;
+};
+RowState wrapped_row(const std::string& text, const std::string& id, bool selected) {
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const float h = ImGui::CalcTextSize(text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const RowState row{ImGui::Selectable(("##" + id).c_str(), selected, 0, ImVec2(0, h)),
+                       ImGui::IsItemHovered(), ImGui::IsItemVisible()};
+    ImGui::SetCursorScreenPos(top);  // the text over the selectable's highlight, wrapped as measured
+    ImGui::TextWrapped("%s", text.c_str());
+    return row;
+}
+
+// ImGui wraps text after a comma too, which split "1,048,576" over two lines; a no-break space (in every
+// font's Latin-1 range) groups the digits instead, and ties the count to the name's last word.
+constexpr const char* kNoBreakSpace = "\xC2\xA0";
+std::string count_kept_whole(std::size_t n) {
+    std::string out;
+    for (const char ch : with_commas(n)) out += ch == ',' ? std::string(kNoBreakSpace) : std::string(1, ch);
+    return out;
+}
+
+// The shipped scenes: as many lines as a fifth of the window's height holds (at least 4: Scene and Physics
+// must both fit at 1280x720), and a line under the list that says how many more it scrolls to.
 void scene_list(PanelContext& c) {
     const std::vector<SceneEntry>& scenes = *c.view.scenes;
     const float row = ImGui::GetTextLineHeightWithSpacing();
@@ -140,10 +165,11 @@ void scene_list(PanelContext& c) {
     int shown_to = 0;
     for (int i = 0; i < int(scenes.size()); ++i) {
         const SceneEntry& e = scenes[std::size_t(i)];
-        const std::string label = e.name + " (" + with_commas(e.bodies) + ")##" + e.path;
-        if (ImGui::Selectable(label.c_str(), c.state.scene_index == i)) c.state.scene_index = i;
-        if (ImGui::IsItemHovered() && !e.description.empty()) wrapped_tooltip(e.path + "\n" + e.description);
-        if (ImGui::IsItemVisible()) shown_to = i + 1;
+        const RowState row = wrapped_row(e.name + kNoBreakSpace + "(" + count_kept_whole(e.bodies) + ")",
+                                         e.path, c.state.scene_index == i);
+        if (row.clicked) c.state.scene_index = i;
+        if (row.hovered && !e.description.empty()) wrapped_tooltip(e.path + "\n" + e.description);
+        if (row.visible) shown_to = i + 1;
     }
     ImGui::EndListBox();
     if (shown_to < int(scenes.size()))

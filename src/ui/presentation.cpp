@@ -1,6 +1,7 @@
 #include "ui/presentation.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the Read-out window's last content height and title bar
 
 #include <algorithm>
 #include <cfloat>
@@ -114,10 +115,30 @@ float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool prese
 
 namespace {
 
+constexpr int kBigValues = 3;  // the energy error, flop/s and interactions/s
+
+// The big values' font: the huge size when the whole read-out fits, at that size, in the height the layout
+// gives it, else the large one. The Measure panel under it takes the rest of the column, and a read-out line
+// left under the bottom edge would need a scroll in front of a class (at 1280x720 and UI scale 1.5). The
+// height at the huge size comes from last frame's contents, whichever size they were drawn at, so the choice
+// does not flip between frames.
+ImFont* value_font(const PanelContext& c) {
+    ImGuiStorage* store = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("big values at the large size");
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const float room = c.layout.max_height(w->Name), drawn = w->ContentSizeIdeal.y;
+    const float drawn_px = store->GetBool(key) ? c.fonts.large->FontSize : c.fonts.huge->FontSize;
+    const float need_huge = drawn + kBigValues * (c.fonts.huge->FontSize - drawn_px) +
+                            2 * ImGui::GetStyle().WindowPadding.y + w->TitleBarHeight();
+    const bool large = room > 0 && drawn > 0 && need_huge > room;
+    store->SetBool(key, large);
+    return large ? c.fonts.large : c.fonts.huge;
+}
+
 // A small label over a big value, the value in `colour`.
-void big_value(const UiFonts& fonts, const char* label, const std::string& value, ImVec4 colour) {
+void big_value(ImFont* font, const char* label, const std::string& value, ImVec4 colour) {
     ImGui::TextDisabled("%s", label);
-    ImGui::PushFont(fonts.huge);
+    ImGui::PushFont(font);
     ImGui::TextColored(colour, "%s", value.c_str());
     ImGui::PopFont();
 }
@@ -137,22 +158,23 @@ void readout_panel(PanelContext& c) {
     DiagnosticsSampler& d = c.sim.diagnostics();
     const auto last = d.latest();
     char text[64];
+    ImFont* big = value_font(c);
     if (!d.enabled(c.sim.facts().size)) {
-        big_value(c.fonts, "relative energy error |dE/E0|", "off", white);
+        big_value(big, "relative energy error |dE/E0|", "off", white);
         if (d.declined())
             disabled_wrapped("not sampled: the exact energy costs many tree steps at this N");
         else
             ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
     } else if (!d.baseline() || !last) {
-        big_value(c.fonts, "relative energy error |dE/E0|", "...", white);
+        big_value(big, "relative energy error |dE/E0|", "...", white);
     } else {
         std::snprintf(text, sizeof text, "%.1e", last->energy_error);
-        big_value(c.fonts, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
+        big_value(big, "relative energy error |dE/E0|", text, energy_colour(last->energy_error));
     }
     const PerfSample s = rate_sample(c.sim);
-    big_value(c.fonts, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
+    big_value(big, "flop/s", format_si(s.rate.gflops * 1e9), white);  // the rate format of every panel
     if (ImGui::IsItemHovered()) wrapped_tooltipf("at %g flops per interaction", s.rate.flops_per_pair);
-    big_value(c.fonts, "interactions/s", format_si(s.rate.interactions_per_s), white);
+    big_value(big, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s   N = %zu   %s", rates_line(c.sim).c_str(), c.sim.facts().size,
                        c.sim.facts().kernel_label.c_str());

@@ -1,7 +1,8 @@
 // The panels at projector scales (a headless GL context, no platform window: the display size is given to
 // Ui::new_frame): no two panels overlap at UI scales 1, 1.5 and 2 in 1280x720 and 1600x900; DejaVu Sans is
 // loaded at the scaled pixel size when installed; the presentation layout shows only its windows; the
-// scene card comes and goes; a panel the ini file places stays where the user put it.
+// scene card comes and goes; a panel the ini file places stays where the user put it; every shipped scene's
+// name is whole in the Scene panel's list.
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName, the window list: which windows were built, and where
@@ -13,8 +14,9 @@
 #include <tuple>
 
 #include "gl_test_util.hpp"
-#include "ui/ui.hpp"
 #include "panel_rig.hpp"
+#include "scene/scene_file.hpp"
+#include "ui/ui.hpp"
 #include "ui_test_util.hpp"
 
 using namespace nbody;
@@ -24,6 +26,24 @@ namespace {
 
 bool dejavu_installed() {
     return !find_ui_font().path.empty();
+}
+
+// The shipped scenes, named and counted as the sandbox's Scene panel lists them.
+std::vector<SceneEntry> shipped_scenes() {
+    std::vector<SceneEntry> out;
+    for (const auto& f : std::filesystem::directory_iterator(std::string(NBODY_SOURCE_DIR) + "/scenes")) {
+        const SceneSpec s = load_scene_file(f.path().string());
+        out.push_back({f.path().string(), s.name, s.description, s.total_bodies()});
+    }
+    return out;
+}
+
+// The Scene panel's list box (its only child window) when it was drawn last frame.
+const ImGuiWindow* scene_list_box() {
+    const ImGuiWindow* scene = ImGui::FindWindowByName("Scene");
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (w->Active && w->ParentWindow == scene && (w->Flags & ImGuiWindowFlags_ChildWindow)) return w;
+    return nullptr;
 }
 
 }  // namespace
@@ -72,6 +92,41 @@ TEST(PanelLayout, NothingOverlapsAtProjectorScales) {
             EXPECT_NEAR(ImGui::GetFontSize(), (dejavu_installed() ? 16.0f : 13.0f) * scale, 0.5f);
             EXPECT_FLOAT_EQ(ImGui::GetIO().FontGlobalScale, 1.0f);
         }
+    }
+}
+
+// A scene's name in the list is read whole at a projector's 1280x720 from UI scale 1 to 1.5: no row is wider
+// than the list box (a list box does not scroll sideways, so a longer row is cut at its right edge). The
+// Scene panel is scrolled down its length, as a user would, until the list has shown.
+TEST(PanelLayout, EveryShippedSceneNameFitsTheSceneListAt1280x720) {
+    NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
+    const std::vector<SceneEntry> scenes = shipped_scenes();
+    ASSERT_GE(scenes.size(), 10u);
+    for (const float scale : {1.0f, 1.25f, 1.5f}) {
+        SCOPED_TRACE("scale " + std::to_string(scale));
+        Rig rig(*ctx, scale);
+        rig.view.scenes = &scenes;
+        rig.frames(10, 1280, 720);
+        bool seen = false;
+        for (int k = 0; k < 20 && !seen; ++k) {
+            if (scene_list_box()) {
+                seen = true;
+                // A child window's content size is its previous frame's, and its scroll bar comes a frame
+                // after its first.
+                rig.frames(2, 1280, 720);
+                const ImGuiWindow* list = scene_list_box();
+                ASSERT_NE(list, nullptr);
+                EXPECT_LE(list->ContentSize.x, list->ContentRegionRect.GetWidth() + 1)
+                    << "a row is cut at the list's right edge";
+            } else {
+                ImGuiWindow* panel = ImGui::FindWindowByName("Scene");
+                ASSERT_LT(panel->Scroll.y, panel->ScrollMax.y) << "scrolled to the end without the list";
+                ImGui::SetScrollY(panel, panel->Scroll.y + ImGui::GetFontSize());
+                rig.frames(1, 1280, 720);
+            }
+        }
+        EXPECT_TRUE(seen) << "the scene list never showed";
+        EXPECT_EQ(clipped_items(), "");
     }
 }
 
