@@ -81,9 +81,12 @@ void wrapped_tooltipf(const char* fmt, ...) {
     wrapped_tooltip(text);
 }
 
-void same_line_if_fits(const char* next_label) {
+void same_line_if_fits(const char* next_label, NextItem kind) {
     const ImGuiStyle& st = ImGui::GetStyle();
-    const float next = ImGui::CalcTextSize(next_label, nullptr, true).x + 2 * st.FramePadding.x;
+    const float text = ImGui::CalcTextSize(next_label, nullptr, true).x;
+    // A checkbox is its square (a frame's height) and the gap before its label; a button pads its label.
+    const float next = kind == NextItem::Checkbox ? ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + text
+                                                  : text + 2 * st.FramePadding.x;
     const float right_of_last = ImGui::GetItemRectMax().x + st.ItemSpacing.x;
     const float edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (right_of_last + next <= edge) ImGui::SameLine();
@@ -507,7 +510,7 @@ void view_panel(PanelContext& c) {
     // Only where it chooses something: a GPU backend that does not write the vertex buffer itself (CUDA). The CPU
     // always uploads and GL compute always writes in place; a box there would claim a path that is not taken.
     if (const BackendCaps caps = c.sim.facts().caps; caps.gpu && !caps.gl_positions) {
-        same_line_if_fits("XX CUDA-GL interop");
+        same_line_if_fits("CUDA-GL interop", NextItem::Checkbox);
         if (ImGui::Checkbox("CUDA-GL interop", &s.allow_interop)) c.req.interop_changed = true;
     }
     ui_scale_controls(c);

@@ -55,9 +55,11 @@ void trails_controls(PanelContext& c);
 void components_controls(PanelContext& c);
 // The tree's cells over the bodies (a block of the View panel; method tree only).
 void tree_cells_controls(PanelContext& c);
-// ImGui::SameLine() when a button labelled `next_label` still fits on this line, else the next line: button
-// rows wrap at large UI scales instead of being cut at the panel's edge.
-void same_line_if_fits(const char* next_label);
+// ImGui::SameLine() when the next item (a button or a checkbox labelled `next_label`) still fits on this
+// line, else the next line: rows of them wrap at large UI scales and narrow fonts instead of being cut at the
+// panel's edge.
+enum class NextItem { Button, Checkbox };
+void same_line_if_fits(const char* next_label, NextItem kind = NextItem::Button);
 // A tooltip whose text wraps, so it never runs past the window's edge.
 void wrapped_tooltip(const std::string& text);
 // A greyed note that wraps to the panel (ImGui::TextDisabled does not wrap: long notes were cut at its edge).
