@@ -56,7 +56,8 @@ std::vector<std::size_t> parse_pick(const std::string& text) {
     std::size_t start = 0;
     for (;;) {
         const std::size_t comma = text.find(',', start);
-        const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::string part =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         std::size_t v = 0;
         const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
         if (part.empty() || ec != std::errc() || end != part.data() + part.size())
@@ -94,12 +95,13 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_option("--color,--colour", o.color,
                    "Colour bodies by " + color_mode_choices() +
                        " (component: the scene's groups; density: local mass density, log scale; potential: "
-                       "each body's gravitational potential, exact, up to 16,384 bodies)")
+                       "each body's gravitational potential: exact up to 16,384 bodies, the CPU tree's "
+                       "estimate up to 2,097,152)")
         ->check(CLI::Validator(
             [](std::string& given) {  // CLI11 puts "--color: " before the words
-                return parse_color_mode(given) ? std::string()
-                                               : "'" + given + "' is not a colour mode; expected " +
-                                                     color_mode_choices();
+                return parse_color_mode(given)
+                           ? std::string()
+                           : "'" + given + "' is not a colour mode; expected " + color_mode_choices();
             },
             "MODE"));
     app.add_flag("--auto-steps", o.auto_steps,
@@ -107,7 +109,8 @@ void add_render_options(CLI::App& app, AppOptions& o) {
     app.add_flag("--paused", o.paused, "Start paused (headless: render the initial state)");
     app.add_option("--steps-per-frame", o.steps_per_frame, "Steps per drawn frame (1 to 10000)")
         ->transform(integer_in(1, 10000));
-    app.add_option("--trails", o.trails, "Fading trails of L past positions per body (2 to 4096; L defaults to 128)")
+    app.add_option("--trails", o.trails,
+                   "Fading trails of L past positions per body (2 to 4096; L defaults to 128)")
         ->expected(0, 1)
         ->default_str("128")
         ->transform(integer_in(2, 4096));
@@ -148,8 +151,8 @@ void add_method_param_options(CLI::App& app, AppOptions& o) {
     }
 }
 
-// "unknown flag '--stepz' (did you mean '--steps'?)" for the first argument that looks like a long flag and is
-// none of `app`'s, else "". Everything after a bare "--" is positional.
+// "unknown flag '--stepz' (did you mean '--steps'?)" for the first argument that looks like a long flag and
+// is none of `app`'s, else "". Everything after a bare "--" is positional.
 std::string unknown_flag_message(const CLI::App& app, const std::vector<char*>& args) {
     std::set<std::string, std::less<>> known;
     for (const CLI::Option* opt : app.get_options())
@@ -174,7 +177,8 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     AppOptions o;
     std::string dt_text;
     CLI::App app{
-        "nbody-sandbox: gravity by direct summation or a Barnes-Hut tree (Plummer softening, G = 1 N-body units)"};
+        "nbody-sandbox: gravity by direct summation or a Barnes-Hut tree (Plummer softening, G = 1 N-body "
+        "units)"};
     app.add_option("scene", o.scene_path,
                    "Scene file (TOML) or a shipped scene's name (cartwheel, plummer, ...); default: "
                    "scenes/figure8-3.toml (figure-eight galaxies), else scenes/plummer.toml")
@@ -194,16 +198,18 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     using namespace limits;  // the physical ranges, shared with scene files: core/limits.hpp
     app.add_option("--steps", o.steps, "Steps to run headless (1 to 1e9)")
         ->transform(integer_in(1, 1000000000));
-    app.add_option("--t-end", o.t_end,
-                   "Headless: run until this simulated time, 1e-12 to 1e9 (block steps take as many as it needs; "
-                   "--steps then caps the count)")
+    app.add_option(
+           "--t-end", o.t_end,
+           "Headless: run until this simulated time, 1e-12 to 1e9 (block steps take as many as it needs; "
+           "--steps then caps the count)")
         ->check(real_in(kMinDt, 1e9));
     app.add_option("--bodies", o.bodies,
                    "Override the scene's particle count (components scale in proportion)")
         ->transform(integer_in(1, 1LL << 26));
-    app.add_option("--dt", dt_text,
-                   "Time step (1e-12 to 1e6), or auto: the power of two below the smallest eta sqrt(eps / |a_i|) "
-                   "at the start (block steps: their largest step, a number)")
+    app.add_option(
+           "--dt", dt_text,
+           "Time step (1e-12 to 1e6), or auto: the power of two below the smallest eta sqrt(eps / |a_i|) "
+           "at the start (block steps: their largest step, a number)")
         ->check(CLI::Validator(
             [step = real_in(kMinDt, kMaxDt)](std::string& text) {
                 if (text == "auto") return std::string();
@@ -221,9 +227,8 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     const BackendRows backends = backend_rows_with_gl();
     app.add_option("--backend", o.backend, backend_flag_help(backends))
         ->check(CLI::IsMember(backend_flag_choices(backends)));
-    app.add_option(
-           "--variant", o.variant,
-           "CUDA kernel: auto (chosen per N and GPU, the default), " + families_help())
+    app.add_option("--variant", o.variant,
+                   "CUDA kernel: auto (chosen per N and GPU, the default), " + families_help())
         ->check(CLI::IsMember(variant_choices()));
     app.add_option("--method", o.method, "Force method: " + joined_names(method_table()))
         ->check(CLI::IsMember(names_of(method_table())));
@@ -234,8 +239,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     add_method_param_options(app, o);
     app.add_option("--gpus", o.gpus, "GPUs to spread the bodies over: a count or 'all' (default 1)")
         ->check(gpu_count_check());
-    app.add_option("--rank-timeout", o.rank_timeout,
-                   "Under mpirun: seconds to wait for the other ranks before giving up (1 to 86400, default 60)")
+    app.add_option(
+           "--rank-timeout", o.rank_timeout,
+           "Under mpirun: seconds to wait for the other ranks before giving up (1 to 86400, default 60)")
         ->check(real_in(1, 86400));
     // the shape flags' own rules (per variant) are checked by validate_shape; these only bound the numbers
     app.add_option("--k", o.k, "i-bodies per thread (variant-dependent: 1 or 2, 4, 8)")
@@ -244,8 +250,9 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         ->transform(integer_in(1, 1024));
     app.add_option("--block", o.block, "CUDA threads per block (64 to 1024, multiple of 32)")
         ->transform(integer_in(1, 1024));
-    app.add_option("--q", o.q, "threads per body, j-split (0 = automatic, else 1 to 32, a power of two; pairs: "
-                               "warps per i-set, 1, 2 or 4)")
+    app.add_option("--q", o.q,
+                   "threads per body, j-split (0 = automatic, else 1 to 32, a power of two; pairs: "
+                   "warps per i-set, 1, 2 or 4)")
         ->transform(integer_in(0, 1024));
     app.add_option("--threads", o.threads, "CPU threads (0 = all)")->transform(integer_in(0, 1024));
     app.add_option("--json", o.json_path, "Write the run summary as JSON to this file");
@@ -269,7 +276,8 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
         if (std::string_view(args[i]) == "--trails" &&
             (i + 1 == args.size() || !std::isdigit(static_cast<unsigned char>(args[i + 1][0]))))
             args[i] = bare_trails.data();
-    // An unknown flag is named as one: otherwise its value ("--stepz 5") is taken for the scene ("no scene '5'").
+    // An unknown flag is named as one: otherwise its value ("--stepz 5") is taken for the scene ("no scene
+    // '5'").
     if (std::string bad = unknown_flag_message(app, args); !bad.empty()) {
         (err ? *err : std::cerr) << "nbody-sandbox: " << bad << "\nRun with --help for more information.\n";
         return 2;
@@ -279,8 +287,10 @@ std::variant<AppOptions, int> parse_command_line(int argc, char** argv, std::ost
     } catch (const CLI::ParseError& e) {
         return app.exit(e, out ? *out : std::cout, err ? *err : std::cerr);
     }
-    if (dt_text == "auto") o.dt_auto = true;
-    else if (!dt_text.empty()) o.dt = cli_detail::parse_real(dt_text);
+    if (dt_text == "auto")
+        o.dt_auto = true;
+    else if (!dt_text.empty())
+        o.dt = cli_detail::parse_real(dt_text);
     if (o.t_end && app.count("--steps") == 0) o.steps = 1000000000LL;  // the time decides, not a count
     return o;
 }
@@ -326,7 +336,8 @@ RunSetup prepare_run(const AppOptions& o) {
     if (!o.method.empty()) p.method = *parse_method(o.method);
     if (!o.precision.empty()) p.precision = *parse_precision(o.precision);
     if (!o.integrator.empty()) p.integrator = *parse_integrator(o.integrator);
-    for (const auto& [name, value] : o.method_params) find_param(name)->set(p, value);  // names from the registry
+    for (const auto& [name, value] : o.method_params)
+        find_param(name)->set(p, value);  // names from the registry
     if (!o.gpus.empty()) p.gpus = o.gpus == "all" ? 0 : std::stoi(o.gpus);
     if (o.k) p.shape.k = *o.k;
     if (o.u) p.shape.u = *o.u;

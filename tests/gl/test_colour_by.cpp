@@ -1,12 +1,14 @@
 // Colour by density and by potential, off-screen: a cluster with a dense core inside a sparse halo is drawn
-// with the core's bodies near the top of the colour ramp and the halo's near its bottom; potential colouring
-// without values (too many bodies for the exact sum) says why and draws nothing by potential.
+// with the core's bodies near the top of the colour ramp and the halo's near its bottom, by potential both
+// through the exact sum and through the tree's estimate above it; potential colouring without values (too
+// many bodies even for the tree) says why and draws nothing by potential.
 #include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "app/potential_feed.hpp"
@@ -21,17 +23,17 @@ using namespace nbody::test;
 namespace {
 constexpr int kW = 200, kH = 200;
 
-// 1,500 bodies within 0.08 of the centre and 1,500 spread through a sphere of radius 1, all of one mass:
+// `half` bodies within 0.08 of the centre and `half` spread through a sphere of radius 1, all of one mass:
 // the core is hundreds of times denser and sits deeper in the potential.
-std::vector<Float4> core_and_halo() {
+std::vector<Float4> core_and_halo(int half = 1500) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::vector<Float4> b;
     for (float radius : {0.08f, 1.0f})
-        for (int i = 0; i < 1500;) {
+        for (int i = 0; i < half;) {
             const glm::vec3 p(u(rng), u(rng), u(rng));
             if (glm::dot(p, p) > 1.0f) continue;
-            b.push_back({radius * p.x, radius * p.y, radius * p.z, 1.0f / 3000.0f});
+            b.push_back({radius * p.x, radius * p.y, radius * p.z, 1.0f / float(2 * half)});
             ++i;
         }
     return b;
@@ -125,17 +127,17 @@ TEST(ColourBy, DensityPutsTheDenseCoreAtTheTopOfTheRamp) {
     std::printf("ramp position, centre %.2f rim %.2f\n", d.centre, d.rim);
 }
 
-TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
-    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
-    ParticleRenderer r(shader_dir());
-    cluster_renderer(r, core_and_halo());
+namespace {
+// The feed's first values drawn: the core's bodies near the top of the ramp, the halo's well below; the note
+// says `method` ("exact", "tree estimate").
+void expect_deep_centre_on_top(GlContext& ctx, ParticleRenderer& r, PotentialFeed& feed,
+                               const std::string& method) {
     SimParams p;
     p.eps = 0.01;
-    PotentialFeed feed;
     feed.update(r, p, 0.0, true, true);  // the first values are waited for
     ASSERT_TRUE(r.has_body_scalars()) << feed.note();
     EXPECT_LT(r.body_scalar_range().lo, r.body_scalar_range().hi);
-    EXPECT_NE(feed.note().find("exact"), std::string::npos) << feed.note();
+    EXPECT_NE(feed.note().find(method), std::string::npos) << feed.note();
     // The next sum waits a second, and four times the last sum's duration: at most a quarter of the cores.
     EXPECT_FALSE(feed.summing());
     const double due =
@@ -146,28 +148,64 @@ TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
     EXPECT_TRUE(feed.summing());
     feed.finish(r);
     RenderSettings s = settings(ColorMode::Potential);
-    const Drawn d = draw_cluster(*ctx, r, s);
+    const Drawn d = draw_cluster(ctx, r, s);
     EXPECT_GT(d.centre, 0.7f) << "rim " << d.rim;
     EXPECT_GT(d.centre, d.rim + 0.3f);
-    std::printf("ramp position, centre %.2f rim %.2f\n", d.centre, d.rim);
+    std::printf("%s: ramp position, centre %.2f rim %.2f (%zu bodies, %.3f s a sum)\n", method.c_str(),
+                d.centre, d.rim, r.particle_count(), feed.last_sum_seconds());
     // Component colouring of the same bodies has no such gradient: the test reads colour, not brightness.
     s.color_mode = ColorMode::Group;
-    const Drawn g = draw_cluster(*ctx, r, s);
+    const Drawn g = draw_cluster(ctx, r, s);
     EXPECT_LT(std::abs(g.centre - g.rim), 0.2f) << g.centre << " vs " << g.rim;
     feed.forget();
 }
+}  // namespace
 
-TEST(ColourBy, PotentialAboveTheExactLimitSaysWhyAndShowsNone) {
+TEST(ColourBy, PotentialPutsTheDeepCentreAtTheTopOfTheRamp) {
     NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
     ParticleRenderer r(shader_dir());
-    const std::vector<Float4> many(PotentialFeed::kExactMax + 1, Float4{0.1f, 0.2f, 0.3f, 1e-5f});
+    cluster_renderer(r, core_and_halo());
+    PotentialFeed feed;
+    expect_deep_centre_on_top(*ctx, r, feed, "exact");
+}
+
+// Above the exact sum's limit the tree's estimate draws the same picture.
+TEST(ColourBy, PotentialAboveTheExactLimitIsTheTreeEstimate) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    cluster_renderer(r, core_and_halo(int(PotentialFeed::kExactMax / 2) + 500));
+    ASSERT_GT(r.particle_count(), PotentialFeed::kExactMax);
+    PotentialFeed feed;
+    expect_deep_centre_on_top(*ctx, r, feed, "tree estimate");
+}
+
+TEST(ColourBy, PotentialAboveTheTreeLimitSaysWhyAndShowsNone) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    const std::vector<Float4> many(PotentialFeed::kTreeMax + 1, Float4{0.1f, 0.2f, 0.3f, 1e-5f});
     cluster_renderer(r, many);
     PotentialFeed feed;
     feed.update(r, SimParams{}, 0.0, true, true);
     EXPECT_FALSE(r.has_body_scalars());
     EXPECT_NE(feed.note().find("not shown"), std::string::npos) << feed.note();
-    EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kExactMax + 1)), std::string::npos)
+    EXPECT_NE(feed.note().find(std::to_string(PotentialFeed::kTreeMax + 1)), std::string::npos)
         << feed.note();
+}
+
+// A body the tree cannot place (a blown-up run's NaN) leaves the others in component colours, and the note
+// names it rather than the picture showing nothing without a word.
+TEST(ColourBy, PotentialOfBodiesTheTreeRefusesSaysWhy) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    ParticleRenderer r(shader_dir());
+    std::vector<Float4> b = core_and_halo(int(PotentialFeed::kExactMax / 2) + 500);
+    b[1234].y = NAN;
+    cluster_renderer(r, b);
+    PotentialFeed feed;
+    feed.update(r, SimParams{}, 0.0, true, true);
+    EXPECT_FALSE(r.has_body_scalars());
+    feed.update(r, SimParams{}, 0.5, true, false);
+    EXPECT_FALSE(feed.summing());  // no new refresh every frame: the pace holds
+    EXPECT_NE(feed.note().find("not shown: tree: body 1234"), std::string::npos) << feed.note();
 }
 
 // Few-body scenes (two-body, figure-eight) draw each body at least kFewBodySpritePx across; a galaxy keeps

@@ -1,6 +1,6 @@
 #pragma once
-// The walk's per-element math in float32, shared by the CPU and GPU trees (NBODY_TREE_HD): the opening test and
-// the two interactions. Accelerations without G (applied outside), Plummer-softened exactly as the direct
+// The walk's per-element math in float32, shared by the CPU and GPU trees (NBODY_TREE_HD): the opening test
+// and the two interactions. Accelerations without G (applied outside), Plummer-softened exactly as the direct
 // kernels: soft2 = eps^2 + kSelfFloor.
 #include <cmath>
 
@@ -73,7 +73,8 @@ NBODY_TREE_HD bool accept_cell(const GroupBox& g, uint32_t g_begin, uint32_t g_e
                                const CellMoments& q, float accel_factor) {
     if (c.body_begin < g_end && g_begin < c.body_begin + c.body_count) return false;
     const float d2 = box_distance2(g, q.x, q.y, q.z);
-    return d2 > q.r_open2 && (mul_rn(d2, accel_factor) > q.r_acc2 || d2 > q.r_far2);  // d2 > 0 here: inf x d2 is no NaN
+    return d2 > q.r_open2 &&
+           (mul_rn(d2, accel_factor) > q.r_acc2 || d2 > q.r_far2);  // d2 > 0 here: inf x d2 is no NaN
 }
 
 // Body-body: m d / (|d|^2 + soft2)^(3/2), d = x_j - x_i. 3 sub, 3 mul-add (r^2), rsqrt, 3 mul (m/r^3),
@@ -93,12 +94,13 @@ NBODY_TREE_HD F3 body_body(float dx, float dy, float dz, float m, float soft2) {
 // softening. Left out (Bonsai leaves it out), a cell a few softening lengths away is off by up to
 // soft2 l^2 / (8 r^4) of its monopole; on the Cartwheel's thin disk (eps 0.01, scale height 0.02) keeping it
 // moved the median force error at theta 0.5 from 3.6e-4 to 3.3e-4 (131,072 bodies).
-// t = softened_trace(q.tr, soft2), the same for every body, is taken once a cell and group (the walks stage it
-// with the cell), so the term costs one add an interaction, folded into d.Q.d's first product.
-// Flops, counted as body_body's 20: 3 sub (d), 6 (r^2), rsqrt 4, 3 mul (1/r^2, 1/r^3, 1/r^5), Q d 15,
-// d.Q.d 6 (with t), the scalar s 5, the three components 9, the accumulation 3: 54 flops, 2.7 body-body
-// interactions.
-NBODY_TREE_HD float softened_trace(float tr, float soft2) { return -soft2 * tr; }
+// t = softened_trace(q.tr, soft2), the same for every body, is taken once a cell and group (the walks stage
+// it with the cell), so the term costs one add an interaction, folded into d.Q.d's first product. Flops,
+// counted as body_body's 20: 3 sub (d), 6 (r^2), rsqrt 4, 3 mul (1/r^2, 1/r^3, 1/r^5), Q d 15, d.Q.d 6 (with
+// t), the scalar s 5, the three components 9, the accumulation 3: 54 flops, 2.7 body-body interactions.
+NBODY_TREE_HD float softened_trace(float tr, float soft2) {
+    return -soft2 * tr;
+}
 
 NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, float t, float soft2) {
     const float r2 = soft2 + dx * dx + dy * dy + dz * dz;
@@ -112,6 +114,28 @@ NBODY_TREE_HD F3 body_cell(float dx, float dy, float dz, const CellMoments& q, f
     const float dqd = t + dx * qx + dy * qy + dz * qz;
     const float s = q.m * inv_r3 + 2.5f * dqd * inv_r5 * inv_r2;
     return {s * dx - inv_r5 * qx, s * dy - inv_r5 * qy, s * dz - inv_r5 * qz};
+}
+
+// The potentials whose gradients body_body and body_cell are, without G and with the sign left outside (each
+// returns -phi / G, positive): what colour by potential draws. Body-body: m / r. Body-cell, the same
+// expansion to second order: sum m / |d + s| ~ M / r + (1/2) sum m s_a s_b (3 d_a d_b / r^5 - delta_ab /
+// r^3), which with Q = 3 S - tr I (S_ab = sum m s_a s_b) is M / r + (1/2) (d.Q.d - soft2 tr) / r^5: the same
+// dqd (t + d.Q.d) as the acceleration's. Flops, counted as above: body-body 3 sub, 6 (r^2), rsqrt 4, 1 mul:
+// 14; body-cell 3 sub, 6, rsqrt 4, 3 mul (1/r^2, 1/r^5), Q d 15, d.Q.d 6, 4 (the sum): 41.
+NBODY_TREE_HD float body_body_potential(float dx, float dy, float dz, float m, float soft2) {
+    return m * tree_rsqrt(soft2 + dx * dx + dy * dy + dz * dz);
+}
+
+NBODY_TREE_HD float body_cell_potential(float dx, float dy, float dz, const CellMoments& q, float t,
+                                        float soft2) {
+    const float inv_r = tree_rsqrt(soft2 + dx * dx + dy * dy + dz * dz);
+    const float inv_r2 = inv_r * inv_r;
+    const float inv_r5 = inv_r * inv_r2 * inv_r2;
+    const float qx = q.qxx * dx + q.qxy * dy + q.qxz * dz;
+    const float qy = q.qxy * dx + q.qyy * dy + q.qyz * dz;
+    const float qz = q.qxz * dx + q.qyz * dy + q.qzz * dz;
+    const float dqd = t + dx * qx + dy * qy + dz * qz;
+    return q.m * inv_r + 0.5f * dqd * inv_r5;
 }
 
 // The same two interactions added into (ax, ay, az) with each component's product folded into the sum: the

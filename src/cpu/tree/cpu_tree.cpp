@@ -88,22 +88,39 @@ double seconds_since(std::chrono::steady_clock::time_point& t) {
 }  // namespace
 
 template <class V>
-void CpuTree::load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+void CpuTree::load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, WalkOut out,
                            TreeStats* stats, bool acc_holds_last) {
     p.validate();
     check_size(n);
     load(pos_mass, n, m_threads, m_in_x, m_in_y, m_in_z, m_in_m);
-    run(n, p, eps, acc, stats, acc_holds_last);
+    run(n, p, eps, out, stats, acc_holds_last);
 }
 
 void CpuTree::evaluate(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
                        TreeStats* stats, bool acc_holds_last) {
-    load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
+    load_and_run(pos_mass, n, p, eps, WalkOut{acc, nullptr}, stats, acc_holds_last);
 }
 
 void CpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
                        TreeStats* stats, bool acc_holds_last) {
-    load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
+    load_and_run(pos_mass, n, p, eps, WalkOut{acc, nullptr}, stats, acc_holds_last);
+}
+
+namespace {
+TreeParams without_criterion(TreeParams p) {
+    p.alpha = 0;
+    return p;
+}
+}  // namespace
+
+void CpuTree::potentials(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, double* phi,
+                         TreeStats* stats) {
+    load_and_run(pos_mass, n, without_criterion(p), eps, WalkOut{nullptr, phi}, stats, false);
+}
+
+void CpuTree::potentials(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, double* phi,
+                         TreeStats* stats) {
+    load_and_run(pos_mass, n, without_criterion(p), eps, WalkOut{nullptr, phi}, stats, false);
 }
 
 void CpuTree::evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active,
@@ -112,7 +129,7 @@ void CpuTree::evaluate_active(const Float4* pos_mass, std::size_t n, const uint8
     m_active = active;
     m_may_refit = may_refit;
     try {
-        load_and_run(pos_mass, n, p, eps, acc, stats, acc_holds_last);
+        load_and_run(pos_mass, n, p, eps, WalkOut{acc, nullptr}, stats, acc_holds_last);
     } catch (...) {
         m_active = nullptr, m_may_refit = false;
         throw;
@@ -159,7 +176,7 @@ void CpuTree::refit_tree(const TreeParams& p, TreeStats& st) {
     st.refitted = true;
 }
 
-void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats,
+void CpuTree::run(std::size_t n, const TreeParams& p, double eps, WalkOut out, TreeStats* stats,
                   bool acc_holds_last) {
     if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
     TreeStats st;
@@ -182,8 +199,8 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, Float4* acc, T
     const float soft2 = tree::softening2(eps);
     const bool criterion = p.reads_last_accelerations();
     // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
-    if (criterion && !acc_holds_last) walk(soft2, acc, st, false, nullptr, false);
-    walk(soft2, acc, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
+    if (criterion && !acc_holds_last) walk(soft2, WalkOut{out.acc, nullptr}, st, false, nullptr, false);
+    walk(soft2, out, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
     st.t_walk = seconds_since(t);
     st.cells = m_cells.size();
     st.depth = int(m_level_start.size()) - 2;

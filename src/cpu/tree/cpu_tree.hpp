@@ -40,7 +40,18 @@ class CpuTree {
     // the active bodies'. may_refit (tree::refits' decision, which the caller takes from its active count):
     // the last tree is refitted where it is one of these n bodies under the same leaf and group sizes.
     void evaluate_active(const Float4* pos_mass, std::size_t n, const uint8_t* active, const TreeParams& p,
-                         double eps, Float4* acc, TreeStats* stats, bool acc_holds_last, bool may_refit = false);
+                         double eps, Float4* acc, TreeStats* stats, bool acc_holds_last,
+                         bool may_refit = false);
+
+    // phi[i] = -sum_{j != i} m_j / sqrt(r_ij^2 + eps^2) through the tree, without G: each body's softened
+    // potential from the same build and walk as the accelerations, the walk writing potentials in their place
+    // (the accepted cells' expansion to quadrupole order, tree::body_cell_potential; each body's sum in
+    // float64). Barnes's test alone opens the cells: p.alpha is not read, since the acceleration criterion
+    // needs the accelerations this walk does not make. Throws as evaluate(); n = 0 does nothing.
+    void potentials(const Double4* pos_mass, std::size_t n, const TreeParams& p, double eps, double* phi,
+                    TreeStats* stats = nullptr);
+    void potentials(const Float4* pos_mass, std::size_t n, const TreeParams& p, double eps, double* phi,
+                    TreeStats* stats = nullptr);
 
     // The most bodies this machine's memory holds a tree for (about kBytesPerBody a body, all stages).
     static std::size_t max_bodies();
@@ -54,8 +65,8 @@ class CpuTree {
     // Body k in key order is input body order()[k].
     const std::vector<uint32_t>& order() const { return m_order; }
     const std::vector<uint64_t>& keys() const { return m_keys; }
-    // The groups of the last walk (tree::emit_groups: siblings packed to at most `group` bodies, clear of dense
-    // siblings) and per group its interaction list's lengths.
+    // The groups of the last walk (tree::emit_groups: siblings packed to at most `group` bodies, clear of
+    // dense siblings) and per group its interaction list's lengths.
     const std::vector<tree::TreeGroup>& groups() const { return m_groups; }
     const std::vector<uint32_t>& group_cell_counts() const { return m_group_cells; }
     const std::vector<uint32_t>& group_body_counts() const { return m_group_bodies; }
@@ -63,24 +74,32 @@ class CpuTree {
     const std::vector<uint32_t>& level_starts() const { return m_level_start; }
 
   private:
+    // What a walk writes for the bodies it evaluates, in input order (null: not wanted): accelerations,
+    // potentials. Both come from the same interaction lists.
+    struct WalkOut {
+        Float4* acc = nullptr;
+        double* phi = nullptr;
+    };
     template <class V>
-    void load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, Float4* acc,
+    void load_and_run(const V* pos_mass, std::size_t n, const TreeParams& p, double eps, WalkOut out,
                       TreeStats* stats, bool acc_holds_last);
-    void run(std::size_t n, const TreeParams& p, double eps, Float4* acc, TreeStats* stats, bool acc_holds_last);
+    void run(std::size_t n, const TreeParams& p, double eps, WalkOut out, TreeStats* stats,
+             bool acc_holds_last);
     // The new tree (box, keys, sort, octree, multipoles, groups) or the last one refitted; fills st's stages.
     void build_tree(const TreeParams& p, TreeStats& st);
     void refit_tree(const TreeParams& p, TreeStats& st);
     bool can_refit(std::size_t n, const TreeParams& p) const;
     void bounding_box();
     void sort_by_key(bool short_keys);
-    void gather_key_order();  // m_x.. from m_in_x.. through m_order  // tree_defs.hpp: short keys keep the top 3 kShortLevels bits
+    void gather_key_order();  // m_x.. from m_in_x.. through m_order  // tree_defs.hpp: short keys keep the
+                              // top 3 kShortLevels bits
     void build(int leaf);
     void compute_moments(double inv_theta, double alpha);
     void make_groups(int group);  // m_groups, tree::emit_groups' rule
-    // Over m_groups. use_last: take each group's smallest acceleration from acc (read before the group's own
-    // write); active (null: all): evaluate those bodies only, skipping the groups without one, each group for
-    // its active members alone where sub_groups (tree::walks_active_members of the groups' size limit).
-    void walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active, bool sub_groups);
+    // Over m_groups. use_last: take each group's smallest acceleration from out.acc (read before the group's
+    // own write); active (null: all): evaluate those bodies only, skipping the groups without one, each group
+    // for its active members alone where sub_groups (tree::walks_active_members of the groups' size limit).
+    void walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const uint8_t* active, bool sub_groups);
 
     int m_threads;
     std::size_t m_n = 0;
@@ -95,10 +114,10 @@ class CpuTree {
     std::vector<tree::CellMoments> m_moments;
     std::vector<tree::TreeGroup> m_groups;
     std::vector<uint32_t> m_group_cells, m_group_bodies;
-    double m_key_seconds = 0;  // the keys stage of the last sort_by_key()
-    bool m_short_keys = true;  // what the last build settled on: the next one tries it first
-    const uint8_t* m_active = nullptr;  // evaluate_active's mask, for the duration of that call
-    bool m_may_refit = false;           // and its refit decision
+    double m_key_seconds = 0;                 // the keys stage of the last sort_by_key()
+    bool m_short_keys = true;                 // what the last build settled on: the next one tries it first
+    const uint8_t* m_active = nullptr;        // evaluate_active's mask, for the duration of that call
+    bool m_may_refit = false;                 // and its refit decision
     int m_built_leaf = 0, m_built_group = 0;  // the sizes the cells and groups were made with
 };
 

@@ -1,6 +1,7 @@
 // The group walk (Barnes 1990): consecutive bodies in key order form a group that shares one interaction
 // list. Per group: its bounding box, a breadth-first pass over the tree with the shared opening test
-// (accepted cells -> the cell list; opened leaves -> the body list), then the vectorised evaluation.
+// (accepted cells -> the cell list; opened leaves -> the body list), then the vectorised evaluation of what
+// is asked for: accelerations, potentials, or both from the same lists.
 // Groups are handed out to the threads in small blocks from an atomic counter (the centre of a galaxy costs
 // more than its outskirts); each group's result depends only on the tree, so any thread count gives the
 // same bits.
@@ -24,16 +25,19 @@ struct WalkScratch {
     std::vector<uint32_t> queue, accepted, leaves;
     std::vector<float> c[11];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz, softened trace term
     std::vector<float> b[4];   // body list: x, y, z, m
+    std::vector<uint32_t> bk;  // and each entry's position in key order (potentials: a body skips itself)
     float ax[128], ay[128], az[128];
+    double phi[128];
     float xi[128], yi[128], zi[128];  // an active-only walk's evaluated bodies, gathered
     uint32_t picked[128];             // their positions in key order
     uint32_t member[128];             // a whole group's positions in key order (its box and acceleration)
     uint64_t body_body = 0, body_cell = 0, walked = 0;
 
-    void size_for(std::size_t cells, std::size_t bodies) {
+    void size_for(std::size_t cells, std::size_t bodies, bool keys) {
         queue.resize(cells), accepted.resize(cells), leaves.resize(cells);
         for (auto& v : c) v.resize(cells);
         for (auto& v : b) v.resize(bodies);
+        if (keys) bk.resize(bodies);
     }
 };
 
@@ -57,11 +61,14 @@ void CpuTree::make_groups(int group) {
     m_groups.clear();
     for (uint32_t c = 0; c < m_cells.size(); ++c)
         tree::emit_groups(m_cells.data(), m_moments_d.data(), c, uint32_t(group),
-                          [&](uint32_t b, uint32_t k) { m_groups.push_back({b, k}); });
+                          [&](uint32_t b, uint32_t k) {
+                              m_groups.push_back({b, k});
+                          });
 }
 
-void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const uint8_t* active,
+void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const uint8_t* active,
                    bool sub_groups) {
+    Float4* const acc = out.acc;
     const uint32_t groups = uint32_t(m_groups.size());
     st.groups = groups;
     m_group_cells.assign(groups, 0);
@@ -70,7 +77,7 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
     const uint32_t block = 4;  // groups taken at a time
     const int threads = int(std::min<uint32_t>(uint32_t(m_threads), (groups + block - 1) / block));
     std::vector<WalkScratch> scratch(std::size_t(std::max(1, threads)));
-    for (auto& sc : scratch) sc.size_for(m_cells.size(), m_n);
+    for (auto& sc : scratch) sc.size_for(m_cells.size(), m_n, out.phi != nullptr);
 
     auto one_group = [&](WalkScratch& s, uint32_t g) {
         const uint32_t gb = m_groups[g].begin, ge = gb + m_groups[g].count;
@@ -128,23 +135,32 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
             std::memcpy(&s.b[1][nb], &m_y[cell.body_begin], bytes);
             std::memcpy(&s.b[2][nb], &m_z[cell.body_begin], bytes);
             std::memcpy(&s.b[3][nb], &m_m[cell.body_begin], bytes);
+            if (out.phi)
+                for (uint32_t j = 0; j < cell.body_count; ++j) s.bk[nb + j] = cell.body_begin + j;
             nb += cell.body_count;
         }
-        const CellListF32 cl{s.c[0].data(), s.c[1].data(), s.c[2].data(), s.c[3].data(),
-                             s.c[4].data(), s.c[5].data(), s.c[6].data(), s.c[7].data(),
+        const CellListF32 cl{s.c[0].data(), s.c[1].data(), s.c[2].data(),  s.c[3].data(),
+                             s.c[4].data(), s.c[5].data(), s.c[6].data(),  s.c[7].data(),
                              s.c[8].data(), s.c[9].data(), s.c[10].data(), n_acc};
         const SourcesF32 bl{s.b[0].data(), s.b[1].data(), s.b[2].data(), s.b[3].data(), nb};
-        if (active) {
+        // The evaluated bodies' positions in key order (the whole group's run of them, or the active ones
+        // gathered) and their coordinates.
+        const uint32_t* keys = active ? s.picked : s.member;
+        if (active)
             for (uint32_t k = 0; k < ni; ++k) {
                 const uint32_t b = s.picked[k];
                 s.xi[k] = m_x[b], s.yi[k] = m_y[b], s.zi[k] = m_z[b];
             }
-            tree_group_forces(cl, bl, s.xi, s.yi, s.zi, ni, soft2, s.ax, s.ay, s.az);
-            for (uint32_t k = 0; k < ni; ++k) acc[m_order[s.picked[k]]] = {s.ax[k], s.ay[k], s.az[k], 0.f};
-        } else {
-            tree_group_forces(cl, bl, &m_x[gb], &m_y[gb], &m_z[gb], ni, soft2, s.ax, s.ay, s.az);
-            for (uint32_t k = gb; k < ge; ++k)
-                acc[m_order[k]] = {s.ax[k - gb], s.ay[k - gb], s.az[k - gb], 0.f};
+        const float* xi = active ? s.xi : &m_x[gb];
+        const float* yi = active ? s.yi : &m_y[gb];
+        const float* zi = active ? s.zi : &m_z[gb];
+        if (acc) {
+            tree_group_forces(cl, bl, xi, yi, zi, ni, soft2, s.ax, s.ay, s.az);
+            for (uint32_t k = 0; k < ni; ++k) acc[m_order[keys[k]]] = {s.ax[k], s.ay[k], s.az[k], 0.f};
+        }
+        if (out.phi) {
+            tree_group_potentials(cl, bl, s.bk.data(), xi, yi, zi, keys, ni, soft2, s.phi);
+            for (uint32_t k = 0; k < ni; ++k) out.phi[m_order[keys[k]]] = -s.phi[k];
         }
         m_group_cells[g] = n_acc;
         m_group_bodies[g] = uint32_t(nb);
@@ -159,7 +175,8 @@ void CpuTree::walk(float soft2, Float4* acc, TreeStats& st, bool use_last, const
     for (std::size_t t = 1; t < scratch.size(); ++t) pool.emplace_back(worker, std::ref(scratch[t]));
     worker(scratch[0]);
     for (auto& th : pool) th.join();
-    st.body_body = st.body_cell = st.walked_bodies = 0;  // this walk's lists (a first walk's are not the forces')
+    // this walk's lists (a first walk's are not the forces')
+    st.body_body = st.body_cell = st.walked_bodies = 0;
     for (const auto& s : scratch)
         st.body_body += s.body_body, st.body_cell += s.body_cell, st.walked_bodies += s.walked;
 }
