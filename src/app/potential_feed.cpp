@@ -63,8 +63,8 @@ void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_
     const double due = std::max(kInterval, kDutyFactor * m_last_seconds);
     if (wall_now - m_started < due && (r.has_body_scalars() || !m_error.empty())) return;
     m_started = wall_now;
-    std::vector<Float4>
-        pos;  // n x 16 bytes from the GPU: 256 KiB at the exact sum's limit, 32 MiB at the tree's
+    // n x 16 bytes from the GPU: 256 KiB at the exact sum's limit, 32 MiB at the tree's.
+    std::vector<Float4> pos;
     r.read_positions(pos);
     const double eps = p.eps, G = p.G;
     if (n <= kExactMax) {
@@ -85,8 +85,8 @@ void PotentialFeed::update(ParticleRenderer& r, const SimParams& p, double wall_
             std::vector<double> phi(pos.size());
             try {
                 tree->potentials(pos.data(), pos.size(), tp, eps, phi.data());  // without G
-            } catch (
-                const Error& e) {  // a body the tree cannot place (NaN, infinite), or too many for memory
+            } catch (const Error& e) {
+                // A body the tree cannot place (NaN, infinite), or too many for memory.
                 Sum refused;
                 refused.error = e.what();
                 return refused;
