@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "core/rows/integrator.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_words.hpp"
@@ -247,16 +248,16 @@ void diagnostics_panel(PanelContext& c) {
     const std::size_t n = c.sim.facts().size;
     if (!d.enabled(n) && d.declined()) {
         ImGui::TextWrapped(
-            "Energy sampling is off: at N = %zu the exact O(N^2) energy would take as long as many tree steps "
+            "Energy sampling is off: at N = %s the exact O(N^2) energy would take as long as many tree steps "
             "and stall the picture each time. Direct summation, or the tree at up to 262,144 bodies, samples it.",
-            n);
+            with_commas(n).c_str());
         return;
     }
     if (!d.enabled(n)) {
         ImGui::TextWrapped(
-            "Energy sampling is off above N = %zu on the CPU backend (the float64 O(N^2) energy runs on one "
+            "Energy sampling is off above N = %s on the CPU backend (the float64 O(N^2) energy runs on one "
             "CPU core); the CUDA backend computes it on the GPU.",
-            d.max_n());
+            with_commas(d.max_n()).c_str());
         return;
     }
     const auto last = d.latest();

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "core/limits.hpp"
 #include "ui/panels.hpp"
 
 namespace nbody {
@@ -164,7 +165,7 @@ void readout_panel(PanelContext& c) {
         if (d.declined())
             disabled_wrapped("not sampled: the exact energy costs many tree steps at this N");
         else
-            ImGui::TextDisabled("not sampled above N = %zu on the CPU", d.max_n());
+            ImGui::TextDisabled("not sampled above N = %s on the CPU", with_commas(d.max_n()).c_str());
     } else if (!d.baseline() || !last) {
         big_value(big, "relative energy error |dE/E0|", "...", white);
     } else {
@@ -176,7 +177,7 @@ void readout_panel(PanelContext& c) {
     if (ImGui::IsItemHovered()) wrapped_tooltipf("at %g flops per interaction", s.rate.flops_per_pair);
     big_value(big, "interactions/s", format_si(s.rate.interactions_per_s), white);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s   N = %zu   %s", rates_line(c.sim).c_str(), c.sim.facts().size,
+    ImGui::TextWrapped("%s   N = %s   %s", rates_line(c.sim).c_str(), with_commas(c.sim.facts().size).c_str(),
                        c.sim.facts().kernel_label.c_str());
     ImGui::PopStyleColor();
 }

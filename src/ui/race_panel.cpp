@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/limits.hpp"
 #include "core/rows/force_method.hpp"
 #include "core/session/perf_history.hpp"
 #include "ui/plain_words.hpp"
@@ -84,7 +85,7 @@ void race_results(PanelContext& c, RaceDriver& race) {
     const float scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextWindowPos(ImVec2(360 * scale, 300 * scale), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Race results", &race.show_results, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::Text("N = %zu on %s, %.2g s each", r.n, r.device.c_str(), r.seconds);
+        ImGui::Text("N = %s on %s, %.2g s each", with_commas(r.n).c_str(), r.device.c_str(), r.seconds);
         if (!r.note.empty()) {
             ImGui::PushTextWrapPos(kBarWidth * scale);
             disabled_wrapped(r.note);
