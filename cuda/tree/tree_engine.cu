@@ -341,13 +341,16 @@ std::string TreeEngine::stage_times() const {
 // Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
 // drifted positions and walked for the active bodies' groups only, and the active bodies close their steps.
 // Work: the walked lists of the active bodies. Every part keeps the same clock over the same bodies.
+// Each part closes a step and opens the next in one hand-off to its thread, two a step where there were three
+// (a small block step took 1.144 ms on two GPUs against one GPU's 0.834); a step's time counts from its opening.
 void TreeEngine::block_steps(int k) {
+    if (k <= 0) return;
+    std::vector<std::size_t> due(m_parts.size());
+    auto t0 = std::chrono::steady_clock::now();
+    on_every_part([&](TreeReplica& r, std::size_t p) {
+        due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
+    });
     for (int s = 0; s < k; ++s) {
-        const auto t0 = std::chrono::steady_clock::now();
-        std::vector<std::size_t> due(m_parts.size());
-        on_every_part([&](TreeReplica& r, std::size_t p) {
-            due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
-        });
         const std::size_t active = due.front();
         for (std::size_t d : due)
             if (d != active)
@@ -371,10 +374,17 @@ void TreeEngine::block_steps(int k) {
         }
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
-        // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once.
-        on_every_part([&](TreeReplica& r, std::size_t) { r.clock.end_step(r.bodies(m_n), rule(), r.part->stream); });
+        // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once, and the
+        // next step's opening with them.
+        const bool next = s + 1 < k;
+        on_every_part([&](TreeReplica& r, std::size_t p) {
+            r.clock.end_step(r.bodies(m_n), rule(), r.part->stream);
+            if (next) due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
+        });
         ++m_steps;
-        add_stages(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), active);
+        const auto t1 = std::chrono::steady_clock::now();
+        add_stages(std::chrono::duration<double>(t1 - t0).count(), active);
+        t0 = t1;
     }
 }
 
