@@ -180,14 +180,20 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     const std::size_t active = block ? m_last_active : m_n;
     const bool share = shares_walk(active);
     const bool mirrored = share && m_mirrored;
-    on_every_part([&](TreeReplica& r, std::size_t k) {
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
-        const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
-        WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
-        if (mirrored) set_mirrors(mine, k);
-        r.tree.evaluate_device(r.pos.get(), m_n, m_params.tree, m_params.eps, r.acc.get(), &r.stats, m_acc_current,
-                               block ? r.clock.active() : nullptr, may_refit, share ? &mine : nullptr);
-    });
+    on_every_part([&](TreeReplica& r, std::size_t k) { walk_part(r, k, block, may_refit, share, mirrored); });
+    after_walks(block, share, mirrored);
+}
+
+void TreeEngine::walk_part(TreeReplica& r, std::size_t k, bool block, bool may_refit, bool share, bool mirrored) {
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
+    const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
+    WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
+    if (mirrored) set_mirrors(mine, k);
+    r.tree.evaluate_device(r.pos.get(), m_n, m_params.tree, m_params.eps, r.acc.get(), &r.stats, m_acc_current,
+                           block ? r.clock.active() : nullptr, may_refit, share ? &mine : nullptr);
+}
+
+void TreeEngine::after_walks(bool block, bool share, bool mirrored) {
     m_stats = front().stats;
     m_exchange_seconds = 0;
     if (share) {
@@ -341,8 +347,10 @@ std::string TreeEngine::stage_times() const {
 // Block steps (tree_block_steps.cuh): every body drifts to the next block time, the tree is built on the
 // drifted positions and walked for the active bodies' groups only, and the active bodies close their steps.
 // Work: the walked lists of the active bodies. Every part keeps the same clock over the same bodies.
-// Each part closes a step and opens the next in one hand-off to its thread, two a step where there were three
-// (a small block step took 1.144 ms on two GPUs against one GPU's 0.834); a step's time counts from its opening.
+// Hand-offs to the parts' threads: a small block step took 1.144 ms on two GPUs against one GPU's 0.834, with
+// three hand-offs a step (open, walk, close). Now each part closes a step and opens the next in one, and a step
+// whose walk is not shared out walks in that one too: one hand-off a step where nothing is shared, two where
+// the walk is (the exchange runs between). A step's time counts from its opening.
 void TreeEngine::block_steps(int k) {
     if (k <= 0) return;
     std::vector<std::size_t> due(m_parts.size());
@@ -357,7 +365,16 @@ void TreeEngine::block_steps(int k) {
                 throw BackendError("tree block step: the GPU parts disagree on the bodies due (" +
                                    std::to_string(active) + " against " + std::to_string(d) + ")");
         m_last_active = active;
-        if (tree::sums_directly(active, m_n)) {  // the tree stays as it was, refittable as it was
+        const bool next = s + 1 < k;
+        // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once, and the
+        // next step's opening with them.
+        auto close_and_open = [&](TreeReplica& r, std::size_t p) {
+            r.clock.end_step(r.bodies(m_n), rule(), r.part->stream);
+            if (next) due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
+        };
+        const bool direct = tree::sums_directly(active, m_n);
+        const bool walk_alone = !direct && !shares_walk(active);
+        if (direct) {  // the tree stays as it was, refittable as it was
             for (auto& r : m_parts) {
                 NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
                 r->direct.evaluate(r->pos.as<const float4>(), r->clock.active(), active, m_n,
@@ -367,20 +384,23 @@ void TreeEngine::block_steps(int k) {
             m_stats.bodies = m_n, m_stats.body_body = uint64_t(active) * uint64_t(m_n), m_stats.walked_bodies = active;
             m_exchange_seconds = 0;
             ++m_direct_steps;
+        } else if (walk_alone) {  // every part walks every due group: nothing to wait for between walk and close
+            const bool may_refit = m_refittable && tree::refits(active, m_n);
+            on_every_part([&](TreeReplica& r, std::size_t p) {
+                walk_part(r, p, true, may_refit, false, false);
+                close_and_open(r, p);
+            });
+            after_walks(true, false, false);
         } else {
             evaluate(true, m_refittable && tree::refits(active, m_n));
+        }
+        if (!direct) {
             m_refittable = true;
             m_refits += m_stats.refitted;
         }
         m_work.evaluations += 1;
         m_work.add({double(m_stats.body_body), double(m_stats.body_cell), double(active) * double(m_n)}, 1.0);
-        // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once, and the
-        // next step's opening with them.
-        const bool next = s + 1 < k;
-        on_every_part([&](TreeReplica& r, std::size_t p) {
-            r.clock.end_step(r.bodies(m_n), rule(), r.part->stream);
-            if (next) due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
-        });
+        if (!walk_alone) on_every_part(close_and_open);
         ++m_steps;
         const auto t1 = std::chrono::steady_clock::now();
         add_stages(std::chrono::duration<double>(t1 - t0).count(), active);

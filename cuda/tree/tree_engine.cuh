@@ -103,6 +103,10 @@ private:
     // part's clock; may_refit: the last tree refitted instead, core/tree/sub_step_rule.hpp). On several parts
     // the walk is shared out and exchanged where that pays (shares_walk).
     void evaluate(bool block = false, bool may_refit = false);
+    // The two halves of evaluate: one part's walk (on its thread), then the exchange of a shared walk and the
+    // step's counts (after every part's walk).
+    void walk_part(TreeReplica& r, std::size_t k, bool block, bool may_refit, bool share, bool mirrored);
+    void after_walks(bool block, bool share, bool mirrored);
     bool shares_walk(std::size_t active) const;
     // Calls fn(replica, k) for every part k at once, each on a host thread of its own (m_workers) with its GPU
     // current (a tree's build waits on its GPU once a level), and rethrows the first exception once all have
