@@ -55,6 +55,7 @@ class App {
   cpuMethod: CpuMethod = 'direct'; // how the forces are found: direct summation or the tree (GPU or CPU)
   units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
+  linkProblems = ''; // the link's bad values, in words: they stay shown when the probe reloads the scene
   readonly controls: ViewControls; // the exposure and glow sliders' ranges and defaults (the desktop window's)
   view: ViewSettings; // the View panel's, kept across scenes
   private stepsWindow = { steps: 0, frames: 0, start: performance.now(), sps: 0, fps: 0 };
@@ -322,7 +323,7 @@ class App {
     if (!asked && (ratio > 4 || ratio < 0.25 || treeChoice)) { // the planned N goes as sqrt(rate): more than 2x off
       const r = this.run;
       this.url = { dt: r.dt, eps: r.eps, G: r.G, variant: r.variant.name, method: this.url.method };
-      this.loadScene($<HTMLSelectElement>('scene').value);
+      if (this.loadScene($<HTMLSelectElement>('scene').value) && this.linkProblems) showError(this.linkProblems);
     } else if (!asked) {
       // The same size: a reduced scene's note gets the measured rate's figures.
       if (want.ok && this.run.scene.n < want.n) {
@@ -426,7 +427,8 @@ async function start(): Promise<void> {
   if (!app.loadScene(name, '', parsed.state.n ?? 0)) app.loadScene(FIRST_SCENE);
   timings.scene = performance.now();
   app.timings = timings;
-  if (parsed.problems.length) showError(parsed.problems.map((p) => p.message).join('\n'));
+  app.linkProblems = parsed.problems.map((p) => p.message).join('\n');
+  if (app.linkProblems) showError(app.linkProblems);
   wirePanels(app);
   requestAnimationFrame((t) => app.frame(t));
   Object.assign(window, { nbody: testApi(app) });
