@@ -11,10 +11,6 @@
 namespace nbody {
 
 namespace {
-unsigned compute_program(const std::string& dir, const std::string& file) {
-    const std::string path = dir + "/" + file;
-    return link_program({compile_shader(GL_COMPUTE_SHADER, read_shader_file(path), path)}, path);
-}
 constexpr std::size_t kCells = std::size_t(DensityGrid::kGrid) * DensityGrid::kGrid * DensityGrid::kGrid;
 // Fixed-point units in the whole mass: 2^28 leaves 16x headroom in a uint32 cell (a component's mass scaled
 // up in the panel) and still gives 128 units to each of 2,097,152 equal bodies.

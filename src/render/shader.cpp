@@ -133,6 +133,11 @@ unsigned link_program(std::initializer_list<unsigned> shaders, const std::string
     return program;
 }
 
+unsigned compute_program(const std::string& dir, const std::string& file) {
+    const std::string path = dir + "/" + file;
+    return link_program({compile_shader(GL_COMPUTE_SHADER, read_shader_file(path), path)}, path);
+}
+
 ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_file,
                              const std::string& frag_file) {
     const GLuint vs = compile(GL_VERTEX_SHADER, fs::path(dir) / vert_file);

@@ -16,6 +16,8 @@ std::string shader_dir();
 std::string read_shader_file(const std::string& path);
 unsigned compile_shader(unsigned stage, const std::string& source, const std::string& file);
 unsigned link_program(std::initializer_list<unsigned> shaders, const std::string& what);
+// A program of one compute shader, dir/file (its errors name the file).
+unsigned compute_program(const std::string& dir, const std::string& file);
 
 class ShaderProgram {
   public:

@@ -12,10 +12,6 @@
 namespace nbody {
 
 namespace {
-unsigned compute_program(const std::string& dir, const std::string& file) {
-    const std::string path = dir + "/" + file;
-    return link_program({compile_shader(GL_COMPUTE_SHADER, read_shader_file(path), path)}, path);
-}
 // The indirect draw command (count, instances, first, base instance) and the slots the splat asked for.
 struct BigDraw {
     GLuint count = 0, instances = 1, first = 0, base_instance = 0, wanted = 0;
