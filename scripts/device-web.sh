@@ -8,7 +8,9 @@
 # and the page's core travel in .webdev; the Vulkan loader and glvnd come from .gl, before the driver's own
 # libraries on the path (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from
 # libGLX_nvidia.so.0).
-# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] scripts/device-web.sh [N...]
+# WEB_TREE="cartwheel-1m:1048576 ..." (scene:N) also times the page's tree path (TreeSim: the build in
+# WebAssembly, the walk in WGSL), one step at a time, into $OUT/web-tree.txt.
+# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] [WEB_TREE="scene:N ..."] scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
 mkdir -p "$OUT"
@@ -43,6 +45,9 @@ for n in "${sizes[@]}"; do
     IFS=, read -r k u block q <<< "${spec#*:}"
     $W/node $W/bench.mjs "${spec%%:*}" "$n" 3 "$k" "$u" "$block" "$q" 2>&1 | tee -a "$OUT/web-shapes.txt" || rc=1
   done
+done
+for spec in ${WEB_TREE:-}; do
+  $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
 done
 if compgen -G "$OUT/bench-*.json" >/dev/null; then
   python3 web/device/side_by_side.py "$OUT/web-bench.txt" "$OUT"/bench-*.json | tee "$OUT/web-vs-glsl.txt"

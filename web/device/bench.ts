@@ -5,12 +5,17 @@
 //   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
 // Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
+//        node bench.mjs tree SCENE N [SECONDS]   (the page's tree path, TreeSim: a shipped scene at N bodies,
+// one step at a time as the page takes them; prints the median step and its stages, and frames/s at the
+// scene's steps a frame counting the steps alone)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
+import type { Core } from '../src/core';
 import { GpuSim } from '../src/gpu_sim';
 import { variantByName } from '../src/kernels';
 import { computeUnits, FixedShape, shapeChooser, wantedLimits } from '../src/shape';
+import { TreeSim } from '../src/tree_sim';
 import { loadCoreInNode } from './node_core';
 
 Object.assign(globalThis, globals);
@@ -28,7 +33,63 @@ function sphere(n: number): { pos: Float32Array<ArrayBuffer>; vel: Float32Array<
   return { pos, vel };
 }
 
+// Dawn's instance lives as long as the process: collected with a function's locals, it takes its threads with it
+// (the process aborted with std::system_error "Invalid argument" a step later).
+let gpu: GPU | undefined;
+
+async function gpuDevice(): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
+  gpu ??= create([]);
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new Error('Dawn found no GPU adapter (is a Vulkan driver and loader on LD_LIBRARY_PATH?)');
+  return { adapter, device: await adapter.requestDevice({ requiredLimits: wantedLimits(adapter.limits) }) };
+}
+
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+// The tree path one step at a time (each step waits for its own round trip, as the page's frames do): the
+// median step's wall time and the median of each stage over the steps timed.
+async function benchTree(core: Core, scene: string, n: number, seconds: number): Promise<void> {
+  const { adapter, device } = await gpuDevice();
+  const s = core.loadScene(scene, '', n);
+  if (!s.ok) throw new Error(s.error);
+  const units = computeUnits(core, adapter.info);
+  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core);
+  sim.load(s.posMass, s.vel);
+  const v = variantByName('ij')!;
+  const p = { dt: s.dt, eps: s.eps, G: s.G };
+  await sim.step(v, p, 1); // primes (two walks) and compiles
+  const rows: { step: number; read: number; build: number; upload: number; walk: number; refit: boolean }[] = [];
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000 || rows.length < 8) {
+    const t0 = performance.now();
+    await sim.step(v, p, 1);
+    const t = sim.times, b = t.build!;
+    const buildMs = 1000 * (b.box + b.keys + b.sort + b.build + b.multipoles + b.copy);
+    rows.push({ step: performance.now() - t0, read: t.readMs, build: buildMs, upload: t.uploadMs, walk: t.walkMs, refit: b.refitted });
+  }
+  const state = await sim.readState();
+  const finite = state.pos.every(Number.isFinite);
+  const of = (k: 'step' | 'read' | 'build' | 'upload' | 'walk', refit?: boolean): string =>
+    median(rows.filter((r) => refit === undefined || r.refit === refit).map((r) => r[k])).toFixed(2);
+  const stepMs = Number(of('step'));
+  console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}) ` +
+    `read_ms=${of('read')} wasm_build_ms=${of('build', false)} wasm_refit_ms=${of('build', true)} upload_ms=${of('upload')} walk_ms=${of('walk')} ` +
+    `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.label()}" finite=${finite} ` +
+    `adapter="${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} ${adapter.info.description}"`);
+  device.destroy();
+  process.exit(finite ? 0 : 1);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'tree') {
+    const [, scene, nText, secondsText] = process.argv.slice(2);
+    const n = Number(nText);
+    if (!scene || !(Number.isInteger(n) && n > 0)) {
+      console.error('usage: node bench.mjs tree SCENE N [SECONDS]');
+      process.exit(2);
+    }
+    return benchTree(await loadCoreInNode(dirname(fileURLToPath(import.meta.url))), scene, n, Number(secondsText ?? 5));
+  }
   const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');
   const n = Number(nText);
@@ -39,10 +100,7 @@ async function main(): Promise<void> {
   }
   const fixed: FixedShape | undefined = given.length ? { k: given[0], u: given[1], block: given[2], q: given[3] } : undefined;
   const core = await loadCoreInNode(dirname(fileURLToPath(import.meta.url)));
-  const gpu = create([]);
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) throw new Error('Dawn found no GPU adapter (is a Vulkan driver and loader on LD_LIBRARY_PATH?)');
-  const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter.limits) });
+  const { adapter, device } = await gpuDevice();
   const info = adapter.info;
   const units = computeUnits(core, info);
   const sim = new GpuSim(device, shapeChooser(core, device.limits, units.units, fixed));
@@ -69,12 +127,11 @@ async function main(): Promise<void> {
     await device.queue.onSubmittedWorkDone();
     perStep.push((performance.now() - t0) / 1000 / batch);
   }
-  perStep.sort((a, b) => a - b);
-  const median = perStep[Math.floor(perStep.length / 2)];
+  const stepS = median(perStep);
   const state = await sim.readState();
   const finite = state.pos.every(Number.isFinite);
   console.log(`wgsl ${variant.name} N=${n} shape="${sim.shapeFor(variant).label}" units="${units.why}" steps=${perStep.length * batch} ` +
-    `median_s=${median.toExponential(4)} interactions_per_s=${((n * n) / median).toExponential(4)} ` +
+    `median_s=${stepS.toExponential(4)} interactions_per_s=${((n * n) / stepS).toExponential(4)} ` +
     `finite=${finite} adapter="${info.vendor} ${info.architecture} ${info.device} ${info.description}"`);
   device.destroy();
   process.exit(finite ? 0 : 1);
