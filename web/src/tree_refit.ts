@@ -16,8 +16,9 @@
 // quadrupole about the centre of mass, a child's moments shifted by the parallel-axis term from its own centre
 // of mass. web/tests/page.mjs holds the rows to the WebAssembly refit's (docs/web.md: the errors measured).
 //
-// Flops a body: leaf 26 (box 6, centre of mass 7, quadrupole 13); a child in its parent 33; a cell's row 25
-// and one pow.
+// Flops: a body in its leaf 51 (box 6, centre of mass 10, quadrupole 35, add_point's 32 of them); a child in
+// its parent 58; a cell's row about 30 and one pow. Bytes a body: 20 read and 16 written by the gather, 32 read
+// by its leaf; a cell: 80 written and read once by its parent, and its walk row's 64 written.
 
 // Invocations a workgroup, and workgroups a dispatch dimension at most (WebGPU's default
 // maxComputeWorkgroupsPerDimension; more go on in y).
