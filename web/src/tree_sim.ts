@@ -106,8 +106,9 @@ export class TreeSim extends GpuSim {
     return Promise.all([p.pending, this.refitter.prepare()]).then(() => undefined);
   }
 
-  // `steps` leap-frog steps, a tree built for each (the first after load also primes, walking twice: under
-  // theta alone for the accelerations the criterion reads, then with it, as the desktop's evaluate does).
+  // `steps` leap-frog steps, a tree built or refitted for each (the first after load also primes, walking
+  // twice: under theta alone for the accelerations the criterion reads, then with it, as the desktop's
+  // evaluate does).
   step(v: Variant, p: StepParams, steps: number): Promise<void> {
     return this.serial(() => this.steps(v, p, steps));
   }
@@ -180,6 +181,7 @@ export class TreeSim extends GpuSim {
       for (let k = 0; k < repeats; ++k) {
         const t0 = performance.now();
         if (!(await this.build(0, true, generation))) throw new Error('refitBoth: other bodies were loaded');
+        if (!this.times.refitted) throw new Error('refitBoth: WebAssembly built a new tree where it was to refit');
         wasmMs = Math.min(wasmMs, performance.now() - t0);
       }
       const wasm = { moments: this.tree.moments().slice(), sorted: this.tree.sorted().slice() };
