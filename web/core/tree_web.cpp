@@ -1,10 +1,12 @@
 // The tree the page's WGSL walk reads (web/src/tree_kernel.ts): the desktop's CPU tree (src/cpu/tree/) builds
-// it, so the bounding box, the Morton keys, the octree, the quadrupole multipoles, both opening radii (Barnes's
-// theta and the acceleration criterion, tree/multipoles.hpp's walk_moments) and the groups (tree/groups.hpp)
-// are the desktop's bit for bit. Only the walk moves to the GPU: the build is called with no body active,
-// which builds (or refits) the tree and walks no group. WebGPU has no barrier across a dispatch's workgroups,
-// so a GPU build needs a dispatch a level and a sort of several more; the C++ build in WebAssembly is the
-// one the desktop's tests already hold to the accuracy goal.
+// it, so the bounding box, the Morton keys, the octree, the quadrupole multipoles, both opening radii
+// (Barnes's theta and the acceleration criterion, tree/multipoles.hpp's walk_moments) and the groups
+// (tree/groups.hpp) are the desktop's bit for bit. Only the walk moves to the GPU: the build is called with
+// no body active, which builds (or refits) the tree and walks no group. WebGPU has no barrier across a
+// dispatch's workgroups, so a GPU build needs a dispatch a level and a sort of several more; the C++ build in
+// WebAssembly is the one the desktop's tests already hold to the accuracy goal. The refits between builds run
+// on the GPU (web/src/tree_refit.ts) from this build's cells, level ranges and cell centres; the refit here
+// stays for the tests' comparison and the page's A/B.
 //
 // After build(), the arrays below are views on WebAssembly memory, valid until the next call into the core:
 // the page copies each into its GPU buffer at once (queue.writeBuffer copies).
@@ -43,13 +45,14 @@ class TreeBuild {
             const std::vector<float> f = emscripten::convertJSArrayToNumberVector<float>(pos_mass);
             const std::size_t n = f.size() / 4;
             m_pos.resize(n);
-            for (std::size_t i = 0; i < n; ++i) m_pos[i] = {f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]};
+            for (std::size_t i = 0; i < n; ++i)
+                m_pos[i] = {f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]};
             m_none.assign(n, 0);
             m_acc.resize(n);
             const auto t1 = clock::now();
             // No body active: every stage up to the groups, and a walk that skips every group.
-            m_tree.evaluate_active(m_pos.data(), n, m_none.data(), m_params, 0.0, m_acc.data(), &m_stats, true,
-                                   refit);
+            m_tree.evaluate_active(m_pos.data(), n, m_none.data(), m_params, 0.0, m_acc.data(), &m_stats,
+                                   true, refit);
             const auto t2 = clock::now();
             pack();
             m_copy_s = std::chrono::duration<double>(t1 - t0).count() +
@@ -60,7 +63,8 @@ class TreeBuild {
         }
     }
 
-    // 4 u32 a cell, breadth first (root 0): first body (key order), body count, first child, child count (0: a leaf).
+    // 4 u32 a cell, breadth first (root 0): first body (key order), body count, first child, child count (0:
+    // a leaf).
     val cells() const { return view(m_cells); }
     // 16 f32 a cell: tree::CellMoments (centre of mass and r_open2; mass and quadrupole; the off-diagonal
     // quadrupole and the trace; r_acc2 and r_far2).
@@ -69,6 +73,12 @@ class TreeBuild {
     val sorted() const { return view(m_sorted); }
     // Body k in key order is input body order()[k].
     val order() const { return view(m_tree.order()); }
+    // First cell of each level, breadth first, and one past the last cell (levels() has depth + 2 entries): a
+    // GPU refit takes the internal cells a level a dispatch, the deepest first.
+    val levels() const { return view(m_tree.level_starts()); }
+    // 4 f32 a cell: its geometric centre (x, y, z) and side, length units (tree::cell_box, rounded to
+    // float32): the point the leaf and parent moments sum about, so the float32 sums keep their digits.
+    val centres() const { return view(m_centres); }
     // 4 u32 a group: its first body in key order, its count (at most `group`), and two the walk writes (its
     // list's cells and bodies).
     val groups() const { return view(m_groups); }
@@ -107,11 +117,18 @@ class TreeBuild {
             m_cells[4 * c] = k.body_begin, m_cells[4 * c + 1] = k.body_count;
             m_cells[4 * c + 2] = k.first_child, m_cells[4 * c + 3] = k.n_children;
         }
+        m_centres.resize(4 * cells.size());
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const tree::CellBox b = m_tree.cell_box(c);
+            m_centres[4 * c] = float(b.cx), m_centres[4 * c + 1] = float(b.cy);
+            m_centres[4 * c + 2] = float(b.cz), m_centres[4 * c + 3] = float(b.side);
+        }
         const auto& order = m_tree.order();
         m_sorted.resize(4 * order.size());
         for (std::size_t k = 0; k < order.size(); ++k) {
             const Float4& b = m_pos[order[k]];
-            m_sorted[4 * k] = b.x, m_sorted[4 * k + 1] = b.y, m_sorted[4 * k + 2] = b.z, m_sorted[4 * k + 3] = b.w;
+            m_sorted[4 * k] = b.x, m_sorted[4 * k + 1] = b.y, m_sorted[4 * k + 2] = b.z,
+                         m_sorted[4 * k + 3] = b.w;
         }
         const auto& groups = m_tree.groups();
         m_groups.assign(4 * groups.size(), 0);
@@ -132,7 +149,7 @@ class TreeBuild {
     std::vector<Float4> m_pos, m_acc;
     std::vector<uint8_t> m_none;
     std::vector<uint32_t> m_cells, m_groups;
-    std::vector<float> m_sorted, m_moments;
+    std::vector<float> m_sorted, m_moments, m_centres;
     double m_copy_s = 0;
 };
 
@@ -148,6 +165,8 @@ EMSCRIPTEN_BINDINGS(nbody_tree_build) {
         .function("sorted", &TreeBuild::sorted)
         .function("order", &TreeBuild::order)
         .function("groups", &TreeBuild::groups)
+        .function("levels", &TreeBuild::levels)
+        .function("centres", &TreeBuild::centres)
         .function("stats", &TreeBuild::stats)
         .function("label", &TreeBuild::label);
 }

@@ -123,6 +123,8 @@ export interface TreeBuild {
   sorted(): Float32Array<ArrayBuffer>;
   order(): Uint32Array<ArrayBuffer>;
   groups(): Uint32Array<ArrayBuffer>;
+  levels(): Uint32Array<ArrayBuffer>; // first cell of each level, then the cell count
+  centres(): Float32Array<ArrayBuffer>; // 4 f32 a cell: geometric centre and side
   stats(): TreeBuildStats;
   label(): string;
   delete(): void;

@@ -13,7 +13,7 @@ import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
-import { accelerationErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
+import { accelerationErrors, refitErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
 import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
 
 interface Run {
@@ -516,6 +516,10 @@ function testApi(app: App) {
     // The WGSL tree's forces against the float64 reference: median and 99th-percentile relative errors.
     async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number) {
       return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha);
+    },
+    // The GPU refit's walk rows against the WebAssembly refit's (verify.ts).
+    async refitErrors(scene: string, n: number, drift: number) {
+      return refitErrors(app.device!, app.core, app.run.variant, app.shapes!, scene, n, drift);
     },
     // The running tree path's last accelerations against float64 (null on another path).
     async runningTreeErrors() {

@@ -1,26 +1,33 @@
-// The WebGPU tree path: each step the positions come back from the GPU (one copy and mapAsync), the desktop's
-// CPU tree build in WebAssembly (web/core/tree_web.cpp: box, keys, sort, octree, multipoles, groups) makes the
-// tree, its flat arrays go up with queue.writeBuffer, and the WGSL walk (web/src/tree_kernel.ts) finds the
-// forces and takes the fused leap-frog step into the other position buffer, which the renderer draws as on the
-// direct path. The buffers, the state between steps and the ping-pong are GpuSim's.
+// The WebGPU tree path: on a build step the positions come back from the GPU (one copy and mapAsync), the
+// desktop's CPU tree build in WebAssembly (web/core/tree_web.cpp: box, keys, sort, octree, multipoles, groups)
+// makes the tree and its flat arrays go up with queue.writeBuffer; on the steps between, the last tree is
+// refitted on the GPU (web/src/tree_refit.ts), nothing read back. Then the WGSL walk (web/src/tree_kernel.ts)
+// finds the forces and takes the fused leap-frog step into the other position buffer, which the renderer draws
+// as on the direct path. The buffers, the state between steps and the ping-pong are GpuSim's.
 //
 // Why the build is not on the GPU: WebGPU has no barrier across a dispatch's workgroups, so a GPU build is a
 // chain of dispatches (keys, a radix sort of several passes, a level of cells each, multipoles bottom up a
 // level each), every one a place for a race; the desktop's build in WebAssembly is already held to the
 // accuracy goal by the desktop's tests, and its cells are then the desktop's bit for bit. The cost is one
-// round trip a step (the walk needs the tree of the positions the last step wrote).
+// round trip a build. A refit is the last two of those chains only (a gather and the multipoles a level a
+// dispatch) over cells that stay, so it moved to the GPU.
 import { Core, TreeBuild, TreeBuildStats } from './core';
 import { GpuSim, StepParams } from './gpu_sim';
 import { KernelShape, SELF_INTERACTION_FLOOR, Variant } from './kernels';
 import { ShapeChooser } from './shape';
 import { GROUP_LANES, MAX_GROUPS_X, TREE_WALK_SOURCE } from './tree_kernel';
+import { TreeRefit } from './tree_refit';
 
-// Milliseconds of the stages of the last step: the positions' copy back, the build's stages in WebAssembly
-// (TreeBuildStats, seconds there), the upload, the walk with its step.
+// Milliseconds of the stages of the last step: the positions' copy back, the stages of the last call into
+// WebAssembly (TreeBuildStats, seconds there: a build, or a refit where gpuRefit is off), the upload (those
+// three 0 on a GPU refit's step), the GPU refit (submit to done; 0 on a step that called WebAssembly), the walk
+// with its step; refitted: the step's tree was refitted (on either side), not built.
 export interface TreeTimes {
   readMs: number;
   build: TreeBuildStats | null;
   uploadMs: number;
+  gpuRefitMs: number;
+  refitted: boolean;
   walkMs: number;
 }
 
@@ -33,6 +40,7 @@ const BINDING: Record<ArrayName, number> = { cells: 4, moments: 5, sorted: 6, or
 
 export class TreeSim extends GpuSim {
   private tree: TreeBuild;
+  private refitter: TreeRefit;
   private arrays = new Map<ArrayName, GPUBuffer>();
   private treeParams: GPUBuffer;
   private walkBindGroups = new Map<number, GPUBindGroup>();
@@ -44,11 +52,15 @@ export class TreeSim extends GpuSim {
   // cells, key order and groups kept, every multipole and box made anew from the positions now, so the
   // opening tests hold for them). In WebAssembly a refit of 65,536 bodies took 5 ms against a build's 14.
   buildEvery = 4;
-  times: TreeTimes = { readMs: 0, build: null, uploadMs: 0, walkMs: 0 };
+  // Refits on the GPU (tree_refit.ts); false: read back and refit in WebAssembly, as every build (the tests'
+  // comparison and the A/B of the two).
+  gpuRefit = true;
+  times: TreeTimes = { readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, walkMs: 0 };
 
   constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, theta = 1, alpha = 0.001) {
     super(device, shapes);
     this.tree = new core.TreeBuild(theta, alpha);
+    this.refitter = new TreeRefit(device, theta, alpha);
     this.treeParams = device.createBuffer({ size: 48, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     if (!PIPELINE.has(device)) PIPELINE.set(device, { pipeline: null, pending: null });
   }
@@ -58,6 +70,7 @@ export class TreeSim extends GpuSim {
     for (const b of this.arrays.values()) b.destroy();
     this.arrays.clear();
     this.treeParams.destroy();
+    this.refitter.destroy();
     this.tree.delete();
   }
 
@@ -79,7 +92,7 @@ export class TreeSim extends GpuSim {
   }
 
   ready(_v: Variant): boolean {
-    return PIPELINE.get(this.device)!.pipeline !== null;
+    return PIPELINE.get(this.device)!.pipeline !== null && this.refitter.ready();
   }
 
   prepare(_v: Variant): Promise<void> {
@@ -90,11 +103,12 @@ export class TreeSim extends GpuSim {
         p.pipeline = pl;
       });
     }
-    return p.pending;
+    return Promise.all([p.pending, this.refitter.prepare()]).then(() => undefined);
   }
 
-  // `steps` leap-frog steps, a tree built for each (the first after load also primes, walking twice: under
-  // theta alone for the accelerations the criterion reads, then with it, as the desktop's evaluate does).
+  // `steps` leap-frog steps, a tree built or refitted for each (the first after load also primes, walking
+  // twice: under theta alone for the accelerations the criterion reads, then with it, as the desktop's
+  // evaluate does).
   step(v: Variant, p: StepParams, steps: number): Promise<void> {
     return this.serial(() => this.steps(v, p, steps));
   }
@@ -117,7 +131,11 @@ export class TreeSim extends GpuSim {
       this.primed = true;
     }
     for (let s = 0; s < steps; ++s) {
-      if (!(await this.build(this.current, this.sinceBuild % this.buildEvery !== 0, generation))) return;
+      const refit = this.sinceBuild % this.buildEvery !== 0;
+      const ok = refit && this.gpuRefit && this.refitter.holds(this.n)
+        ? await this.refitOnGpu(this.current, generation)
+        : await this.build(this.current, refit, generation);
+      if (!ok) return;
       await this.walkTimed(p, 2, true);
     }
   }
@@ -136,6 +154,39 @@ export class TreeSim extends GpuSim {
     await this.walkTimed({ ...p, dt: 0 }, 0, true);
     this.primed = false;
     return this.read(this.acc, this.n * 16);
+  }
+
+  // The tests' comparison of the two refits: the tree built at the loaded positions, then the same bodies at
+  // `moved` refitted on the GPU and in WebAssembly. Both refits' walk rows and bodies in key order, the tree's
+  // cells and centres, and each refit's milliseconds (the GPU's submit to done; WebAssembly's with the copy
+  // back and the upload, as a step without gpuRefit pays them), the least of `repeats`. Leaves the state unprimed.
+  refitBoth(v: Variant, moved: Float32Array<ArrayBuffer>, repeats = 1) {
+    return this.serial(async () => {
+      await this.prepare(v);
+      const generation = this.generation;
+      this.current = 0;
+      this.primed = false;
+      if (!(await this.build(0, false, generation))) throw new Error('refitBoth: other bodies were loaded');
+      const cells = this.times.build!.cells;
+      this.device.queue.writeBuffer(this.pos[0], 0, moved);
+      await this.device.queue.onSubmittedWorkDone();
+      // Each refit `repeats` times (the same result each time) and its least time: the queue is shared with
+      // the page's frames, whose drawing on SwiftShader may hold a refit up by hundreds of milliseconds.
+      let gpuMs = Infinity, wasmMs = Infinity;
+      for (let k = 0; k < repeats; ++k) {
+        if (!(await this.refitOnGpu(0, generation))) throw new Error('refitBoth: other bodies were loaded');
+        gpuMs = Math.min(gpuMs, this.times.gpuRefitMs);
+      }
+      const gpu = { moments: await this.read(this.arrays.get('moments')!, cells * 64), sorted: await this.read(this.arrays.get('sorted')!, this.n * 16) };
+      for (let k = 0; k < repeats; ++k) {
+        const t0 = performance.now();
+        if (!(await this.build(0, true, generation))) throw new Error('refitBoth: other bodies were loaded');
+        if (!this.times.refitted) throw new Error('refitBoth: WebAssembly built a new tree where it was to refit');
+        wasmMs = Math.min(wasmMs, performance.now() - t0);
+      }
+      const wasm = { moments: this.tree.moments().slice(), sorted: this.tree.sorted().slice() };
+      return { gpu, wasm, cells: this.tree.cells().slice(), centres: this.tree.centres().slice(), gpuMs, wasmMs, times: { ...this.times } };
+    });
   }
 
   // Interactions of the last walk (body-body, body-cell), from the list lengths each group wrote back.
@@ -162,13 +213,35 @@ export class TreeSim extends GpuSim {
     const t1 = performance.now();
     const problem = this.tree.build(pos, refit);
     if (problem) throw new Error(problem);
-    this.times.build = this.tree.stats();
-    this.sinceBuild = this.times.build.refitted ? this.sinceBuild + 1 : 1;
+    const stats = this.tree.stats();
+    this.sinceBuild = stats.refitted ? this.sinceBuild + 1 : 1;
     const t2 = performance.now();
-    this.groupCount = this.times.build.groups;
+    this.groupCount = stats.groups;
     // Each view on WebAssembly memory is copied at once (the next call into the core may move that memory).
     for (const name of ARRAYS) this.upload(name, this.tree[name]());
-    Object.assign(this.times, { readMs: t1 - t0, uploadMs: performance.now() - t2 });
+    if (!stats.refitted) {
+      const a = (name: ArrayName) => this.arrays.get(name)!;
+      this.refitter.setTree({
+        n: this.n, cells: a('cells'), moments: a('moments'), sorted: a('sorted'), order: a('order'),
+        cellCentres: this.tree.centres().slice(), levelStarts: this.tree.levels().slice(),
+      });
+    }
+    Object.assign(this.times, { readMs: t1 - t0, build: stats, uploadMs: performance.now() - t2, gpuRefitMs: 0, refitted: stats.refitted });
+    return true;
+  }
+
+  // The last tree refitted on the GPU from pos[from] (tree_refit.ts); false (nothing done) where other bodies
+  // were loaded meanwhile. Timed from submit to done: the refit's own time where the queue was empty.
+  private async refitOnGpu(from: number, generation: number): Promise<boolean> {
+    if (generation !== this.generation || this.n === 0) return false;
+    const t0 = performance.now();
+    const enc = this.device.createCommandEncoder();
+    this.refitter.encode(enc, this.pos[from]);
+    this.device.queue.submit([enc.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+    if (generation !== this.generation) return false;
+    this.sinceBuild++;
+    Object.assign(this.times, { readMs: 0, uploadMs: 0, gpuRefitMs: performance.now() - t0, refitted: true });
     return true;
   }
 

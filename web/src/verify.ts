@@ -44,7 +44,7 @@ function quantiles(core: Core, s: { posMass: Float32Array<ArrayBuffer>; n: numbe
 // they were found at.
 export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G: number) {
   const { pos, acc } = await sim.stateAccelerations();
-  return { n: sim.n, refitted: sim.times.build?.refitted ?? false, ...quantiles(core, { posMass: pos, n: sim.n }, acc, eps, G) };
+  return { n: sim.n, refitted: sim.times.refitted, gpuRefitted: sim.times.gpuRefitMs > 0, gpuRefitMs: sim.times.gpuRefitMs, walkMs: sim.times.walkMs, ...quantiles(core, { posMass: pos, n: sim.n }, acc, eps, G) };
 }
 
 // The WGSL tree at the desktop's default opening tests (theta 1, alpha 0.001): the median and 99th-percentile
@@ -62,4 +62,43 @@ export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: V
     n: s.n, label, ...quantiles(core, s, gpu, eps, 1),
     bodyBodyPerBody: lists.bodyBody / s.n, bodyCellPerBody: lists.bodyCell / s.n, times,
   };
+}
+
+// The GPU refit (tree_refit.ts) against the WebAssembly refit for the same positions: a scene's bodies moved
+// `drift` of its steps along their velocities off the tree built where they started. Each cell's error by
+// field, scaled by the cell: the mass and r_acc2 relative; the centre of mass and the square roots of r_open2
+// and r_far2 in units of h; the quadrupole and its trace in units of m h^2. h: twice the largest distance of
+// one of the cell's bodies from its geometric centre along an axis, the span the float32 sums run over.
+export async function refitErrors(device: GPUDevice, core: Core, v: Variant, shapes: ShapeChooser, scene: string, n: number, drift: number) {
+  const s = core.loadScene(scene, '', n);
+  if (!s.ok) throw new Error(s.error);
+  const moved = s.posMass.slice();
+  for (let i = 0; i < s.n; ++i) for (let a = 0; a < 3; ++a) moved[4 * i + a] += s.vel[4 * i + a] * drift * s.dt;
+  const sim = new TreeSim(device, shapes, core);
+  sim.load(s.posMass, s.vel);
+  const r = await sim.refitBoth(v, moved, 3);
+  sim.destroy();
+  const g = r.gpu.moments, w = r.wasm.moments, sorted = r.wasm.sorted;
+  const worst = { mass: 0, centre: 0, quadrupole: 0, radii: 0, rAcc: 0 };
+  const raise = (field: keyof typeof worst, e: number) => { worst[field] = Math.max(worst[field], Number.isNaN(e) ? Infinity : e); };
+  let outside = 0;
+  for (let c = 0; c < r.cells.length / 4; ++c) {
+    const begin = r.cells[4 * c], count = r.cells[4 * c + 1], leaf = r.cells[4 * c + 3] === 0;
+    let h = 0; // a lone body at the centre: the cell's side
+    for (let k = begin; k < begin + count; ++k) {
+      let far = 0;
+      for (let a = 0; a < 3; ++a) far = Math.max(far, Math.abs(sorted[4 * k + a] - r.centres[4 * c + a]));
+      h = Math.max(h, 2 * far);
+      if (leaf && far > r.centres[4 * c + 3] / 2) ++outside;
+    }
+    if (h === 0) h = r.centres[4 * c + 3];
+    const at = (row: number) => 16 * c + row, m = w[at(4)];
+    raise('mass', Math.abs(g[at(4)] - m) / m);
+    raise('centre', Math.hypot(g[at(0)] - w[at(0)], g[at(1)] - w[at(1)], g[at(2)] - w[at(2)]) / h);
+    for (const row of [5, 6, 7, 8, 9, 10, 11]) raise('quadrupole', Math.abs(g[at(row)] - w[at(row)]) / (m * h * h));
+    for (const row of [3, 13]) raise('radii', Math.abs(Math.sqrt(g[at(row)]) - Math.sqrt(w[at(row)])) / h);
+    raise('rAcc', w[at(12)] > 0 ? Math.abs(g[at(12)] - w[at(12)]) / w[at(12)] : Math.abs(g[at(12)]));
+  }
+  const sortedSame = r.gpu.sorted.length >= sorted.length && sorted.every((x, k) => Object.is(x, r.gpu.sorted[k]));
+  return { n: s.n, cells: r.cells.length / 4, sortedSame, outsideLeaves: outside / s.n, worst, gpuMs: r.gpuMs, wasmMs: r.wasmMs, times: r.times };
 }
