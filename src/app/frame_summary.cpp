@@ -33,6 +33,7 @@ void print_frame_summary(Viewer& v, long long frames, const WorkCount& work, dou
     std::printf("render on the GPU (ms): sprites %.3g of the draw's %.3g, %zu sprites (%s)\n",
                 1e3 * sum.sprites_gpu / f, 1e3 * sum.draw_gpu / f, v.sim().backend().size(),
                 splat ? "a compute pass adds those up to 4 px across, GL points draw the rest" : "GL points");
+    if (const std::string t = v.trail_note(); !t.empty()) std::printf("trails: %s\n", t.c_str());
     if (v.settings().color_mode == ColorMode::Potential)
         std::printf("potential: %s\n", v.potential_note().c_str());
     if (sum.density_gpu > 0)

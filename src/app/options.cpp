@@ -113,7 +113,7 @@ void add_render_options(CLI::App& app, AppOptions& o) {
                    "Fading trails of L past positions per body (2 to 4096; L defaults to 128)")
         ->expected(0, 1)
         ->default_str("128")
-        ->transform(integer_in(2, 4096));
+        ->transform(integer_in(limits::kMinTrailLength, limits::kMaxTrailLength));
     app.add_option("--tree-cells", o.tree_cells,
                    "Draw the tree's cells down to depth D over the bodies (0 to 8; with --method tree)")
         ->transform(integer_in(0, 8));

@@ -10,6 +10,7 @@
 #include "core/rows/integrator.hpp"
 #include "engine/backend_factory.hpp"
 #include "gl_backend/gl_backend_factory.hpp"
+#include "gl_backend/gl_limits.hpp"
 #include "render/colour_scale.hpp"
 #include "render/screen_pick.hpp"
 #include "render/shader.hpp"
@@ -50,6 +51,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     m_headless = o.headless;
     m_settings.color_mode = parse_color_mode(o.color).value_or(ColorMode::Group);  // options checked the word
     if (o.trails) m_settings.trails.on = true, m_settings.trails.length = *o.trails;
+    m_scene_trails.from_flag = o.trails.has_value();
     if (o.tree_cells) m_settings.cells.on = true, m_settings.cells.depth = *o.tree_cells;
     if (o.exposure) m_settings.auto_exposure = false, m_settings.exposure = *o.exposure;
     m_settings.exposure_ev = o.exposure_ev;
@@ -93,13 +95,14 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
     m_group_names = from_scene ? group_labels(scene) : std::vector<std::string>{};
-    for (std::size_t g = m_group_names.size(); g < m_group_count; ++g) m_group_names.push_back("group " + std::to_string(g));
+    for (std::size_t g = m_group_names.size(); g < m_group_count; ++g)
+        m_group_names.push_back("group " + std::to_string(g));
     apply_group_looks(from_scene ? group_looks(scene) : std::vector<ComponentLook>{});
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     m_settings.min_sprite_px = few_body_sprite_px(initial.size());
     attach_renderer();
-    frame_all();                       // sets the radius the sprite sizes use, and a home view
+    frame_all();  // sets the radius the sprite sizes use, and a home view
     double mass = 0;
     for (const Double4& b : initial.pos_mass) mass += b.w;
     m_renderer->set_scene_scale(mass, m_radius);
@@ -107,7 +110,14 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
         m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
                           float(c->distance), glm::radians(float(c->yaw_deg)),
                           glm::radians(float(c->pitch_deg)));
+    m_scene_trails.apply(m_settings.trails, from_scene && scene.camera ? scene.camera->trails : 0,
+                         software_renderer(m_ctx.description()));
     m_measure.new_scene(initial.size(), m_radius);  // a new scene: the picks go
+}
+
+std::string Viewer::trail_note() const {
+    const std::string& ring = m_renderer->trails().note();
+    return !ring.empty() || m_settings.trails.on ? ring : m_scene_trails.note;
 }
 
 std::string Viewer::step_note() const {
@@ -179,10 +189,12 @@ bool Viewer::pick_at(float x, float y, bool second) {
     const auto drawn = [&](std::size_t i) {
         if (i >= group.size()) return true;
         const GroupStyle& g = m_settings.groups[group[i] % kGroupColours];
-        const bool dark_hidden = g.dark_matter && !m_settings.show_dark_matter && m_settings.dark_matter_light <= 0;
+        const bool dark_hidden =
+            g.dark_matter && !m_settings.show_dark_matter && m_settings.dark_matter_light <= 0;
         return g.visible && !dark_hidden;
     };
-    const std::optional<std::size_t> hit = nearest_on_screen(pos, m_camera, w, h, {x, y}, kPickRadiusPx, drawn);
+    const std::optional<std::size_t> hit =
+        nearest_on_screen(pos, m_camera, w, h, {x, y}, kPickRadiusPx, drawn);
     if (!hit || *hit >= m_measure.bodies()) return false;
     second ? m_measure.pick_second(*hit) : m_measure.pick(*hit);
     return true;
@@ -217,11 +229,13 @@ void Viewer::simulate_and_draw(double wall_now, double budget_s) {
         m_renderer->set_cells(m_sim.tree_cells());
         m_cells_version = m_sim.tree_cells_version();
     }
-    // The steps' own duration (a background step's on its worker, not the moment this frame spent collecting it)
+    // The steps' own duration (a background step's on its worker, not the moment this frame spent collecting
+    // it)
     m_times.sim = m_sim.step_seconds_last_frame();
     if (m_sim.generation() != m_attached_generation) attach_renderer();  // backend switched or reset
     const auto t0 = Clock::now();
-    const double now = m_sim.facts().time;  // a step running in the background leaves it (and the bodies) as drawn
+    const double now =
+        m_sim.facts().time;  // a step running in the background leaves it (and the bodies) as drawn
     if (now != m_last_sim_time) {
         m_renderer->begin_position_update(now - m_last_sim_time);
         m_feed.update(m_sim.backend(), *m_renderer);

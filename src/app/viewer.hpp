@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "app/options.hpp"
-#include "core/session/auto_step.hpp"
+#include "app/potential_feed.hpp"
+#include "app/scene_trails.hpp"
 #include "core/physics/diagnostics.hpp"
+#include "core/session/auto_step.hpp"
 #include "core/session/measurements.hpp"
 #include "core/session/simulation.hpp"
 #include "render/camera.hpp"
@@ -17,7 +19,6 @@
 #include "render/gpu_timer.hpp"
 #include "render/image_capture.hpp"
 #include "render/measure_renderer.hpp"
-#include "app/potential_feed.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/position_feed.hpp"
 #include "scene/scene.hpp"
@@ -54,7 +55,8 @@ class Viewer {
 
     void frame_all();  // camera fits the bodies (90% of them) and makes that the home view
     void set_follow_com(bool on) { m_follow_com = on; }
-    // The measuring tools (picks, readings, arrows): read each frame with no step under way, drawn over the picture.
+    // The measuring tools (picks, readings, arrows): read each frame with no step under way, drawn over the
+    // picture.
     Measurements& measurements() { return m_measure; }
     // A click at window pixel (x, y) of the picture (origin top left): picks the body drawn nearest within
     // kPickRadiusPx, as the ruler's second with `second`; a click on empty sky changes nothing. Reads every
@@ -79,6 +81,9 @@ class Viewer {
     // The scene's automatic time step (dt "auto"): what it chose and why, while dt is still that step; else
     // empty (a number given, or dt changed since).
     std::string step_note() const;
+    // Why there are no trails: the ring's own words (out of GPU memory), or why the scene's were not turned
+    // on.
+    std::string trail_note() const;
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.
     const std::vector<std::string>& group_names() const { return m_group_names; }
@@ -115,8 +120,9 @@ class Viewer {
     Measurements m_measure;
     PotentialFeed m_potential;   // colour by potential: the per-body sums on worker threads
     bool m_headless = false;     // pictures wait for the first potentials; the window does not
+    SceneTrails m_scene_trails;  // the trails a scene opens with
     std::unique_ptr<MeasureRenderer> m_measure_renderer;
-    SceneLoader m_loader;        // last member: its destructor cancels and joins the worker first
+    SceneLoader m_loader;  // last member: its destructor cancels and joins the worker first
 };
 
 }  // namespace nbody

@@ -206,7 +206,7 @@ class WindowApp {
         m_view.colour_note = m_viewer.potential_note();
         m_view.trail_samples = m_viewer.trails().ring().count();
         m_view.trail_bytes = m_viewer.trails().bytes();
-        m_view.trail_note = m_viewer.trails().note();
+        m_view.trail_note = m_viewer.trail_note();
         m_view.tree_cells = m_viewer.cells().boxes();
         m_view.reduced_note = m_switch.plan().note();
         m_view.full_bodies = m_switch.plan().full_bodies();

@@ -36,6 +36,8 @@ inline constexpr double kMinG = 1e-12, kMaxG = 1e12;
 inline constexpr double kMinDt = 1e-12, kMaxDt = 1e6;
 // Softening: 0 (none) or a length from kMinEps (eps^2 = 1e-18 stays normal in float32) to kMaxLength.
 inline constexpr double kMinEps = 1e-9;
+// Fading trails: samples kept a body (the --trails flag and a scene's [camera] trails).
+inline constexpr int kMinTrailLength = 2, kMaxTrailLength = 4096;
 
 // Non-zero and below the smallest normal double (2.2e-308): never a meaningful input value.
 inline bool is_subnormal(double v) {

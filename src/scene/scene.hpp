@@ -97,6 +97,9 @@ struct CameraSpec {
     Double3 target;
     double yaw_deg = 0.0;     // about the z axis, from +x
     double pitch_deg = 30.0;  // above the x-y plane, -89 to 89
+    // Fading trails of this many samples a body from the start (2 to 4096; 0: the viewer's own setting), for
+    // scenes whose lesson is a path (the figure-eights: the trails draw the eight and show where it breaks).
+    int trails = 0;
 };
 
 struct SceneSpec {

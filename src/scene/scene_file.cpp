@@ -27,6 +27,7 @@ CameraSpec read_camera(const toml::table& t, const std::string& file) {
     c.target = r.vec3("target", {}, limits::kMaxPosition);
     c.yaw_deg = r.number("yaw", c.yaw_deg, -360.0, 360.0);
     c.pitch_deg = r.number("pitch", c.pitch_deg, -89.0, 89.0);
+    c.trails = int(r.integer("trails", 0, limits::kMinTrailLength, limits::kMaxTrailLength));
     r.finish();
     return c;
 }

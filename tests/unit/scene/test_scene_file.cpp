@@ -174,6 +174,7 @@ distance = 7.5
 target = [1, 2, 3]
 yaw = 45
 pitch = -10
+trails = 64
 [[component]]
 name = "disk"
 type = "disk_galaxy"
@@ -216,6 +217,10 @@ TEST(SceneFile, ParsesTheExtendedFormat) {
     EXPECT_DOUBLE_EQ(s.camera->distance, 7.5);
     EXPECT_DOUBLE_EQ(s.camera->target.z, 3.0);
     EXPECT_DOUBLE_EQ(s.camera->yaw_deg, 45.0);
+    EXPECT_EQ(s.camera->trails, 64);
+    EXPECT_EQ(parse_scene("[camera]\ndistance = 3\n[[component]]\ntype = \"plummer\"\nn = 10\n", "s.toml")
+                  .camera->trails,
+              0);
     EXPECT_TRUE(s.zero_momentum);
     ASSERT_EQ(s.components.size(), 2u);
     const ComponentSpec& d = s.components[0];
@@ -284,6 +289,10 @@ TEST(SceneFile, ExtendedFormatErrors) {
     const std::string comp = "[[component]]\ntype = \"plummer\"\nn = 10\n";
     EXPECT_EQ(error_of("[camera]\npitch = 95\n" + comp),
               "s.toml:2:9: field 'camera.pitch': must be from -89 to 89 (got 95)");
+    EXPECT_EQ(error_of("[camera]\ntrails = 1\n" + comp),
+              "s.toml:2:10: field 'camera.trails': must be from 2 to 4096 (got 1)");
+    EXPECT_EQ(error_of("[camera]\ntrails = 12.5\n" + comp),
+              "s.toml:2:10: field 'camera.trails': expected an integer");
     EXPECT_NE(
         error_of("[[component]]\ntype = \"disk_galaxy\"\nn = 10\n[component.halo]\nprofile = \"nfw\"\n")
             .find("s.toml:5:11: field 'component[0].halo.profile': unknown halo profile 'nfw'; allowed: "
