@@ -5,23 +5,24 @@
 // One workgroup of GROUP_LANES invocations a group (at most that many consecutive bodies in key order sharing
 // one interaction list), one body a lane, as the desktop's CUDA walk (cuda/tree/tree_walk.cu) with a warp a
 // group. The opening test reads only the group's box and its smallest last acceleration, so the decisions are
-// the group's, and the lanes share them out as the CUDA walk's warp does: each round every lane tests a
-// different cell of the frontier (a stack of sibling ranges in workgroup memory, sorted by level), and prefix
-// sums in workgroup memory append the accepted cells and the opened leaves to lists there and push the opened
-// cells' children. A walk that took one dependent load of a cell after another (every lane testing the same
-// cell) takes a round of up to GROUP_LANES independent loads instead. When a list could not take another
-// round, or the walk ends, the batch is summed: cells, then the leaves' bodies end to end, TILE at a time
-// through workgroup memory (each lane loads TILE_LOADS of them, then every lane sums over the tile: one read
-// of a cell or body from the storage buffer for the whole group instead of one a lane). The decisions are the
-// desktop's (tree/interactions.hpp's accept_cell: the guard r_open2 from theta, the acceleration criterion
-// r_acc2 against d^2 |a_min|^(2/5), the far radius r_far2; never a cell holding a body of the group); the sums
-// run in another order (a round's cells in lane order, cells before bodies, not the CPU's breadth first), so
-// the accelerations agree to float32 rounding, not bit for bit. The first barrier of the walk keeps the
-// group's last accelerations (the criterion's input) read before any lane writes its new one.
+// the group's, and the lanes share them out as the CUDA walk's warp does: each round the lanes test different
+// cells of the frontier (a stack of sibling ranges in workgroup memory, sorted by level; ROUND_CELLS a lane),
+// then lane 0 appends the accepted cells and the opened leaves to lists there, pushes the opened cells'
+// children and pops the next round's cells. A walk that took one dependent load of a cell after another (every
+// lane testing the same cell, redundantly) takes a round of up to ROUND independent loads instead. When a list
+// could not take another round, or the walk ends, the batch is summed: cells, then the leaves' bodies end to
+// end, TILE at a time through workgroup memory (each lane loads TILE_LOADS of them, then every lane sums over
+// the tile: one read of a cell or body from the storage buffer for the whole group instead of one a lane). The
+// decisions are the desktop's (tree/interactions.hpp's accept_cell: the guard r_open2 from theta, the
+// acceleration criterion r_acc2 against d^2 |a_min|^(2/5), the far radius r_far2; never a cell holding a body
+// of the group); the sums run in another order (a round's cells in reverse pop order, cells before bodies, not
+// the CPU's breadth first), so the accelerations agree to float32 rounding, not bit for bit. The first
+// barrier of the walk keeps the group's last accelerations (the criterion's input) read before any lane
+// writes its new one.
 //
-// Where the optional `subgroups` feature is present, subgroup prefix sums (subgroupExclusiveAdd) and
-// broadcasts would replace the LANES reads of workgroup memory and one of a round's two barriers; the page
-// does not require it (not every browser has it).
+// Where the optional `subgroups` feature is present, subgroup prefix sums (subgroupExclusiveAdd, as the CUDA
+// walk's shuffles) would let every lane place its own results, instead of lane 0's loop over the round's
+// cells; the page does not require it (not every browser has it).
 //
 // Interactions, as the desktop counts them: body-body 20 flops (3 sub, 3 fma r^2, inverseSqrt, 3 mul m/r^3,
 // 3 fma), body-cell (monopole + quadrupole + the softened trace term) 54 flops = 2.7 body-body.
@@ -38,6 +39,8 @@ export const GROUP_LANES = 32;
 export const MAX_GROUPS_X = 65535;
 // Bodies (or cells) each lane loads into a workgroup tile between barriers.
 const TILE_LOADS = 4;
+// Cells each lane tests in a round of the walk.
+const ROUND_CELLS = 2;
 
 export const TREE_WALK_SOURCE = `// nbody-sandbox web: tree walk and fused leap-frog step
 struct Params {
@@ -56,7 +59,9 @@ struct Params {
 @group(0) @binding(8) var<storage, read_write> groups: array<vec4u>;    // first body, count; lists written back
 
 const LANES = ${GROUP_LANES}u;
-const LEVELS = 24u;  // tree levels the frontier's bound allows for: the root and 21 below it at most
+const ROUND_CELLS = ${ROUND_CELLS}u;  // cells a lane tests a round
+const ROUND = LANES * ROUND_CELLS;
+const LEVELS = 22u;  // tree levels: the root and 21 below it at most (tree_defs.hpp's kMaxLevel)
 const TILE_LOADS = ${TILE_LOADS}u;
 
 // Barnes's guard and the acceleration criterion (tree/interactions.hpp's accept_cell; 15 flops for the box
@@ -112,32 +117,37 @@ fn update(i: u32, p: vec4f, sum: vec3f) {
   pos_out[i] = vec4f(p.xyz + (v.xyz + a_new * P.half_dt) * P.dt, p.w);
 }
 
-// The walk's workgroup memory (11.3 KiB of WebGPU's default 16 KiB with the tiles).
+// The walk's workgroup memory: 14.3 KiB of WebGPU's default 16 KiB (stack 5.5, lists 2, the round 0.8, tiles
+// 6). ROUND_CELLS 1 would take 11 KiB (more workgroups resident on a GPU, twice the rounds).
 //
 // The frontier: a stack of sibling ranges (a cell's children are consecutive: first child and count, 1-8,
 // packed as first * 8 + count - 1; cell indices below 2^29), popped a round at a time: the top ranges whose
-// cells add up to at most LANES, one cell a lane. A round's opened cells push their children's ranges, at most
-// LANES. Why it cannot overflow (the CUDA walk's argument, cuda/tree/tree_walk.cu, in ranges instead of cells):
-// the stack is sorted by level, deepest on top (a round pops the top ranges, levels a..b, leaving only levels
-// <= a, and pushes ranges of levels a+1..b+1 in the popped order), so what one round pushed lies wholly above
-// what is left of earlier rounds, and each level's ranges came from a single round. The stack is thus at most
-// one round's pushes (LANES) a level: levels 1-21 (tree_defs.hpp's kMaxLevel) and the root, 22 <= LEVELS.
-const STACK_CAP = LANES * LEVELS;
+// cells add up to at most ROUND (a range split where the round ends), ROUND_CELLS a lane. A round's opened
+// cells push their children's ranges, at most ROUND. Why it cannot overflow (the CUDA walk's argument,
+// cuda/tree/tree_walk.cu, in ranges instead of cells): the stack is sorted by level, deepest on top (a round
+// pops the top cells, levels a..b, leaving only levels <= a, and pushes ranges of levels a+1..b+1, shallowest
+// first), so what one round pushed lies wholly above what is left of earlier rounds, and each level's ranges
+// came from a single round. The stack is thus at most one round's pushes (ROUND) a level, LEVELS levels:
+// 1,408 ranges, 5.5 KiB.
+const STACK_CAP = ROUND * LEVELS;
 // The lists of one batch: accepted cells, and opened leaves as their first body (key order) and where their
-// bodies start in the batch's body list. A round adds at most LANES to each, so a batch is summed (and the
+// bodies start in the batch's body list. A round adds at most ROUND to each, so a batch is summed (and the
 // lists emptied) before a round that might not fit: the lists never overflow.
 const CELL_CAP = 256u;
-const LEAF_CAP = 96u;
+const LEAF_CAP = 128u;
 const TILE = LANES * TILE_LOADS;  // bodies or cells a tile: each lane loads TILE_LOADS
 var<workgroup> stack: array<u32, STACK_CAP>;
 var<workgroup> list_cell: array<u32, CELL_CAP>;
 var<workgroup> leaf_first: array<u32, LEAF_CAP>;
 var<workgroup> leaf_start: array<u32, LEAF_CAP>;
-// A round's per-lane results for the prefix sums: accepted | leaf << 8 | opened << 16 (each total <= LANES),
-// and the leaf's body count.
-var<workgroup> flags: array<u32, LANES>;
-var<workgroup> leaf_bodies: array<u32, LANES>;
-// The walk's state after a round, read as one uniform value: stack size, listed cells, leaves, bodies.
+// A round: the cells the lanes test, and what each found: the cell and ACCEPTED, the children's range and
+// OPENED, or a leaf's first body and body count.
+const ACCEPTED = 0xffffffffu;
+const OPENED = 0xfffffffeu;
+var<workgroup> round_cell: array<u32, ROUND>;
+var<workgroup> found: array<vec2u, ROUND>;
+// The walk's state after a round, read as one uniform value: cells the next round tests (0: the walk is
+// done), listed cells, leaves, bodies.
 var<workgroup> state: vec4u;
 var<workgroup> tile: array<vec4f, 3u * TILE>;
 
@@ -213,22 +223,25 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
   var a = vec3f(0.0);
   var cells_listed = 0u;
   var bodies_listed = 0u;
+  // The walk, shared: each round the lanes test up to ROUND cells of the frontier at once (as the CUDA walk's
+  // warp does), then lane 0 alone appends the accepted cells and opened leaves to the lists, pushes the opened
+  // cells' children and pops the next round's cells: a loop over the round's cells, where prefix sums in
+  // workgroup memory would take each lane reading every lane's result (O(LANES^2) reads a round, which on
+  // SwiftShader is all CPU work) or a barrier a step in log steps. Two barriers a round: after the tests, and
+  // the state's uniform load (which orders lane 0's writes before the next round reads them, and, the first
+  // time, the members' last accelerations read above before any lane writes its new one).
+  var size = 0u;  // lane 0's: ranges on the stack
   if (lane == 0u) {
-    stack[0] = 0u;  // the root: the range of one cell from cell 0
+    round_cell[0] = 0u;  // the root
     state = vec4u(1u, 0u, 0u, 0u);
   }
-  // The walk, shared: each round the lanes test up to LANES cells of the frontier at once (as the CUDA walk's
-  // warp does), and prefix sums in workgroup memory place the accepted cells, the opened leaves and the
-  // children's ranges. Two barriers a round: the prefix sums' and the state's uniform load (which also orders
-  // a round's pushes and list entries before the next round reads them, and the members' last accelerations,
-  // read above, before any lane writes its new one).
   loop {
     let st = workgroupUniformLoad(&state);
-    let size = st.x;
+    let taken = st.x;
     var nc = st.y;
     var nl = st.z;
     var nb = st.w;
-    if (size == 0u || nc + LANES > CELL_CAP || nl + LANES > LEAF_CAP) {
+    if (taken == 0u || nc + ROUND > CELL_CAP || nl + ROUND > LEAF_CAP) {
       a = sum_batch(lane, xi, a, nc, nl, nb);
       cells_listed += nc;
       bodies_listed += nb;
@@ -236,73 +249,53 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
       nl = 0u;
       nb = 0u;
     }
-    if (size == 0u) { break; }
-    // The round's ranges: the top ones whose cells add up to at most LANES (the top one always fits: 8 cells).
-    var ranges = 0u;
-    var taken = 0u;
-    for (var r = 0u; r < min(size, LANES); r++) {
-      let cells_in = (stack[size - 1u - r] & 7u) + 1u;
-      if (taken + cells_in > LANES) { break; }
-      taken += cells_in;
-      ranges++;
-    }
-    let base = size - ranges;
-    // This lane's cell: its index into the taken ranges counted from the bottom up (the lowest range's first
-    // cell to lane 0, so the pushes below keep the stack sorted by level).
-    var ci = 0u;
-    var first_in = 0u;
-    for (var r = 0u; r < ranges; r++) {
-      let e = stack[base + r];
-      let cells_in = (e & 7u) + 1u;
-      if (lane >= first_in && lane < first_in + cells_in) { ci = (e >> 3u) + lane - first_in; }
-      first_in += cells_in;
-    }
-    var accepted = false;
-    var c = vec4u(0u);
-    var flag = 0u;
-    var bodies = 0u;
-    if (lane < taken) {
-      c = cells[ci];
-      accepted = accept(lo, hi, gb, ge, c, ci, factor);
-      if (accepted) {
-        flag = 1u;
+    if (taken == 0u) { break; }
+    for (var r = lane; r < taken; r += LANES) {
+      let ci = round_cell[r];
+      let c = cells[ci];
+      if (accept(lo, hi, gb, ge, c, ci, factor)) {
+        found[r] = vec2u(ci, ACCEPTED);
       } else if (c.w == 0u) {
-        flag = 1u << 8u;
-        bodies = c.y;
+        found[r] = vec2u(c.x, c.y);
       } else {
-        flag = 1u << 16u;
+        found[r] = vec2u(c.z * 8u + c.w - 1u, OPENED);
       }
     }
-    flags[lane] = flag;
-    leaf_bodies[lane] = bodies;
-    workgroupBarrier();  // the round's flags written, and every lane's pops read before the pushes below
-    // Exclusive prefix sums over the lanes before this one, and the totals (LANES reads of each: cheaper here
-    // than a log-step scan's barriers, and the same in every lane for the totals).
-    var before = 0u;
-    var bodies_before = 0u;
-    var total = 0u;
-    var bodies_total = 0u;
-    for (var j = 0u; j < taken; j++) {
-      let f = flags[j];
-      let b = leaf_bodies[j];
-      if (j < lane) {
-        before += f;
-        bodies_before += b;
-      }
-      total += f;
-      bodies_total += b;
-    }
-    if (accepted) {
-      list_cell[nc + (before & 0xffu)] = ci;
-    } else if (flag == (1u << 8u)) {
-      let slot = nl + ((before >> 8u) & 0xffu);
-      leaf_first[slot] = c.x;
-      leaf_start[slot] = nb + bodies_before;
-    } else if (flag == (1u << 16u)) {
-      stack[base + (before >> 16u)] = c.z * 8u + c.w - 1u;
-    }
+    workgroupBarrier();  // the round's results written (and its cells read) before lane 0 goes on
     if (lane == 0u) {
-      state = vec4u(base + (total >> 16u), nc + (total & 0xffu), nl + ((total >> 8u) & 0xffu), nb + bodies_total);
+      // Last lane first: the round's cells were popped top down (lane 0 the deepest), so their children go on
+      // in the reverse order to keep the stack sorted by level, shallowest at the bottom.
+      for (var l = taken; l > 0u; l--) {
+        let f = found[l - 1u];
+        if (f.y == ACCEPTED) {
+          list_cell[nc] = f.x;
+          nc++;
+        } else if (f.y == OPENED) {
+          stack[size] = f.x;
+          size++;
+        } else {
+          leaf_first[nl] = f.x;
+          leaf_start[nl] = nb;
+          nl++;
+          nb += f.y;
+        }
+      }
+      // The next round: ROUND cells off the top (the last range taken may be split, its rest left on top).
+      var t = 0u;
+      loop {
+        if (size == 0u || t == ROUND) { break; }
+        let e = stack[size - 1u];
+        let n = (e & 7u) + 1u;
+        let take = min(n, ROUND - t);
+        for (var j = 0u; j < take; j++) { round_cell[t + j] = (e >> 3u) + j; }
+        t += take;
+        if (take == n) {
+          size--;
+        } else {
+          stack[size - 1u] = ((e >> 3u) + take) * 8u + n - take - 1u;
+        }
+      }
+      state = vec4u(t, nc, nl, nb);
     }
   }
   if (gb + lane < ge) { update(order[k], self_pos, a); }
