@@ -4,21 +4,25 @@
 //
 // One workgroup of GROUP_LANES invocations a group (at most that many consecutive bodies in key order sharing
 // one interaction list), one body a lane, as the desktop's CUDA walk (cuda/tree/tree_walk.cu) with a warp a
-// group. The opening test reads only the group's box and its smallest last acceleration, so every lane takes
-// the same decisions: each walks the tree depth first with a stack of sibling ranges (one a level: at most 21,
-// tree_defs.hpp's kMaxLevel) in lockstep, and lane 0 writes the accepted cells and the opened leaves into
-// lists in workgroup memory. When a list fills or the walk ends, the lanes read the counts as uniform values
-// (workgroupUniformLoad, a barrier) and evaluate the batch: cells, then the leaves' bodies end to end, TILE at
-// a time through workgroup memory (each lane loads TILE_LOADS of them, then every lane sums over the tile:
-// one read of a cell or body from the storage buffer for the whole group instead of one a lane). On
-// SwiftShader, where a barrier switches every invocation in turn, the tiles ran about as fast as lanes each
-// reading every cell and body themselves (5.7 against 6.8 s a walk of 16,384 bodies; 2.0 against 1.5 s when
-// every cell is opened); on a GPU they are what the desktop's walk does. The decisions are the desktop's
-// (tree/interactions.hpp's accept_cell: the guard r_open2 from theta, the acceleration criterion r_acc2
-// against d^2 |a_min|^(2/5), the far radius r_far2; never a cell holding a body of the group); the sums run in
-// another order (depth first, cells before bodies, not the CPU's breadth first), so the accelerations agree
-// to float32 rounding, not bit for bit. A barrier before the walk keeps the group's last accelerations (the
-// criterion's input) read before any lane writes its new one.
+// group. The opening test reads only the group's box and its smallest last acceleration, so the decisions are
+// the group's, and the lanes share them out as the CUDA walk's warp does: each round the lanes test different
+// cells of the frontier (a stack of sibling ranges in workgroup memory, sorted by level; ROUND_CELLS a lane),
+// then lane 0 appends the accepted cells and the opened leaves to lists there, pushes the opened cells'
+// children and pops the next round's cells. A walk that took one dependent load of a cell after another (every
+// lane testing the same cell, redundantly) takes a round of up to ROUND independent loads instead. When a list
+// could not take another round, or the walk ends, the batch is summed: cells, then the leaves' bodies end to
+// end, TILE at a time through workgroup memory (each lane loads TILE_LOADS of them, then every lane sums over
+// the tile: one read of a cell or body from the storage buffer for the whole group instead of one a lane). The
+// decisions are the desktop's (tree/interactions.hpp's accept_cell: the guard r_open2 from theta, the
+// acceleration criterion r_acc2 against d^2 |a_min|^(2/5), the far radius r_far2; never a cell holding a body
+// of the group); the sums run in another order (a round's cells in reverse pop order, cells before bodies, not
+// the CPU's breadth first), so the accelerations agree to float32 rounding, not bit for bit. The first
+// barrier of the walk keeps the group's last accelerations (the criterion's input) read before any lane
+// writes its new one.
+//
+// Where the optional `subgroups` feature is present, subgroup prefix sums (subgroupExclusiveAdd, as the CUDA
+// walk's shuffles) would let every lane place its own results, instead of lane 0's loop over the round's
+// cells; the page does not require it (not every browser has it).
 //
 // Interactions, as the desktop counts them: body-body 20 flops (3 sub, 3 fma r^2, inverseSqrt, 3 mul m/r^3,
 // 3 fma), body-cell (monopole + quadrupole + the softened trace term) 54 flops = 2.7 body-body.
@@ -35,6 +39,8 @@ export const GROUP_LANES = 32;
 export const MAX_GROUPS_X = 65535;
 // Bodies (or cells) each lane loads into a workgroup tile between barriers.
 const TILE_LOADS = 4;
+// Cells each lane tests in a round of the walk.
+const ROUND_CELLS = 2;
 
 export const TREE_WALK_SOURCE = `// nbody-sandbox web: tree walk and fused leap-frog step
 struct Params {
@@ -53,7 +59,9 @@ struct Params {
 @group(0) @binding(8) var<storage, read_write> groups: array<vec4u>;    // first body, count; lists written back
 
 const LANES = ${GROUP_LANES}u;
-const LEVELS = 24u;  // stack entries: one a level below the root, 21 at most
+const ROUND_CELLS = ${ROUND_CELLS}u;  // cells a lane tests a round
+const ROUND = LANES * ROUND_CELLS;
+const LEVELS = 22u;  // tree levels: the root and 21 below it at most (tree_defs.hpp's kMaxLevel)
 const TILE_LOADS = ${TILE_LOADS}u;
 
 // Barnes's guard and the acceleration criterion (tree/interactions.hpp's accept_cell; 15 flops for the box
@@ -109,19 +117,76 @@ fn update(i: u32, p: vec4f, sum: vec3f) {
   pos_out[i] = vec4f(p.xyz + (v.xyz + a_new * P.half_dt) * P.dt, p.w);
 }
 
-// The lists of one batch of the walk, in workgroup memory: accepted cells, and opened leaves as their first
-// body (key order) and where their bodies start in the batch's body list. A batch ends where a list is full.
+// The walk's workgroup memory: 14.3 KiB of WebGPU's default 16 KiB (stack 5.5, lists 2, the round 0.8, tiles
+// 6). ROUND_CELLS 1 would take 11 KiB (more workgroups resident on a GPU, twice the rounds).
+//
+// The frontier: a stack of sibling ranges (a cell's children are consecutive: first child and count, 1-8,
+// packed as first * 8 + count - 1; cell indices below 2^29), popped a round at a time: the top ranges whose
+// cells add up to at most ROUND (a range split where the round ends), ROUND_CELLS a lane. A round's opened
+// cells push their children's ranges, at most ROUND. Why it cannot overflow (the CUDA walk's argument,
+// cuda/tree/tree_walk.cu, in ranges instead of cells): the stack is sorted by level, deepest on top (a round
+// pops the top cells, levels a..b, leaving only levels <= a, and pushes ranges of levels a+1..b+1, shallowest
+// first), so what one round pushed lies wholly above what is left of earlier rounds, and each level's ranges
+// came from a single round. The stack is thus at most one round's pushes (ROUND) a level, LEVELS levels:
+// 1,408 ranges, 5.5 KiB.
+const STACK_CAP = ROUND * LEVELS;
+// The lists of one batch: accepted cells, and opened leaves as their first body (key order) and where their
+// bodies start in the batch's body list. A round adds at most ROUND to each, so a batch is summed (and the
+// lists emptied) before a round that might not fit: the lists never overflow.
 const CELL_CAP = 256u;
-const LEAF_CAP = 64u;
+const LEAF_CAP = 128u;
 const TILE = LANES * TILE_LOADS;  // bodies or cells a tile: each lane loads TILE_LOADS
+var<workgroup> stack: array<u32, STACK_CAP>;
 var<workgroup> list_cell: array<u32, CELL_CAP>;
 var<workgroup> leaf_first: array<u32, LEAF_CAP>;
 var<workgroup> leaf_start: array<u32, LEAF_CAP>;
-var<workgroup> n_cell: u32;
-var<workgroup> n_leaf: u32;
-var<workgroup> n_body: u32;
-var<workgroup> more_to_walk: u32;
+// A round: the cells the lanes test, and what each found: the cell and ACCEPTED, the children's range and
+// OPENED, or a leaf's first body and body count.
+const ACCEPTED = 0xffffffffu;
+const OPENED = 0xfffffffeu;
+var<workgroup> round_cell: array<u32, ROUND>;
+var<workgroup> found: array<vec2u, ROUND>;
+// The walk's state after a round, read as one uniform value: cells the next round tests (0: the walk is
+// done), listed cells, leaves, bodies.
+var<workgroup> state: vec4u;
 var<workgroup> tile: array<vec4f, 3u * TILE>;
+
+// The batch's cells, then its bodies (leaves end to end), TILE at a time through workgroup memory, added to a:
+// one read of a cell or body from the storage buffer for the whole group instead of one a lane. The counts are
+// uniform (the barriers need it).
+fn sum_batch(lane: u32, xi: vec3f, a_in: vec3f, cells_n: u32, leaves_n: u32, bodies_n: u32) -> vec3f {
+  var a = a_in;
+  for (var base = 0u; base < cells_n; base += TILE) {
+    let m = min(TILE, cells_n - base);
+    for (var l = lane; l < m; l += LANES) {
+      let c = 4u * list_cell[base + l];
+      tile[l] = mom[c];
+      tile[TILE + l] = mom[c + 1u];
+      tile[2u * TILE + l] = mom[c + 2u];
+    }
+    workgroupBarrier();
+    for (var j = 0u; j < m; j++) { a = body_cell(xi, tile[j], tile[TILE + j], tile[2u * TILE + j], a); }
+    workgroupBarrier();
+  }
+  // Body q of the list is in the last leaf starting at or before q (a binary search over the leaves' starts).
+  for (var base = 0u; base < bodies_n; base += TILE) {
+    let m = min(TILE, bodies_n - base);
+    for (var l = lane; l < m; l += LANES) {
+      let q = base + l;
+      var lo_leaf = 0u;
+      var hi_leaf = leaves_n;
+      while (hi_leaf - lo_leaf > 1u) {
+        let mid = (lo_leaf + hi_leaf) / 2u;
+        if (leaf_start[mid] <= q) { lo_leaf = mid; } else { hi_leaf = mid; }
+      }
+      tile[l] = sorted[leaf_first[lo_leaf] + q - leaf_start[lo_leaf]];
+    }
+    workgroupBarrier();
+    for (var j = 0u; j < m; j++) { a = body_body(xi, tile[j], a); }
+    workgroupBarrier();
+  }
+  return a;
+}
 
 @compute @workgroup_size(LANES)
 fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: vec3u) {
@@ -151,7 +216,6 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
   if (P.use_last != 0u) {
     factor = select(0.0, pow(amin2, 0.2), amin2 > 0.0);
   }
-  workgroupBarrier();  // the members' last accelerations are read before any lane writes its new one
 
   let k = min(gb + lane, ge - 1u);
   let self_pos = sorted[k];
@@ -159,87 +223,80 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
   var a = vec3f(0.0);
   var cells_listed = 0u;
   var bodies_listed = 0u;
-  // The walk: every lane takes the same decisions (the group's), lane 0 writes the lists. Depth first, a stack
-  // of sibling ranges (next, one past the last), one a level below the root.
-  var stack: array<vec2u, LEVELS>;
-  var sp = 0u;
-  var ci = 0u;
-  var walking = true;
+  // The walk, shared: each round the lanes test up to ROUND cells of the frontier at once (as the CUDA walk's
+  // warp does), then lane 0 alone appends the accepted cells and opened leaves to the lists, pushes the opened
+  // cells' children and pops the next round's cells: a loop over the round's cells, where prefix sums in
+  // workgroup memory would take each lane reading every lane's result (O(LANES^2) reads a round, which on
+  // SwiftShader is all CPU work) or a barrier a step in log steps. Two barriers a round: after the tests, and
+  // the state's uniform load (which orders lane 0's writes before the next round reads them, and, the first
+  // time, the members' last accelerations read above before any lane writes its new one).
+  var size = 0u;  // lane 0's: ranges on the stack
+  if (lane == 0u) {
+    round_cell[0] = 0u;  // the root
+    state = vec4u(1u, 0u, 0u, 0u);
+  }
   loop {
-    var nc = 0u;
-    var nl = 0u;
-    var nb = 0u;
-    loop {
-      if (!walking || nc == CELL_CAP || nl == LEAF_CAP) { break; }
+    let st = workgroupUniformLoad(&state);
+    let taken = st.x;
+    var nc = st.y;
+    var nl = st.z;
+    var nb = st.w;
+    if (taken == 0u || nc + ROUND > CELL_CAP || nl + ROUND > LEAF_CAP) {
+      a = sum_batch(lane, xi, a, nc, nl, nb);
+      cells_listed += nc;
+      bodies_listed += nb;
+      nc = 0u;
+      nl = 0u;
+      nb = 0u;
+    }
+    if (taken == 0u) { break; }
+    for (var r = lane; r < taken; r += LANES) {
+      let ci = round_cell[r];
       let c = cells[ci];
       if (accept(lo, hi, gb, ge, c, ci, factor)) {
-        if (lane == 0u) { list_cell[nc] = ci; }
-        nc++;
+        found[r] = vec2u(ci, ACCEPTED);
       } else if (c.w == 0u) {
-        if (lane == 0u) { leaf_first[nl] = c.x; leaf_start[nl] = nb; }
-        nl++;
-        nb += c.y;
+        found[r] = vec2u(c.x, c.y);
       } else {
-        stack[sp] = vec2u(c.z, c.z + c.w);
-        sp++;
-      }
-      // The next cell: the next sibling at the deepest level that has one left.
-      loop {
-        if (sp == 0u || stack[sp - 1u].x < stack[sp - 1u].y) { break; }
-        sp--;
-      }
-      if (sp == 0u) {
-        walking = false;
-      } else {
-        ci = stack[sp - 1u].x;
-        stack[sp - 1u].x++;
+        found[r] = vec2u(c.z * 8u + c.w - 1u, OPENED);
       }
     }
+    workgroupBarrier();  // the round's results written (and its cells read) before lane 0 goes on
     if (lane == 0u) {
-      n_cell = nc;
-      n_leaf = nl;
-      n_body = nb;
-      more_to_walk = select(0u, 1u, walking);
-    }
-    // The counts as uniform values (each load a barrier: the lists are written before any lane reads them).
-    let cells_n = workgroupUniformLoad(&n_cell);
-    let leaves_n = workgroupUniformLoad(&n_leaf);
-    let bodies_n = workgroupUniformLoad(&n_body);
-    let more = workgroupUniformLoad(&more_to_walk);
-    // The batch's cells, TILE at a time through workgroup memory (rows 0-2 of each).
-    for (var base = 0u; base < cells_n; base += TILE) {
-      let m = min(TILE, cells_n - base);
-      for (var l = lane; l < m; l += LANES) {
-        let c = 4u * list_cell[base + l];
-        tile[l] = mom[c];
-        tile[TILE + l] = mom[c + 1u];
-        tile[2u * TILE + l] = mom[c + 2u];
-      }
-      workgroupBarrier();
-      for (var j = 0u; j < m; j++) { a = body_cell(xi, tile[j], tile[TILE + j], tile[2u * TILE + j], a); }
-      workgroupBarrier();
-    }
-    // The batch's bodies, leaves end to end, TILE at a time: body q of the list is in the last leaf starting at
-    // or before q (a binary search over the leaves' starts).
-    for (var base = 0u; base < bodies_n; base += TILE) {
-      let m = min(TILE, bodies_n - base);
-      for (var l = lane; l < m; l += LANES) {
-        let q = base + l;
-        var lo_leaf = 0u;
-        var hi_leaf = leaves_n;
-        while (hi_leaf - lo_leaf > 1u) {
-          let mid = (lo_leaf + hi_leaf) / 2u;
-          if (leaf_start[mid] <= q) { lo_leaf = mid; } else { hi_leaf = mid; }
+      // Last lane first: the round's cells were popped top down (lane 0 the deepest), so their children go on
+      // in the reverse order to keep the stack sorted by level, shallowest at the bottom.
+      for (var l = taken; l > 0u; l--) {
+        let f = found[l - 1u];
+        if (f.y == ACCEPTED) {
+          list_cell[nc] = f.x;
+          nc++;
+        } else if (f.y == OPENED) {
+          stack[size] = f.x;
+          size++;
+        } else {
+          leaf_first[nl] = f.x;
+          leaf_start[nl] = nb;
+          nl++;
+          nb += f.y;
         }
-        tile[l] = sorted[leaf_first[lo_leaf] + q - leaf_start[lo_leaf]];
       }
-      workgroupBarrier();
-      for (var j = 0u; j < m; j++) { a = body_body(xi, tile[j], a); }
-      workgroupBarrier();
+      // The next round: ROUND cells off the top (the last range taken may be split, its rest left on top).
+      var t = 0u;
+      loop {
+        if (size == 0u || t == ROUND) { break; }
+        let e = stack[size - 1u];
+        let n = (e & 7u) + 1u;
+        let take = min(n, ROUND - t);
+        for (var j = 0u; j < take; j++) { round_cell[t + j] = (e >> 3u) + j; }
+        t += take;
+        if (take == n) {
+          size--;
+        } else {
+          stack[size - 1u] = ((e >> 3u) + take) * 8u + n - take - 1u;
+        }
+      }
+      state = vec4u(t, nc, nl, nb);
     }
-    cells_listed += cells_n;
-    bodies_listed += bodies_n;
-    if (more == 0u) { break; }
   }
   if (gb + lane < ge) { update(order[k], self_pos, a); }
   // The group's list lengths (cells, bodies), for the interaction count.
