@@ -6,8 +6,9 @@
 // Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
 //        node bench.mjs tree SCENE N [SECONDS]   (the page's tree path, TreeSim: a shipped scene at N bodies,
-// one step at a time as the page takes them; prints the median step and its stages, and frames/s at the
-// scene's steps a frame counting the steps alone)
+// one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
+// the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit
+// on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -58,22 +59,22 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
   const v = variantByName('ij')!;
   const p = { dt: s.dt, eps: s.eps, G: s.G };
   await sim.step(v, p, 1); // primes (two walks) and compiles
-  const rows: { step: number; read: number; build: number; upload: number; walk: number; refit: boolean }[] = [];
+  const rows: { step: number; read: number; build: number; upload: number; gpuRefit: number; walk: number; refit: boolean }[] = [];
   const start = performance.now();
   while (performance.now() - start < seconds * 1000 || rows.length < 8) {
     const t0 = performance.now();
     await sim.step(v, p, 1);
     const t = sim.times, b = t.build!;
     const buildMs = 1000 * (b.box + b.keys + b.sort + b.build + b.multipoles + b.copy);
-    rows.push({ step: performance.now() - t0, read: t.readMs, build: buildMs, upload: t.uploadMs, walk: t.walkMs, refit: b.refitted });
+    rows.push({ step: performance.now() - t0, read: t.readMs, build: buildMs, upload: t.uploadMs, gpuRefit: t.gpuRefitMs, walk: t.walkMs, refit: t.refitted });
   }
   const state = await sim.readState();
   const finite = state.pos.every(Number.isFinite);
-  const of = (k: 'step' | 'read' | 'build' | 'upload' | 'walk', refit?: boolean): string =>
+  const of = (k: 'step' | 'read' | 'build' | 'upload' | 'gpuRefit' | 'walk', refit?: boolean): string =>
     median(rows.filter((r) => refit === undefined || r.refit === refit).map((r) => r[k])).toFixed(2);
   const stepMs = Number(of('step'));
   console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}) ` +
-    `read_ms=${of('read')} wasm_build_ms=${of('build', false)} wasm_refit_ms=${of('build', true)} upload_ms=${of('upload')} walk_ms=${of('walk')} ` +
+    `read_ms=${of('read', false)} wasm_build_ms=${of('build', false)} upload_ms=${of('upload', false)} gpu_refit_ms=${of('gpuRefit', true)} walk_ms=${of('walk')} ` +
     `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.label()}" finite=${finite} ` +
     `adapter="${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} ${adapter.info.description}"`);
   device.destroy();
