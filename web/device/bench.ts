@@ -16,6 +16,7 @@ import type { Core } from '../src/core';
 import { GpuSim } from '../src/gpu_sim';
 import { variantByName } from '../src/kernels';
 import { computeUnits, FixedShape, shapeChooser, wantedLimits } from '../src/shape';
+import { treeWalkShapeFor } from '../src/tree_kernel';
 import { TreeSim } from '../src/tree_sim';
 import { loadCoreInNode } from './node_core';
 
@@ -54,7 +55,7 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
   const s = core.loadScene(scene, '', n);
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
-  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core);
+  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core, 1, 0.001, treeWalkShapeFor(units.units === 0));
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!;
   const p = { dt: s.dt, eps: s.eps, G: s.G };
@@ -75,7 +76,7 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
   const stepMs = Number(of('step'));
   console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}) ` +
     `read_ms=${of('read', false)} wasm_build_ms=${of('build', false)} upload_ms=${of('upload', false)} gpu_refit_ms=${of('gpuRefit', true)} walk_ms=${of('walk')} ` +
-    `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.label()}" finite=${finite} ` +
+    `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.shapeFor(v).label}" finite=${finite} ` +
     `adapter="${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} ${adapter.info.description}"`);
   device.destroy();
   process.exit(finite ? 0 : 1);

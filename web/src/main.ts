@@ -13,6 +13,7 @@ import { Renderer } from './renderer';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
+import { TREE_WALK_ON_GPU, treeWalkShapeFor } from './tree_kernel';
 import { accelerationErrors, refitErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
 import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
 
@@ -53,7 +54,6 @@ class App {
   rate = 0; // interactions/s measured at start
   cpuTreeStep = 0; // without WebGPU: seconds a tree step of TREE_PROBE_BODIES takes (0: not measured yet)
   cpuMethod: CpuMethod = 'direct'; // how the forces are found: direct summation or the tree (GPU or CPU)
-  units: Units | null = null; // the compute units the kernel shapes plan for, and why
   url: UrlState = {};
   linkProblems = ''; // the link's bad values, in words: they stay shown when the probe reloads the scene
   readonly controls: ViewControls; // the exposure and glow sliders' ranges and defaults (the desktop window's)
@@ -67,13 +67,14 @@ class App {
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
   ready = false;
 
-  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null) {
+  // units: the compute units the kernel shapes plan for, and why (0: a GPU that runs on the CPU).
+  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null, readonly units: Units | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     this.controls = core.viewControls();
     this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls) };
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
-      this.tree = new TreeSim(device, shapes, core);
+      this.tree = new TreeSim(device, shapes, core, 1, 0.001, treeWalkShapeFor(units?.units === 0));
       this.renderer = renderer;
     } else {
       this.cpu = new CpuView(core, canvas, colormap);
@@ -314,7 +315,7 @@ class App {
     const treeMayWin = want.ok && planBodies(want.n, directModel(this.rate), false, '', MAX_BODIES).bodies < want.n;
     let treeChoice = false;
     if (this.url.method === 'tree' || (treeMayWin && this.url.method !== 'direct')) {
-      this.gpuTreeStep = await probeTreeStep(this.device!, this.core, this.shapes!);
+      this.gpuTreeStep = await probeTreeStep(this.device!, this.core, this.shapes!, this.tree!.walkShape);
       localStorage.setItem(TREE_STEP_KEY, String(this.gpuTreeStep));
       treeChoice = !asked && want.ok && this.gpuPlan(want.n, false).method !== this.cpuMethod;
     }
@@ -403,8 +404,7 @@ async function start(): Promise<void> {
   const { device, adapter, why } = gpu;
   const units = adapter ? computeUnits(core, adapter.info) : null;
   const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
-  const app = new App(core, device, renderer, colormap, shapes);
-  app.units = units;
+  const app = new App(core, device, renderer, colormap, shapes, units);
   if (!device) {
     const b = $('banner');
     b.hidden = false;
@@ -513,9 +513,11 @@ function testApi(app: App) {
       const shapes = fixed ? shapeChooser(app.core, app.device!.limits, app.units!.units, fixed) : app.shapes!;
       return accelerationErrors(app.device!, app.core, variantByName(variant)!, n, eps, shapes);
     },
-    // The WGSL tree's forces against the float64 reference: median and 99th-percentile relative errors.
-    async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number) {
-      return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha);
+    // The WGSL tree's forces against the float64 reference: median and 99th-percentile relative errors;
+    // `walkOnGpu`: the walk's shape for a real GPU whatever the adapter (SwiftShader runs the CPU's).
+    async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number, walkOnGpu?: boolean) {
+      const walk = walkOnGpu ? TREE_WALK_ON_GPU : treeWalkShapeFor(app.units?.units === 0);
+      return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha, walk);
     },
     // The GPU refit's walk rows against the WebAssembly refit's (verify.ts).
     async refitErrors(scene: string, n: number, drift: number) {

@@ -5,6 +5,7 @@ import { Core } from './core';
 import { GpuSim } from './gpu_sim';
 import { variantByName } from './kernels';
 import { ShapeChooser } from './shape';
+import { TreeWalkShape } from './tree_kernel';
 import { TreeSim } from './tree_sim';
 
 export const STEP_BUDGET_S = 0.02;
@@ -32,10 +33,10 @@ export async function probeRate(device: GPUDevice, core: Core, shapes: ShapeChoo
 
 // Seconds a step of the WebGPU tree path takes on a TREE_PROBE_BODIES-body Plummer sphere (the positions back,
 // the build in WebAssembly, the walk and step in WGSL): a primed start, then the fastest of two steps.
-export async function probeTreeStep(device: GPUDevice, core: Core, shapes: ShapeChooser): Promise<number> {
+export async function probeTreeStep(device: GPUDevice, core: Core, shapes: ShapeChooser, walk: TreeWalkShape): Promise<number> {
   const s = core.loadScene('plummer', '', TREE_PROBE_BODIES);
   if (!s.ok) return 1;
-  const sim = new TreeSim(device, shapes, core);
+  const sim = new TreeSim(device, shapes, core, 1, 0.001, walk);
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!, p = { dt: s.dt, eps: s.eps, G: s.G };
   await sim.step(v, p, 1);

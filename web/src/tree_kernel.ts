@@ -37,12 +37,24 @@ export const GROUP_LANES = 32;
 // Workgroups a dispatch dimension takes at most (WebGPU's default maxComputeWorkgroupsPerDimension); more
 // groups go on in y.
 export const MAX_GROUPS_X = 65535;
-// Bodies (or cells) each lane loads into a workgroup tile between barriers.
-const TILE_LOADS = 4;
-// Cells each lane tests in a round of the walk.
-const ROUND_CELLS = 2;
 
-export const TREE_WALK_SOURCE = `// nbody-sandbox web: tree walk and fused leap-frog step
+// The walk's shape: bodies (or cells) each lane loads into a workgroup tile between barriers, and cells each
+// lane tests in a round. A workgroup is one group of 32 lanes, one warp on NVIDIA, so a multiprocessor holds at
+// most 32 of them (Hopper's blocks a multiprocessor) and only as many as its workgroup memory fits: the
+// smallest shape (tiles of 32, rounds of 32: 6.7 KiB) keeps 32 resident where 4 and 2 (14.3 KiB) kept 15, and
+// its walk of 1,048,576 Cartwheel bodies took 45 ms against 97 on an H200 through Dawn (tiles and rounds 2 and
+// 1: 58 ms; 4 and 1: 70; 1 and 2: 71; 2026-11-29). On a GPU that runs on the CPU (SwiftShader) every barrier
+// switches every invocation in turn, so there the larger tiles and rounds, which take fewer barriers, stay.
+export interface TreeWalkShape {
+  tileLoads: number;
+  roundCells: number;
+}
+export const TREE_WALK_ON_GPU: TreeWalkShape = { tileLoads: 1, roundCells: 1 };
+export const TREE_WALK_ON_CPU: TreeWalkShape = { tileLoads: 4, roundCells: 2 };
+export const treeWalkShapeFor = (gpuOnCpu: boolean): TreeWalkShape => (gpuOnCpu ? TREE_WALK_ON_CPU : TREE_WALK_ON_GPU);
+export const treeWalkLabel = (s: TreeWalkShape): string => `tiles ${GROUP_LANES * s.tileLoads}, rounds ${GROUP_LANES * s.roundCells}`;
+
+export const treeWalkSource = ({ tileLoads: TILE_LOADS, roundCells: ROUND_CELLS }: TreeWalkShape): string => `// nbody-sandbox web: tree walk and fused leap-frog step
 struct Params {
   n: u32, mode: u32, soft2: f32, G: f32,
   half_dt: f32, dt: f32, use_last: u32, groups: u32,
@@ -117,8 +129,9 @@ fn update(i: u32, p: vec4f, sum: vec3f) {
   pos_out[i] = vec4f(p.xyz + (v.xyz + a_new * P.half_dt) * P.dt, p.w);
 }
 
-// The walk's workgroup memory: 14.3 KiB of WebGPU's default 16 KiB (stack 5.5, lists 2, the round 0.8, tiles
-// 6). ROUND_CELLS 1 would take 11 KiB (more workgroups resident on a GPU, twice the rounds).
+// The walk's workgroup memory, of WebGPU's default 16 KiB: tiles and rounds of 128 and 64 (TREE_WALK_ON_CPU)
+// 14.3 KiB (stack 5.5, lists 2, the round 0.8, tiles 6); of 32 and 32 (TREE_WALK_ON_GPU) 6.7 KiB (stack 2.75,
+// lists 2, the round 0.4, tiles 1.5).
 //
 // The frontier: a stack of sibling ranges (a cell's children are consecutive: first child and count, 1-8,
 // packed as first * 8 + count - 1; cell indices below 2^29), popped a round at a time: the top ranges whose

@@ -15,7 +15,7 @@ import { Core, TreeBuild, TreeBuildStats } from './core';
 import { GpuSim, StepParams } from './gpu_sim';
 import { KernelShape, SELF_INTERACTION_FLOOR, Variant } from './kernels';
 import { ShapeChooser } from './shape';
-import { GROUP_LANES, MAX_GROUPS_X, TREE_WALK_SOURCE } from './tree_kernel';
+import { GROUP_LANES, MAX_GROUPS_X, TREE_WALK_ON_GPU, TreeWalkShape, treeWalkLabel, treeWalkSource } from './tree_kernel';
 import { TreeRefit } from './tree_refit';
 
 // Milliseconds of the stages of the last step: the positions' copy back, the stages of the last call into
@@ -31,7 +31,17 @@ export interface TreeTimes {
   walkMs: number;
 }
 
-const PIPELINE = new WeakMap<GPUDevice, { pipeline: GPUComputePipeline | null; pending: Promise<void> | null }>();
+// The walk's pipeline a device and shape (compiled once: every TreeSim of a device shares it).
+interface WalkPipeline { pipeline: GPUComputePipeline | null; pending: Promise<void> | null }
+const PIPELINES = new WeakMap<GPUDevice, Map<string, WalkPipeline>>();
+function walkPipeline(device: GPUDevice, shape: TreeWalkShape): WalkPipeline {
+  let byShape = PIPELINES.get(device);
+  if (!byShape) PIPELINES.set(device, (byShape = new Map()));
+  const key = treeWalkLabel(shape);
+  let p = byShape.get(key);
+  if (!p) byShape.set(key, (p = { pipeline: null, pending: null }));
+  return p;
+}
 
 // The tree's arrays on the GPU, by binding (web/src/tree_kernel.ts).
 const ARRAYS = ['cells', 'moments', 'sorted', 'order', 'groups'] as const;
@@ -57,12 +67,12 @@ export class TreeSim extends GpuSim {
   gpuRefit = true;
   times: TreeTimes = { readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, walkMs: 0 };
 
-  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, theta = 1, alpha = 0.001) {
+  // walkShape: the walk's tiles and rounds (tree_kernel.ts: treeWalkShapeFor the adapter).
+  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, theta = 1, alpha = 0.001, readonly walkShape: TreeWalkShape = TREE_WALK_ON_GPU) {
     super(device, shapes);
     this.tree = new core.TreeBuild(theta, alpha);
     this.refitter = new TreeRefit(device, theta, alpha);
     this.treeParams = device.createBuffer({ size: 48, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    if (!PIPELINE.has(device)) PIPELINE.set(device, { pipeline: null, pending: null });
   }
 
   destroy(): void {
@@ -88,17 +98,17 @@ export class TreeSim extends GpuSim {
 
   // The walk has one shape: a workgroup a group.
   shapeFor(_v: Variant): KernelShape {
-    return { k: 1, u: 1, block: GROUP_LANES, q: 1, tileLoads: 0, label: `${this.label()}, walk in WGSL` };
+    return { k: 1, u: 1, block: GROUP_LANES, q: 1, tileLoads: 0, label: `${this.label()}, walk in WGSL (${treeWalkLabel(this.walkShape)})` };
   }
 
   ready(_v: Variant): boolean {
-    return PIPELINE.get(this.device)!.pipeline !== null && this.refitter.ready();
+    return walkPipeline(this.device, this.walkShape).pipeline !== null && this.refitter.ready();
   }
 
   prepare(_v: Variant): Promise<void> {
-    const p = PIPELINE.get(this.device)!;
+    const p = walkPipeline(this.device, this.walkShape);
     if (!p.pending) {
-      const module = this.device.createShaderModule({ code: TREE_WALK_SOURCE, label: 'tree walk' });
+      const module = this.device.createShaderModule({ code: treeWalkSource(this.walkShape), label: 'tree walk' });
       p.pending = this.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'walk' } }).then((pl) => {
         p.pipeline = pl;
       });
@@ -262,7 +272,7 @@ export class TreeSim extends GpuSim {
     if (!g) {
       const entries: GPUBindGroupEntry[] = [this.pos[1 - from], this.vel, this.acc, this.treeParams].map((buffer, binding) => ({ binding, resource: { buffer } }));
       for (const name of ARRAYS) entries.push({ binding: BINDING[name], resource: { buffer: this.arrays.get(name)! } });
-      g = this.device.createBindGroup({ layout: PIPELINE.get(this.device)!.pipeline!.getBindGroupLayout(0), entries });
+      g = this.device.createBindGroup({ layout: walkPipeline(this.device, this.walkShape).pipeline!.getBindGroupLayout(0), entries });
       this.walkBindGroups.set(from, g);
     }
     return g;
@@ -279,7 +289,7 @@ export class TreeSim extends GpuSim {
     this.device.queue.writeBuffer(this.treeParams, 0, u);
     const enc = this.device.createCommandEncoder();
     const pass = enc.beginComputePass();
-    pass.setPipeline(PIPELINE.get(this.device)!.pipeline!);
+    pass.setPipeline(walkPipeline(this.device, this.walkShape).pipeline!);
     pass.setBindGroup(0, this.walkBindGroup(this.current));
     pass.dispatchWorkgroups(groupsX, Math.ceil(this.groupCount / groupsX));
     pass.end();

@@ -5,6 +5,7 @@ import { Core, SceneOk } from './core';
 import { GpuSim } from './gpu_sim';
 import { Variant } from './kernels';
 import { ShapeChooser } from './shape';
+import { TreeWalkShape } from './tree_kernel';
 import { TreeSim } from './tree_sim';
 
 function plummer(core: Core, n: number): SceneOk {
@@ -50,16 +51,16 @@ export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G
 // The WGSL tree at the desktop's default opening tests (theta 1, alpha 0.001): the median and 99th-percentile
 // relative errors, the desktop's tree tests' measure (their goal: 3e-4 and 3e-3), with the interactions a
 // body and the stages' times.
-export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, theta = 1, alpha = 0.001) {
+export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, theta = 1, alpha = 0.001, walk?: TreeWalkShape) {
   const s = plummer(core, n);
-  const sim = new TreeSim(device, shapes, core, theta, alpha);
+  const sim = new TreeSim(device, shapes, core, theta, alpha, walk);
   sim.load(s.posMass, s.vel);
   const gpu = await sim.accelerations(v, { dt: 0, eps, G: 1 });
   const lists = await sim.interactions();
-  const label = sim.label(), times = sim.times;
+  const label = sim.label(), walkLabel = sim.shapeFor(v).label, times = sim.times;
   sim.destroy();
   return {
-    n: s.n, label, ...quantiles(core, s, gpu, eps, 1),
+    n: s.n, label, walk: walkLabel, ...quantiles(core, s, gpu, eps, 1),
     bodyBodyPerBody: lists.bodyBody / s.n, bodyCellPerBody: lists.bodyCell / s.n, times,
   };
 }
