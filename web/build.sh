@@ -7,6 +7,8 @@ cd "$(dirname "$0")"
 core/build.sh
 npx --no-install tsc --noEmit -p .
 npx --no-install esbuild src/main.ts --bundle --format=esm --target=es2022 --minify --outfile=dist/app.js --log-level=warning
+# The tree build's worker (src/tree_build_worker.ts): a classic script of its own, which importScripts the core.
+npx --no-install esbuild src/tree_build_worker.ts --bundle --format=iife --target=es2022 --minify --outfile=dist/tree_build_worker.js --log-level=warning
 mkdir -p dist/colormaps
 cp index.html style.css dist/
 cp ../assets/colormaps/*.txt dist/colormaps/

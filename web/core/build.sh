@@ -61,7 +61,8 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 objs=()
 for src in "${sources[@]}"; do objs+=("$out/$(echo "$src" | tr / _).o"); done
+# web,worker: the page and the tree build's worker (web/src/tree_build_worker.ts) each load an instance.
 em++ -O2 -fexceptions --bind "${objs[@]}" -o "$root/web/dist/nbody_core.js" \
-  -sMODULARIZE=1 -sEXPORT_NAME=createNbodyCore -sENVIRONMENT=web \
+  -sMODULARIZE=1 -sEXPORT_NAME=createNbodyCore -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB --embed-file "$root/scenes@/scenes"
 echo "web/dist/nbody_core.{js,wasm}: $(cat "$root"/web/dist/nbody_core.* | wc -c) bytes"

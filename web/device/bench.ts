@@ -56,6 +56,7 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
   const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core, 1, 0.001, treeWalkShapeFor(units.units === 0));
+  sim.asyncBuild = false; // node has no Web Workers: each build on this thread, timed in its step
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!;
   const p = { dt: s.dt, eps: s.eps, G: s.G };

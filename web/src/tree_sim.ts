@@ -1,7 +1,10 @@
 // The WebGPU tree path: on a build step the positions come back from the GPU (one copy and mapAsync), the
 // desktop's CPU tree build in WebAssembly (web/core/tree_web.cpp: box, keys, sort, octree, multipoles, groups)
 // makes the tree and its flat arrays go up with queue.writeBuffer; on the steps between, the last tree is
-// refitted on the GPU (web/src/tree_refit.ts), nothing read back. Then the WGSL walk (web/src/tree_kernel.ts)
+// refitted on the GPU (web/src/tree_refit.ts), nothing read back. After the first tree of a load the builds
+// run in a Web Worker (tree_build_worker.ts) while the steps go on with refits: the tree that comes back,
+// built from positions some steps old, is refitted on the GPU to the positions now before its first walk, so
+// no step and no frame waits for WebAssembly. Then the WGSL walk (web/src/tree_kernel.ts)
 // finds the forces and takes the fused leap-frog step into the other position buffer, which the renderer draws
 // as on the direct path. The buffers, the state between steps and the ping-pong are GpuSim's.
 //
@@ -17,11 +20,16 @@ import { KernelShape, SELF_INTERACTION_FLOOR, Variant } from './kernels';
 import { ShapeChooser } from './shape';
 import { GROUP_LANES, MAX_GROUPS_X, TREE_WALK_ON_GPU, TreeWalkShape, treeWalkLabel, treeWalkSource } from './tree_kernel';
 import { TreeRefit } from './tree_refit';
+import { BuiltTree, buildInWorker, WORKERS } from './tree_builder';
 
 // Milliseconds of the stages of the last step: the positions' copy back, the stages of the last call into
 // WebAssembly (TreeBuildStats, seconds there: a build, or a refit where gpuRefit is off), the upload (those
 // three 0 on a GPU refit's step), the GPU refit (submit to done; 0 on a step that called WebAssembly), the walk
-// with its step; refitted: the step's tree was refitted (on either side), not built.
+// with its step; refitted: the step's tree was refitted (on either side), not built. With asyncBuild a step
+// that takes up the worker's tree has its build's stats and upload, readMs 0 (the copy back went on beside
+// earlier steps) and its GPU refit; fromWorker says so, and treeAge how many steps older than the step's
+// positions the tree's were. workerTrees and staleTrees count trees taken up, and those dropped because other
+// bodies were loaded or a tree was built here meanwhile, since the TreeSim was made.
 export interface TreeTimes {
   readMs: number;
   build: TreeBuildStats | null;
@@ -29,6 +37,10 @@ export interface TreeTimes {
   gpuRefitMs: number;
   refitted: boolean;
   walkMs: number;
+  fromWorker: boolean;
+  treeAge: number;
+  workerTrees: number;
+  staleTrees: number;
 }
 
 // The walk's pipeline a device and shape (compiled once: every TreeSim of a device shares it).
@@ -58,6 +70,10 @@ export class TreeSim extends GpuSim {
   private busy: Promise<void> = Promise.resolve();
   private generation = 0; // bodies loaded so far: a step in flight from an earlier load stops
   private sinceBuild = 0; // steps walked on the last tree built
+  private stepCount = 0; // steps since the TreeSim was made: a worker tree's age
+  // A build asked of the worker (at which step), and its tree once back, not yet taken up.
+  private asked: { step: number } | null = null;
+  private arrived: { step: number; tree: BuiltTree; stats: TreeBuildStats } | null = null;
   // A new tree every buildEvery steps; between them the last one is refitted (tree/sub_step_rule.hpp: its
   // cells, key order and groups kept, every multipole and box made anew from the positions now, so the
   // opening tests hold for them). In WebAssembly a refit of 65,536 bodies took 5 ms against a build's 14.
@@ -65,10 +81,15 @@ export class TreeSim extends GpuSim {
   // Refits on the GPU (tree_refit.ts); false: read back and refit in WebAssembly, as every build (the tests'
   // comparison and the A/B of the two).
   gpuRefit = true;
-  times: TreeTimes = { readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, walkMs: 0 };
+  // Builds after a load's first in the worker (needs gpuRefit: its tree is refitted to the positions now);
+  // false: every build here, on this thread, the step waiting for it (Dawn for node has no workers).
+  asyncBuild = WORKERS;
+  times: TreeTimes = {
+    readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, walkMs: 0, fromWorker: false, treeAge: 0, workerTrees: 0, staleTrees: 0,
+  };
 
   // walkShape: the walk's tiles and rounds (tree_kernel.ts: treeWalkShapeFor the adapter).
-  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, theta = 1, alpha = 0.001, readonly walkShape: TreeWalkShape = TREE_WALK_ON_GPU) {
+  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, private theta = 1, private alpha = 0.001, readonly walkShape: TreeWalkShape = TREE_WALK_ON_GPU) {
     super(device, shapes);
     this.tree = new core.TreeBuild(theta, alpha);
     this.refitter = new TreeRefit(device, theta, alpha);
@@ -89,6 +110,18 @@ export class TreeSim extends GpuSim {
     super.load(posMass, vel);
     this.walkBindGroups.clear();
     this.generation++;
+    this.dropWorkerTree();
+  }
+
+  // A build asked of the worker, or its tree back and not yet taken up (the tests' Load while one is).
+  hasWorkerTree(): boolean {
+    return this.asked !== null || this.arrived !== null;
+  }
+
+  // A tree asked of the worker before is not taken up: other bodies (a load), or a tree built here since.
+  private dropWorkerTree(): void {
+    if (this.asked || this.arrived) this.times.staleTrees++;
+    this.asked = this.arrived = null;
   }
 
   // "tree theta 1 alpha 0.001 leaf 32 group 32": the desktop's words for the opening tests and sizes.
@@ -142,12 +175,67 @@ export class TreeSim extends GpuSim {
     }
     for (let s = 0; s < steps; ++s) {
       const refit = this.sinceBuild % this.buildEvery !== 0;
-      const ok = refit && this.gpuRefit && this.refitter.holds(this.n)
-        ? await this.refitOnGpu(this.current, generation)
-        : await this.build(this.current, refit, generation);
+      const gpuRefit = this.gpuRefit && this.refitter.holds(this.n);
+      let ok: boolean;
+      if (this.arrived && gpuRefit) ok = await this.takeWorkerTree(generation);
+      else if (this.asyncBuild && gpuRefit && (refit || this.asked)) ok = await this.refitOnGpu(this.current, generation);
+      else if (this.asyncBuild && gpuRefit) {
+        this.askWorker(this.current, generation);
+        ok = await this.refitOnGpu(this.current, generation);
+      } else ok = refit && gpuRefit ? await this.refitOnGpu(this.current, generation) : await this.build(this.current, refit, generation);
       if (!ok) return;
+      this.stepCount++;
       await this.walkTimed(p, 2, true);
     }
+  }
+
+  // A build of pos[from] asked of the worker: the copy back is submitted now (queued before the steps that
+  // overwrite the buffer), the positions go to the worker when mapped, and the tree comes back into `arrived`
+  // for the next step to take up. Nothing here waits.
+  private askWorker(from: number, generation: number): void {
+    const asked = (this.asked = { step: this.stepCount });
+    const current = () => this.asked === asked && generation === this.generation;
+    this.read(this.pos[from], this.n * 16)
+      .then((pos) => (current() ? buildInWorker(pos, this.theta, this.alpha) : null))
+      .then((r) => {
+        if (!r || !current()) return;
+        this.asked = null;
+        if (r.arrays && r.stats) this.arrived = { step: asked.step, tree: r.arrays, stats: r.stats };
+        else {
+          // No worker (its script missing, or it failed): every later build here, as without workers.
+          console.warn(`tree build in a worker failed (${r.problem}); building on the page's thread`);
+          this.asyncBuild = false;
+        }
+      }, () => {
+        if (this.asked === asked) this.asked = null; // the copy back failed (the TreeSim destroyed): ask again
+      });
+  }
+
+  // The worker's tree uploaded and refitted on the GPU to pos[current] before its first walk: its cells were
+  // built from positions some steps old, and the refit makes every box and multipole those of the positions
+  // now, so the opening tests hold (the same refit as between builds).
+  private async takeWorkerTree(generation: number): Promise<boolean> {
+    const a = this.arrived!;
+    this.arrived = null;
+    const t0 = performance.now();
+    this.install((name) => a.tree[name], a.tree.levels, a.tree.centres, a.stats);
+    const uploadMs = performance.now() - t0;
+    if (!(await this.refitOnGpu(this.current, generation))) return false;
+    this.sinceBuild = 1;
+    this.times.workerTrees++;
+    Object.assign(this.times, { build: a.stats, uploadMs, fromWorker: true, treeAge: this.stepCount - a.step });
+    return true;
+  }
+
+  // A tree's arrays to the GPU and its cells to the refit. Each array is asked for as it goes up: a view on
+  // WebAssembly memory is good only until the next call into the core, which may move that memory.
+  private install(array: (name: ArrayName) => Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, levels: Uint32Array<ArrayBuffer>, centres: Float32Array<ArrayBuffer>, stats: TreeBuildStats): void {
+    this.groupCount = stats.groups;
+    for (const name of ARRAYS) this.upload(name, array(name));
+    const a = (name: ArrayName) => this.arrays.get(name)!;
+    this.refitter.setTree({
+      n: this.n, cells: a('cells'), moments: a('moments'), sorted: a('sorted'), order: a('order'), cellCentres: centres, levelStarts: levels,
+    });
   }
 
   // Accelerations of the loaded positions, G x the tree's sum, as the desktop's evaluate finds them (theta
@@ -226,17 +314,14 @@ export class TreeSim extends GpuSim {
     const stats = this.tree.stats();
     this.sinceBuild = stats.refitted ? this.sinceBuild + 1 : 1;
     const t2 = performance.now();
-    this.groupCount = stats.groups;
-    // Each view on WebAssembly memory is copied at once (the next call into the core may move that memory).
-    for (const name of ARRAYS) this.upload(name, this.tree[name]());
-    if (!stats.refitted) {
-      const a = (name: ArrayName) => this.arrays.get(name)!;
-      this.refitter.setTree({
-        n: this.n, cells: a('cells'), moments: a('moments'), sorted: a('sorted'), order: a('order'),
-        cellCentres: this.tree.centres().slice(), levelStarts: this.tree.levels().slice(),
-      });
+    if (stats.refitted) {
+      this.groupCount = stats.groups;
+      for (const name of ARRAYS) this.upload(name, this.tree[name]());
+    } else {
+      this.dropWorkerTree(); // a tree of other cells than this one's, or of older positions
+      this.install((name) => this.tree[name](), this.tree.levels().slice(), this.tree.centres().slice(), stats);
     }
-    Object.assign(this.times, { readMs: t1 - t0, build: stats, uploadMs: performance.now() - t2, gpuRefitMs: 0, refitted: stats.refitted });
+    Object.assign(this.times, { readMs: t1 - t0, build: stats, uploadMs: performance.now() - t2, gpuRefitMs: 0, refitted: stats.refitted, fromWorker: false, treeAge: 0 });
     return true;
   }
 
@@ -251,7 +336,7 @@ export class TreeSim extends GpuSim {
     await this.device.queue.onSubmittedWorkDone();
     if (generation !== this.generation) return false;
     this.sinceBuild++;
-    Object.assign(this.times, { readMs: 0, uploadMs: 0, gpuRefitMs: performance.now() - t0, refitted: true });
+    Object.assign(this.times, { readMs: 0, uploadMs: 0, gpuRefitMs: performance.now() - t0, refitted: true, fromWorker: false, treeAge: 0 });
     return true;
   }
 

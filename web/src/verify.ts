@@ -42,10 +42,14 @@ function quantiles(core: Core, s: { posMass: Float32Array<ArrayBuffer>; n: numbe
 }
 
 // The running tree path's last accelerations (after builds and refits) against float64 at the positions
-// they were found at.
+// they were found at, and whether the last step's tree came from the worker (how many steps old, refitted).
 export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G: number) {
   const { pos, acc } = await sim.stateAccelerations();
-  return { n: sim.n, refitted: sim.times.refitted, gpuRefitted: sim.times.gpuRefitMs > 0, gpuRefitMs: sim.times.gpuRefitMs, walkMs: sim.times.walkMs, ...quantiles(core, { posMass: pos, n: sim.n }, acc, eps, G) };
+  const t = sim.times;
+  return {
+    n: sim.n, refitted: t.refitted, gpuRefitted: t.gpuRefitMs > 0, gpuRefitMs: t.gpuRefitMs, walkMs: t.walkMs,
+    fromWorker: t.fromWorker, treeAge: t.treeAge, workerTrees: t.workerTrees, staleTrees: t.staleTrees, ...quantiles(core, { posMass: pos, n: sim.n }, acc, eps, G),
+  };
 }
 
 // The WGSL tree at the desktop's default opening tests (theta 1, alpha 0.001): the median and 99th-percentile

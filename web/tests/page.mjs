@@ -453,16 +453,31 @@ try {
     });
     expect(s.finite, 'non-finite positions after tree steps');
     expect(s.shown, 'the panel does not name the tree');
-    // The running path's accelerations on a refitted tree (built every 4th step, refitted between) against
-    // float64 at the positions they were found at: the same goal as a fresh tree's.
+    // The running path's accelerations against float64 at the positions they were found at: the same goal as
+    // a fresh tree's, on the step that took up a tree from the build worker (asked for every 4th step while the
+    // steps go on refitting the last one), refitted on the GPU to positions at least a step newer than the ones
+    // it was built from.
     const e = await p4.evaluate(async () => {
-      for (let k = 0; k < 4 && !window.nbody.treeTimes().refitted; ++k) await window.nbody.stepAndRead(1);
+      for (let k = 0; k < 12 && !window.nbody.treeTimes().fromWorker; ++k) await window.nbody.stepAndRead(1);
       return window.nbody.runningTreeErrors();
     });
+    expect(e.fromWorker && e.workerTrees >= 1 && e.treeAge >= 1, `no tree from the worker refitted to newer positions: ${JSON.stringify(e)}`);
     expect(e.refitted && e.gpuRefitted && e.finite && e.median <= 3e-4 && e.p99 <= 3e-3, JSON.stringify(e));
     // The Performance panel shows the same measure, taken once a few steps in.
     await p4.waitForFunction(() => /force error vs float64median \d/.test(document.getElementById('stats').textContent), { timeout: 60000 });
     const shownError = await p4.evaluate(() => [...document.querySelectorAll('#stats tr')].map((r) => r.textContent).find((t) => t.startsWith('force error')));
+    // A Load while a worker's build is asked for and not yet taken up: its tree (other bodies') is dropped.
+    const stale = await p4.evaluate(async () => {
+      const { app } = window.nbody, before = window.nbody.treeTimes().staleTrees;
+      for (let k = 0; k < 8 && !app.sim.hasWorkerTree(); ++k) await window.nbody.stepAndRead(1);
+      const waiting = app.sim.hasWorkerTree();
+      app.loadScene('cartwheel', '', 4096);
+      await window.nbody.stepAndRead(1);
+      const t = window.nbody.treeTimes();
+      return { waiting, dropped: t.staleTrees - before, fromWorker: t.fromWorker, n: app.run.scene.n, errors: await window.nbody.runningTreeErrors() };
+    });
+    expect(stale.waiting && stale.dropped === 1 && !stale.fromWorker && stale.n === 4096, JSON.stringify(stale));
+    expect(stale.errors.finite && stale.errors.median <= 3e-4 && stale.errors.p99 <= 3e-3, JSON.stringify(stale.errors));
     // Reset and Load while a step is in flight: that step stops at its next wait, the new bodies step.
     const again = await p4.evaluate(async () => {
       const { app } = window.nbody;
@@ -481,7 +496,7 @@ try {
     const bad = l4.filter((l) => /pageerror|WebGPU:/.test(l));
     expect(bad.length === 0, bad.join('\n'));
     await p4.close();
-    return `${r.n} bodies to t = ${s.time.toFixed(3)} on ${r.backend}; on a tree refitted on the GPU (${e.gpuRefitMs.toFixed(0)} ms; the walk and step ${e.walkMs.toFixed(0)} ms) median ${e.median.toExponential(2)}, 99% ${e.p99.toExponential(2)}; the panel: ${shownError}`;
+    return `${r.n} bodies to t = ${s.time.toFixed(3)} on ${r.backend}; on the worker's tree ${e.treeAge} steps old refitted on the GPU (${e.gpuRefitMs.toFixed(0)} ms; the walk and step ${e.walkMs.toFixed(0)} ms) median ${e.median.toExponential(2)}, 99% ${e.p99.toExponential(2)}; the panel: ${shownError}; a Load dropped the worker's tree asked for before`;
   });
 
   await check('no uncaught errors in the page', async () => {
