@@ -9,7 +9,8 @@
 # libraries on the path (../shared/WEB.md: without glvnd the loader cannot get vkCreateInstance from
 # libGLX_nvidia.so.0).
 # WEB_TREE="cartwheel-1m:1048576 ..." (scene:N) also times the page's tree path (TreeSim: the build in
-# WebAssembly, the walk in WGSL), one step at a time, into $OUT/web-tree.txt.
+# WebAssembly, the walk in WGSL), one step at a time, into $OUT/web-tree.txt: each build on the bench's thread
+# (its step waits), then the builds in the page's worker (web/device/node_worker.ts), as a browser runs them.
 # Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] [WEB_TREE="scene:N ..."] scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
@@ -22,7 +23,7 @@ if [ ! -x $W/node ]; then
   cp .webdev/webgpu/index.js .webdev/webgpu/package.json $W/node_modules/webgpu/
   xz -dc .webdev/webgpu/dawn.node.xz > $W/node_modules/webgpu/dist/linux-x64/dawn.node
 fi
-cp .webdev/bench.mjs .webdev/nbody_core.js .webdev/nbody_core.wasm $W/
+cp .webdev/bench.mjs .webdev/nbody_core.js .webdev/nbody_core.wasm .webdev/tree_build_worker.js $W/
 if compgen -G ".gl/*.deb" >/dev/null; then
   P=/tmp/webpfx
   [ -d $P/usr ] || for f in .gl/*.deb; do dpkg -x "$f" $P; done
@@ -47,7 +48,10 @@ for n in "${sizes[@]}"; do
   done
 done
 for spec in ${WEB_TREE:-}; do
-  $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
+  for mode in "" async; do
+    # shellcheck disable=SC2086
+    $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 $mode 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
+  done
 done
 if compgen -G "$OUT/bench-*.json" >/dev/null; then
   python3 web/device/side_by_side.py "$OUT/web-bench.txt" "$OUT"/bench-*.json | tee "$OUT/web-vs-glsl.txt"

@@ -5,10 +5,12 @@
 //   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
 // Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
-//        node bench.mjs tree SCENE N [SECONDS]   (the page's tree path, TreeSim: a shipped scene at N bodies,
+//        node bench.mjs tree SCENE N [SECONDS [async]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
 // one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
 // the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit
-// on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone)
+// on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone; `async`: the builds
+// after the first in the page's worker (tree_build_worker.js beside this script, through node_worker.ts), as a
+// browser runs them, where without it each build is on this thread and its step waits for it)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -19,6 +21,7 @@ import { computeUnits, FixedShape, shapeChooser, wantedLimits } from '../src/sha
 import { treeWalkShapeFor } from '../src/tree_kernel';
 import { TreeSim } from '../src/tree_sim';
 import { loadCoreInNode } from './node_core';
+import { installNodeWorker } from './node_worker';
 
 Object.assign(globalThis, globals);
 
@@ -50,17 +53,18 @@ const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(
 
 // The tree path one step at a time (each step waits for its own round trip, as the page's frames do): the
 // median step's wall time and the median of each stage over the steps timed.
-async function benchTree(core: Core, scene: string, n: number, seconds: number): Promise<void> {
+async function benchTree(core: Core, scene: string, n: number, seconds: number, inWorker: boolean): Promise<void> {
   const { adapter, device } = await gpuDevice();
   const s = core.loadScene(scene, '', n);
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
   const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core, 1, 0.001, treeWalkShapeFor(units.units === 0));
-  sim.asyncBuild = false; // node has no Web Workers: each build on this thread, timed in its step
+  sim.asyncBuild = inWorker;
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!;
   const p = { dt: s.dt, eps: s.eps, G: s.G };
   await sim.step(v, p, 1); // primes (two walks) and compiles
+  let workerTrees = 0, oldest = 0;
   const rows: { step: number; read: number; build: number; upload: number; gpuRefit: number; walk: number; refit: boolean }[] = [];
   const start = performance.now();
   while (performance.now() - start < seconds * 1000 || rows.length < 8) {
@@ -69,13 +73,16 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
     const t = sim.times, b = t.build!;
     const buildMs = 1000 * (b.box + b.keys + b.sort + b.build + b.multipoles + b.copy);
     rows.push({ step: performance.now() - t0, read: t.readMs, build: buildMs, upload: t.uploadMs, gpuRefit: t.gpuRefitMs, walk: t.walkMs, refit: t.refitted });
+    workerTrees = t.workerTrees, oldest = Math.max(oldest, t.treeAge);
   }
   const state = await sim.readState();
   const finite = state.pos.every(Number.isFinite);
   const of = (k: 'step' | 'read' | 'build' | 'upload' | 'gpuRefit' | 'walk', refit?: boolean): string =>
-    median(rows.filter((r) => refit === undefined || r.refit === refit).map((r) => r[k])).toFixed(2);
+    median(rows.filter((r) => refit === undefined || r.refit === refit).map((r) => r[k]))?.toFixed(2) ?? '-';
   const stepMs = Number(of('step'));
-  console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}) ` +
+  const slowest = Math.max(...rows.map((r) => r.step)).toFixed(2);
+  const builds = inWorker ? `builds in the worker: ${workerTrees} trees, the oldest ${oldest} steps old when walked; ` : '';
+  console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}, slowest ${slowest}) ${builds}` +
     `read_ms=${of('read', false)} wasm_build_ms=${of('build', false)} upload_ms=${of('upload', false)} gpu_refit_ms=${of('gpuRefit', true)} walk_ms=${of('walk')} ` +
     `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.shapeFor(v).label}" finite=${finite} ` +
     `adapter="${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} ${adapter.info.description}"`);
@@ -85,13 +92,15 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number):
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'tree') {
-    const [, scene, nText, secondsText] = process.argv.slice(2);
+    const [, scene, nText, secondsText, mode] = process.argv.slice(2);
     const n = Number(nText);
-    if (!scene || !(Number.isInteger(n) && n > 0)) {
-      console.error('usage: node bench.mjs tree SCENE N [SECONDS]');
+    if (!scene || !(Number.isInteger(n) && n > 0) || ![undefined, 'async'].includes(mode)) {
+      console.error('usage: node bench.mjs tree SCENE N [SECONDS [async]]');
       process.exit(2);
     }
-    return benchTree(await loadCoreInNode(dirname(fileURLToPath(import.meta.url))), scene, n, Number(secondsText ?? 5));
+    const dir = dirname(fileURLToPath(import.meta.url));
+    if (mode === 'async') installNodeWorker(dir);
+    return benchTree(await loadCoreInNode(dir), scene, n, Number(secondsText ?? 5), mode === 'async');
   }
   const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');
