@@ -10,7 +10,8 @@
 # libGLX_nvidia.so.0).
 # WEB_TREE="cartwheel-1m:1048576 ..." (scene:N) also times the page's tree path (TreeSim: the build in
 # WebAssembly, the walk in WGSL), one step at a time, into $OUT/web-tree.txt: each build on the bench's thread
-# (its step waits), then the builds in the page's worker (web/device/node_worker.ts), as a browser runs them.
+# (its step waits), then the builds in the page's worker (web/device/node_worker.ts), as a browser runs them,
+# with each stage waited for and timed and then untimed, one wait a step, as the page steps.
 # Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] [WEB_TREE="scene:N ..."] scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
@@ -48,7 +49,7 @@ for n in "${sizes[@]}"; do
   done
 done
 for spec in ${WEB_TREE:-}; do
-  for mode in "" async; do
+  for mode in "" async "async untimed"; do
     # shellcheck disable=SC2086
     $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 $mode 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
   done

@@ -5,12 +5,13 @@
 //   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
 // Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
-//        node bench.mjs tree SCENE N [SECONDS [async]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
+//        node bench.mjs tree SCENE N [SECONDS [async] [untimed]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
 // one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
 // the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit
 // on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone; `async`: the builds
 // after the first in the page's worker (tree_build_worker.js beside this script, through node_worker.ts), as a
-// browser runs them, where without it each build is on this thread and its step waits for it)
+// browser runs them, where without it each build is on this thread and its step waits for it; `untimed`: no
+// wait between a step's refit and walk, as the page steps, so only the steps' wall time is measured)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -53,13 +54,14 @@ const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(
 
 // The tree path one step at a time (each step waits for its own round trip, as the page's frames do): the
 // median step's wall time and the median of each stage over the steps timed.
-async function benchTree(core: Core, scene: string, n: number, seconds: number, inWorker: boolean): Promise<void> {
+async function benchTree(core: Core, scene: string, n: number, seconds: number, inWorker: boolean, timeStages: boolean): Promise<void> {
   const { adapter, device } = await gpuDevice();
   const s = core.loadScene(scene, '', n);
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
   const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core, 1, 0.001, treeWalkShapeFor(units.units === 0));
   sim.asyncBuild = inWorker;
+  sim.timeStages = timeStages; // each stage waited for and timed; `untimed`: as the page steps, one wait a step
   sim.load(s.posMass, s.vel);
   const v = variantByName('ij')!;
   const p = { dt: s.dt, eps: s.eps, G: s.G };
@@ -92,15 +94,16 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number, 
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'tree') {
-    const [, scene, nText, secondsText, mode] = process.argv.slice(2);
+    const [, scene, nText, secondsText, ...modes] = process.argv.slice(2);
     const n = Number(nText);
-    if (!scene || !(Number.isInteger(n) && n > 0) || ![undefined, 'async'].includes(mode)) {
-      console.error('usage: node bench.mjs tree SCENE N [SECONDS [async]]');
+    if (!scene || !(Number.isInteger(n) && n > 0) || !modes.every((m) => ['async', 'untimed'].includes(m))) {
+      console.error('usage: node bench.mjs tree SCENE N [SECONDS [async] [untimed]]');
       process.exit(2);
     }
     const dir = dirname(fileURLToPath(import.meta.url));
-    if (mode === 'async') installNodeWorker(dir);
-    return benchTree(await loadCoreInNode(dir), scene, n, Number(secondsText ?? 5), mode === 'async');
+    const inWorker = modes.includes('async');
+    if (inWorker) installNodeWorker(dir);
+    return benchTree(await loadCoreInNode(dir), scene, n, Number(secondsText ?? 5), inWorker, !modes.includes('untimed'));
   }
   const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');

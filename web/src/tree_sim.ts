@@ -25,7 +25,8 @@ import { BuiltTree, buildInWorker, WORKERS } from './tree_builder';
 // Milliseconds of the stages of the last step: the positions' copy back, the stages of the last call into
 // WebAssembly (TreeBuildStats, seconds there: a build, or a refit where gpuRefit is off), the upload (those
 // three 0 on a GPU refit's step), the GPU refit (submit to done; 0 on a step that called WebAssembly), the walk
-// with its step; refitted: the step's tree was refitted (on either side), not built. With asyncBuild a step
+// with its step (these two only where timeStages: else 0); refitted: the step's tree was refitted (on either
+// side), not built; refittedOnGpu: by tree_refit.ts. With asyncBuild a step
 // that takes up the worker's tree has its build's stats and upload, readMs 0 (the copy back went on beside
 // earlier steps) and its GPU refit; fromWorker says so, and treeAge how many steps older than the step's
 // positions the tree's were. workerTrees and staleTrees count trees taken up, and those dropped because other
@@ -36,6 +37,7 @@ export interface TreeTimes {
   uploadMs: number;
   gpuRefitMs: number;
   refitted: boolean;
+  refittedOnGpu: boolean;
   walkMs: number;
   fromWorker: boolean;
   treeAge: number;
@@ -85,8 +87,13 @@ export class TreeSim extends GpuSim {
   // Builds after a load's first in the worker (needs gpuRefit: its tree is refitted to the positions now);
   // false: every build here, on this thread, the step waiting for it (Dawn for node has no workers).
   asyncBuild = WORKERS;
+  // Waits for the GPU after the refit and after the walk of every step, to time each (the bench, the tests'
+  // figures); false: a call's steps are submitted one after another (the queue keeps them in order) and
+  // waited for once at its end, as the direct path's are.
+  timeStages = false;
   times: TreeTimes = {
-    readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, walkMs: 0, fromWorker: false, treeAge: 0, workerTrees: 0, staleTrees: 0,
+    readMs: 0, build: null, uploadMs: 0, gpuRefitMs: 0, refitted: false, refittedOnGpu: false, walkMs: 0, fromWorker: false, treeAge: 0,
+    workerTrees: 0, staleTrees: 0,
   };
 
   // walkShape: the walk's tiles and rounds (tree_kernel.ts: treeWalkShapeFor the adapter).
@@ -171,7 +178,7 @@ export class TreeSim extends GpuSim {
     if (!this.primed) {
       if (!(await this.build(this.current, false, generation))) return;
       this.walk(p, 0, false);
-      await this.walkTimed(p, 1, true);
+      await this.walkStep(p, 1, true);
       this.primed = true;
     }
     for (let s = 0; s < steps; ++s) {
@@ -189,8 +196,9 @@ export class TreeSim extends GpuSim {
       } else ok = refit && gpuRefit ? await this.refitOnGpu(this.current, generation) : await this.build(this.current, refit, generation);
       if (!ok) return;
       this.stepCount++;
-      await this.walkTimed(p, 2, true);
+      await this.walkStep(p, 2, true);
     }
+    if (!this.timeStages) await this.device.queue.onSubmittedWorkDone();
   }
 
   // A build of pos[from] asked of the worker: the copy back is submitted now (queued before the steps that
@@ -253,7 +261,7 @@ export class TreeSim extends GpuSim {
     this.current = 0;
     await this.build(0, false, this.generation);
     this.walk({ ...p, dt: 0 }, 0, false);
-    await this.walkTimed({ ...p, dt: 0 }, 0, true);
+    await this.walkStep({ ...p, dt: 0 }, 0, true);
     this.primed = false;
     return this.read(this.acc, this.n * 16);
   }
@@ -276,7 +284,7 @@ export class TreeSim extends GpuSim {
       // the page's frames, whose drawing on SwiftShader may hold a refit up by hundreds of milliseconds.
       let gpuMs = Infinity, wasmMs = Infinity;
       for (let k = 0; k < repeats; ++k) {
-        if (!(await this.refitOnGpu(0, generation))) throw new Error('refitBoth: other bodies were loaded');
+        if (!(await this.refitOnGpu(0, generation, true))) throw new Error('refitBoth: other bodies were loaded');
         gpuMs = Math.min(gpuMs, this.times.gpuRefitMs);
       }
       const gpu = { moments: await this.read(this.arrays.get('moments')!, cells * 64), sorted: await this.read(this.arrays.get('sorted')!, this.n * 16) };
@@ -325,22 +333,26 @@ export class TreeSim extends GpuSim {
       this.dropWorkerTree(); // a tree of other cells than this one's, or of older positions
       this.install((name) => this.tree[name](), this.tree.levels().slice(), this.tree.centres().slice(), stats);
     }
-    Object.assign(this.times, { readMs: t1 - t0, build: stats, uploadMs: performance.now() - t2, gpuRefitMs: 0, refitted: stats.refitted, fromWorker: false, treeAge: 0 });
+    Object.assign(this.times, {
+      readMs: t1 - t0, build: stats, uploadMs: performance.now() - t2, gpuRefitMs: 0, refitted: stats.refitted, refittedOnGpu: false, fromWorker: false, treeAge: 0,
+    });
     return true;
   }
 
   // The last tree refitted on the GPU from pos[from] (tree_refit.ts); false (nothing done) where other bodies
-  // were loaded meanwhile. Timed from submit to done: the refit's own time where the queue was empty.
-  private async refitOnGpu(from: number, generation: number): Promise<boolean> {
+  // were loaded meanwhile. With `wait`, timed from submit to done: the refit's own time where the queue was
+  // empty; without, the walk submitted next runs after it in the queue.
+  private async refitOnGpu(from: number, generation: number, wait = this.timeStages): Promise<boolean> {
     if (generation !== this.generation || this.n === 0) return false;
     const t0 = performance.now();
     const enc = this.device.createCommandEncoder();
     this.refitter.encode(enc, this.pos[from]);
     this.device.queue.submit([enc.finish()]);
-    await this.device.queue.onSubmittedWorkDone();
+    if (wait) await this.device.queue.onSubmittedWorkDone();
     if (generation !== this.generation) return false;
     this.sinceBuild++;
-    Object.assign(this.times, { readMs: 0, uploadMs: 0, gpuRefitMs: performance.now() - t0, refitted: true, fromWorker: false, treeAge: 0 });
+    const gpuRefitMs = wait ? performance.now() - t0 : 0;
+    Object.assign(this.times, { readMs: 0, uploadMs: 0, gpuRefitMs, refitted: true, refittedOnGpu: true, fromWorker: false, treeAge: 0 });
     return true;
   }
 
@@ -389,9 +401,11 @@ export class TreeSim extends GpuSim {
     }
   }
 
-  private async walkTimed(p: StepParams, mode: number, useLast: boolean): Promise<void> {
+  // A walk submitted; with timeStages waited for and timed (walkMs), else left to the queue.
+  private async walkStep(p: StepParams, mode: number, useLast: boolean): Promise<void> {
     const t0 = performance.now();
     this.walk(p, mode, useLast);
+    if (!this.timeStages) return;
     await this.device.queue.onSubmittedWorkDone();
     this.times.walkMs = performance.now() - t0;
   }

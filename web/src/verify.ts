@@ -47,7 +47,7 @@ export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G
   const { pos, acc } = await sim.stateAccelerations();
   const t = sim.times;
   return {
-    n: sim.n, refitted: t.refitted, gpuRefitted: t.gpuRefitMs > 0, gpuRefitMs: t.gpuRefitMs, walkMs: t.walkMs,
+    n: sim.n, refitted: t.refitted, gpuRefitted: t.refittedOnGpu, gpuRefitMs: t.gpuRefitMs, walkMs: t.walkMs,
     fromWorker: t.fromWorker, treeAge: t.treeAge, workerTrees: t.workerTrees, staleTrees: t.staleTrees, ...quantiles(core, { posMass: pos, n: sim.n }, acc, eps, G),
   };
 }
@@ -58,6 +58,7 @@ export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G
 export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, theta = 1, alpha = 0.001, walk?: TreeWalkShape) {
   const s = plummer(core, n);
   const sim = new TreeSim(device, shapes, core, theta, alpha, walk);
+  sim.timeStages = true; // the stages' times come back with the errors
   sim.load(s.posMass, s.vel);
   const gpu = await sim.accelerations(v, { dt: 0, eps, G: 1 });
   const lists = await sim.interactions();
