@@ -24,10 +24,11 @@ CpuTree::CpuTree(int threads) : m_threads(resolve_threads(threads)) {}
 
 std::size_t CpuTree::max_bodies() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    const std::size_t mem =
-        pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : std::size_t(1) << 34;
+    // In 64 bits also where size_t has 32 (WebAssembly), where 2^34 would not fit.
+    const uint64_t mem = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : uint64_t(1) << 34;
     // uint32_t body indices; keep below 2^31 so every count and offset also fits a signed int.
-    return std::min<std::size_t>(mem / kBytesPerBody, std::size_t(std::numeric_limits<int32_t>::max()));
+    return std::size_t(
+        std::min<uint64_t>(mem / kBytesPerBody, uint64_t(std::numeric_limits<int32_t>::max())));
 }
 
 namespace {
@@ -137,6 +138,18 @@ void CpuTree::evaluate_active(const Float4* pos_mass, std::size_t n, const uint8
     m_active = nullptr, m_may_refit = false;
 }
 
+void CpuTree::prepare(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* stats,
+                      bool may_refit) {
+    p.validate();
+    check_size(n);
+    load(pos_mass, n, m_threads, m_in_x, m_in_y, m_in_z, m_in_m);
+    m_may_refit = may_refit;
+    TreeStats st;
+    make_tree(n, p, st);
+    m_may_refit = false;
+    if (stats) *stats = st;
+}
+
 bool CpuTree::can_refit(std::size_t n, const TreeParams& p) const {
     return m_may_refit && n == m_n && !m_cells.empty() && p.leaf == m_built_leaf && p.group == m_built_group;
 }
@@ -180,6 +193,21 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, WalkOut out, T
                   bool acc_holds_last) {
     if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
     TreeStats st;
+    if (!make_tree(n, p, st)) {
+        if (stats) *stats = st;
+        return;
+    }
+    auto t = std::chrono::steady_clock::now();
+    const float soft2 = tree::softening2(eps);
+    const bool criterion = p.reads_last_accelerations();
+    // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
+    if (criterion && !acc_holds_last) walk(soft2, WalkOut{out.acc, nullptr}, st, false, nullptr, false);
+    walk(soft2, out, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
+    st.t_walk = seconds_since(t);
+    if (stats) *stats = st;
+}
+
+bool CpuTree::make_tree(std::size_t n, const TreeParams& p, TreeStats& st) {
     st.bodies = n;
     const bool refit = can_refit(n, p);
     m_n = n;
@@ -187,25 +215,18 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, WalkOut out, T
     if (n == 0) {
         m_cells.clear(), m_moments.clear(), m_level_start.clear(), m_groups.clear();
         m_order.clear(), m_keys.clear();
-        if (stats) *stats = st;
-        return;
+        return false;
     }
     if (refit)
         refit_tree(p, st);
     else
         build_tree(p, st);
-    auto t = std::chrono::steady_clock::now();
     if (!refit) make_groups(p.group);  // a refit keeps the last tree's
-    const float soft2 = tree::softening2(eps);
-    const bool criterion = p.reads_last_accelerations();
-    // The accelerations the criterion needs, under theta alone, for every body (a group's smallest is read)
-    if (criterion && !acc_holds_last) walk(soft2, WalkOut{out.acc, nullptr}, st, false, nullptr, false);
-    walk(soft2, out, st, criterion, m_active, m_active && tree::walks_active_members(uint32_t(p.group)));
-    st.t_walk = seconds_since(t);
+    st.groups = m_groups.size();
     st.cells = m_cells.size();
     st.depth = int(m_level_start.size()) - 2;
     for (const auto& c : m_cells) st.leaves += c.n_children == 0;
-    if (stats) *stats = st;
+    return true;
 }
 
 tree::CellBox CpuTree::cell_box(std::size_t cell) const {

@@ -43,6 +43,12 @@ class CpuTree {
                          double eps, Float4* acc, TreeStats* stats, bool acc_holds_last,
                          bool may_refit = false);
 
+    // The tree of these bodies and its groups, with no walk: for a walk elsewhere (the page's WGSL walk reads
+    // cells(), moments(), order() and groups()). may_refit as above. Throws as evaluate(); n = 0 leaves no
+    // tree.
+    void prepare(const Float4* pos_mass, std::size_t n, const TreeParams& p, TreeStats* stats,
+                 bool may_refit = false);
+
     // phi[i] = -sum_{j != i} m_j / sqrt(r_ij^2 + eps^2) through the tree, without G: each body's softened
     // potential from the same build and walk as the accelerations, the walk writing potentials in their place
     // (the accepted cells' expansion to quadrupole order, tree::body_cell_potential; each body's sum in
@@ -86,6 +92,9 @@ class CpuTree {
     void run(std::size_t n, const TreeParams& p, double eps, WalkOut out, TreeStats* stats,
              bool acc_holds_last);
     // The new tree (box, keys, sort, octree, multipoles, groups) or the last one refitted; fills st's stages.
+    // The tree of the loaded bodies (built, or the last refitted where can_refit) and its groups; false where
+    // n is 0 (no tree).
+    bool make_tree(std::size_t n, const TreeParams& p, TreeStats& st);
     void build_tree(const TreeParams& p, TreeStats& st);
     void refit_tree(const TreeParams& p, TreeStats& st);
     bool can_refit(std::size_t n, const TreeParams& p) const;

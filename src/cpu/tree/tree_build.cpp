@@ -43,6 +43,9 @@ void CpuTree::bounding_box() {
 
 // Keys in parallel, then a stable LSD radix sort of (key, body) by bytes, skipping bytes every key shares:
 // ties keep input order, so the order is a function of the input alone (deterministic for any thread count).
+// Each pass runs on parts of the input in parallel: every part counts its byte values, the counts become
+// where each (value, part) run starts, value major and part minor (where a serial pass puts them), and every
+// part scatters its bodies into its runs in input order.
 void CpuTree::sort_by_key(bool short_keys) {
     const auto t0 = std::chrono::steady_clock::now();
     m_keys.resize(m_n), m_keys_tmp.resize(m_n), m_order.resize(m_n), m_order_tmp.resize(m_n);
@@ -58,17 +61,42 @@ void CpuTree::sort_by_key(bool short_keys) {
         4096);
     m_key_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+    // Parts of at least 16,384 bodies: a part's 256 counters are summed serially each pass.
+    const std::size_t parts = std::size_t(std::max(1, std::min<int>(m_threads, int(m_n / 16384) + 1)));
+    const std::size_t chunk = (m_n + parts - 1) / parts;
+    std::vector<std::array<std::size_t, 256>> run(parts);  // a part's count, then where its next body goes
+    auto each_part = [&](auto&& fn) {
+        parallel_for(
+            parts, int(parts),
+            [&](std::size_t b, std::size_t e) {
+                for (std::size_t p = b; p < e; ++p) fn(p, p * chunk, std::min(m_n, (p + 1) * chunk));
+            },
+            1);
+    };
     for (int shift = 0; shift < 64; shift += 8) {
-        std::array<std::size_t, 257> count{};
-        for (std::size_t i = 0; i < m_n; ++i) ++count[((m_keys[i] >> shift) & 0xff) + 1];
-        if (std::count(count.begin() + 1, count.end(), m_n) == 1)
-            continue;  // one byte value: order unchanged
-        for (int d = 0; d < 256; ++d) count[std::size_t(d) + 1] += count[std::size_t(d)];
-        for (std::size_t i = 0; i < m_n; ++i) {
-            const std::size_t to = count[(m_keys[i] >> shift) & 0xff]++;
-            m_keys_tmp[to] = m_keys[i];
-            m_order_tmp[to] = m_order[i];
+        each_part([&](std::size_t p, std::size_t b, std::size_t e) {
+            run[p].fill(0);
+            for (std::size_t i = b; i < e; ++i) ++run[p][(m_keys[i] >> shift) & 0xff];
+        });
+        std::size_t at = 0, values = 0;
+        for (std::size_t d = 0; d < 256; ++d) {
+            std::size_t all = 0;
+            for (std::size_t p = 0; p < parts; ++p) {
+                const std::size_t c = run[p][d];
+                run[p][d] = at + all;
+                all += c;
+            }
+            at += all;
+            values += all > 0;
         }
+        if (values == 1) continue;  // one byte value: order unchanged
+        each_part([&](std::size_t p, std::size_t b, std::size_t e) {
+            for (std::size_t i = b; i < e; ++i) {
+                const std::size_t to = run[p][(m_keys[i] >> shift) & 0xff]++;
+                m_keys_tmp[to] = m_keys[i];
+                m_order_tmp[to] = m_order[i];
+            }
+        });
         m_keys.swap(m_keys_tmp);
         m_order.swap(m_order_tmp);
     }

@@ -225,6 +225,30 @@ TEST(TreeBuild, DeterministicForAnyThreadCount) {
     EXPECT_EQ(std::memcmp(a1.data(), again.data(), a1.size() * sizeof(Float4)), 0);
 }
 
+// The sort runs in parts of at least 16,384 bodies, one a thread: 100,000 bodies on 7 threads sort in 7, and
+// give the serial sort's order (ties in input order) and the same tree.
+TEST(TreeBuild, SortInPartsIsTheSerialSort) {
+    const State s = test::plummer_state(100000, 23);
+    CpuTree one(1), seven(7);
+    const auto a1 = test::tree_accelerations(s, TreeParams{}, 0.01, 1, nullptr, &one);
+    const auto a7 = test::tree_accelerations(s, TreeParams{}, 0.01, 7, nullptr, &seven);
+    ASSERT_EQ(one.order().size(), s.size());
+    EXPECT_TRUE(one.order() == seven.order());
+    EXPECT_EQ(std::memcmp(a1.data(), a7.data(), a1.size() * sizeof(Float4)), 0);
+    // Keys ascend, and equal keys keep input order: what the stable sort promises.
+    const auto& key = seven.keys();
+    const auto& order = seven.order();
+    for (std::size_t k = 1; k < key.size(); ++k) {
+        ASSERT_LE(key[k - 1], key[k]) << k;
+        if (key[k - 1] == key[k]) {
+            ASSERT_LT(order[k - 1], order[k]) << k;
+        }
+    }
+    std::vector<uint32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k);  // a permutation
+}
+
 // Groups cover every body once, each at most `group` bodies and inside one parent cell's box
 // (packed siblings: compact), and they fill a warp's lanes: a group a child left them 9 of 32 full.
 TEST(TreeGroups, PackedSiblingsCoverEveryBodyOnceAndFillTheLanes) {
