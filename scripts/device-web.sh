@@ -11,8 +11,13 @@
 # WEB_TREE="cartwheel-1m:1048576 ..." (scene:N) also times the page's tree path (TreeSim: the build in
 # WebAssembly, the walk in WGSL), one step at a time, into $OUT/web-tree.txt: each build on the bench's thread
 # (its step waits), then the builds in the page's worker (web/device/node_worker.ts), as a browser runs them,
-# with each stage waited for and timed and then untimed, one wait a step, as the page steps.
-# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] [WEB_TREE="scene:N ..."] scripts/device-web.sh [N...]
+# with each stage waited for and timed and then untimed, one wait a step, as the page steps, then each build on
+# the bench's thread by the threaded module on every core (threads=K: as an isolated page's worker builds).
+# WEB_TREE_MODES="threads=1 threads=4,untimed ..." runs those modes instead (bench.ts's words; a comma joins two).
+# WEB_BUILD="cartwheel-1m:1048576 ..." times the WebAssembly tree build alone on 1, 2, 4, 8 ... threads up to
+# the cores, stage by stage, into $OUT/web-build.txt (no GPU: bench.ts's benchBuild).
+# Usage: [WEB_SHAPES="ij:4,4,256,16 ..."] [WEB_TREE="scene:N ..."] [WEB_TREE_MODES="..."] [WEB_BUILD="scene:N ..."]
+#        scripts/device-web.sh [N...]
 set -uo pipefail
 OUT=${OUT:-/tmp/nbody-out}
 mkdir -p "$OUT"
@@ -24,7 +29,7 @@ if [ ! -x $W/node ]; then
   cp .webdev/webgpu/index.js .webdev/webgpu/package.json $W/node_modules/webgpu/
   xz -dc .webdev/webgpu/dawn.node.xz > $W/node_modules/webgpu/dist/linux-x64/dawn.node
 fi
-cp .webdev/bench.mjs .webdev/nbody_core.js .webdev/nbody_core.wasm .webdev/tree_build_worker.js $W/
+cp .webdev/bench.mjs .webdev/nbody_core.js .webdev/nbody_core.wasm .webdev/tree_build_worker.js .webdev/nbody_threads.* $W/
 if compgen -G ".gl/*.deb" >/dev/null; then
   P=/tmp/webpfx
   [ -d $P/usr ] || for f in .gl/*.deb; do dpkg -x "$f" $P; done
@@ -48,10 +53,16 @@ for n in "${sizes[@]}"; do
     $W/node $W/bench.mjs "${spec%%:*}" "$n" 3 "$k" "$u" "$block" "$q" 2>&1 | tee -a "$OUT/web-shapes.txt" || rc=1
   done
 done
+counts=(); for ((k = 1; k <= $(nproc) && k <= 64; k *= 2)); do counts+=("$k"); done
+for spec in ${WEB_BUILD:-}; do
+  $W/node $W/bench.mjs build "${spec%%:*}" "${spec#*:}" "${counts[@]}" 2>&1 | tee -a "$OUT/web-build.txt" || rc=1
+done
+modes=("" async "async untimed" "threads=$(nproc)")
+[ -n "${WEB_TREE_MODES:-}" ] && read -ra modes <<< "$WEB_TREE_MODES"
 for spec in ${WEB_TREE:-}; do
-  for mode in "" async "async untimed"; do
+  for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086
-    $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 $mode 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
+    $W/node $W/bench.mjs tree "${spec%%:*}" "${spec#*:}" 5 ${mode//,/ } 2>&1 | tee -a "$OUT/web-tree.txt" || rc=1
   done
 done
 if compgen -G "$OUT/bench-*.json" >/dev/null; then

@@ -10,6 +10,7 @@ npx --no-install esbuild src/main.ts --bundle --format=esm --target=es2022 --min
 # The tree build's worker (src/tree_build_worker.ts): a classic script of its own, which importScripts the core.
 npx --no-install esbuild src/tree_build_worker.ts --bundle --format=iife --target=es2022 --minify --outfile=dist/tree_build_worker.js --log-level=warning
 mkdir -p dist/colormaps
-cp index.html style.css dist/
+# _headers: the isolation headers for hosts that read the file (Netlify, Cloudflare Pages): WebAssembly threads.
+cp index.html style.css _headers dist/
 cp ../assets/colormaps/*.txt dist/colormaps/
 echo "web/dist: $(du -sk dist | cut -f1) kB in all"

@@ -42,27 +42,47 @@ sources+=(src/core/session/auto_step.cpp)  # the shared step for scenes made for
 sources+=(src/render/colormap.cpp src/render/colour_scale.cpp web/core/look_web.cpp)
 sources+=(web/core/tone_map_web.cpp)  # the desktop's tone map as numbers for the WGSL twin
 sources+=(web/core/view_controls_web.cpp)  # the View panel's exposure and glow: ranges and defaults
-compile() {  # $1: source relative to the root; skipped when its object and every header it read are newer
-  local src=$1 obj=$out/$(echo "$1" | tr / _).o
+# The CPU work again with threads (nbody_threads.*): the CPU backend and the tree build with what they call,
+# compiled with -pthread into objects of their own (atomics and shared memory: the two builds' objects do not
+# link together).
+threaded=(web/core/js_arrays.cpp web/core/cpu_backend_web.cpp web/core/tree_web.cpp)
+for src in "${sources[@]}"; do
+  case $src in src/cpu/* | src/core/*) threaded+=("$src") ;; esac
+done
+compile() {  # $1: objects' folder, $2: source relative to the root, then flags; skipped when its object and
+             # every header it read are newer
+  local dir=$1 src=$2 obj=$1/$(echo "$2" | tr / _).o
+  shift 2
   # -print -quit, not a pipe into grep -q: under pipefail, find killed by SIGPIPE would read as "nothing newer".
   if [[ -f $obj && -f $obj.d && -z $(find $(sed -e 's/^[^:]*://' -e 's/\\$//' "$obj.d") -newer "$obj" -print -quit 2>/dev/null) ]]; then
     return 0
   fi
-  em++ "${flags[@]}" -MMD -MF "$obj.d" -c "$root/$src" -o "$obj"
+  em++ "${flags[@]}" "$@" -MMD -MF "$obj.d" -c "$root/$src" -o "$obj"
 }
-export -f compile; export out root; export flags_str="${flags[*]}"
 jobs=${WEB_JOBS:-2}
 pids=()
-for src in "${sources[@]}"; do
-  compile "$src" &
+start() {  # runs compile "$@" beside at most $jobs others
+  compile "$@" &
   pids+=($!)
   if (( ${#pids[@]} >= jobs )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
+}
+mkdir -p "$out/threads"
+for src in "${sources[@]}"; do start "$out" "$src"; done
+for src in "${threaded[@]}"; do start "$out/threads" "$src" -pthread; done
 for p in "${pids[@]}"; do wait "$p"; done
-objs=()
+objs=() threaded_objs=()
 for src in "${sources[@]}"; do objs+=("$out/$(echo "$src" | tr / _).o"); done
+for src in "${threaded[@]}"; do threaded_objs+=("$out/threads/$(echo "$src" | tr / _).o"); done
 # web,worker: the page and the tree build's worker (web/src/tree_build_worker.ts) each load an instance.
 em++ -O2 -fexceptions --bind "${objs[@]}" -o "$root/web/dist/nbody_core.js" \
   -sMODULARIZE=1 -sEXPORT_NAME=createNbodyCore -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB --embed-file "$root/scenes@/scenes"
 echo "web/dist/nbody_core.{js,wasm}: $(cat "$root"/web/dist/nbody_core.* | wc -c) bytes"
+# The pool holds Module.threads workers, made and loaded before the module is ready (threads_web.hpp); strict:
+# a thread past them fails at once instead of waiting on a worker that cannot start. node: the web tests
+# compare it with nbody_core, and the GPU machine's bench times its builds.
+em++ -O2 -fexceptions -pthread --bind "${threaded_objs[@]}" -o "$root/web/dist/nbody_threads.js" \
+  -sMODULARIZE=1 -sEXPORT_NAME=createNbodyThreads -sENVIRONMENT=web,worker,node \
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sPTHREAD_POOL_SIZE='Module.threads||1' \
+  -sPTHREAD_POOL_SIZE_STRICT=2 -Wno-pthreads-mem-growth
+echo "web/dist/nbody_threads.{js,wasm,worker.js}: $(cat "$root"/web/dist/nbody_threads.* | wc -c) bytes"

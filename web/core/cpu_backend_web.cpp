@@ -1,8 +1,9 @@
 // The desktop's CPU backend (src/cpu/cpu_backend.cpp), the numerical reference the GPU backends are tested
-// against, on one thread (WebAssembly without threads): the page's path where WebGPU is missing, and what the
-// page's 100-step check compares the WGSL kernels' positions with. Kick-drift-kick leap-frog on direct
-// summation in the precision asked (fp64 for the page), or on the desktop's CPU Barnes-Hut tree at its default
-// opening tests (theta 1 and the acceleration criterion; its own float32 walk).
+// against, on every thread of the module (one in nbody_core.wasm; threads_web.hpp): the page's path where
+// WebGPU is missing, and what the page's 100-step check compares the WGSL kernels' positions with.
+// Kick-drift-kick leap-frog on direct summation in the precision asked (fp64 for the page), or on the
+// desktop's CPU Barnes-Hut tree at its default opening tests (theta 1 and the acceleration criterion; its own
+// float32 walk). Any thread count steps the same bodies to the same bits (each body's sum is one thread's).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -14,6 +15,7 @@
 #include "core/rows/sim_params.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "js_arrays.hpp"
+#include "threads_web.hpp"
 
 namespace nbody::web {
 
@@ -25,10 +27,10 @@ class CpuRun {
   public:
     // Bodies as 4 floats each; precision "fp32", "ds" or "fp64"; method "direct" or "tree".
     CpuRun(const val& pos_mass, const val& vel, const std::string& precision, const std::string& method)
-        : m_backend(1) {
+        : m_backend(core_threads()) {
         m_params.backend = BackendKind::Cpu;
         m_params.integrator = Integrator::LeapFrog;
-        m_params.cpu_threads = 1;
+        m_params.cpu_threads = core_threads();
         try {
             m_start = state_from(pos_mass, vel);
             const auto p = parse_precision(precision);

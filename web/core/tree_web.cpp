@@ -1,12 +1,12 @@
 // The tree the page's WGSL walk reads (web/src/tree_kernel.ts): the desktop's CPU tree (src/cpu/tree/) builds
 // it, so the bounding box, the Morton keys, the octree, the quadrupole multipoles, both opening radii
 // (Barnes's theta and the acceleration criterion, tree/multipoles.hpp's walk_moments) and the groups
-// (tree/groups.hpp) are the desktop's bit for bit. Only the walk moves to the GPU: the build is called with
-// no body active, which builds (or refits) the tree and walks no group. WebGPU has no barrier across a
-// dispatch's workgroups, so a GPU build needs a dispatch a level and a sort of several more; the C++ build in
-// WebAssembly is the one the desktop's tests already hold to the accuracy goal. The refits between builds run
-// on the GPU (web/src/tree_refit.ts) from this build's cells, level ranges and cell centres; the refit here
-// stays for the tests' comparison and the page's A/B.
+// (tree/groups.hpp) are the desktop's bit for bit. Only the walk moves to the GPU: CpuTree::prepare builds
+// (or refits) the tree and its groups and walks none. WebGPU has no barrier across a dispatch's workgroups,
+// so a GPU build needs a dispatch a level and a sort of several more; the C++ build in WebAssembly is the one
+// the desktop's tests already hold to the accuracy goal. The refits between builds run on the GPU
+// (web/src/tree_refit.ts) from this build's cells, level ranges and cell centres; the refit here stays for
+// the tests' comparison and the page's A/B.
 //
 // After build(), the arrays below are views on WebAssembly memory, valid until the next call into the core:
 // the page copies each into its GPU buffer at once (queue.writeBuffer copies).
@@ -20,19 +20,25 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "core/tree/tree_params.hpp"
 #include "cpu/tree/cpu_tree.hpp"
+#include "threads_web.hpp"
 
 namespace nbody::web {
 
 using emscripten::val;
 
 static_assert(sizeof(tree::CellMoments) == 16 * sizeof(float), "the walk reads a cell as four vec4f rows");
+static_assert(sizeof(Float4) == 4 * sizeof(float), "the page's bodies are copied in as x, y, z, m");
 
 class TreeBuild {
   public:
-    // The desktop's defaults (TreeParams: theta 1, alpha 0.001, leaf 32, group 32) unless told otherwise.
-    TreeBuild(float theta, float alpha) : m_tree(1) { m_params.theta = theta, m_params.alpha = alpha; }
+    // The desktop's defaults (TreeParams: theta 1, alpha 0.001, leaf 32, group 32) unless told otherwise; the
+    // stages on every thread the module has (the same tree for any count: src/cpu/tree/tree_build.cpp).
+    TreeBuild(float theta, float alpha) : m_tree(core_threads()) {
+        m_params.theta = theta, m_params.alpha = alpha;
+    }
 
     // Builds the tree of the bodies (a Float32Array of x, y, z, m), or refits the last one where `refit` and
     // the count is the same (its cells, key order and groups kept, every multipole and box made anew from
@@ -42,17 +48,13 @@ class TreeBuild {
         const auto t0 = clock::now();
         try {
             m_params.validate();
-            const std::vector<float> f = emscripten::convertJSArrayToNumberVector<float>(pos_mass);
-            const std::size_t n = f.size() / 4;
+            // One copy, straight into the bodies (x, y, z, m a Float4, as the array holds them).
+            const std::size_t n = pos_mass["length"].as<std::size_t>() / 4;
             m_pos.resize(n);
-            for (std::size_t i = 0; i < n; ++i)
-                m_pos[i] = {f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]};
-            m_none.assign(n, 0);
-            m_acc.resize(n);
+            val(emscripten::typed_memory_view(4 * n, reinterpret_cast<float*>(m_pos.data())))
+                .call<void>("set", pos_mass.call<val>("subarray", 0, 4 * n));
             const auto t1 = clock::now();
-            // No body active: every stage up to the groups, and a walk that skips every group.
-            m_tree.evaluate_active(m_pos.data(), n, m_none.data(), m_params, 0.0, m_acc.data(), &m_stats,
-                                   true, refit);
+            m_tree.prepare(m_pos.data(), n, m_params, &m_stats, refit);
             const auto t2 = clock::now();
             pack();
             m_copy_s = std::chrono::duration<double>(t1 - t0).count() +
@@ -97,6 +99,7 @@ class TreeBuild {
         s.set("build", m_stats.t_build);
         s.set("multipoles", m_stats.t_multipoles);
         s.set("copy", m_copy_s);
+        s.set("threads", core_threads());
         return s;
     }
 
@@ -125,11 +128,16 @@ class TreeBuild {
         }
         const auto& order = m_tree.order();
         m_sorted.resize(4 * order.size());
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const Float4& b = m_pos[order[k]];
-            m_sorted[4 * k] = b.x, m_sorted[4 * k + 1] = b.y, m_sorted[4 * k + 2] = b.z,
-                         m_sorted[4 * k + 3] = b.w;
-        }
+        parallel_for(  // a gather from anywhere in 16 MB at 1M bodies: the copy's longest part
+            order.size(), core_threads(),
+            [&](std::size_t b, std::size_t e) {
+                for (std::size_t k = b; k < e; ++k) {
+                    const Float4& p = m_pos[order[k]];
+                    m_sorted[4 * k] = p.x, m_sorted[4 * k + 1] = p.y, m_sorted[4 * k + 2] = p.z,
+                                 m_sorted[4 * k + 3] = p.w;
+                }
+            },
+            16384);
         const auto& groups = m_tree.groups();
         m_groups.assign(4 * groups.size(), 0);
         for (std::size_t g = 0; g < groups.size(); ++g)
@@ -146,8 +154,7 @@ class TreeBuild {
     CpuTree m_tree;
     TreeParams m_params;
     TreeStats m_stats;
-    std::vector<Float4> m_pos, m_acc;
-    std::vector<uint8_t> m_none;
+    std::vector<Float4> m_pos;
     std::vector<uint32_t> m_cells, m_groups;
     std::vector<float> m_sorted, m_moments, m_centres;
     double m_copy_s = 0;

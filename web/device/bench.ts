@@ -3,15 +3,18 @@
 // script), on a uniform sphere of N bodies. One variant a process (a second pipeline in one Dawn process died
 // on the GPU machine: ../../../shared/WEB.md). Prints one line:
 //   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
-// Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
+// Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]
+//        node bench.mjs build SCENE N THREADS...   (the WebAssembly tree build alone, stage by stage: benchBuild)   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
-//        node bench.mjs tree SCENE N [SECONDS [async] [untimed]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
+//        node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
 // one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
 // the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit
 // on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone; `async`: the builds
 // after the first in the page's worker (tree_build_worker.js beside this script, through node_worker.ts), as a
-// browser runs them, where without it each build is on this thread and its step waits for it; `untimed`: no
-// wait between a step's refit and walk, as the page steps, so only the steps' wall time is measured)
+// browser runs them, where without it (or with `sync`) each build is on this thread and its step waits for it; `untimed`: no
+// wait between a step's refit and walk, as the page steps, so only the steps' wall time is measured;
+// `threads=K`: the builds on this thread by the threaded module (nbody_threads.*) on K threads, as a cross-origin
+// isolated page's worker builds them; not with `async`, whose worker here runs the module without threads)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -21,7 +24,7 @@ import { variantByName } from '../src/kernels';
 import { computeUnits, FixedShape, shapeChooser, wantedLimits } from '../src/shape';
 import { treeWalkShapeFor } from '../src/tree_kernel';
 import { TreeSim } from '../src/tree_sim';
-import { loadCoreInNode } from './node_core';
+import { loadCoreInNode, loadThreadsInNode } from './node_core';
 import { installNodeWorker } from './node_worker';
 
 Object.assign(globalThis, globals);
@@ -54,12 +57,12 @@ const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(
 
 // The tree path one step at a time (each step waits for its own round trip, as the page's frames do): the
 // median step's wall time and the median of each stage over the steps timed.
-async function benchTree(core: Core, scene: string, n: number, seconds: number, inWorker: boolean, timeStages: boolean): Promise<void> {
+async function benchTree(core: Core, builds: Pick<Core, 'TreeBuild'>, scene: string, n: number, seconds: number, inWorker: boolean, timeStages: boolean): Promise<void> {
   const { adapter, device } = await gpuDevice();
   const s = core.loadScene(scene, '', n);
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
-  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), core, 1, 0.001, treeWalkShapeFor(units.units === 0));
+  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), builds, 1, 0.001, treeWalkShapeFor(units.units === 0));
   sim.asyncBuild = inWorker;
   sim.timeStages = timeStages; // each stage waited for and timed; `untimed`: as the page steps, one wait a step
   sim.load(s.posMass, s.vel);
@@ -83,8 +86,9 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number, 
     median(rows.filter((r) => refit === undefined || r.refit === refit).map((r) => r[k]))?.toFixed(2) ?? '-';
   const stepMs = Number(of('step'));
   const slowest = Math.max(...rows.map((r) => r.step)).toFixed(2);
-  const builds = inWorker ? `builds in the worker: ${workerTrees} trees, the oldest ${oldest} steps old when walked; ` : '';
-  console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}, slowest ${slowest}) ${builds}` +
+  const where = inWorker ? `builds in the worker: ${workerTrees} trees, the oldest ${oldest} steps old when walked; ` : '';
+  console.log(`wgsl tree ${scene} N=${s.n} steps=${rows.length} step_ms=${of('step')} (build ${of('step', false)}, refit ${of('step', true)}, slowest ${slowest}) ${where}` +
+    `build_threads=${sim.times.build?.threads ?? 1} ` +
     `read_ms=${of('read', false)} wasm_build_ms=${of('build', false)} upload_ms=${of('upload', false)} gpu_refit_ms=${of('gpuRefit', true)} walk_ms=${of('walk')} ` +
     `frames_per_s=${(1000 / (stepMs * s.stepsPerFrame)).toFixed(1)} at ${s.stepsPerFrame} steps a frame, label="${sim.shapeFor(v).label}" finite=${finite} ` +
     `adapter="${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} ${adapter.info.description}"`);
@@ -92,18 +96,57 @@ async function benchTree(core: Core, scene: string, n: number, seconds: number, 
   process.exit(finite ? 0 : 1);
 }
 
+// The WebAssembly tree build alone (no GPU), on each thread count given: the median of REPEATS builds after a
+// first (which grows the module's memory) and of each stage. One line a count:
+//   wasm build SCENE N=<n> threads=<k> build_ms=<ms> box=.. keys=.. sort=.. build=.. multipoles=.. copy=..
+async function benchBuild(core: Core, dir: string, scene: string, n: number, threadCounts: number[], repeats: number): Promise<void> {
+  const s = core.loadScene(scene, '', n);
+  if (!s.ok) throw new Error(s.error);
+  const stages = ['box', 'keys', 'sort', 'build', 'multipoles', 'copy'] as const;
+  for (const k of threadCounts) {
+    const builds = k === 1 ? core : await loadThreadsInNode(dir, k); // 1: the module without threads, as a page without isolation
+    const tree = new builds.TreeBuild(1, 0.001);
+    const rows: { total: number; stage: Record<string, number> }[] = [];
+    for (let r = 0; r <= repeats; ++r) {
+      const t0 = performance.now();
+      const problem = tree.build(s.posMass, false);
+      if (problem) throw new Error(problem);
+      const st = tree.stats();
+      if (r > 0) rows.push({ total: performance.now() - t0, stage: Object.fromEntries(stages.map((x) => [x, 1000 * st[x]])) });
+    }
+    tree.delete();
+    console.log(`wasm build ${scene} N=${s.n} threads=${k} build_ms=${median(rows.map((r) => r.total)).toFixed(1)} ` +
+      stages.map((x) => `${x}=${median(rows.map((r) => r.stage[x])).toFixed(1)}`).join(' '));
+  }
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
-  if (process.argv[2] === 'tree') {
-    const [, scene, nText, secondsText, ...modes] = process.argv.slice(2);
-    const n = Number(nText);
-    if (!scene || !(Number.isInteger(n) && n > 0) || !modes.every((m) => ['async', 'untimed'].includes(m))) {
-      console.error('usage: node bench.mjs tree SCENE N [SECONDS [async] [untimed]]');
+  if (process.argv[2] === 'build') {
+    const [, scene, nText, ...counts] = process.argv.slice(2);
+    const n = Number(nText), threads = counts.map(Number);
+    if (!scene || !(Number.isInteger(n) && n > 0) || !threads.length || !threads.every((k) => Number.isInteger(k) && k >= 1 && k <= 64)) {
+      console.error('usage: node bench.mjs build SCENE N THREADS...   (THREADS 1-64 each; 1: the module without threads)');
       process.exit(2);
     }
     const dir = dirname(fileURLToPath(import.meta.url));
+    return benchBuild(await loadCoreInNode(dir), dir, scene, n, threads, 7);
+  }
+  if (process.argv[2] === 'tree') {
+    const [, scene, nText, secondsText, ...modes] = process.argv.slice(2);
+    const n = Number(nText);
+    const threads = Number(modes.find((m) => m.startsWith('threads='))?.slice(8) ?? 0);
     const inWorker = modes.includes('async');
+    if (!scene || !(Number.isInteger(n) && n > 0) || !modes.every((m) => ['sync', 'async', 'untimed'].includes(m) || /^threads=[1-9]\d*$/.test(m)) ||
+        threads > 64 || (threads > 0 && inWorker)) {
+      console.error('usage: node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K]]   (K 1-64, not with async)');
+      process.exit(2);
+    }
+    const dir = dirname(fileURLToPath(import.meta.url));
     if (inWorker) installNodeWorker(dir);
-    return benchTree(await loadCoreInNode(dir), scene, n, Number(secondsText ?? 5), inWorker, !modes.includes('untimed'));
+    const core = await loadCoreInNode(dir);
+    const builds = threads > 0 ? await loadThreadsInNode(dir, threads) : core;
+    return benchTree(core, builds, scene, n, Number(secondsText ?? 5), inWorker, !modes.includes('untimed'));
   }
   const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');

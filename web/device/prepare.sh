@@ -19,5 +19,5 @@ rm -rf .webdev && mkdir -p .webdev/webgpu
 xz -T2 -6 -c "$(command -v node)" > .webdev/node.xz
 cp web/device/node_modules/webgpu/index.js web/device/node_modules/webgpu/package.json .webdev/webgpu/
 xz -T2 -6 -c web/device/node_modules/webgpu/dist/linux-x64/dawn.node > .webdev/webgpu/dawn.node.xz
-cp web/device/out/bench.mjs web/dist/nbody_core.js web/dist/nbody_core.wasm web/dist/tree_build_worker.js .webdev/
+cp web/device/out/bench.mjs web/dist/nbody_core.js web/dist/nbody_core.wasm web/dist/tree_build_worker.js web/dist/nbody_threads.* .webdev/
 du -sh .webdev

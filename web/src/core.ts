@@ -87,8 +87,8 @@ export interface ParamInfo {
   range: string;
 }
 
-// The desktop's CPU backend (leap-frog on direct summation or the tree) on one thread; step returns '' or why
-// it did not step.
+// The desktop's CPU backend (leap-frog on direct summation or the tree) on the module's threads (CpuCore); step
+// returns '' or why it did not step.
 export type CpuMethod = 'direct' | 'tree';
 
 export interface CpuRun {
@@ -114,6 +114,7 @@ export interface TreeBuildStats {
   build: number;
   multipoles: number;
   copy: number; // the bodies in and the flat arrays out
+  threads: number; // the build's threads (1 without WebAssembly threads)
 }
 
 export interface TreeBuild {
@@ -145,21 +146,52 @@ export interface Core {
   CpuRun: new (posMass: Float32Array<ArrayBuffer>, vel: Float32Array<ArrayBuffer>, precision: 'fp32' | 'ds' | 'fp64', method: CpuMethod) => CpuRun;
 }
 
+// The CPU work on threads: the CPU backend and the tree build, from nbody_threads.js (the same sources compiled
+// with -pthread, web/core/build.sh) where the page is cross-origin isolated (SharedArrayBuffer needs it: the
+// COOP and COEP headers web/serve.py sends), else the core's own on one thread.
+export interface CpuCore {
+  CpuRun: Core['CpuRun'];
+  TreeBuild: Core['TreeBuild'];
+  threads: number;
+}
+export interface ThreadsOptions {
+  threads: number; // the pool's workers, made before the module is ready (web/core/threads_web.hpp)
+  mainScriptUrlOrBlob?: string; // where its workers load it from: needed in a worker, which has no <script>
+}
+
 declare global {
   interface Window {
     createNbodyCore?: () => Promise<Core>;
+    createNbodyThreads?: (o: ThreadsOptions) => Promise<CpuCore>;
   }
 }
 
+// Threads the CPU work may take here: the logical cores (at most 16) where SharedArrayBuffer exists, else 1.
+export function cpuThreads(): number {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  return isolated ? Math.max(1, Math.min(16, navigator.hardwareConcurrency || 1)) : 1;
+}
+
+function loadScript(url: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = url;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error(`could not load ${url}`));
+    document.head.appendChild(s);
+  });
+}
+
 export async function loadCore(url = 'nbody_core.js'): Promise<Core> {
-  if (!window.createNbodyCore) {
-    await new Promise<void>((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = url;
-      s.onload = () => resolve();
-      s.onerror = () => reject(new Error(`could not load ${url}`));
-      document.head.appendChild(s);
-    });
-  }
+  if (!window.createNbodyCore) await loadScript(url);
   return window.createNbodyCore!();
+}
+
+// The threaded CPU work where there is more than one thread to take, else the core's.
+export async function loadCpuCore(core: Core): Promise<CpuCore> {
+  const threads = cpuThreads();
+  if (threads === 1) return { CpuRun: core.CpuRun, TreeBuild: core.TreeBuild, threads };
+  if (!window.createNbodyThreads) await loadScript('nbody_threads.js');
+  const m = await window.createNbodyThreads!({ threads });
+  return { CpuRun: m.CpuRun, TreeBuild: m.TreeBuild, threads };
 }

@@ -1,7 +1,8 @@
-// The path without WebGPU: the desktop's CPU backend (WebAssembly, one thread) steps the bodies, by direct
-// summation in float64 at a small N or by its Barnes-Hut tree at a larger one, and a 2D canvas draws them with
-// the same camera, colours, dark-matter dimming and additive light ('lighter').
-import { Core, CpuMethod, CpuRun, SceneOk } from './core';
+// The path without WebGPU: the desktop's CPU backend (WebAssembly, on every core where the page is cross-origin
+// isolated, else one thread) steps the bodies, by direct summation in float64 at a small N or by its Barnes-Hut
+// tree at a larger one, and a 2D canvas draws them with the same camera, colours, dark-matter dimming and
+// additive light ('lighter').
+import { Core, CpuCore, CpuMethod, CpuRun, SceneOk } from './core';
 import { showError } from './panels';
 import { TREE_PROBE_BODIES } from './probe';
 import { DrawParams } from './renderer';
@@ -13,13 +14,14 @@ export class CpuView {
   private vel: Float32Array<ArrayBuffer> = new Float32Array(0);
   private ctx: CanvasRenderingContext2D;
 
-  constructor(private core: Core, canvas: HTMLCanvasElement, private colormap: number[][]) {
+  // core: the scenes; runs: what steps them (CpuCore: on threads or not).
+  constructor(private core: Core, readonly runs: CpuCore, canvas: HTMLCanvasElement, private colormap: number[][]) {
     this.ctx = canvas.getContext('2d')!;
   }
 
   load(s: SceneOk, method: CpuMethod): void {
     this.run?.delete();
-    this.run = new this.core.CpuRun(s.posMass, s.vel, 'fp64', method);
+    this.run = new this.runs.CpuRun(s.posMass, s.vel, 'fp64', method);
     this.group = s.group;
     this.pos = s.posMass;
     this.vel = s.vel;
@@ -56,7 +58,7 @@ export class CpuView {
 
   // Two steps after a first one (which starts the integrator).
   private secondsAStep(s: SceneOk, method: CpuMethod): number {
-    const r = new this.core.CpuRun(s.posMass, s.vel, 'fp64', method);
+    const r = new this.runs.CpuRun(s.posMass, s.vel, 'fp64', method);
     r.step(1, s.dt, s.eps, s.G);
     const t0 = performance.now();
     r.step(2, s.dt, s.eps, s.G);

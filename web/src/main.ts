@@ -2,7 +2,7 @@
 // G, steps a frame and the variant (applied at the next frame). Without WebGPU the desktop's CPU backend (in the
 // core) steps the bodies and a 2D canvas draws them. window.nbody is what the tests (web/tests) drive.
 import { attachControls, OrbitCamera } from './camera';
-import { Core, CpuMethod, loadCore, SceneOk, ViewControls } from './core';
+import { Core, CpuCore, CpuMethod, loadCore, loadCpuCore, SceneOk, ViewControls } from './core';
 import { CpuView } from './cpu_view';
 import { defaultExposure, exposureFromLink, exposureLink, setUpExposurePanel, showExposure, wireExposurePanel } from './exposure_panel';
 import { GpuSim } from './gpu_sim';
@@ -68,7 +68,8 @@ class App {
   ready = false;
 
   // units: the compute units the kernel shapes plan for, and why (0: a GPU that runs on the CPU).
-  constructor(readonly core: Core, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null, readonly units: Units | null) {
+  // cpuCore: what steps the bodies without WebGPU (null with it).
+  constructor(readonly core: Core, cpuCore: CpuCore | null, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null, readonly units: Units | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     this.controls = core.viewControls();
     this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls) };
@@ -77,7 +78,7 @@ class App {
       this.tree = new TreeSim(device, shapes, core, 1, 0.001, treeWalkShapeFor(units?.units === 0));
       this.renderer = renderer;
     } else {
-      this.cpu = new CpuView(core, canvas, colormap);
+      this.cpu = new CpuView(core, cpuCore!, canvas, colormap);
     }
     attachControls(canvas, this.camera);
   }
@@ -162,14 +163,18 @@ class App {
   }
 
   // Which path steps the scene, in words, and its kernel: "WebGPU, direct summation in WGSL: ij-unrolled k 4
-  // u 4 block 256 q 2", "WebGPU, tree walk in WGSL (the tree built in WebAssembly): tree theta 1 ...", or the
-  // CPU backend's direct summation or tree in WebAssembly.
+  // u 4 block 256 q 2", "WebGPU, tree walk in WGSL (the tree built in WebAssembly on 8 threads): tree theta 1
+  // ..." (the last tree's threads: a load's first is built on the page's one), or the CPU backend's direct
+  // summation or tree in WebAssembly.
   backendName(): string {
+    const threads = (n: number) => (n === 1 ? 'one thread' : `${n} threads`);
     if (!this.sim) {
       const how = this.cpuMethod === 'tree' ? 'Barnes-Hut tree' : 'direct summation';
-      return `CPU (WebAssembly, one thread), ${how}: ${this.cpu!.label()}`;
+      return `CPU (WebAssembly, ${threads(this.cpu!.runs.threads)}), ${how}: ${this.cpu!.label()}`;
     }
-    if (this.sim === this.tree) return `WebGPU, tree walk in WGSL (the tree built in WebAssembly): ${this.tree.label()}`;
+    if (this.sim === this.tree) {
+      return `WebGPU, tree walk in WGSL (the tree built in WebAssembly on ${threads(this.tree.times.build?.threads ?? 1)}): ${this.tree.label()}`;
+    }
     return `WebGPU, direct summation in WGSL: ${this.sim.shapeFor(this.run.variant).label}`;
   }
 
@@ -404,7 +409,9 @@ async function start(): Promise<void> {
   const { device, adapter, why } = gpu;
   const units = adapter ? computeUnits(core, adapter.info) : null;
   const shapes = device && units ? shapeChooser(core, device.limits, units.units) : null;
-  const app = new App(core, device, renderer, colormap, shapes, units);
+  // Without WebGPU the CPU steps the bodies: on threads where the page may have them (a second module).
+  const cpuCore = device ? null : await mark('cpu threads', loadCpuCore(core));
+  const app = new App(core, cpuCore, device, renderer, colormap, shapes, units);
   if (!device) {
     const b = $('banner');
     b.hidden = false;

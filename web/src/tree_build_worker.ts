@@ -1,20 +1,24 @@
 // The tree path's build off the page's main thread (a classic Web Worker, dist/tree_build_worker.js): its own
-// instance of the core (dist/nbody_core.js, a classic script: importScripts, which a module worker lacks) runs
-// the desktop's CPU tree build (web/core/tree_web.cpp) on the positions the page posts and posts back the flat
-// arrays TreeSim uploads, transferred. A build of 1M bodies takes longer than a GPU's step (173 ms on one host
-// thread against the H200's walk in milliseconds); on the main thread it stopped the frames for that long.
-import type { Core, TreeBuild } from './core';
+// instance of the core (a classic script: importScripts, which a module worker lacks) runs the desktop's CPU
+// tree build (web/core/tree_web.cpp) on the positions the page posts and posts back the flat arrays TreeSim
+// uploads, transferred. A build of 1M bodies takes longer than a GPU's step (173 ms on one host thread against
+// the H200's walk in milliseconds); on the main thread it stopped the frames for that long. Where the page is
+// cross-origin isolated the build runs on every core (dist/nbody_threads.js, whose workers this one starts),
+// else on this thread (dist/nbody_core.js).
+import { cpuThreads } from './core';
+import type { CpuCore, ThreadsOptions, TreeBuild } from './core';
 import type { TreeBuildReply, TreeBuildRequest } from './tree_builder';
 
 declare function importScripts(...urls: string[]): void;
-declare const createNbodyCore: () => Promise<Core>;
+declare const createNbodyCore: () => Promise<CpuCore>;
+declare const createNbodyThreads: (o: ThreadsOptions) => Promise<CpuCore>;
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<TreeBuildRequest>) => void) | null;
   postMessage(message: TreeBuildReply, transfer: Transferable[]): void;
 };
 
-let core: Promise<Core> | null = null;
+let core: Promise<CpuCore> | null = null;
 const trees = new Map<string, TreeBuild>(); // one a pair of opening tests: its buffers kept between builds
 
 // Requests are answered in order: each waits for the core, then builds at once (a build is synchronous).
@@ -27,10 +31,7 @@ scope.onmessage = (e) => {
 
 async function answer(r: TreeBuildRequest): Promise<void> {
   try {
-    if (!core) {
-      importScripts('nbody_core.js');
-      core = createNbodyCore();
-    }
+    if (!core) core = loadCore();
     const c = await core;
     const key = `${r.theta} ${r.alpha}`;
     let tree = trees.get(key);
@@ -46,4 +47,15 @@ async function answer(r: TreeBuildRequest): Promise<void> {
   } catch (err) {
     scope.postMessage({ id: r.id, stats: null, arrays: null, problem: String(err) }, []);
   }
+}
+
+function loadCore(): Promise<CpuCore> {
+  const threads = cpuThreads();
+  if (threads === 1) {
+    importScripts('nbody_core.js');
+    return createNbodyCore();
+  }
+  importScripts('nbody_threads.js');
+  // Its workers load the same script: a worker has no <script> element for emscripten to find it by.
+  return createNbodyThreads({ threads, mainScriptUrlOrBlob: new URL('nbody_threads.js', location.href).href });
 }

@@ -97,7 +97,8 @@ export class TreeSim extends GpuSim {
   };
 
   // walkShape: the walk's tiles and rounds (tree_kernel.ts: treeWalkShapeFor the adapter).
-  constructor(device: GPUDevice, shapes: ShapeChooser, core: Core, private theta = 1, private alpha = 0.001, readonly walkShape: TreeWalkShape = TREE_WALK_ON_GPU) {
+  // core: whose TreeBuild builds on the step's thread (the page's core, or the threaded one: CpuCore).
+  constructor(device: GPUDevice, shapes: ShapeChooser, core: Pick<Core, 'TreeBuild'>, private theta = 1, private alpha = 0.001, readonly walkShape: TreeWalkShape = TREE_WALK_ON_GPU) {
     super(device, shapes);
     this.tree = new core.TreeBuild(theta, alpha);
     this.refitter = new TreeRefit(device, theta, alpha);
@@ -365,7 +366,10 @@ export class TreeSim extends GpuSim {
       this.arrays.set(name, b);
       this.walkBindGroups.clear();
     }
-    this.device.queue.writeBuffer(b, 0, data);
+    // A view on shared memory (the threaded core's) is copied out first: Dawn for node refuses it ("Invalid
+    // argument"), and not every browser takes one either.
+    const shared = typeof SharedArrayBuffer !== 'undefined' && (data.buffer as ArrayBufferLike) instanceof SharedArrayBuffer;
+    this.device.queue.writeBuffer(b, 0, shared ? data.slice() : data);
   }
 
   private walkBindGroup(from: number): GPUBindGroup {

@@ -10,8 +10,9 @@ const web = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
-export async function serve() {
-  const server = spawn('python3', [join(web, 'serve.py'), join(web, 'dist'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// isolation: false serves without the COOP and COEP headers, as a host that cannot set them.
+export async function serve({ isolation = true } = {}) {
+  const server = spawn('python3', [join(web, 'serve.py'), join(web, 'dist'), '0', ...(isolation ? [] : ['--no-isolation'])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     server.stdout.on('data', (d) => {
       const m = /(http:\/\/localhost:\d+\/)/.exec(String(d));

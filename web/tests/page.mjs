@@ -444,7 +444,7 @@ try {
   await check('a scene runs on the WGSL tree (method=tree) for a few frames, finite, and is drawn', async () => {
     const { page: p4, logs: l4 } = await open(browser, server.url, '?scene=cartwheel&n=8192&method=tree');
     const r = await p4.evaluate(() => ({ backend: window.nbody.backend(), n: window.nbody.scene().n }));
-    expect(/^WebGPU, tree walk in WGSL \(the tree built in WebAssembly\): tree theta 1 alpha 0\.001/.test(r.backend), r.backend);
+    expect(/^WebGPU, tree walk in WGSL \(the tree built in WebAssembly on one thread\): tree theta 1 alpha 0\.001/.test(r.backend), r.backend);
     expect(r.n === 8192, `N = ${r.n}`);
     await p4.waitForFunction(() => window.nbody.scene().time >= 3 * window.nbody.scene().dt, { timeout: 120000 });
     const s = await p4.evaluate(async () => {
@@ -462,6 +462,9 @@ try {
       return window.nbody.runningTreeErrors();
     });
     expect(e.fromWorker && e.workerTrees >= 1 && e.treeAge >= 1, `no tree from the worker refitted to newer positions: ${JSON.stringify(e)}`);
+    // The worker builds on WebAssembly threads here (the server sends the isolation headers), and says so.
+    const built = await p4.evaluate(() => ({ threads: window.nbody.treeTimes().build.threads, backend: window.nbody.backend(), want: Math.min(16, navigator.hardwareConcurrency), isolated: crossOriginIsolated }));
+    expect(built.isolated && built.threads === built.want && built.backend.includes(built.want > 1 ? `on ${built.want} threads` : 'on one thread'), JSON.stringify(built));
     expect(e.refitted && e.gpuRefitted && e.finite && e.median <= 3e-4 && e.p99 <= 3e-3, JSON.stringify(e));
     // The Performance panel shows the same measure, taken once a few steps in.
     await p4.waitForFunction(() => /force error vs float64median \d/.test(document.getElementById('stats').textContent), { timeout: 60000 });
@@ -514,6 +517,8 @@ try {
     const r = await page.evaluate(() => ({ banner: document.getElementById('banner').textContent, backend: window.nbody.backend(), n: window.nbody.scene().n }));
     expect(/WebGPU/.test(r.banner) && /Chrome or Edge/.test(r.banner) && /on the CPU/.test(r.banner), r.banner);
     expect(r.backend.startsWith('CPU'), r.backend);
+    const want = await page.evaluate(() => Math.min(16, navigator.hardwareConcurrency));
+    expect(r.backend.startsWith(`CPU (WebAssembly, ${want > 1 ? `${want} threads` : 'one thread'})`), `${r.backend}: ${want} logical cores`);
     // direct summation at most 2,048 bodies; the tree where it loads more in the same step budget (a quiet
     // machine: the choice is measured at load), at most 32,768
     expect(r.n <= (/tree/.test(r.backend) ? 32768 : 2048), `N = ${r.n} on ${r.backend}`);
@@ -554,6 +559,21 @@ try {
     await page.screenshot({ path: join(out, 'no-webgpu-tree.png') });
     await page.close();
     return `${r.n} bodies on ${r.backend}; kick vs direct, 2,000 bodies: median ${e.median.toExponential(1)}, largest ${e.worst.toExponential(1)}`;
+  });
+  await check('a host without the isolation headers: the page runs, its CPU work on one thread', async () => {
+    const plain = await serve({ isolation: false });
+    try {
+      const { page, logs: l } = await open(cpuBrowser, plain.url, '?scene=plummer&n=3000');
+      await page.waitForFunction(() => window.nbody.scene().time > 0, { timeout: 60000 });
+      const r = await page.evaluate(() => ({ isolated: crossOriginIsolated, backend: window.nbody.backend(), sab: typeof SharedArrayBuffer }));
+      expect(!r.isolated && r.backend.startsWith('CPU (WebAssembly, one thread)'), JSON.stringify(r));
+      const bad = l.filter((x) => /pageerror/.test(x));
+      expect(bad.length === 0, bad.join('\n'));
+      await page.close();
+      return `${r.backend} (SharedArrayBuffer: ${r.sab})`;
+    } finally {
+      plain.close();
+    }
   });
 } finally {
   await cpuBrowser.close();

@@ -1,3 +1,3 @@
 // What web/tests/kernel_shape.test.mjs imports, bundled for node by scripts/web-test.sh.
-export { loadCoreInNode } from '../device/node_core';
+export { loadCoreInNode, loadThreadsInNode } from '../device/node_core';
 export { ASSUMED_UNITS, computeUnits, shapeChooser } from '../src/shape';
