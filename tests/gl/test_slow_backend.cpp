@@ -34,10 +34,15 @@ TEST(SlowBackendNote, GlComputeOnASoftwareRasterizerSaysHowMuchSlowerThanTheCpu)
     GTEST_SKIP() << "the sanitizer build's CPU backend is unoptimised";
 #endif
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
-    Viewer v(run_on("gl"), *ctx);
-    if (v.sim().backend_choice().caution.empty())
-        GTEST_SKIP() << "GL compute runs on hardware here (" << v.sim().backend_choice().note << ")";
-    const std::string text = note_after_frames(v, 20);
+    std::string text;
+    // The note compares two timings: up to three runs on a machine shared with other work, where a burst of
+    // it during the CPU backend's measurement can hide the gap in one.
+    for (int attempt = 0; attempt < 3 && text.empty(); ++attempt) {
+        Viewer v(run_on("gl"), *ctx);
+        if (v.sim().backend_choice().caution.empty())
+            GTEST_SKIP() << "GL compute runs on hardware here (" << v.sim().backend_choice().note << ")";
+        text = note_after_frames(v, 20);
+    }
     EXPECT_NE(text.find("a software rasterizer: its shaders run on this CPU"), std::string::npos) << text;
     EXPECT_NE(text.find("slower than the CPU backend on this scene (measured)"), std::string::npos) << text;
 }

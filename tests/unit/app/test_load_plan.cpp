@@ -83,14 +83,20 @@ TEST(LoadPlan, TheTreesScaledEstimateIsWithinTwiceTheMeasuredStep) {
 
 // The CPU's smooth body count is measured here: a step of that many bodies takes about the budget (at most
 // twice it), and the tree, doing less work a body, steps more of them in the same time.
+// Timings on a machine shared with other work: up to three tries, each measuring afresh (a neighbour's burst
+// slows one try's probe or its check, rarely all three); the last try's figures are the ones asserted.
 TEST(StepProbe, TheMeasuredSmoothBodyCountStepsWithinTheBudget) {
     const double budget = 0.02;
-    const std::size_t direct = cpu_smooth_bodies(ForceMethod::Direct, 1, budget);
-    EXPECT_GE(double(direct), LoadBudget::kFloor);
-    if (double(direct) > LoadBudget::kFloor) {
-        const double t = measure_cpu_step(direct, ForceMethod::Direct, 1);
-        EXPECT_LT(t, 2 * budget) << direct << " bodies";
-        EXPECT_GT(t, 0.5 * budget) << direct << " bodies";
+    std::size_t direct = 0, tree = 0;
+    double t = budget;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        direct = cpu_smooth_bodies(ForceMethod::Direct, 1, budget);
+        t = double(direct) > LoadBudget::kFloor ? measure_cpu_step(direct, ForceMethod::Direct, 1) : budget;
+        tree = cpu_smooth_bodies(ForceMethod::Tree, 1, budget);
+        if (t < 2 * budget && t > 0.5 * budget && tree > direct) break;
     }
-    EXPECT_GT(cpu_smooth_bodies(ForceMethod::Tree, 1, budget), direct);
+    EXPECT_GE(double(direct), LoadBudget::kFloor);
+    EXPECT_LT(t, 2 * budget) << direct << " bodies";
+    EXPECT_GT(t, 0.5 * budget) << direct << " bodies";
+    EXPECT_GT(tree, direct);
 }
