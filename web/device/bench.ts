@@ -6,7 +6,7 @@
 // Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]
 //        node bench.mjs build SCENE N THREADS...   (the WebAssembly tree build alone, stage by stage: benchBuild)   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
-//        node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
+//        node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K] [lane0]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
 // one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
 // the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit
 // on refit steps, the walk; frames/s at the scene's steps a frame counting the steps alone; `async`: the builds
@@ -14,7 +14,8 @@
 // browser runs them, where without it (or with `sync`) each build is on this thread and its step waits for it; `untimed`: no
 // wait between a step's refit and walk, as the page steps, so only the steps' wall time is measured;
 // `threads=K`: the builds on this thread by the threaded module (nbody_threads.*) on K threads, as a cross-origin
-// isolated page's worker builds them; not with `async`, whose worker here runs the module without threads)
+// isolated page's worker builds them; not with `async`, whose worker here runs the module without threads;
+// `lane0`: the walk's lists by lane 0 alone, not by every lane (tree_kernel.ts), for an A/B)
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create, globals } from 'webgpu';
@@ -57,12 +58,13 @@ const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(
 
 // The tree path one step at a time (each step waits for its own round trip, as the page's frames do): the
 // median step's wall time and the median of each stage over the steps timed.
-async function benchTree(core: Core, builds: Pick<Core, 'TreeBuild'>, scene: string, n: number, seconds: number, inWorker: boolean, timeStages: boolean): Promise<void> {
+async function benchTree(core: Core, builds: Pick<Core, 'TreeBuild'>, scene: string, n: number, seconds: number, inWorker: boolean, timeStages: boolean, laneZero: boolean): Promise<void> {
   const { adapter, device } = await gpuDevice();
   const s = core.loadScene(scene, '', n);
   if (!s.ok) throw new Error(s.error);
   const units = computeUnits(core, adapter.info);
-  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), builds, 1, 0.001, treeWalkShapeFor(units.units === 0));
+  const walk = treeWalkShapeFor(units.units === 0);
+  const sim = new TreeSim(device, shapeChooser(core, device.limits, units.units), builds, 1, 0.001, laneZero ? { ...walk, everyLane: false } : walk);
   sim.asyncBuild = inWorker;
   sim.timeStages = timeStages; // each stage waited for and timed; `untimed`: as the page steps, one wait a step
   sim.load(s.posMass, s.vel);
@@ -137,16 +139,16 @@ async function main(): Promise<void> {
     const n = Number(nText);
     const threads = Number(modes.find((m) => m.startsWith('threads='))?.slice(8) ?? 0);
     const inWorker = modes.includes('async');
-    if (!scene || !(Number.isInteger(n) && n > 0) || !modes.every((m) => ['sync', 'async', 'untimed'].includes(m) || /^threads=[1-9]\d*$/.test(m)) ||
+    if (!scene || !(Number.isInteger(n) && n > 0) || !modes.every((m) => ['sync', 'async', 'untimed', 'lane0'].includes(m) || /^threads=[1-9]\d*$/.test(m)) ||
         threads > 64 || (threads > 0 && inWorker)) {
-      console.error('usage: node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K]]   (K 1-64, not with async)');
+      console.error('usage: node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K] [lane0]]   (K 1-64, not with async)');
       process.exit(2);
     }
     const dir = dirname(fileURLToPath(import.meta.url));
     if (inWorker) installNodeWorker(dir);
     const core = await loadCoreInNode(dir);
     const builds = threads > 0 ? await loadThreadsInNode(dir, threads) : core;
-    return benchTree(core, builds, scene, n, Number(secondsText ?? 5), inWorker, !modes.includes('untimed'));
+    return benchTree(core, builds, scene, n, Number(secondsText ?? 5), inWorker, !modes.includes('untimed'), modes.includes('lane0'));
   }
   const [name, nText, secondsText, ...shapeText] = process.argv.slice(2);
   const variant = variantByName(name ?? '');

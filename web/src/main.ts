@@ -14,7 +14,7 @@ import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimi
 import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
 import { TREE_WALK_ON_GPU, treeWalkShapeFor } from './tree_kernel';
-import { accelerationErrors, refitErrors, runningTreeErrors, treeAccelerationErrors } from './verify';
+import { accelerationErrors, refitErrors, runningTreeErrors, treeAccelerationErrors, treeWalksDiffer } from './verify';
 import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
 
 interface Run {
@@ -525,6 +525,10 @@ function testApi(app: App) {
     async treeForceErrors(n: number, eps: number, theta?: number, alpha?: number, walkOnGpu?: boolean) {
       const walk = walkOnGpu ? TREE_WALK_ON_GPU : treeWalkShapeFor(app.units?.units === 0);
       return treeAccelerationErrors(app.device!, app.core, app.run.variant, n, eps, app.shapes!, theta, alpha, walk);
+    },
+    // The real GPU's walk shape with its lists by every lane against the same by lane 0 (verify.ts).
+    async treeWalksDiffer(n: number, eps: number) {
+      return treeWalksDiffer(app.device!, app.core, app.run.variant, n, eps, app.shapes!, TREE_WALK_ON_GPU, { ...TREE_WALK_ON_GPU, everyLane: false });
     },
     // The GPU refit's walk rows against the WebAssembly refit's (verify.ts).
     async refitErrors(scene: string, n: number, drift: number) {

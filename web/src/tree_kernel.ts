@@ -7,8 +7,8 @@
 // group. The opening test reads only the group's box and its smallest last acceleration, so the decisions are
 // the group's, and the lanes share them out as the CUDA walk's warp does: each round the lanes test different
 // cells of the frontier (a stack of sibling ranges in workgroup memory, sorted by level; ROUND_CELLS a lane),
-// then lane 0 appends the accepted cells and the opened leaves to lists there, pushes the opened cells'
-// children and pops the next round's cells. A walk that took one dependent load of a cell after another (every
+// then the accepted cells and the opened leaves go on lists there, the opened cells' children on the stack,
+// and the next round's cells come off it (by lane 0, or by every lane at once: TreeWalkShape.everyLane). A walk that took one dependent load of a cell after another (every
 // lane testing the same cell, redundantly) takes a round of up to ROUND independent loads instead. When a list
 // could not take another round, or the walk ends, the batch is summed: cells, then the leaves' bodies end to
 // end, TILE at a time through workgroup memory (each lane loads TILE_LOADS of them, then every lane sums over
@@ -45,16 +45,147 @@ export const MAX_GROUPS_X = 65535;
 // its walk of 1,048,576 Cartwheel bodies took 45 ms against 97 on an H200 through Dawn (tiles and rounds 2 and
 // 1: 58 ms; 4 and 1: 70; 1 and 2: 71; 2026-11-29). On a GPU that runs on the CPU (SwiftShader) every barrier
 // switches every invocation in turn, so there the larger tiles and rounds, which take fewer barriers, stay.
+//
+// Each round's results go into the lists and the stack, and the next round's cells come off it, either by lane 0
+// alone (a loop over the round: the other lanes wait) or, with `everyLane` (rounds of one cell a lane), by every
+// lane at once: each places its own result at offsets from a sum over the lanes after it in workgroup memory
+// (log2 32 = 5 steps, a barrier each), and takes its share of the next round from a sum over the stack's top
+// ranges. The same lists, in the same order, and the same stack as lane 0 makes: the same accelerations to the
+// bit. On SwiftShader every barrier switches every invocation in turn, so there lane 0 keeps the work.
 export interface TreeWalkShape {
   tileLoads: number;
   roundCells: number;
+  everyLane: boolean;
 }
-export const TREE_WALK_ON_GPU: TreeWalkShape = { tileLoads: 1, roundCells: 1 };
-export const TREE_WALK_ON_CPU: TreeWalkShape = { tileLoads: 4, roundCells: 2 };
+export const TREE_WALK_ON_GPU: TreeWalkShape = { tileLoads: 1, roundCells: 1, everyLane: true };
+export const TREE_WALK_ON_CPU: TreeWalkShape = { tileLoads: 4, roundCells: 2, everyLane: false };
 export const treeWalkShapeFor = (gpuOnCpu: boolean): TreeWalkShape => (gpuOnCpu ? TREE_WALK_ON_CPU : TREE_WALK_ON_GPU);
-export const treeWalkLabel = (s: TreeWalkShape): string => `tiles ${GROUP_LANES * s.tileLoads}, rounds ${GROUP_LANES * s.roundCells}`;
+export const treeWalkLabel = (s: TreeWalkShape): string =>
+  `tiles ${GROUP_LANES * s.tileLoads}, rounds ${GROUP_LANES * s.roundCells}${s.everyLane ? ', lists by every lane' : ''}`;
 
-export const treeWalkSource = ({ tileLoads: TILE_LOADS, roundCells: ROUND_CELLS }: TreeWalkShape): string => `// nbody-sandbox web: tree walk and fused leap-frog step
+
+// The round's results into the lists and the stack by lane 0 alone, last lane first: the round's cells were
+// popped top down (lane 0 the deepest), so their children go on in the reverse order to keep the stack sorted
+// by level, shallowest at the bottom. Then the next round: ROUND cells off the top (the last range taken may
+// be split, its rest left on top).
+const LANE_ZERO_BOOKKEEPING = `    if (lane == 0u) {
+      for (var l = taken; l > 0u; l--) {
+        let f = found[l - 1u];
+        if (f.y == ACCEPTED) {
+          list_cell[nc] = f.x;
+          nc++;
+        } else if (f.y == OPENED) {
+          stack[size] = f.x;
+          size++;
+        } else {
+          leaf_first[nl] = f.x;
+          leaf_start[nl] = nb;
+          nl++;
+          nb += f.y;
+        }
+      }
+      var t = 0u;
+      loop {
+        if (size == 0u || t == ROUND) { break; }
+        let e = stack[size - 1u];
+        let n = (e & 7u) + 1u;
+        let take = min(n, ROUND - t);
+        for (var j = 0u; j < take; j++) { round_cell[t + j] = (e >> 3u) + j; }
+        t += take;
+        if (take == n) {
+          size--;
+        } else {
+          stack[size - 1u] = ((e >> 3u) + take) * 8u + n - take - 1u;
+        }
+      }
+      state = vec4u(t, nc, nl, nb);
+    }
+  `;
+
+// The same by every lane (rounds of one cell a lane): the sums over lanes go through `found`, whose entry a
+// lane has read before it writes it, and the stack's height through stack_top.
+const EVERY_LANE_DECLARATIONS = `var<workgroup> stack_top: u32;  // ranges on the stack after a round, for every lane
+
+// Sums of v over this lane and every lane after it (from the last lane down), in five steps through \`found\`,
+// whose entry this lane has already read; found[0] is then the sum over all lanes. Every lane calls it.
+fn sum_from_here(lane: u32, v: vec2u) -> vec2u {
+  var s = v;
+  found[lane] = s;
+  for (var step = 1u; step < LANES; step <<= 1u) {
+    workgroupBarrier();
+    if (lane + step < LANES) { s += found[lane + step]; }
+    workgroupBarrier();
+    found[lane] = s;
+  }
+  workgroupBarrier();
+  return s;
+}
+`;
+const EVERY_LANE_BOOKKEEPING = `    size = stack_top;
+    // This lane's result, counted: accepted cells | pushed ranges << 8 | leaves << 16, and leaf bodies. It
+    // goes after the results of the lanes after it (last lane first, as lane 0's loop places them).
+    var f = vec2u(0u, ACCEPTED);
+    var mine = vec2u(0u);
+    if (lane < taken) {
+      f = found[lane];
+      if (f.y == ACCEPTED) {
+        mine.x = 1u;
+      } else if (f.y == OPENED) {
+        mine.x = 1u << 8u;
+      } else {
+        mine = vec2u(1u << 16u, f.y);
+      }
+    }
+    let after = sum_from_here(lane, mine) - mine;
+    let all = found[0];
+    if (lane < taken) {
+      if (f.y == ACCEPTED) {
+        list_cell[nc + (after.x & 0xffu)] = f.x;
+      } else if (f.y == OPENED) {
+        stack[size + ((after.x >> 8u) & 0xffu)] = f.x;
+      } else {
+        let at = nl + (after.x >> 16u);
+        leaf_first[at] = f.x;
+        leaf_start[at] = nb + after.y;
+      }
+    }
+    nc += all.x & 0xffu;
+    nl += all.x >> 16u;
+    nb += all.y;
+    let height = size + ((all.x >> 8u) & 0xffu);
+    workgroupBarrier();  // the pushed ranges written, and found[0] read, before the next sums
+    // The next round: lane l takes the l-th range from the top, its cells after those of the ranges above it,
+    // up to ROUND (the last range taken may be split, its rest left on top).
+    var e = 0u;
+    var n = 0u;
+    if (lane < height) {
+      e = stack[height - 1u - lane];
+      n = (e & 7u) + 1u;
+    }
+    let upto = sum_from_here(LANES - 1u - lane, vec2u(n, 0u)).x;  // cells of the ranges from the top to this one
+    let above = upto - n;  // cells of the ranges above this one
+    if (n > 0u && above < ROUND) {
+      let take = min(n, ROUND - above);
+      for (var j = 0u; j < take; j++) { round_cell[above + j] = (e >> 3u) + j; }
+      if (take < n) { stack[height - 1u - lane] = ((e >> 3u) + take) * 8u + n - take - 1u; }
+    }
+    // One lane says what the round took: the one whose range passes ROUND (it stays on the stack, split or
+    // whole), else the last lane with a range (all of them taken), else lane 0 (an empty stack: the walk ends).
+    let ranges = min(height, LANES);
+    if (n > 0u && above <= ROUND && upto > ROUND) {
+      stack_top = height - lane;
+      state = vec4u(ROUND, nc, nl, nb);
+    } else if (ranges > 0u && lane == ranges - 1u && upto <= ROUND) {
+      stack_top = height - ranges;
+      state = vec4u(upto, nc, nl, nb);
+    } else if (ranges == 0u && lane == 0u) {
+      stack_top = 0u;
+      state = vec4u(0u, nc, nl, nb);
+    }`;
+
+export const treeWalkSource = ({ tileLoads: TILE_LOADS, roundCells: ROUND_CELLS, everyLane }: TreeWalkShape): string => {
+  if (everyLane && ROUND_CELLS !== 1) throw new Error("the walk's lists by every lane take rounds of one cell a lane");
+  return `// nbody-sandbox web: tree walk and fused leap-frog step
 struct Params {
   n: u32, mode: u32, soft2: f32, G: f32,
   half_dt: f32, dt: f32, use_last: u32, groups: u32,
@@ -162,7 +293,7 @@ var<workgroup> found: array<vec2u, ROUND>;
 // The walk's state after a round, read as one uniform value: cells the next round tests (0: the walk is
 // done), listed cells, leaves, bodies.
 var<workgroup> state: vec4u;
-var<workgroup> tile: array<vec4f, 3u * TILE>;
+${everyLane ? EVERY_LANE_DECLARATIONS : ''}var<workgroup> tile: array<vec4f, 3u * TILE>;
 
 // The batch's cells, then its bodies (leaves end to end), TILE at a time through workgroup memory, added to a:
 // one read of a cell or body from the storage buffer for the whole group instead of one a lane. The counts are
@@ -237,16 +368,15 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
   var cells_listed = 0u;
   var bodies_listed = 0u;
   // The walk, shared: each round the lanes test up to ROUND cells of the frontier at once (as the CUDA walk's
-  // warp does), then lane 0 alone appends the accepted cells and opened leaves to the lists, pushes the opened
-  // cells' children and pops the next round's cells: a loop over the round's cells, where prefix sums in
-  // workgroup memory would take each lane reading every lane's result (O(LANES^2) reads a round, which on
-  // SwiftShader is all CPU work) or a barrier a step in log steps. Two barriers a round: after the tests, and
-  // the state's uniform load (which orders lane 0's writes before the next round reads them, and, the first
-  // time, the members' last accelerations read above before any lane writes its new one).
-  var size = 0u;  // lane 0's: ranges on the stack
+  // warp does), then the results go on the lists and the stack and the next round comes off it: by lane 0
+  // alone, a loop over the round (two barriers a round, fewest for SwiftShader), or by every lane with sums
+  // over the lanes in five barrier steps (a real GPU's shape: 1.3x faster walks on the H200). The state's
+  // uniform load orders those writes before the next round reads them, and, the first time, the members'
+  // last accelerations read above before any lane writes its new one.
+  var size = 0u;  // ranges on the stack: lane 0's${everyLane ? ', and every lane\'s from stack_top' : ''}
   if (lane == 0u) {
     round_cell[0] = 0u;  // the root
-    state = vec4u(1u, 0u, 0u, 0u);
+    state = vec4u(1u, 0u, 0u, 0u);${everyLane ? '\n    stack_top = 0u;' : ''}
   }
   loop {
     let st = workgroupUniformLoad(&state);
@@ -274,45 +404,12 @@ fn walk(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) wg: v
         found[r] = vec2u(c.z * 8u + c.w - 1u, OPENED);
       }
     }
-    workgroupBarrier();  // the round's results written (and its cells read) before lane 0 goes on
-    if (lane == 0u) {
-      // Last lane first: the round's cells were popped top down (lane 0 the deepest), so their children go on
-      // in the reverse order to keep the stack sorted by level, shallowest at the bottom.
-      for (var l = taken; l > 0u; l--) {
-        let f = found[l - 1u];
-        if (f.y == ACCEPTED) {
-          list_cell[nc] = f.x;
-          nc++;
-        } else if (f.y == OPENED) {
-          stack[size] = f.x;
-          size++;
-        } else {
-          leaf_first[nl] = f.x;
-          leaf_start[nl] = nb;
-          nl++;
-          nb += f.y;
-        }
-      }
-      // The next round: ROUND cells off the top (the last range taken may be split, its rest left on top).
-      var t = 0u;
-      loop {
-        if (size == 0u || t == ROUND) { break; }
-        let e = stack[size - 1u];
-        let n = (e & 7u) + 1u;
-        let take = min(n, ROUND - t);
-        for (var j = 0u; j < take; j++) { round_cell[t + j] = (e >> 3u) + j; }
-        t += take;
-        if (take == n) {
-          size--;
-        } else {
-          stack[size - 1u] = ((e >> 3u) + take) * 8u + n - take - 1u;
-        }
-      }
-      state = vec4u(t, nc, nl, nb);
-    }
+    workgroupBarrier();  // the round's results written (and its cells read) before they are placed
+${everyLane ? EVERY_LANE_BOOKKEEPING : LANE_ZERO_BOOKKEEPING}
   }
   if (gb + lane < ge) { update(order[k], self_pos, a); }
   // The group's list lengths (cells, bodies), for the interaction count.
   if (lane == 0u) { groups[g] = vec4u(grp.x, grp.y, cells_listed, bodies_listed); }
 }
 `;
+};

@@ -70,6 +70,25 @@ export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: V
   };
 }
 
+// The walk in two shapes over the same tree (a Plummer sphere, theta 1, alpha 0.001): how many acceleration
+// components differ in any bit, and each shape's list lengths.
+export async function treeWalksDiffer(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, a: TreeWalkShape, b: TreeWalkShape) {
+  const s = plummer(core, n);
+  const walk = async (shape: TreeWalkShape) => {
+    const sim = new TreeSim(device, shapes, core, 1, 0.001, shape);
+    sim.load(s.posMass, s.vel);
+    const acc = await sim.accelerations(v, { dt: 0, eps, G: 1 });
+    const lists = await sim.interactions();
+    const label = sim.shapeFor(v).label;
+    sim.destroy();
+    return { acc, lists, label };
+  };
+  const x = await walk(a), y = await walk(b);
+  let differ = 0;
+  for (let i = 0; i < x.acc.length; ++i) if (!Object.is(x.acc[i], y.acc[i])) ++differ;
+  return { n: s.n, differ, finite: x.acc.every(Number.isFinite), lists: [x.lists, y.lists], labels: [x.label, y.label] };
+}
+
 // The GPU refit (tree_refit.ts) against the WebAssembly refit for the same positions: a scene's bodies moved
 // `drift` of its steps along their velocities off the tree built where they started. Each cell's error by
 // field, scaled by the cell: the mass and r_acc2 relative; the centre of mass and the square roots of r_open2

@@ -107,6 +107,16 @@ try {
     }
     return said.join(', ');
   });
+  await check('the walk\'s lists by every lane give lane 0\'s accelerations to the bit (a real GPU\'s shape) at N = 33, 1,000 and 4,096', async () => {
+    const said = [];
+    for (const n of [33, 1000, 4096]) {
+      const r = await page.evaluate((n) => window.nbody.treeWalksDiffer(n, 0.01), n);
+      expect(r.n === n && r.finite && r.differ === 0, `N = ${n}: ${JSON.stringify({ differ: r.differ, labels: r.labels })}`);
+      expect(JSON.stringify(r.lists[0]) === JSON.stringify(r.lists[1]), `N = ${n}: lists ${JSON.stringify(r.lists)}`);
+      said.push(`${n}: ${r.lists[0].bodyCell} body-cell and ${r.lists[0].bodyBody} body-body interactions, every acceleration the same bits`);
+    }
+    return said.join('; ');
+  });
   await check('the WGSL tree at theta 1, alpha 0.001: median <= 3e-4, 99th percentile <= 3e-3 vs float64 at N = 4,096 and 16,384', async () => {
     const said = [];
     await page.evaluate(() => { window.nbody.app.run.running = false; }); // the frames leave the GPU to the check
