@@ -187,11 +187,31 @@ export async function loadCore(url = 'nbody_core.js'): Promise<Core> {
   return window.createNbodyCore!();
 }
 
-// The threaded CPU work where there is more than one thread to take, else the core's.
+// The threaded module, or why not within `seconds` (a file that did not load; a pool worker whose script
+// failed never reports, so the wait is bounded).
+export function loadThreads(load: () => Promise<CpuCore>, threads: number, seconds = 15): Promise<CpuCore> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([load(), late])
+    .then((m) => ({ CpuRun: m.CpuRun, TreeBuild: m.TreeBuild, threads }))
+    .finally(() => clearTimeout(timer));
+}
+
+// The threaded CPU work where there is more than one thread to take, else (or where it does not load: said
+// in the console) the core's on one thread.
 export async function loadCpuCore(core: Core): Promise<CpuCore> {
+  const single = { CpuRun: core.CpuRun, TreeBuild: core.TreeBuild, threads: 1 };
   const threads = cpuThreads();
-  if (threads === 1) return { CpuRun: core.CpuRun, TreeBuild: core.TreeBuild, threads };
-  if (!window.createNbodyThreads) await loadScript('nbody_threads.js');
-  const m = await window.createNbodyThreads!({ threads });
-  return { CpuRun: m.CpuRun, TreeBuild: m.TreeBuild, threads };
+  if (threads === 1) return single;
+  try {
+    return await loadThreads(async () => {
+      if (!window.createNbodyThreads) await loadScript('nbody_threads.js');
+      return window.createNbodyThreads!({ threads });
+    }, threads);
+  } catch (e) {
+    console.warn(`WebAssembly threads did not load (${e instanceof Error ? e.message : String(e)}): the CPU work runs on one thread`);
+    return single;
+  }
 }

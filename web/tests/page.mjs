@@ -570,6 +570,23 @@ try {
     await page.close();
     return `${r.n} bodies on ${r.backend}; kick vs direct, 2,000 bodies: median ${e.median.toExponential(1)}, largest ${e.worst.toExponential(1)}`;
   });
+  await check('the threaded module failing to load: the page runs its CPU work on one thread, and says why in the console', async () => {
+    const page = await cpuBrowser.newPage();
+    const logs = [];
+    page.on('console', (m) => logs.push(m.text()));
+    page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+    await page.setRequestInterception(true);
+    page.on('request', (r) => (/nbody_threads\.wasm$/.test(new URL(r.url()).pathname) ? r.abort() : r.continue()));
+    await page.goto(server.url + '?scene=plummer&n=3000');
+    await page.waitForFunction(() => window.nbody && window.nbody.settled() && window.nbody.scene().time > 0, { timeout: 90000 });
+    const r = await page.evaluate(() => ({ isolated: crossOriginIsolated, backend: window.nbody.backend() }));
+    await page.close();
+    const why = logs.find((l) => /WebAssembly threads did not load/.test(l));
+    expect(r.isolated && r.backend.startsWith('CPU (WebAssembly, one thread)'), JSON.stringify(r));
+    expect(why, `no words in the console: ${logs.join(' | ')}`);
+    expect(!logs.some((l) => /pageerror/.test(l)), logs.join('\n'));
+    return `${r.backend}; the console: ${why}`;
+  });
   await check('a host without the isolation headers: the page runs, its CPU work on one thread', async () => {
     const plain = await serve({ isolation: false });
     try {
