@@ -3,9 +3,9 @@
 // script), on a uniform sphere of N bodies. One variant a process (a second pipeline in one Dawn process died
 // on the GPU machine: ../../../shared/WEB.md). Prints one line:
 //   wgsl <variant> N=<n> shape="<label>" units="<why>" steps=<k> median_s=<s> interactions_per_s=<rate> adapter=<name>
-// Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]
-//        node bench.mjs build SCENE N THREADS...   (the WebAssembly tree build alone, stage by stage: benchBuild)   (bundled from bench.ts by web/device/prepare.sh;
+// Usage: node bench.mjs VARIANT N [SECONDS [K U BLOCK Q]]   (bundled from bench.ts by web/device/prepare.sh;
 // K U BLOCK Q: another shape than the chosen one, Q = 0 chosen from N)
+//        node bench.mjs build SCENE N THREADS...   (the WebAssembly tree build alone, stage by stage: benchBuild)
 //        node bench.mjs tree SCENE N [SECONDS [sync|async] [untimed] [threads=K] [lane0]]   (the page's tree path, TreeSim: a shipped scene at N bodies,
 // one step at a time as the page takes them; prints the median step (and of the build and refit steps) and
 // the median of each stage: the copy back, the WebAssembly build and the upload on build steps, the GPU refit

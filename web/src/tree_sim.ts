@@ -240,11 +240,16 @@ export class TreeSim extends GpuSim {
     return true;
   }
 
-  // A tree's arrays to the GPU and its cells to the refit. Each array is asked for as it goes up: a view on
-  // WebAssembly memory is good only until the next call into the core, which may move that memory.
-  private install(array: (name: ArrayName) => Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, levels: Uint32Array<ArrayBuffer>, centres: Float32Array<ArrayBuffer>, stats: TreeBuildStats): void {
+  // A tree's arrays to the GPU. Each array is asked for as it goes up: a view on WebAssembly memory is good
+  // only until the next call into the core, which may move that memory.
+  private uploadTree(array: (name: ArrayName) => Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, stats: TreeBuildStats): void {
     this.groupCount = stats.groups;
     for (const name of ARRAYS) this.upload(name, array(name));
+  }
+
+  // A new tree's arrays to the GPU and its cells to the refit.
+  private install(array: (name: ArrayName) => Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, levels: Uint32Array<ArrayBuffer>, centres: Float32Array<ArrayBuffer>, stats: TreeBuildStats): void {
+    this.uploadTree(array, stats);
     const a = (name: ArrayName) => this.arrays.get(name)!;
     this.refitter.setTree({
       n: this.n, cells: a('cells'), moments: a('moments'), sorted: a('sorted'), order: a('order'), cellCentres: centres, levelStarts: levels,
@@ -327,10 +332,8 @@ export class TreeSim extends GpuSim {
     const stats = this.tree.stats();
     this.sinceBuild = stats.refitted ? this.sinceBuild + 1 : 1;
     const t2 = performance.now();
-    if (stats.refitted) {
-      this.groupCount = stats.groups;
-      for (const name of ARRAYS) this.upload(name, this.tree[name]());
-    } else {
+    if (stats.refitted) this.uploadTree((name) => this.tree[name](), stats);
+    else {
       this.dropWorkerTree(); // a tree of other cells than this one's, or of older positions
       this.install((name) => this.tree[name](), this.tree.levels().slice(), this.tree.centres().slice(), stats);
     }

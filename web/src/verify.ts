@@ -52,21 +52,28 @@ export async function runningTreeErrors(core: Core, sim: TreeSim, eps: number, G
   };
 }
 
+// A fresh TreeSim's accelerations of the Plummer sphere `s` (G = 1), its list lengths, the walk's shape in
+// words and, with timeStages, the stages' times.
+async function treeRun(device: GPUDevice, core: Core, v: Variant, s: SceneOk, eps: number, shapes: ShapeChooser, theta: number, alpha: number, walk?: TreeWalkShape, timeStages = false) {
+  const sim = new TreeSim(device, shapes, core, theta, alpha, walk);
+  sim.timeStages = timeStages;
+  sim.load(s.posMass, s.vel);
+  const acc = await sim.accelerations(v, { dt: 0, eps, G: 1 });
+  const lists = await sim.interactions();
+  const run = { acc, lists, label: sim.label(), walk: sim.shapeFor(v).label, times: sim.times };
+  sim.destroy();
+  return run;
+}
+
 // The WGSL tree at the desktop's default opening tests (theta 1, alpha 0.001): the median and 99th-percentile
 // relative errors, the desktop's tree tests' measure (their goal: 3e-4 and 3e-3), with the interactions a
 // body and the stages' times.
 export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, theta = 1, alpha = 0.001, walk?: TreeWalkShape) {
   const s = plummer(core, n);
-  const sim = new TreeSim(device, shapes, core, theta, alpha, walk);
-  sim.timeStages = true; // the stages' times come back with the errors
-  sim.load(s.posMass, s.vel);
-  const gpu = await sim.accelerations(v, { dt: 0, eps, G: 1 });
-  const lists = await sim.interactions();
-  const label = sim.label(), walkLabel = sim.shapeFor(v).label, times = sim.times;
-  sim.destroy();
+  const r = await treeRun(device, core, v, s, eps, shapes, theta, alpha, walk, true); // the stages' times come back with the errors
   return {
-    n: s.n, label, walk: walkLabel, ...quantiles(core, s, gpu, eps, 1),
-    bodyBodyPerBody: lists.bodyBody / s.n, bodyCellPerBody: lists.bodyCell / s.n, times,
+    n: s.n, label: r.label, walk: r.walk, ...quantiles(core, s, r.acc, eps, 1),
+    bodyBodyPerBody: r.lists.bodyBody / s.n, bodyCellPerBody: r.lists.bodyCell / s.n, times: r.times,
   };
 }
 
@@ -74,19 +81,10 @@ export async function treeAccelerationErrors(device: GPUDevice, core: Core, v: V
 // components differ in any bit, and each shape's list lengths.
 export async function treeWalksDiffer(device: GPUDevice, core: Core, v: Variant, n: number, eps: number, shapes: ShapeChooser, a: TreeWalkShape, b: TreeWalkShape) {
   const s = plummer(core, n);
-  const walk = async (shape: TreeWalkShape) => {
-    const sim = new TreeSim(device, shapes, core, 1, 0.001, shape);
-    sim.load(s.posMass, s.vel);
-    const acc = await sim.accelerations(v, { dt: 0, eps, G: 1 });
-    const lists = await sim.interactions();
-    const label = sim.shapeFor(v).label;
-    sim.destroy();
-    return { acc, lists, label };
-  };
-  const x = await walk(a), y = await walk(b);
+  const x = await treeRun(device, core, v, s, eps, shapes, 1, 0.001, a), y = await treeRun(device, core, v, s, eps, shapes, 1, 0.001, b);
   let differ = 0;
   for (let i = 0; i < x.acc.length; ++i) if (!Object.is(x.acc[i], y.acc[i])) ++differ;
-  return { n: s.n, differ, finite: x.acc.every(Number.isFinite), lists: [x.lists, y.lists], labels: [x.label, y.label] };
+  return { n: s.n, differ, finite: x.acc.every(Number.isFinite), lists: [x.lists, y.lists], labels: [x.walk, y.walk] };
 }
 
 // The GPU refit (tree_refit.ts) against the WebAssembly refit for the same positions: a scene's bodies moved

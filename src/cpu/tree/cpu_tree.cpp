@@ -143,15 +143,13 @@ void CpuTree::prepare(const Float4* pos_mass, std::size_t n, const TreeParams& p
     p.validate();
     check_size(n);
     load(pos_mass, n, m_threads, m_in_x, m_in_y, m_in_z, m_in_m);
-    m_may_refit = may_refit;
     TreeStats st;
-    make_tree(n, p, st);
-    m_may_refit = false;
+    make_tree(n, p, st, may_refit);
     if (stats) *stats = st;
 }
 
-bool CpuTree::can_refit(std::size_t n, const TreeParams& p) const {
-    return m_may_refit && n == m_n && !m_cells.empty() && p.leaf == m_built_leaf && p.group == m_built_group;
+bool CpuTree::can_refit(std::size_t n, const TreeParams& p, bool may_refit) const {
+    return may_refit && n == m_n && !m_cells.empty() && p.leaf == m_built_leaf && p.group == m_built_group;
 }
 
 void CpuTree::build_tree(const TreeParams& p, TreeStats& st) {
@@ -193,7 +191,7 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, WalkOut out, T
                   bool acc_holds_last) {
     if (!(std::isfinite(eps) && eps >= 0)) throw ParamError("eps", "must be >= 0 and finite");
     TreeStats st;
-    if (!make_tree(n, p, st)) {
+    if (!make_tree(n, p, st, m_may_refit)) {
         if (stats) *stats = st;
         return;
     }
@@ -207,9 +205,9 @@ void CpuTree::run(std::size_t n, const TreeParams& p, double eps, WalkOut out, T
     if (stats) *stats = st;
 }
 
-bool CpuTree::make_tree(std::size_t n, const TreeParams& p, TreeStats& st) {
+bool CpuTree::make_tree(std::size_t n, const TreeParams& p, TreeStats& st, bool may_refit) {
     st.bodies = n;
-    const bool refit = can_refit(n, p);
+    const bool refit = can_refit(n, p, may_refit);
     m_n = n;
     m_group_cells.clear(), m_group_bodies.clear();
     if (n == 0) {

@@ -91,13 +91,13 @@ class CpuTree {
                       TreeStats* stats, bool acc_holds_last);
     void run(std::size_t n, const TreeParams& p, double eps, WalkOut out, TreeStats* stats,
              bool acc_holds_last);
+    // The tree of the loaded bodies (built, or the last refitted where may_refit and can_refit) and its
+    // groups; false where n is 0 (no tree).
+    bool make_tree(std::size_t n, const TreeParams& p, TreeStats& st, bool may_refit);
     // The new tree (box, keys, sort, octree, multipoles, groups) or the last one refitted; fills st's stages.
-    // The tree of the loaded bodies (built, or the last refitted where can_refit) and its groups; false where
-    // n is 0 (no tree).
-    bool make_tree(std::size_t n, const TreeParams& p, TreeStats& st);
     void build_tree(const TreeParams& p, TreeStats& st);
     void refit_tree(const TreeParams& p, TreeStats& st);
-    bool can_refit(std::size_t n, const TreeParams& p) const;
+    bool can_refit(std::size_t n, const TreeParams& p, bool may_refit) const;
     void bounding_box();
     void sort_by_key(bool short_keys);
     void gather_key_order();  // m_x.. from m_in_x.. through m_order  // tree_defs.hpp: short keys keep the

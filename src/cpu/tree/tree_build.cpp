@@ -64,7 +64,7 @@ void CpuTree::sort_by_key(bool short_keys) {
     // Parts of at least 16,384 bodies: a part's 256 counters are summed serially each pass.
     const std::size_t parts = std::size_t(std::max(1, std::min<int>(m_threads, int(m_n / 16384) + 1)));
     const std::size_t chunk = (m_n + parts - 1) / parts;
-    std::vector<std::array<std::size_t, 256>> run(parts);  // a part's count, then where its next body goes
+    std::vector<std::array<std::size_t, 256>> runs(parts);  // a part's count, then where its next body goes
     auto each_part = [&](auto&& fn) {
         parallel_for(
             parts, int(parts),
@@ -75,15 +75,15 @@ void CpuTree::sort_by_key(bool short_keys) {
     };
     for (int shift = 0; shift < 64; shift += 8) {
         each_part([&](std::size_t p, std::size_t b, std::size_t e) {
-            run[p].fill(0);
-            for (std::size_t i = b; i < e; ++i) ++run[p][(m_keys[i] >> shift) & 0xff];
+            runs[p].fill(0);
+            for (std::size_t i = b; i < e; ++i) ++runs[p][(m_keys[i] >> shift) & 0xff];
         });
         std::size_t at = 0, values = 0;
         for (std::size_t d = 0; d < 256; ++d) {
             std::size_t all = 0;
             for (std::size_t p = 0; p < parts; ++p) {
-                const std::size_t c = run[p][d];
-                run[p][d] = at + all;
+                const std::size_t c = runs[p][d];
+                runs[p][d] = at + all;
                 all += c;
             }
             at += all;
@@ -92,7 +92,7 @@ void CpuTree::sort_by_key(bool short_keys) {
         if (values == 1) continue;  // one byte value: order unchanged
         each_part([&](std::size_t p, std::size_t b, std::size_t e) {
             for (std::size_t i = b; i < e; ++i) {
-                const std::size_t to = run[p][(m_keys[i] >> shift) & 0xff]++;
+                const std::size_t to = runs[p][(m_keys[i] >> shift) & 0xff]++;
                 m_keys_tmp[to] = m_keys[i];
                 m_order_tmp[to] = m_order[i];
             }
