@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -56,4 +57,16 @@ TEST(WorkerPool, AnExceptionComesBackAndThePoolRunsOn) {
     std::atomic<int> after{0};
     pool.run([&](std::size_t) { ++after; });
     EXPECT_EQ(after.load(), 3);
+}
+
+// Runs further apart than the threads poll for (WorkerPool::kPollSeconds): they have gone to sleep on the
+// condition variable, and each run still wakes every one of them.
+TEST(WorkerPool, RunsAfterTheThreadsHaveGoneToSleep) {
+    WorkerPool pool(3);
+    for (int run = 0; run < 5; ++run) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(10 * WorkerPool::kPollSeconds));
+        std::atomic<int> ran{0};
+        pool.run([&](std::size_t) { ++ran; });
+        EXPECT_EQ(ran.load(), 3) << "run " << run;
+    }
 }
