@@ -17,9 +17,10 @@ namespace nbody {
 // One GPU's share of the walk where several GPUs each hold every body and build the same tree (the tree engine
 // on several parts): the groups whose first body, in key order, lies in [begin, end). Groups cut the key order
 // into runs, so the bodies a share walks are one run of the key order (GpuTree::walked_run).
-// mirrors: the other GPUs' key-order buffers (device pointers this GPU can write: peer memory, or another
-// process's through CUDA IPC): each walked acceleration is also stored there at its key index, so the exchange
-// happens during the walk, over NVLink, instead of as a copy after it.
+// mirrors: the other GPUs' acceleration buffers, in input order as this walk's own (device pointers this GPU
+// can write: peer memory, or another process's through CUDA IPC): each walked acceleration is also stored there
+// at its body's index, so the exchange happens during the walk, over NVLink, and nothing is left after it. The
+// caller sees that no other GPU reads those buffers while the walk runs (their kicks have ended).
 struct WalkShare {
     static constexpr int kMaxMirrors = 7;
     std::size_t begin = 0, end = 0;
@@ -56,7 +57,8 @@ class GpuTree {
     // only the active bodies' accelerations written (CpuTree::evaluate_active's contract).
     // may_refit (with d_active; tree::refits' decision, which the caller takes from its active count): the
     // last tree is refitted (core/tree/sub_step_rule.hpp) where it was built and walked for these n bodies under
-    // the same leaf and group sizes, as CpuTree::evaluate_active does.
+    // the same leaf and group sizes, as CpuTree::evaluate_active does. Each written d_acc's w is its group's
+    // walk cost, which the next walk (acc_holds_last) orders its groups by; callers read x, y and z.
     void evaluate_device(const void* d_pos_mass, std::size_t n, const TreeParams& p, double eps, void* d_acc,
                          TreeStats* st = nullptr, bool acc_holds_last = false,
                          const uint8_t* d_active = nullptr, bool may_refit = false,

@@ -35,9 +35,8 @@ struct GpuTree::Impl {
     // The groups to walk (those holding an active body, those of a share), then their count and the share's run.
     kernels::DeviceBuffer walk_list;
     KeyRun run;  // the last walk's bodies in key order
-    // The walk's order, costliest group first (tree_walk_order.cu): each body's last group's list length, and
-    // the sort of the groups by their estimates.
-    kernels::DeviceBuffer body_cost;
+    // The walk's order, costliest group first (tree_walk_order.cu): whether each body's acceleration carries
+    // its last group's cost (walk_cost, in w), and the sort of the groups by those estimates.
     bool costs_known = false;
     kernels::KeyIndexSort<uint32_t, uint32_t> group_sort;
     std::size_t group_sort_capacity = 0;
@@ -84,12 +83,9 @@ struct GpuTree::Impl {
     // Fills walk_list with the groups holding an active body (active null: any) in the share (null: any) and
     // sets run; returns how many.
     uint32_t select_groups(const uint8_t* active, const WalkShare* share);
-    // The candidates (null: every group) ordered by the last walk's costs, costliest first, on the stream; the
-    // candidates as they were before any whole walk has run.
-    const uint32_t* costliest_first(const uint32_t* candidates, uint32_t count);
-    // After a walk of those groups (null: every group): each body remembers its group's list length. whole:
-    // the walk took every group it will take next time (all of them, or a share's), so the estimates are known.
-    void remember_costs(const uint32_t* walked, uint32_t count, bool whole);
+    // The candidates (null: every group) ordered by the last walk's costs (acc's w), costliest first, on the
+    // stream; the candidates as they were before any whole walk has run.
+    const uint32_t* costliest_first(const uint32_t* candidates, uint32_t count, const float4* acc);
 
     void start(std::size_t count, const TreeParams& p);
     void reserve_bodies(std::size_t count);
@@ -100,6 +96,11 @@ struct GpuTree::Impl {
     void build_levels(int leaf);
     void compute_moments(double inv_theta, double alpha);
 };
+
+// A group's walk cost, which the walk stores in each member's acceleration's w for the next walk's order
+// (tree_walk_order.cu): cells count 3, bodies 1 (a body-cell term takes about three times a body-body term's
+// instructions). Exact in float below 2^24.
+__host__ __device__ inline float walk_cost(uint32_t cells, uint32_t bodies) { return float(3u * cells + bodies); }
 
 inline int grid_for(std::size_t n, int block) {
     return static_cast<int>((n + std::size_t(block) - 1) / std::size_t(block));

@@ -223,6 +223,7 @@ void GpuTree::evaluate_device(const void* d_pos_mass, std::size_t n, const TreeP
                                                  cudaMemcpyDeviceToDevice, m->stream));
             m->build_from_input(p, s);
         }
+        if (!acc_holds_last) m->costs_known = false;  // acc holds no last walk's costs either (walk_cost)
         const float soft2 = tree::softening2(eps);  // as CpuTree::run
         float4* acc = static_cast<float4*>(d_acc);
         const auto t0 = std::chrono::steady_clock::now();  // host clock: the walk ends on the host's wait
@@ -255,6 +256,7 @@ void GpuTree::evaluate(const Float4* pos_mass, std::size_t n, const TreeParams& 
             cudaMemcpyAsync(m->host_acc.get(), acc, n * sizeof(float4), cudaMemcpyHostToDevice, m->stream));
     evaluate_device(m->input.get(), n, p, eps, m->host_acc.get(), st, acc_holds_last);
     NBODY_CUDA_CHECK(cudaMemcpy(acc, m->host_acc.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < n; ++i) acc[i].w = 0;  // the device's w is the walk's cost estimate (walk_cost)
 }
 
 namespace {
@@ -300,7 +302,7 @@ double GpuTree::bytes_per_body() const {
     for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->cell_parent, &m->cell_arrivals,
                           &m->level_counts, &m->level_offsets, &m->moments_d, &m->moments, &m->stacks,
                           &m->walk_counters, &m->group_counts, &m->host_acc, &m->group_made, &m->group_offsets,
-                          &m->group_list, &m->walk_list, &m->body_cost})
+                          &m->group_list, &m->walk_list})
         bytes += v->bytes();
     return double(bytes) / double(m->n);
 }

@@ -29,6 +29,8 @@ bool TreeEngine::export_state(IntegratorState& st) {
     for (int a = 0; a < 3; ++a) {
         if (m_n > 0)
             NBODY_CUDA_CHECK(cudaMemcpy(v.data(), src[a]->get(), m_n * sizeof(float4), cudaMemcpyDeviceToHost));
+        if (a == 2)
+            for (Float4& acc : v) acc.w = 0;  // the walk's cost estimate (walk_cost), not state
         for (int c = 0; c < 4; ++c) {
             std::vector<double> col(m_n);
             for (std::size_t i = 0; i < m_n; ++i) col[i] = (&v[i].x)[c];

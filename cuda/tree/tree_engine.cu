@@ -113,12 +113,6 @@ void TreeEngine::reset(const State& s, const SimParams& p) {
     }
     m_dev.synchronize();
     NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
-    if (sharers() > 1)
-        for (auto& r : m_parts) {  // the exchange's buffers, before any walk writes into another part's
-            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
-            ensure_keyed(*r, m_n);
-        }
-    NBODY_CUDA_CHECK(cudaSetDevice(front().part->device));
     if (m_ranks.ranks > 1) m_links->link(front(), m_n, m_ranks);  // collective, as the reset is
     m_mirrored = decide_mirrors();
     m_acc_current = false;  // a new buffer: no last accelerations yet
@@ -153,7 +147,7 @@ bool TreeEngine::shares_walk(std::size_t active) const {
     return sharers() > 1 && active * kSharedWalkFraction >= m_n;
 }
 
-// The walks write their accelerations straight into the other parts' key-order buffers where every part can
+// The walks write their accelerations straight into the other parts' acceleration buffers where every part can
 // reach every other's memory (peer access, or ranks linked on one host) and there are few enough of them.
 // Decided at the reset, after the links. NBODY_TREE_EXCHANGE_COPY=1 keeps the parts' copy after the walk (an
 // A/B of the two); ranks that are not linked go through the host.
@@ -166,7 +160,7 @@ bool TreeEngine::decide_mirrors() const {
 void TreeEngine::set_mirrors(WalkShare& share, std::size_t k) const {
     if (m_ranks.ranks > 1) return m_links->set_mirrors(share, m_ranks.rank);
     for (std::size_t o = 0; o < m_parts.size(); ++o)
-        if (o != k) share.mirrors[share.mirror_count++] = m_parts[o]->keyed.get();
+        if (o != k) share.mirrors[share.mirror_count++] = m_parts[o]->acc.get();
 }
 
 bool TreeEngine::set_partition(const RangePartition& p) {
@@ -180,12 +174,23 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     const std::size_t active = block ? m_last_active : m_n;
     const bool share = shares_walk(active);
     const bool mirrored = share && m_mirrored;
+    if (mirrored && m_ranks.ranks == 1) {
+        // Each part's walk writes into the others' accelerations: not before their kicks, which read them, have
+        // ended (each stream waits for the others' work so far; walk_part waits for its own stream).
+        for (auto& r : m_parts) {
+            NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
+            NBODY_CUDA_CHECK(cudaEventRecord(r->part->done, r->part->stream));
+        }
+        m_dev.wait_for_peers();
+    }
     on_every_part([&](TreeReplica& r, std::size_t k) { walk_part(r, k, block, may_refit, share, mirrored); });
     after_walks(block, share, mirrored);
 }
 
 void TreeEngine::walk_part(TreeReplica& r, std::size_t k, bool block, bool may_refit, bool share, bool mirrored) {
     NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
+    // Over ranks the walk writes into the other ranks' accelerations: every rank's kicks have ended first.
+    if (mirrored && m_ranks.ranks > 1) m_ranks.values_of_ranks({0.0});
     const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
     WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
     if (mirrored) set_mirrors(mine, k);
@@ -209,7 +214,8 @@ void TreeEngine::after_walks(bool block, bool share, bool mirrored) {
             for (auto& r : m_parts) reports.push_back(report_of(*r));
             combine_shares(reports);
         }
-        // Also the order the next walks need: none writes into a buffer whose scatter is still running.
+        // Also the order the next walks need: none writes into a buffer whose scatter is still running (a
+        // mirrored walk's next writes wait in evaluate()).
         m_dev.synchronize();
         m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++m_sums.shared;
@@ -252,8 +258,7 @@ void TreeEngine::exchange_over_ranks(bool block, bool mirrored) {
         runs.push_back({runs.empty() ? 0 : runs.back().end, reports.back().run_end});
     }
     exchange_between_ranks(front(), m_n, runs, m_ranks.rank, m_ranks.gather_runs,
-                           [this] { m_ranks.values_of_ranks({0.0}); }, block ? front().clock.active() : nullptr,
-                           mirrored);
+                           block ? front().clock.active() : nullptr, mirrored);
     combine_shares(reports);
 }
 

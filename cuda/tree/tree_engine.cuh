@@ -39,7 +39,7 @@ struct TreeReplica {
     const DevicePart* part;
     GpuTree tree;
     DeviceBuffer pos, vel, acc;  // float4, input order; acc without G
-    DeviceBuffer keyed;          // several parts: accelerations in key order, each part's run (the exchange)
+    DeviceBuffer keyed;          // several parts not mirrored: accelerations in key order, each part's run (the copy)
     Pinned<float4> host_keyed;   // over ranks: the same on the host, for the gather between processes
     TreeBlockSteps clock;        // block steps' time line
     TreeActiveDirect direct;     // block steps with few bodies due (core/tree/sub_step_rule.hpp)

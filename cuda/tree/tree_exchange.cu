@@ -68,14 +68,8 @@ void scatter_others(TreeReplica& r, std::size_t n, KeyRun own, const uint8_t* ac
 void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n,
                      const std::vector<const uint8_t*>& active, bool mirrored) {
     if (parts.size() < 2 || n == 0) return;
+    if (mirrored) return;  // the walks wrote every run into the other parts' accelerations, and have ended
     auto active_of = [&](std::size_t k) { return active.empty() ? nullptr : active[k]; };
-    if (mirrored) {  // the walks wrote every run into the other parts' buffers, and have ended
-        for (std::size_t k = 0; k < parts.size(); ++k) {
-            NBODY_CUDA_CHECK(cudaSetDevice(parts[k]->part->device));
-            scatter_others(*parts[k], n, parts[k]->tree.walked_run(), active_of(k));
-        }
-        return;
-    }
     for (auto& r : parts) {
         NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
         ensure_keyed(*r, n);
@@ -138,10 +132,10 @@ void RankLinks::link(TreeReplica& r, std::size_t n, const RangePartition& ranks)
     const char* how = std::getenv("NBODY_TREE_RANK_EXCHANGE");
     const bool allowed = !(how && std::strcmp(how, "host") == 0);
     cudaIpcMemHandle_t handle{};
-    if (allowed && n > 0) NBODY_CUDA_CHECK(cudaIpcGetMemHandle(&handle, r.keyed.get()));
+    if (allowed && n > 0) NBODY_CUDA_CHECK(cudaIpcGetMemHandle(&handle, r.acc.get()));
     std::vector<double> card = {bits_as_double(allowed ? host_hash() : uint64_t(ranks.rank) + 1),
                                 bits_as_double(uint64_t(getpid())),
-                                bits_as_double(reinterpret_cast<uint64_t>(r.keyed.get()))};
+                                bits_as_double(reinterpret_cast<uint64_t>(r.acc.get()))};
     card.resize(kCardWords);
     std::memcpy(card.data() + 3, &handle, sizeof handle);
     const std::vector<double> all = ranks.values_of_ranks(card);  // collective: every rank gets here
@@ -175,7 +169,7 @@ void RankLinks::set_mirrors(WalkShare& share, int rank) const {
 
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const std::function<void()>& barrier, const uint8_t* active, bool linked) {
+                            const uint8_t* active, bool linked) {
     const KeyRun own = r.tree.walked_run();
     const IndexRange said = runs.at(std::size_t(rank));
     if (said.begin != own.begin || said.end != own.end)
@@ -183,17 +177,12 @@ void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<Ind
                            std::to_string(own.begin) + ".." + std::to_string(own.end) + " of the key order, the " +
                            "ranks' bounds say " + std::to_string(said.begin) + ".." + std::to_string(said.end) +
                            " (their trees differ)");
+    // Linked: the walks wrote every rank's run into the others' accelerations, and every rank's walk has ended
+    // (the caller's gather of the walks' numbers came after them).
+    if (linked) return;
     NBODY_CUDA_CHECK(cudaSetDevice(r.part->device));
     ensure_keyed(r, n);
     const cudaStream_t s = r.part->stream;
-    if (linked) {
-        // The walks wrote every rank's run into the others' buffers, and every rank's walk has ended (the
-        // caller's gather of the walks' numbers came after them).
-        scatter_others(r, n, own, active);
-        NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
-        barrier();  // no rank's next walk writes into a buffer another rank is still reading
-        return;
-    }
     gather_own_run(r, own);
     if (r.host_keyed.size() < n) r.host_keyed = Pinned<float4>(n);
     NBODY_CUDA_CHECK(cudaMemcpyAsync(r.host_keyed.get() + own.begin, r.keyed.as<float4>() + own.begin,

@@ -1,13 +1,13 @@
 #pragma once
 // The tree's walked accelerations exchanged between its parts (tree_engine.cuh). Where every part can write
-// every other's memory the walk itself stores each acceleration, at its key index, into the other parts'
-// key-order buffers (WalkShare::mirrors: over NVLink while the walk runs, so nothing is left to copy after
-// it: at 10M bodies on two H200s the copy after the walk took about 1 ms of a 20 ms step). Else each part
-// gathers the accelerations of its run (the bodies its share of the groups covered) into key order and copies
-// that run into every other part's key-order buffer, peer to peer on its own stream. Then each part scatters
-// the other parts' runs back into input order. Every body outside a part's run
-// gets the bits its walker computed; the bodies a block step did not evaluate carry the accelerations every
-// part already held. 16 bytes a body to each other part (tree::exchange_bytes).
+// every other's memory the walk itself stores each acceleration into the other parts' acceleration buffers, at
+// its body's index (WalkShare::mirrors: over NVLink while the walk runs, so nothing is left after it: at 10M
+// bodies on two H200s the copy after the walk took 1.0 ms of a 20 ms step, and a scatter of key-order
+// buffers written by the walks 0.56 ms). Else each part gathers the accelerations of its run (the bodies its
+// share of the groups covered) into key order and copies that run into every other part's key-order buffer,
+// peer to peer on its own stream; then each part scatters the other parts' runs back into input order. Every
+// body outside a part's run gets the bits its walker computed; the bodies a block step did not evaluate carry
+// the accelerations every part already held. 16 bytes a body to each other part (tree::exchange_bytes).
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -27,10 +27,10 @@ void ensure_keyed(TreeReplica& r, std::size_t n);
 void exchange_walked(std::vector<std::unique_ptr<TreeReplica>>& parts, DeviceSet& dev, std::size_t n,
                      const std::vector<const uint8_t*>& active, bool mirrored);
 
-// Over MPI ranks on one host: every rank's key-order buffer (TreeReplica::keyed) reachable from the others,
-// by its pointer where the ranks are threads of one process (the tests) and by a CUDA IPC handle where they
-// are processes, so each rank's walk writes its accelerations into the others' buffers (WalkShare::mirrors,
-// NVLink where the GPUs have it). Ranks on several hosts, more ranks than WalkShare::kMaxMirrors + 1, or
+// Over MPI ranks on one host: every rank's accelerations (TreeReplica::acc) reachable from the others, by its
+// pointer where the ranks are threads of one process (the tests) and by a CUDA IPC handle where they are
+// processes, so each rank's walk writes its accelerations into the others' (WalkShare::mirrors, NVLink where
+// the GPUs have it). Ranks on several hosts, more ranks than WalkShare::kMaxMirrors + 1, or
 // NBODY_TREE_RANK_EXCHANGE=host leave it unlinked: the runs then travel through the host.
 class RankLinks {
   public:
@@ -39,7 +39,7 @@ class RankLinks {
     RankLinks& operator=(const RankLinks&) = delete;
     ~RankLinks() { unlink(); }
 
-    // Collective (every rank, after its keyed buffer holds n bodies): links every rank's buffer, or none.
+    // Collective (every rank, after its accelerations hold n bodies): links every rank's, or none.
     void link(TreeReplica& r, std::size_t n, const RangePartition& ranks);
     bool linked() const { return !m_peer.empty(); }
     void unlink();
@@ -47,17 +47,17 @@ class RankLinks {
     void set_mirrors(WalkShare& share, int rank) const;
 
   private:
-    std::vector<float4*> m_peer;  // each rank's keyed buffer as this rank sees it (its own: null)
+    std::vector<float4*> m_peer;  // each rank's accelerations as this rank sees them (its own: null)
     std::vector<void*> m_opened;  // the IPC mappings to close
 };
 
 // Over MPI ranks, one part each: where `linked`, the other ranks' walks have written their runs into this
-// rank's buffer; else this rank's run (runs[rank], its tree's walked run) is gathered into key order and every
-// run travels through the host by `gather` (RangePartition::gather_runs). Then the other ranks' runs are
-// scattered into input order (block steps: the `active` bodies). `barrier` (collective) keeps a rank's next
-// walk from writing into a buffer another rank is still reading.
+// rank's accelerations, and nothing is left to do (the caller keeps a rank's walk from writing while another
+// rank's kicks read); else this rank's run (runs[rank], its tree's walked run) is gathered into key order, every
+// run travels through the host by `gather` (RangePartition::gather_runs), and the other ranks' runs are
+// scattered into input order (block steps: the `active` bodies).
 void exchange_between_ranks(TreeReplica& r, std::size_t n, const std::vector<IndexRange>& runs, int rank,
                             const std::function<void(Float4*, std::size_t, const std::vector<IndexRange>&)>& gather,
-                            const std::function<void()>& barrier, const uint8_t* active, bool linked);
+                            const uint8_t* active, bool linked);
 
 }  // namespace nbody::kernels

@@ -58,7 +58,7 @@ struct WalkArgs {
     unsigned long long* counters;
     uint32_t *group_cells, *group_bodies;
     float4* acc;  // input order
-    float4* mirrors[WalkShare::kMaxMirrors];  // key order, other GPUs' (WalkShare::mirrors)
+    float4* mirrors[WalkShare::kMaxMirrors];  // input order, other GPUs' (WalkShare::mirrors)
     int mirror_count;
 };
 
@@ -365,9 +365,10 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             const bool put = mem.sub ? i < mem.size : gb + i < ge && (!a.active || a.active[a.order[gb + i]]);
             const uint32_t k = gb + (put ? member_offset(mem, i) : 0u);
             if (put) {
-                const float4 v = make_float4(ax[r], ay[r], az[r], 0.f);
-                a.acc[a.order[k]] = v;
-                for (int m = 0; m < a.mirror_count; ++m) a.mirrors[m][k] = v;
+                const float4 v = make_float4(ax[r], ay[r], az[r], walk_cost(n_cells, n_bodies));
+                const uint32_t body = a.order[k];
+                a.acc[body] = v;
+                for (int m = 0; m < a.mirror_count; ++m) a.mirrors[m][body] = v;
             }
             written += uint32_t(__popc(__ballot_sync(kFull, put)));
         }
@@ -466,9 +467,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     // one (on two parts of one H200 at 1M bodies, 228.4 -> 234.0 steps/s with the shares sorted).
     const uint32_t resident_warps = uint32_t(sms * per_sm * kWalkWarps);
     const bool by_cost = (share ? uint32_t(groups) : walk_count) >= 4u * resident_warps;
-    a.walk_list = by_cost ? costliest_first(candidates, walk_count) : candidates;
-    // The estimates are kept only where a walk may read them (a tree of that many groups).
-    const bool keep_costs = groups >= 4u * std::size_t(resident_warps);
+    a.walk_list = by_cost ? costliest_first(candidates, walk_count, acc) : candidates;
     a.active = active;
     a.n = uint32_t(n), a.group = group, a.groups = uint32_t(groups), a.walk_count = walk_count;
     a.soft2 = soft2;
@@ -499,7 +498,9 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     if (counts[kOverflow] != 0)
         throw BackendError("tree walk: " + std::to_string(counts[kOverflow]) + " groups overflowed their stack of " +
                            std::to_string(bound) + " cells (a bug: the bound says it cannot)");
-    if (keep_costs) remember_costs(candidates, walk_count, !active);
+    // The walk took every group it will take next time (all of them, or a share's): each of their bodies holds
+    // its group's cost (a block step's partial walk leaves the others' as they were).
+    if (!active) costs_known = true;
     s.groups = groups;
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];

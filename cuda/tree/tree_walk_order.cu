@@ -1,9 +1,10 @@
 // The order the walk takes its groups in: costliest first. The walk's warps take groups from a counter, so the
 // walk ends when the last group taken ends; where a costly group comes late (3x the mean list, one warp walking
 // it alone) the other warps idle meanwhile. Longest first is the classic cure: the late groups are the cheap
-// ones. A group's cost is not known before its walk, so it is estimated from the last walk: each body remembers
-// its last group's list length (cells count 3, bodies 1: a body-cell term takes about three times a
-// body-body term's instructions), and a new group's estimate is its first body's. The order changes which warp
+// ones. A group's cost is not known before its walk, so it is estimated from the last walk: each body's
+// acceleration carries its last group's cost in w (walk_cost; the walk writes it with the acceleration, where a
+// pass over the groups after the walk took 0.5 ms of a 10M-body step on an H200), and a new group's estimate
+// is its first body's. The order changes which warp
 // walks a group, never what the walk computes. Measured on an H100 (A/B in one call): Plummer 1,048,576 207
 // against 199 steps/s, the 1M Cartwheel 183 against 174, a Milky Way-Andromeda block step's walk 5.81 against
 // 5.96 ms; at 131,072 it was 8% slower, so the walk asks for it only with several groups a warp.
@@ -20,30 +21,17 @@ namespace {
 
 // Sort keys: the estimate inverted (so an ascending sort puts the costliest first), the group as the value.
 __global__ void group_estimates_kernel(const tree::TreeGroup* groups, const uint32_t* candidates, uint32_t count,
-                                       const uint32_t* order, const uint32_t* body_cost, uint32_t* keys,
-                                       uint32_t* values) {
+                                       const uint32_t* order, const float4* acc, uint32_t* keys, uint32_t* values) {
     const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const uint32_t g = candidates ? candidates[k] : k;
-    keys[k] = ~body_cost[order[groups[g].begin]];
+    keys[k] = ~uint32_t(acc[order[groups[g].begin]].w);
     values[k] = g;
-}
-
-// Each walked group's list length onto its bodies, for the next walk's estimates.
-__global__ void remember_costs_kernel(const tree::TreeGroup* groups, const uint32_t* walked, uint32_t count,
-                                      const uint32_t* group_cells, const uint32_t* group_bodies,
-                                      const uint32_t* order, uint32_t* body_cost) {
-    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= count) return;
-    const uint32_t g = walked ? walked[k] : k;
-    const uint32_t cost = 3u * group_cells[g] + group_bodies[g];
-    const tree::TreeGroup grp = groups[g];
-    for (uint32_t b = grp.begin; b < grp.begin + grp.count; ++b) body_cost[order[b]] = cost;
 }
 
 }  // namespace
 
-const uint32_t* GpuTree::Impl::costliest_first(const uint32_t* candidates, uint32_t count) {
+const uint32_t* GpuTree::Impl::costliest_first(const uint32_t* candidates, uint32_t count, const float4* acc) {
     static const bool index_order = [] {
         const char* v = std::getenv("NBODY_TREE_WALK_ORDER");
         return v && std::strcmp(v, "index") == 0;
@@ -55,29 +43,11 @@ const uint32_t* GpuTree::Impl::costliest_first(const uint32_t* candidates, uint3
                            "tree group sort scratch");
     }
     group_estimates_kernel<<<grid_for(count, 256), 256, 0, stream>>>(
-        group_list.as<const tree::TreeGroup>(), candidates, count, sorted.order(), body_cost.as<const uint32_t>(),
-        group_sort.keys_in(), group_sort.index_in());
+        group_list.as<const tree::TreeGroup>(), candidates, count, sorted.order(), acc, group_sort.keys_in(),
+        group_sort.index_in());
     NBODY_CUDA_CHECK_LAUNCH("group_estimates_kernel");
     group_sort.enqueue(int(count), 32, stream);
     return group_sort.order();
-}
-
-void GpuTree::Impl::remember_costs(const uint32_t* walked, uint32_t count, bool whole) {
-    if (body_cost.bytes() < n * sizeof(uint32_t)) {
-        body_cost = kernels::DeviceBuffer::alloc(device, std::max<std::size_t>(1, n) * sizeof(uint32_t),
-                                                 "tree group cost estimates");
-        // A share's walk estimates its own bodies only: the others start equal until a walk reaches them.
-        NBODY_CUDA_CHECK(cudaMemsetAsync(body_cost.get(), 0, body_cost.bytes(), stream));
-        costs_known = false;
-    }
-    if (count == 0) return;
-    remember_costs_kernel<<<grid_for(count, 256), 256, 0, stream>>>(
-        group_list.as<const tree::TreeGroup>(), walked, count, group_counts.as<const uint32_t>(),
-        group_counts.as<const uint32_t>() + groups, sorted.order(), body_cost.as<uint32_t>());
-    NBODY_CUDA_CHECK_LAUNCH("remember_costs_kernel");
-    // A partial walk (block steps) leaves the other bodies' estimates as they were: estimates of every body
-    // only once a whole walk has run.
-    if (whole) costs_known = true;
 }
 
 }  // namespace nbody
