@@ -58,9 +58,11 @@ __global__ void first_steps_kernel(TreeBodies b, BlockRule r, double* t, double*
 // One pass over the bodies after the next block time is known: v += G dt / 2 a for the bodies whose steps
 // start at the clock (6 flops a body so kicked), then x += (t_next - clock) v for every body (6 flops), and the
 // active flags of the bodies due at t_next, counted a warp at a time. One launch, not two: a sub-step of a few
-// due bodies is launches and waits more than arithmetic.
+// due bodies is launches and waits more than arithmetic. Nothing where the closing step just before refused a
+// body (end_and_begin_step): the run stays at the closed step, where the refusal is reported.
 __global__ void kick_drift_mark_kernel(TreeBodies b, const double* t, const double* dt, const double* t_end,
                                        double clock, double G, BlockScalars* sc, uint8_t* active) {
+    if (sc->bad != INT_MAX) return;  // the same for every thread
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     const double t_next = sc->t_next;
     bool due = false;
@@ -163,28 +165,54 @@ void TreeBlockSteps::start(const TreeBodies& b, const BlockRule& r, cudaStream_t
 }
 
 std::size_t TreeBlockSteps::begin_step(const TreeBodies& b, double G, cudaStream_t s) {
-    BlockScalars* sc = m_scalars.as<BlockScalars>();
-    std::size_t bytes = m_scratch_bytes;
-    NBODY_CUDA_CHECK(cub::DeviceReduce::Min(m_scratch.get(), bytes, m_t_end.as<const double>(), &sc->t_next,
-                                            b.n, s));
-    const unsigned zero[2] = {0u, unsigned(INT_MAX)};  // active, bad
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(&sc->active, zero, sizeof zero, cudaMemcpyHostToDevice, s));
-    kick_drift_mark_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t.as<const double>(), m_dt.as<const double>(),
-                                                               m_t_end.as<const double>(), m_clock, G, sc,
-                                                               m_active.as<uint8_t>());
-    NBODY_CUDA_CHECK_LAUNCH("kick_drift_mark_kernel");
+    const unsigned none[2] = {0u, unsigned(INT_MAX)};  // active, bad
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&m_scalars.as<BlockScalars>()->active, none, sizeof none,
+                                     cudaMemcpyHostToDevice, s));
+    enqueue_begin(b, G, s);
     read_scalars(s);
     return m_active_count;
 }
 
-void TreeBlockSteps::end_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
+void TreeBlockSteps::enqueue_begin(const TreeBodies& b, double G, cudaStream_t s) {
+    BlockScalars* sc = m_scalars.as<BlockScalars>();
+    std::size_t bytes = m_scratch_bytes;
+    NBODY_CUDA_CHECK(cub::DeviceReduce::Min(m_scratch.get(), bytes, m_t_end.as<const double>(), &sc->t_next,
+                                            b.n, s));
+    kick_drift_mark_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, m_t.as<const double>(), m_dt.as<const double>(),
+                                                               m_t_end.as<const double>(), m_clock, G, sc,
+                                                               m_active.as<uint8_t>());
+    NBODY_CUDA_CHECK_LAUNCH("kick_drift_mark_kernel");
+}
+
+void TreeBlockSteps::enqueue_close(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
     close_kernel<<<blocks_for(b.n), kBlock, 0, s>>>(b, r, m_active.as<const uint8_t>(), m_t.as<double>(),
                                                      m_dt.as<double>(), m_t_end.as<double>(),
                                                      m_scalars.as<BlockScalars>());
     NBODY_CUDA_CHECK_LAUNCH("close_kernel");
+}
+
+void TreeBlockSteps::end_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
+    enqueue_close(b, r, s);
     read_scalars(s);
     m_clock = m_t_next;
     if (m_bad >= 0) block_underflow(std::size_t(m_bad), m_clock, m_bad_want);
+}
+
+std::size_t TreeBlockSteps::end_and_begin_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s) {
+    // The active count is zeroed first; the refusal flag, which begin_step also clears, stays as the close
+    // leaves it (it was clear when the step began), so the opening sees a refusal and does nothing.
+    const unsigned zero = 0u;
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&m_scalars.as<BlockScalars>()->active, &zero, sizeof zero,
+                                     cudaMemcpyHostToDevice, s));
+    enqueue_close(b, r, s);
+    m_clock = m_t_next;
+    enqueue_begin(b, r.G, s);
+    read_scalars(s);
+    if (m_bad >= 0) {
+        m_t_next = m_clock;  // the next step did not begin
+        block_underflow(std::size_t(m_bad), m_clock, m_bad_want);
+    }
+    return m_active_count;
 }
 
 void TreeBlockSteps::read(std::vector<double>& t, std::vector<double>& dt) const {

@@ -54,6 +54,9 @@ class TreeBlockSteps {
     // Closing kicks and next steps of the active bodies; the clock moves to the block time. A body whose step
     // would underflow keeps its old one and the first such is refused (BackendError) once the step is done.
     void end_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s);
+    // end_step then begin_step with one wait for the GPU, not two (each block step waited twice, and a small
+    // one is mostly waits). A refused body leaves the run at the closed step, unopened, as end_step does.
+    std::size_t end_and_begin_step(const TreeBodies& b, const BlockRule& r, cudaStream_t s);
 
     const uint8_t* active() const { return m_active.as<const uint8_t>(); }
     double clock() const { return m_clock; }
@@ -75,6 +78,10 @@ class TreeBlockSteps {
     void restore(const char* src, double clock, cudaStream_t s);
 
   private:
+    // The kernels of begin_step (the next block time, the opening kicks, the drift, the flags) and end_step
+    // (the closing kicks and next steps), enqueued without waiting.
+    void enqueue_begin(const TreeBodies& b, double G, cudaStream_t s);
+    void enqueue_close(const TreeBodies& b, const BlockRule& r, cudaStream_t s);
     // t_end = t + dt for every body (after a restore or write).
     void refresh_ends(cudaStream_t s);
     // The device scalars (next block time, active count, first refused body) back to the host.

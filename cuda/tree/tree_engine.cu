@@ -372,10 +372,12 @@ void TreeEngine::block_steps(int k) {
         m_last_active = active;
         const bool next = s + 1 < k;
         // Each part's closing kicks end on a wait for its GPU (the refused steps' count): all at once, and the
-        // next step's opening with them.
+        // next step's opening with them, behind the same wait.
         auto close_and_open = [&](TreeReplica& r, std::size_t p) {
-            r.clock.end_step(r.bodies(m_n), rule(), r.part->stream);
-            if (next) due[p] = r.clock.begin_step(r.bodies(m_n), m_params.G, r.part->stream);
+            if (next)
+                due[p] = r.clock.end_and_begin_step(r.bodies(m_n), rule(), r.part->stream);
+            else
+                r.clock.end_step(r.bodies(m_n), rule(), r.part->stream);
         };
         const bool direct = tree::sums_directly(active, m_n);
         const bool walk_alone = !direct && !shares_walk(active);
