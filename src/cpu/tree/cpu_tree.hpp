@@ -13,6 +13,7 @@
 #include "core/tree/multipoles.hpp"
 #include "core/tree/tree_defs.hpp"
 #include "core/tree/tree_params.hpp"
+#include "cpu/tree/walk_scratch.hpp"
 
 namespace nbody {
 
@@ -123,6 +124,7 @@ class CpuTree {
     std::vector<tree::CellMoments> m_moments;
     std::vector<tree::TreeGroup> m_groups;
     std::vector<uint32_t> m_group_cells, m_group_bodies;
+    std::vector<WalkScratch> m_walk_scratch;  // a walking thread's lists, kept from walk to walk
     double m_key_seconds = 0;                 // the keys stage of the last sort_by_key()
     bool m_short_keys = true;                 // what the last build settled on: the next one tries it first
     const uint8_t* m_active = nullptr;        // evaluate_active's mask, for the duration of that call

@@ -14,32 +14,11 @@
 #include "core/tree/interactions.hpp"
 #include "cpu/tree/cpu_tree.hpp"
 #include "cpu/tree/tree_eval.hpp"
+#include "cpu/tree/walk_scratch.hpp"
 
 namespace nbody {
 
 namespace {
-
-// One thread's reusable lists, sized once for the worst case (every cell visited, every body in the body
-// list), so the walk writes through raw indices without a capacity check per element.
-struct WalkScratch {
-    std::vector<uint32_t> queue, accepted, leaves;
-    std::vector<float> c[11];  // cell list: x, y, z, m, qxx, qyy, qzz, qxy, qxz, qyz, softened trace term
-    std::vector<float> b[4];   // body list: x, y, z, m
-    std::vector<uint32_t> bk;  // and each entry's position in key order (potentials: a body skips itself)
-    float ax[128], ay[128], az[128];
-    double phi[128];
-    float xi[128], yi[128], zi[128];  // an active-only walk's evaluated bodies, gathered
-    uint32_t picked[128];             // their positions in key order
-    uint32_t member[128];             // a whole group's positions in key order (its box and acceleration)
-    uint64_t body_body = 0, body_cell = 0, walked = 0;
-
-    void size_for(std::size_t cells, std::size_t bodies, bool keys) {
-        queue.resize(cells), accepted.resize(cells), leaves.resize(cells);
-        for (auto& v : c) v.resize(cells);
-        for (auto& v : b) v.resize(bodies);
-        if (keys) bk.resize(bodies);
-    }
-};
 
 // The bounding box of the bodies member[0..count) (key order), count >= 1.
 tree::GroupBox members_box(const float* x, const float* y, const float* z, const uint32_t* member,
@@ -76,8 +55,10 @@ void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const
     std::atomic<uint32_t> next{0};
     const uint32_t block = 4;  // groups taken at a time
     const int threads = int(std::min<uint32_t>(uint32_t(m_threads), (groups + block - 1) / block));
-    std::vector<WalkScratch> scratch(std::size_t(std::max(1, threads)));
-    for (auto& sc : scratch) sc.size_for(m_cells.size(), m_n, out.phi != nullptr);
+    const std::size_t used = std::size_t(std::max(1, threads));
+    if (m_walk_scratch.size() < used) m_walk_scratch.resize(used);
+    std::vector<WalkScratch>& scratch = m_walk_scratch;
+    for (std::size_t t = 0; t < used; ++t) scratch[t].begin(m_cells.size());
 
     auto one_group = [&](WalkScratch& s, uint32_t g) {
         const uint32_t gb = m_groups[g].begin, ge = gb + m_groups[g].count;
@@ -121,6 +102,9 @@ void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const
                 for (uint32_t k = 0; k < cell.n_children; ++k) queue[tail++] = cell.first_child + k;
             }
         }
+        std::size_t leaf_bodies = 0;
+        for (uint32_t k = 0; k < n_leaf; ++k) leaf_bodies += m_cells[s.leaves[k]].body_count;
+        s.fit(n_acc, leaf_bodies, out.phi != nullptr);
         for (uint32_t k = 0; k < n_acc; ++k) {
             const tree::CellMoments& q = m_moments[s.accepted[k]];
             s.c[0][k] = q.x, s.c[1][k] = q.y, s.c[2][k] = q.z, s.c[3][k] = q.m, s.c[4][k] = q.qxx;
@@ -172,13 +156,15 @@ void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const
             for (uint32_t g = g0; g < std::min(groups, g0 + block); ++g) one_group(s, g);
     };
     std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < scratch.size(); ++t) pool.emplace_back(worker, std::ref(scratch[t]));
+    for (std::size_t t = 1; t < used; ++t) pool.emplace_back(worker, std::ref(scratch[t]));
     worker(scratch[0]);
     for (auto& th : pool) th.join();
     // this walk's lists (a first walk's are not the forces')
     st.body_body = st.body_cell = st.walked_bodies = 0;
-    for (const auto& s : scratch)
+    for (std::size_t t = 0; t < used; ++t) {
+        const WalkScratch& s = scratch[t];
         st.body_body += s.body_body, st.body_cell += s.body_cell, st.walked_bodies += s.walked;
+    }
 }
 
 }  // namespace nbody

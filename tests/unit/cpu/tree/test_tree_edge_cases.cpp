@@ -123,3 +123,26 @@ TEST(TreeEdge, BadParamsAndSofteningAreRefused) {
     EXPECT_THROW(t.evaluate(s.pos_mass.data(), 10, TreeParams{}, -1.0, a.data()), ParamError);
     EXPECT_THROW(t.evaluate(s.pos_mass.data(), 10, TreeParams{}, NAN, a.data()), ParamError);
 }
+
+// A tree keeps its walking threads' lists from walk to walk (cpu/tree/walk_scratch.hpp): after a larger and a
+// smaller run of bodies, and with potentials (the lists' key positions) in between, a walk gives what a fresh
+// tree gives, bit for bit.
+TEST(TreeEdge, WalksAfterOtherRunsGiveAFreshTreesBits) {
+    const State big = test::plummer_state(6000, 31), small = test::plummer_state(300, 32);
+    auto same = [](const std::vector<Float4>& a, const std::vector<Float4>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i].x != b[i].x || a[i].y != b[i].y || a[i].z != b[i].z) return false;
+        return true;
+    };
+    const TreeParams p{};
+    const auto want_big = test::tree_accelerations(big, p, 0.01, 3);
+    const auto want_small = test::tree_accelerations(small, p, 0.01, 3);
+    CpuTree reused(3);
+    EXPECT_TRUE(same(test::tree_accelerations(small, p, 0.01, 3, nullptr, &reused), want_small));
+    EXPECT_TRUE(same(test::tree_accelerations(big, p, 0.01, 3, nullptr, &reused), want_big));
+    std::vector<double> phi(big.size());
+    reused.potentials(big.pos_mass.data(), big.size(), p, 0.01, phi.data());
+    EXPECT_TRUE(same(test::tree_accelerations(small, p, 0.01, 3, nullptr, &reused), want_small));
+    EXPECT_TRUE(same(test::tree_accelerations(big, p, 0.01, 3, nullptr, &reused), want_big));
+}
