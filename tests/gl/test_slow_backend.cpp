@@ -2,6 +2,9 @@
 // gets words in the window with the measured factor (app/slow_backend_note.hpp); the CPU backend gets none.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "app/slow_backend_note.hpp"
 #include "app/viewer.hpp"
 #include "gl_test_util.hpp"
@@ -35,9 +38,12 @@ TEST(SlowBackendNote, GlComputeOnASoftwareRasterizerSaysHowMuchSlowerThanTheCpu)
 #endif
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 48);
     std::string text;
-    // The note compares two timings: up to three runs on a machine shared with other work, where a burst of
-    // it during the CPU backend's measurement can hide the gap in one.
-    for (int attempt = 0; attempt < 3 && text.empty(); ++attempt) {
+    // The note compares two timings: up to five runs two seconds apart on a machine shared with other work
+    // (ctest runs tests side by side), where a burst of it can hide the gap or move the stepping off the
+    // frame (the note measures frames that step): three runs back to back within one second all came back
+    // empty in one CI run.
+    for (int attempt = 0; attempt < 5 && text.empty(); ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::seconds(2));
         Viewer v(run_on("gl"), *ctx);
         if (v.sim().backend_choice().caution.empty())
             GTEST_SKIP() << "GL compute runs on hardware here (" << v.sim().backend_choice().note << ")";
