@@ -199,19 +199,28 @@ export function loadThreads(load: () => Promise<CpuCore>, threads: number, secon
     .finally(() => clearTimeout(timer));
 }
 
-// The threaded CPU work where there is more than one thread to take, else (or where it does not load: said
-// in the console) the core's on one thread.
-export async function loadCpuCore(core: Core): Promise<CpuCore> {
-  const single = { CpuRun: core.CpuRun, TreeBuild: core.TreeBuild, threads: 1 };
+// The threaded CPU work where the page may have more than one thread (`load` makes it with that many), else,
+// or where it does not load (said in the console, after `who`), `single` on one thread.
+export async function threadsOr(load: (threads: number) => Promise<CpuCore>, single: () => Promise<CpuCore>, who: string): Promise<CpuCore> {
   const threads = cpuThreads();
-  if (threads === 1) return single;
-  try {
-    return await loadThreads(async () => {
+  if (threads > 1) {
+    try {
+      return await loadThreads(() => load(threads), threads);
+    } catch (e) {
+      console.warn(`${who}: WebAssembly threads did not load (${e instanceof Error ? e.message : String(e)}): the CPU work runs on one thread`);
+    }
+  }
+  return single();
+}
+
+// The page's CPU work: the threaded module, or the core's own on one thread.
+export function loadCpuCore(core: Core): Promise<CpuCore> {
+  return threadsOr(
+    async (threads) => {
       if (!window.createNbodyThreads) await loadScript('nbody_threads.js');
       return window.createNbodyThreads!({ threads });
-    }, threads);
-  } catch (e) {
-    console.warn(`WebAssembly threads did not load (${e instanceof Error ? e.message : String(e)}): the CPU work runs on one thread`);
-    return single;
-  }
+    },
+    async () => ({ CpuRun: core.CpuRun, TreeBuild: core.TreeBuild, threads: 1 }),
+    'the page',
+  );
 }

@@ -5,7 +5,7 @@
 // the H200's walk in milliseconds); on the main thread it stopped the frames for that long. Where the page is
 // cross-origin isolated the build runs on every core (dist/nbody_threads.js, whose workers this one starts),
 // else on this thread (dist/nbody_core.js).
-import { cpuThreads, loadThreads } from './core';
+import { threadsOr } from './core';
 import type { CpuCore, ThreadsOptions, TreeBuild } from './core';
 import type { TreeBuildReply, TreeBuildRequest } from './tree_builder';
 
@@ -49,21 +49,19 @@ async function answer(r: TreeBuildRequest): Promise<void> {
   }
 }
 
-// The threaded module where the page may have threads, else (or where it does not load: said in the console)
-// the core on this thread.
-async function loadCore(): Promise<CpuCore> {
-  const threads = cpuThreads();
-  if (threads > 1) {
-    try {
-      return await loadThreads(async () => {
-        importScripts('nbody_threads.js');
-        // Its workers load the same script: a worker has no <script> element for emscripten to find it by.
-        return createNbodyThreads({ threads, mainScriptUrlOrBlob: new URL('nbody_threads.js', location.href).href });
-      }, threads);
-    } catch (e) {
-      console.warn(`tree build worker: WebAssembly threads did not load (${e instanceof Error ? e.message : String(e)}): building on one thread`);
-    }
-  }
-  importScripts('nbody_core.js');
-  return createNbodyCore();
+// The threaded module where the page may have threads, else (or where it does not load) the core on this
+// thread.
+function loadCore(): Promise<CpuCore> {
+  return threadsOr(
+    async (threads) => {
+      importScripts('nbody_threads.js');
+      // Its workers load the same script: a worker has no <script> element for emscripten to find it by.
+      return createNbodyThreads({ threads, mainScriptUrlOrBlob: new URL('nbody_threads.js', location.href).href });
+    },
+    async () => {
+      importScripts('nbody_core.js');
+      return createNbodyCore();
+    },
+    'tree build worker',
+  );
 }
