@@ -90,6 +90,7 @@ void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const
         // breadth first: cells in queue order; accepted ones and opened leaves recorded by index
         uint32_t* queue = s.queue.data();
         uint32_t tail = 1, n_acc = 0, n_leaf = 0;
+        std::size_t leaf_bodies = 0;
         queue[0] = 0;
         for (uint32_t head = 0; head < tail; ++head) {
             const uint32_t ci = queue[head];
@@ -98,12 +99,11 @@ void CpuTree::walk(float soft2, WalkOut out, TreeStats& st, bool use_last, const
                 s.accepted[n_acc++] = ci;
             } else if (cell.n_children == 0) {
                 s.leaves[n_leaf++] = ci;
+                leaf_bodies += cell.body_count;
             } else {
                 for (uint32_t k = 0; k < cell.n_children; ++k) queue[tail++] = cell.first_child + k;
             }
         }
-        std::size_t leaf_bodies = 0;
-        for (uint32_t k = 0; k < n_leaf; ++k) leaf_bodies += m_cells[s.leaves[k]].body_count;
         s.fit(n_acc, leaf_bodies, out.phi != nullptr);
         for (uint32_t k = 0; k < n_acc; ++k) {
             const tree::CellMoments& q = m_moments[s.accepted[k]];
