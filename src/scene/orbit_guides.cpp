@@ -1,0 +1,114 @@
+#include "scene/orbit_guides.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scene/generators.hpp"
+
+namespace nbody {
+
+namespace {
+
+// The accelerations of unit point masses (G = 1, no softening): 3 flops a component plus a square root and a
+// division a pair, for the 3 or 4 bodies of a choreography.
+void point_accelerations(const std::vector<Double3>& x, std::vector<Double3>& a) {
+    for (Double3& ai : a) ai = {};
+    for (std::size_t i = 0; i < x.size(); ++i)
+        for (std::size_t j = i + 1; j < x.size(); ++j) {
+            const Double3 d = x[j] - x[i];
+            const double r2 = dot(d, d), inv_r3 = 1.0 / (r2 * std::sqrt(r2));
+            a[i] = a[i] + inv_r3 * d;
+            a[j] = a[j] - inv_r3 * d;
+        }
+}
+
+double total_mass(const std::vector<ComponentSpec>& c) {
+    double m = 0;
+    for (const ComponentSpec& comp : c) m += comp.mass;
+    return m;
+}
+
+// The member at `x` starts j / members of a period after member 0 along `path`: j from the nearest sample,
+// rounded to the exact fraction (512 samples do not divide into thirds).
+double phase_on(const std::vector<Double3>& path, Double3 x, std::size_t members) {
+    std::size_t nearest = 0;
+    double best = 1e300;
+    for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+        const Double3 d = path[k] - x;
+        if (dot(d, d) < best) best = dot(d, d), nearest = k;
+    }
+    const double samples = double(path.size() - 1), m = double(members);
+    return std::fmod(std::round(double(nearest) / samples * m), m) / m;
+}
+
+}  // namespace
+
+Double3 guide_position(const OrbitGuide& g, double phase, double t) {
+    if (g.points.size() < 2 || !(g.period > 0) || !std::isfinite(t))
+        return g.points.empty() ? Double3{} : g.points[0];
+    const double samples = double(g.points.size() - 1);
+    double f = std::fmod(t / g.period + phase, 1.0);
+    if (f < 0) f += 1.0;
+    const double at = f * samples;
+    const std::size_t k = std::min(std::size_t(at), g.points.size() - 2);
+    const double w = at - double(k);
+    return (1.0 - w) * g.points[k] + w * g.points[k + 1] + t * g.velocity;
+}
+
+std::vector<Double3> choreography_path(std::span<const PointOrbitState> ic, double period, int samples) {
+    constexpr int kStepsPerSample = 64;
+    std::vector<Double3> x, v, a(ic.size());
+    for (const PointOrbitState& b : ic) x.push_back(b.x), v.push_back(b.v);
+    const double dt = period / (double(samples) * kStepsPerSample);
+    std::vector<Double3> path{x[0]};
+    point_accelerations(x, a);
+    for (int s = 0; s < samples; ++s) {
+        for (int k = 0; k < kStepsPerSample; ++k) {
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                v[i] = v[i] + (0.5 * dt) * a[i];
+                x[i] = x[i] + dt * v[i];
+            }
+            point_accelerations(x, a);
+            for (std::size_t i = 0; i < x.size(); ++i) v[i] = v[i] + (0.5 * dt) * a[i];
+        }
+        path.push_back(x[0]);
+    }
+    path.back() = path.front();  // closed: the few 1e-5 left over would draw a visible gap at a large lambda
+    return path;
+}
+
+std::vector<OrbitGuide> orbit_guides(const SceneSpec& scene, int samples) {
+    // The whole system's velocity, which zero_momentum takes away from every body (and so from the curve).
+    Double3 shift{};
+    if (scene.zero_momentum && total_mass(scene.components) > 0) {
+        std::vector<ComponentSpec> placed = scene.components;
+        apply_orbits(placed, scene.orbits, scene.G);
+        for (const ComponentSpec& c : placed) shift = shift + (c.mass / total_mass(placed)) * c.velocity;
+    }
+    std::vector<OrbitGuide> guides;
+    for (const OrbitSpec& o : scene.orbits) {
+        if (o.type != OrbitType::Figure8 && o.type != OrbitType::Figure8Four) continue;
+        const bool four = o.type == OrbitType::Figure8Four;
+        const auto three_ic = figure8_initial();
+        const auto four_ic = figure8_four_initial();
+        const std::span<const PointOrbitState> ic =
+            four ? std::span<const PointOrbitState>(four_ic) : std::span<const PointOrbitState>(three_ic);
+        const double unit_period = four ? kFigure8FourPeriod : kFigure8Period;
+        const double m = o.members.empty() || o.members[0] >= scene.components.size()
+                             ? 1.0
+                             : scene.components[o.members[0]].mass;
+        if (!(m > 0) || !(scene.G > 0)) continue;  // no orbit to draw
+        OrbitGuide g;
+        g.label = four ? "the four-body eight" : "the three-body eight";
+        g.period = unit_period * std::pow(o.scale, 1.5) / std::sqrt(scene.G * m);
+        g.velocity = o.velocity - shift;
+        const Rotation turn = Rotation::z_onto(o.axis);
+        const std::vector<Double3> path = choreography_path(ic, unit_period, samples);
+        for (const Double3& p : path) g.points.push_back(o.position + turn(o.scale * p));
+        for (const PointOrbitState& member : ic) g.phases.push_back(phase_on(path, member.x, ic.size()));
+        guides.push_back(std::move(g));
+    }
+    return guides;
+}
+
+}  // namespace nbody
