@@ -98,6 +98,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     for (std::size_t g = m_group_names.size(); g < m_group_count; ++g)
         m_group_names.push_back("group " + std::to_string(g));
     apply_group_looks(from_scene ? group_looks(scene) : std::vector<ComponentLook>{});
+    m_guides = from_scene ? orbit_guides(scene) : std::vector<OrbitGuide>{};
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     m_settings.min_sprite_px = few_body_sprite_px(initial.size());
@@ -261,14 +262,33 @@ void Viewer::draw_only() {
     const auto t0 = Clock::now();
     m_draw_timer->begin();
     m_renderer->draw(m_camera, m_settings, depth_range(), w, h, m_ctx.target_framebuffer());
-    m_measure_renderer->draw(overlay_triangles(measure_shapes(m_measure), m_camera, w, h), w, h,
-                             m_ctx.target_framebuffer());
+    OverlayShapes shapes = measure_shapes(m_measure);
+    if (m_settings.orbit_guides) add_guides(shapes);
+    m_measure_renderer->draw(overlay_triangles(shapes, m_camera, w, h), w, h, m_ctx.target_framebuffer());
     m_draw_timer->end();
     // The frame's own time, and the GPU's where the queries have it (the draw is asynchronous).
     m_times.draw = since(t0);
     m_times.draw_gpu = m_draw_timer->seconds();
     m_times.sprites_gpu = m_renderer->sprite_seconds();
     m_times.density_gpu = m_settings.color_mode == ColorMode::Density ? m_renderer->density_seconds() : 0.0;
+}
+
+void Viewer::add_guides(OverlayShapes& shapes) const {
+    // Dashes of 4 samples with 4 left out: 64 a period, each 1/128 of it (1.1 time units on the four-body
+    // eight at lambda = 8), 2 px wide; a small ring where each point mass would be now.
+    constexpr int kDashSamples = 4;
+    constexpr float kMarkRadiusPx = 8.0f;
+    const glm::vec4 mark_colour(kGuideColour.r, kGuideColour.g, kGuideColour.b, 0.8f);
+    for (const OrbitGuide& g : m_guides) {
+        const Double3 moved = m_last_sim_time * g.velocity;
+        std::vector<glm::vec3> curve;
+        curve.reserve(g.points.size());
+        for (const Double3& p : g.points) curve.push_back(to_vec3(p + moved));
+        add_dashes(shapes, curve, kGuideColour, 2.0f, kDashSamples, kDashSamples);
+        for (double phase : g.phases)
+            shapes.rings.push_back(
+                {to_vec3(guide_position(g, phase, m_last_sim_time)), mark_colour, kMarkRadiusPx});
+    }
 }
 
 double Viewer::simulation_budget() const {

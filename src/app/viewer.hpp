@@ -21,6 +21,7 @@
 #include "render/measure_renderer.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/position_feed.hpp"
+#include "scene/orbit_guides.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_loader.hpp"
 
@@ -89,6 +90,8 @@ class Viewer {
     const std::vector<std::string>& group_names() const { return m_group_names; }
     // What each colour group is (the scene's `kind`s; Cluster for a snapshot's groups).
     const std::vector<ComponentKind>& group_kinds() const { return m_group_kinds; }
+    // The scene's choreography paths, drawn dashed over the bodies while settings().orbit_guides is on.
+    const std::vector<OrbitGuide>& guides() const { return m_guides; }
 
   private:
     void start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene = true);
@@ -96,6 +99,7 @@ class Viewer {
     // Colours and dark-matter flags of the groups into the render settings (the defaults where none given).
     void apply_group_looks(const std::vector<ComponentLook>& looks);
     const std::vector<Float4>& host_positions();
+    void add_guides(OverlayShapes& shapes) const;  // the guides where they are at the drawn time
 
     GlContext& m_ctx;
     Simulation m_sim;
@@ -116,6 +120,7 @@ class Viewer {
     std::vector<std::string> m_group_names;
     std::optional<AutoStep> m_auto_step;  // the loaded scene's automatic step, when its dt is "auto"
     std::vector<ComponentKind> m_group_kinds;
+    std::vector<OrbitGuide> m_guides;
     std::vector<Float4> m_host;  // positions for frame_all when the feed has none on the host
     Measurements m_measure;
     PotentialFeed m_potential;   // colour by potential: the per-body sums on worker threads

@@ -194,6 +194,7 @@ class WindowApp {
         m_view.recording = m_video.has_value();
         m_view.group_count = m_viewer.group_count();
         m_view.group_names = m_viewer.group_names();
+        m_view.guide_label = m_viewer.guides().empty() ? std::string() : m_viewer.guides().front().label;
         m_view.units = m_viewer.scene().units;
         const DepthRange d = m_viewer.depth_range();
         m_view.depth_near = d.near_d, m_view.depth_far = d.far_d;

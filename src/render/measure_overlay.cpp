@@ -112,6 +112,16 @@ OverlayShapes measure_shapes(const Measurements& m) {
     return out;
 }
 
+void add_dashes(OverlayShapes& out, const std::vector<glm::vec3>& curve, glm::vec4 colour, float width_px,
+                int on, int off) {
+    const std::size_t drawn = std::size_t(std::max(on, 1)), period = drawn + std::size_t(std::max(off, 0));
+    for (std::size_t k = 0; k + 1 < curve.size(); k += period) {
+        const auto first = curve.begin() + std::ptrdiff_t(k);
+        const auto last = curve.begin() + std::ptrdiff_t(std::min(curve.size() - 1, k + drawn));
+        out.lines.push_back({{first, last + 1}, colour, width_px, false});
+    }
+}
+
 std::vector<OverlayVertex> overlay_triangles(const OverlayShapes& shapes, const Camera& camera, int width,
                                              int height) {
     std::vector<OverlayVertex> out;

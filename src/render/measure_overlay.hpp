@@ -45,9 +45,15 @@ inline constexpr glm::vec4 kAccelerationColour{1.0f, 0.55f, 0.2f, 0.95f};   // o
 inline constexpr glm::vec4 kTraceColour{1.0f, 0.95f, 0.6f, 0.7f};           // pale yellow
 inline constexpr glm::vec4 kRulerColour{0.55f, 0.85f, 1.0f, 0.95f};         // light blue
 inline constexpr glm::vec4 kPickColour{1.0f, 1.0f, 1.0f, 0.95f};            // white ring
+inline constexpr glm::vec4 kGuideColour{0.7f, 0.78f, 1.0f, 0.4f};           // faint blue-white dashes
 
 // The measuring tools' shapes for this frame: arrows at the arrow scale, the trace, the ruler, the rings.
 OverlayShapes measure_shapes(const Measurements& m);
+
+// A curve sampled at equal steps of time as dashes: `on` steps drawn, `off` left out, so each dash spans the
+// same time and the dashes are longest where the motion is fastest.
+void add_dashes(OverlayShapes& out, const std::vector<glm::vec3>& curve, glm::vec4 colour, float width_px,
+                int on, int off);
 
 // Triangles for `shapes` seen by `camera` in a width x height picture. A segment with an end behind the eye is
 // left out (a picked body behind the camera draws nothing, rather than a line across the screen).

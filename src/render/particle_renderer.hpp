@@ -70,6 +70,7 @@ struct RenderSettings {
     std::string colormap = "ember";                  // speed and depth: assets/colormaps/<name>.txt
     TrailSettings trails;                            // fading trails behind the bodies (trails.hpp)
     CellSettings cells;                              // the tree's cells over the bodies (cell_renderer.hpp)
+    bool orbit_guides = true;  // a choreography's point-mass path, dashed, where the scene has one (orbit_guides.hpp)
 };
 
 // What the depth colour map spans, in view distance (scene units).

@@ -8,6 +8,7 @@
 
 #include "core/physics/physical_units.hpp"
 #include "render/colormap.hpp"
+#include "render/measure_overlay.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_words.hpp"
 
@@ -40,6 +41,30 @@ void scale_bar_item(PanelContext& c) {
     ImGui::Dummy(ImVec2(w, h));
     ImGui::SameLine();
     ImGui::TextUnformatted(bar.label.c_str());
+}
+
+// The orbit guide's entry: three dashes in the guide's colour and its name ("the four-body eight"), then a
+// small ring: where its point masses would be now.
+void guide_item(const std::string& label) {
+    const float em = ImGui::GetFontSize(), h = ImGui::GetTextLineHeight();
+    ImDrawList* d = ImGui::GetWindowDrawList();
+    const ImU32 colour =
+        ImGui::ColorConvertFloat4ToU32(ImVec4(kGuideColour.r, kGuideColour.g, kGuideColour.b, 1.0f));
+    ImGui::SameLine(0, em);
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    for (int k = 0; k < 3; ++k) {
+        const float x = p.x + float(k) * 0.6f * em;
+        d->AddLine(ImVec2(x, p.y + 0.5f * h), ImVec2(x + 0.35f * em, p.y + 0.5f * h), colour, 2.0f);
+    }
+    ImGui::Dummy(ImVec2(1.6f * em, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label.c_str());
+    ImGui::SameLine(0, 0.6f * em);
+    p = ImGui::GetCursorScreenPos();
+    d->AddCircle(ImVec2(p.x + 0.4f * em, p.y + 0.5f * h), 0.35f * em, colour, 0, 1.5f);
+    ImGui::Dummy(ImVec2(0.8f * em, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted("point masses on it");
 }
 }  // namespace
 
@@ -88,6 +113,7 @@ void legend_overlay(PanelContext& c) {
     } else {
         colour_bar_item(c);
     }
+    if (c.render.orbit_guides && !c.view.guide_label.empty()) guide_item(c.view.guide_label);
     scale_bar_item(c);
     ImGui::End();
 }

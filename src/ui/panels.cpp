@@ -501,6 +501,14 @@ void view_panel(PanelContext& c) {
     }
     ImGui::ColorEdit3("background", &r.background.x, ImGuiColorEditFlags_Float);
     trails_controls(c);
+    if (!c.view.guide_label.empty()) {
+        ImGui::Checkbox(("orbit guide: " + c.view.guide_label).c_str(), &r.orbit_guides);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "The path point masses would follow, dashed (each dash the same time, so longer where they move "
+                "faster), and a ring where each would be now. The galaxies start on their rings: watch when "
+                "they leave them.");
+    }
     tree_cells_controls(c);
     ImGui::Checkbox("follow centre of mass", &s.follow_com);
     if (ImGui::Button("Reset camera (C)")) c.req.reset_camera = true;

@@ -73,6 +73,7 @@ struct UiView {
     std::vector<BackendOffer> backends;  // the Kernel panel's buttons: the factory's backend rows
     std::size_t group_count = 1;
     std::vector<std::string> group_names;  // the legend's name of each colour group (the scene's components)
+    std::string guide_label;  // the scene's choreography path ("the four-body eight"); empty: none to draw
     PhysicalUnits units;                   // the scene's [units]: the legend's time and scale bar
     float depth_near = 0, depth_far = 1;
     double G = 1;  // the simulation's: the density colour bar's mass unit in M_sun comes from it

@@ -100,3 +100,26 @@ TEST(Measure, APickPastTheSceneIsRefusedNamingTheFlag) {
         EXPECT_NE(std::string(e.what()).find("has 2 bodies"), std::string::npos) << e.what();
     }
 }
+
+// A choreography's guide (scene/orbit_guides.hpp): dashes along the exact eight, gaps between them, and nothing
+// with the View panel's switch off. Samples 80 to 84 of 512 are the eleventh dash, 84 to 88 a gap, away from
+// the three stars (samples 0, 171 and 341 at the start).
+TEST(Measure, TheOrbitGuideIsDrawnDashedAndTheSwitchHidesIt) {
+    NBODY_HEADLESS_OR_SKIP(ctx, kW, kH);
+    AppOptions o = two_body({});
+    o.scene_path = std::string(NBODY_SOURCE_DIR) + "/scenes/three-body-figure8.toml";
+    Viewer v(o, *ctx);
+    ASSERT_EQ(v.guides().size(), 1u);
+    const std::vector<Double3>& curve = v.guides()[0].points;
+    ASSERT_EQ(curve.size(), std::size_t(kGuideSamples) + 1);
+    v.simulate_and_draw(0.0, 1.0);
+    const Image on = v.capture();
+    const Rgb dash = at(v, on, v3(curve[82])), gap = at(v, on, v3(curve[86]));
+    EXPECT_GT(dash.b, 60) << dash.r << " " << dash.g << " " << dash.b;
+    EXPECT_GE(dash.b, dash.r);  // the guide's blue-white, not a star's colour
+    EXPECT_LT(gap.b, 30) << gap.r << " " << gap.g << " " << gap.b;
+    v.settings().orbit_guides = false;
+    v.draw_only();
+    const Rgb hidden = at(v, v.capture(), v3(curve[82]));
+    EXPECT_LT(hidden.b, 30) << hidden.r << " " << hidden.g << " " << hidden.b;
+}

@@ -122,6 +122,7 @@ TEST(Scenes, EveryShippedSceneShowsEachComponentInItsColourWhereItsBodiesAre) {
         o.bodies = 4096;
         o.width = kW, o.height = kH;
         Viewer v(o, *ctx);
+        v.settings().orbit_guides = false;  // the figure-eights' guide is drawn over their bodies: their own colours
         v.simulate_and_draw(0.0, 1.0);
         // A fixed exposure that puts white far above any core, and no glow: the curve keeps each pixel's hue
         // (it whitens only near white) and each pixel holds only its sprites' light.

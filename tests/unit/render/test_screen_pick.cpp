@@ -78,3 +78,26 @@ TEST(MeasureOverlay, ALineWithAnEndBehindTheEyeIsLeftOut) {
     shapes.rings.push_back({c.eye() - glm::vec3(0, 1, 0), kPickColour, 10.0f});
     EXPECT_TRUE(overlay_triangles(shapes, c, kW, kH).empty());
 }
+
+// A guide's dashes: `on` samples drawn, `off` left out, every dash sharing its ends with the curve's samples;
+// the last dash stops at the curve's end.
+TEST(MeasureOverlay, DashesTakeOnSamplesAndSkipOff) {
+    std::vector<glm::vec3> curve;
+    for (int k = 0; k <= 20; ++k) curve.push_back({float(k), 0, 0});
+    OverlayShapes s;
+    add_dashes(s, curve, kGuideColour, 2.0f, 4, 4);
+    ASSERT_EQ(s.lines.size(), 3u);  // 0-4, 8-12, 16-20
+    for (std::size_t d = 0; d < s.lines.size(); ++d) {
+        ASSERT_EQ(s.lines[d].points.size(), 5u);
+        EXPECT_EQ(s.lines[d].points.front().x, float(8 * d));
+        EXPECT_EQ(s.lines[d].points.back().x, float(8 * d + 4));
+        EXPECT_FALSE(s.lines[d].arrow);
+    }
+    OverlayShapes t;
+    add_dashes(t, {curve.begin(), curve.begin() + 11}, kGuideColour, 2.0f, 4, 4);  // 0..10: the last dash 8-10
+    ASSERT_EQ(t.lines.size(), 2u);
+    EXPECT_EQ(t.lines[1].points.back().x, 10.0f);
+    OverlayShapes none;
+    add_dashes(none, {curve.front()}, kGuideColour, 2.0f, 4, 4);  // one point: no segment to draw
+    EXPECT_TRUE(none.lines.empty());
+}
