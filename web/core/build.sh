@@ -13,7 +13,7 @@ export NODE_PATH=/usr/share/nodejs  # emcc's node tools need Debian's acorn
 flags=(-std=c++20 -O2 -fexceptions -I"$root/src" -I"$root/include" -idirafter /usr/include
        -DGLM_FORCE_CXX17 -Wno-unused-command-line-argument)
 sources=(
-  src/scene/generators.cpp src/scene/disk_galaxy.cpp src/scene/orbits.cpp src/scene/scene.cpp
+  src/scene/generators.cpp src/scene/disk_galaxy.cpp src/scene/orbits.cpp src/scene/orbit_guides.cpp src/scene/scene.cpp
   src/scene/toml_reader.cpp src/scene/component_reader.cpp src/scene/scene_file.cpp src/scene/analysis.cpp
   src/scene/scene_checks.cpp src/scene/ring_kinematics.cpp src/scene/group_labels.cpp src/scene/eddington.cpp
   src/scene/scene_names.cpp src/io/tipsy.cpp

@@ -16,6 +16,7 @@
 #include "cpu/reference_force.hpp"
 #include "cpu/tree/cpu_tree.hpp"
 #include "render/camera.hpp"
+#include "scene/orbit_guides.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
@@ -85,6 +86,23 @@ PageStep page_step(const SceneSpec& scene, const State& s) {
     return {step.dt, why + auto_step_words(step) + "."};
 }
 
+// The scene's choreography paths (scene/orbit_guides.hpp), for the page's orbit guide: x, y, z a sample.
+val guides_js(const SceneSpec& scene) {
+    val out = val::array();
+    for (const OrbitGuide& g : orbit_guides(scene)) {
+        std::vector<float> xyz;
+        for (const Double3& p : g.points) xyz.insert(xyz.end(), {float(p.x), float(p.y), float(p.z)});
+        val v = val::object();
+        v.set("label", g.label);
+        v.set("points", float32_copy(xyz));
+        v.set("velocity", val::array(std::vector<double>{g.velocity.x, g.velocity.y, g.velocity.z}));
+        v.set("period", g.period);
+        v.set("phases", val::array(g.phases));
+        out.call<void>("push", v);
+    }
+    return out;
+}
+
 val scene_result(const SceneSpec& scene, const State& s) {
     val r = val::object();
     r.set("ok", true);
@@ -107,6 +125,7 @@ val scene_result(const SceneSpec& scene, const State& s) {
     r.set("group", val::global("Uint32Array").call<val>("from", val::array(groups)));
     r.set("view", home_view(scene, s));
     r.set("look", scene_look(scene, s));
+    r.set("guides", guides_js(scene));
     return r;
 }
 

@@ -2,6 +2,7 @@
 // the types the page sees, and its loading (dist/nbody_core.js, a classic script with the wasm inside).
 
 import { KernelShape } from './kernels';
+import { OrbitGuide } from './orbit_guide';
 
 export interface HomeView {
   radius: number; // holds 90% of the bodies about the centre of mass (the desktop's framing_radius)
@@ -75,6 +76,7 @@ export interface SceneOk {
   group: Uint32Array<ArrayBuffer>;
   view: HomeView;
   look: SceneLook;
+  guides: OrbitGuide[]; // a choreography's exact eight (orbit_guide.ts); empty for other scenes
 }
 export type SceneResult = SceneOk | { ok: false; error: string };
 

@@ -15,6 +15,7 @@ import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, Ur
 import { TreeSim } from './tree_sim';
 import { TREE_WALK_ON_GPU, treeWalkShapeFor } from './tree_kernel';
 import { accelerationErrors, refitErrors, runningTreeErrors, treeAccelerationErrors, treeWalksDiffer } from './verify';
+import { drawGuides } from './orbit_guide';
 import { hasDarkMatter, showLegend, slotStyles, ViewSettings } from './view_look';
 
 interface Run {
@@ -72,7 +73,7 @@ class App {
   constructor(readonly core: Core, cpuCore: CpuCore | null, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null, readonly units: Units | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     this.controls = core.viewControls();
-    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls) };
+    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls), guide: true };
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
       this.tree = new TreeSim(device, shapes, core, 1, 0.001, treeWalkShapeFor(units?.units === 0));
@@ -205,7 +206,9 @@ class App {
     $<HTMLSelectElement>('colour').value = this.view.colour;
     $<HTMLInputElement>('dark-matter').checked = this.view.showDarkMatter;
     $('dark-matter-row').hidden = !hasDarkMatter(r.scene.look);
-    showLegend($('legend'), r.scene.look, this.view, this.colormap);
+    $('guide-row').hidden = r.scene.guides.length === 0;
+    $<HTMLInputElement>('guide-switch').checked = this.view.guide;
+    showLegend($('legend'), r.scene.look, this.view, this.colormap, r.scene.guides[0]?.label ?? '');
     showExposure(this.view.exposure);
     const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
     if (r.G !== 1) state.G = r.G;
@@ -304,6 +307,7 @@ class App {
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
     else this.cpu?.draw(params, w, h);
+    drawGuides($<HTMLCanvasElement>('guide'), this.run.scene.guides, params.view, params.proj, this.run.time, this.view.guide, dpr, w, h);
   }
 
   // After the first frame: the adapter's rate, and the scene at the size it plans (unless N was asked for).
@@ -427,7 +431,7 @@ async function start(): Promise<void> {
   $<HTMLSelectElement>('colour').innerHTML = COLOUR_MODES.map((m) => `<option>${m}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
-  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show', exposure: exposureFromLink(parsed.state, app.controls) };
+  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show', exposure: exposureFromLink(parsed.state, app.controls), guide: true };
   setUpExposurePanel(app.controls);
   $('exposure-controls').hidden = !device; // the 2D canvas without WebGPU has no tone map
   const name = parsed.state.scene ?? FIRST_SCENE;
@@ -466,6 +470,10 @@ function wirePanels(app: App): void {
   num('spf', (v) => (app.run.stepsPerFrame = v));
   $('colour').addEventListener('change', () => {
     app.view.colour = $<HTMLSelectElement>('colour').value as ColourMode; // its options are COLOUR_MODES
+    app.syncPanels();
+  });
+  $('guide-switch').addEventListener('change', () => {
+    app.view.guide = $<HTMLInputElement>('guide-switch').checked;
     app.syncPanels();
   });
   $('dark-matter').addEventListener('change', () => {

@@ -9,6 +9,7 @@ export interface ViewSettings {
   colour: ColourMode;
   showDarkMatter: boolean;
   exposure: Exposure;
+  guide: boolean; // a choreography scene's orbit guide (orbit_guide.ts), on by default
 }
 
 export interface SlotStyle {
@@ -38,8 +39,9 @@ function span(text: string, className = ''): HTMLSpanElement {
 }
 
 // By component: a swatch and the group's name for each colour slot the scene uses (the desktop's legend: at
-// most 8), dimmed dark matter saying so. By speed: the colour bar, its ends and unit.
-export function showLegend(el: HTMLElement, look: SceneLook, view: ViewSettings, colormap: number[][]): void {
+// most 8), dimmed dark matter saying so. By speed: the colour bar, its ends and unit. Then the orbit guide's
+// entry where `guideLabel` names one and it is shown: dashes, its name, a ring, "point masses on it".
+export function showLegend(el: HTMLElement, look: SceneLook, view: ViewSettings, colormap: number[][], guideLabel = ''): void {
   el.replaceChildren();
   if (view.colour === 'speed') {
     const b = look.speedBar;
@@ -49,13 +51,18 @@ export function showLegend(el: HTMLElement, look: SceneLook, view: ViewSettings,
     const row = document.createElement('div');
     row.append(span(`${b.title} ${b.left}`), ramp, span(`${b.right} ${b.unit}`));
     el.append(row);
-    return;
+  } else {
+    for (const g of look.groups.slice(0, look.slots.length)) {
+      const row = document.createElement('div');
+      const swatch = span('', 'swatch');
+      swatch.style.background = cssColour(g.colour);
+      row.append(swatch, span(g.darkMatter && !view.showDarkMatter ? `${g.name} (dimmed)` : g.name));
+      el.append(row);
+    }
   }
-  for (const g of look.groups.slice(0, look.slots.length)) {
+  if (guideLabel && view.guide) {
     const row = document.createElement('div');
-    const swatch = span('', 'swatch');
-    swatch.style.background = cssColour(g.colour);
-    row.append(swatch, span(g.darkMatter && !view.showDarkMatter ? `${g.name} (dimmed)` : g.name));
+    row.append(span('', 'guide-dashes'), span(guideLabel), span('', 'guide-ring'), span('point masses on it'));
     el.append(row);
   }
 }

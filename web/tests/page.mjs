@@ -319,8 +319,8 @@ try {
 
   // The View panel on a galaxy scene with dark matter and physical units, paused so every picture has the
   // same bodies where they were.
-  const viewPage = async (query) => {
-    const p = (await open(browser, server.url, `?scene=milky-way-andromeda&n=4000${query}`)).page;
+  const viewPage = async (query, scene = 'milky-way-andromeda&n=4000') => {
+    const p = (await open(browser, server.url, `?scene=${scene}${query}`)).page;
     await p.evaluate(() => { window.nbody.app.run.running = false; window.nbody.app.syncPanels(); });
     return p;
   };
@@ -368,6 +368,47 @@ try {
     expect(d.differ > 0.1 * s.lit, `only ${d.differ} pixels changed of ${s.lit} lit`);
     expect(s.lit > 1.2 * d.lit, `lit pixels: dimmed ${d.lit}, shown ${s.lit}`);
     return `lit pixels of ${d.pixels}: dimmed ${d.lit}, shown ${s.lit}; ${d.differ} changed`;
+  });
+
+  // The orbit guide over a choreography (orbit_guide.ts): the overlay's alpha at a dash's middle and a gap's,
+  // projected with the page's own camera: samples 80-84 of 512 are the eleventh dash, 84-88 a gap, away from
+  // the stars (samples 0, 171, 341 at the start); the switch clears it, and a galaxy scene has none.
+  const guideState = (p) => p.evaluate(() => {
+    const { app } = window.nbody, c = document.getElementById('guide'), g = app.run.scene.guides[0];
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const view = app.camera.view(), proj = app.camera.projection(c.width / c.height);
+    const m = (a, v) => [0, 1, 2, 3].map((r) => a[r] * v[0] + a[4 + r] * v[1] + a[8 + r] * v[2] + a[12 + r] * v[3]);
+    const alphaNear = (k) => {
+      const q = m(proj, m(view, [g.points[3 * k], g.points[3 * k + 1], g.points[3 * k + 2], 1]));
+      const x = Math.round((q[0] / q[3] * 0.5 + 0.5) * c.width), y = Math.round((0.5 - q[1] / q[3] * 0.5) * c.height);
+      let a = 0;
+      for (let dy = -2; dy <= 2; ++dy) for (let dx = -2; dx <= 2; ++dx) a = Math.max(a, d[4 * ((y + dy) * c.width + x + dx) + 3] ?? 0);
+      return a;
+    };
+    let drawn = 0;
+    for (let i = 3; i < d.length; i += 4) drawn += d[i] > 0;
+    return { drawn, dash: g ? alphaNear(82) : -1, gap: g ? alphaNear(86) : -1, row: !document.getElementById('guide-row').hidden,
+      legend: document.getElementById('legend').textContent, guides: app.run.scene.guides.length };
+  });
+  await check('a figure-eight draws its orbit guide: dashes on the exact eight, gaps between, the switch hides it', async () => {
+    const p = await viewPage('', 'three-body-figure8');
+    await settle();
+    const on = await guideState(p);
+    await p.screenshot({ path: join(out, 'guide-three-body-figure8.png') });
+    await change(p, 'guide-switch', false);
+    await settle();
+    const off = await guideState(p);
+    await p.close();
+    expect(on.guides === 1 && on.row, JSON.stringify(on));
+    expect(on.dash > 60 && on.gap === 0, `alpha at a dash ${on.dash}, at a gap ${on.gap}`);
+    expect(/the three-body eight/.test(on.legend) && /point masses on it/.test(on.legend), on.legend);
+    expect(off.drawn === 0 && !/three-body eight/.test(off.legend), JSON.stringify(off));
+    const g = await viewPage('');
+    await settle();
+    const galaxy = await guideState(g);
+    await g.close();
+    expect(galaxy.guides === 0 && !galaxy.row && galaxy.drawn === 0, JSON.stringify(galaxy));
+    return `${on.drawn} overlay pixels drawn (dash alpha ${on.dash}, gap ${on.gap}); off: ${off.drawn}; Milky Way-Andromeda: none`;
   });
 
   await check('colour by speed changes the picture, and its colour bar says the scene\'s units', async () => {
