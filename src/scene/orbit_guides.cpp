@@ -3,24 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scene/analysis.hpp"
 #include "scene/generators.hpp"
 
 namespace nbody {
 
 namespace {
-
-// The accelerations of unit point masses (G = 1, no softening): 3 flops a component plus a square root and a
-// division a pair, for the 3 or 4 bodies of a choreography.
-void point_accelerations(const std::vector<Double3>& x, std::vector<Double3>& a) {
-    for (Double3& ai : a) ai = {};
-    for (std::size_t i = 0; i < x.size(); ++i)
-        for (std::size_t j = i + 1; j < x.size(); ++j) {
-            const Double3 d = x[j] - x[i];
-            const double r2 = dot(d, d), inv_r3 = 1.0 / (r2 * std::sqrt(r2));
-            a[i] = a[i] + inv_r3 * d;
-            a[j] = a[j] - inv_r3 * d;
-        }
-}
 
 double total_mass(const std::vector<ComponentSpec>& c) {
     double m = 0;
@@ -56,22 +44,14 @@ Double3 guide_position(const OrbitGuide& g, double phase, double t) {
 }
 
 std::vector<Double3> choreography_path(std::span<const PointOrbitState> ic, double period, int samples) {
-    constexpr int kStepsPerSample = 64;
-    std::vector<Double3> x, v, a(ic.size());
-    for (const PointOrbitState& b : ic) x.push_back(b.x), v.push_back(b.v);
+    constexpr long kStepsPerSample = 64;
+    std::vector<PointOrbitState> b(ic.begin(), ic.end());
+    const std::vector<double> unit_masses(b.size(), 1.0);
     const double dt = period / (double(samples) * kStepsPerSample);
-    std::vector<Double3> path{x[0]};
-    point_accelerations(x, a);
+    std::vector<Double3> path{b[0].x};
     for (int s = 0; s < samples; ++s) {
-        for (int k = 0; k < kStepsPerSample; ++k) {
-            for (std::size_t i = 0; i < x.size(); ++i) {
-                v[i] = v[i] + (0.5 * dt) * a[i];
-                x[i] = x[i] + dt * v[i];
-            }
-            point_accelerations(x, a);
-            for (std::size_t i = 0; i < x.size(); ++i) v[i] = v[i] + (0.5 * dt) * a[i];
-        }
-        path.push_back(x[0]);
+        b = integrate_point_masses(std::move(b), unit_masses, 1.0, dt, kStepsPerSample);
+        path.push_back(b[0].x);
     }
     path.back() = path.front();  // closed: the few 1e-5 left over would draw a visible gap at a large lambda
     return path;
