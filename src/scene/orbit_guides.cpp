@@ -60,30 +60,27 @@ std::vector<Double3> choreography_path(std::span<const PointOrbitState> ic, doub
 std::vector<OrbitGuide> orbit_guides(const SceneSpec& scene, int samples) {
     // The whole system's velocity, which zero_momentum takes away from every body (and so from the curve).
     Double3 shift{};
-    if (scene.zero_momentum && total_mass(scene.components) > 0) {
+    if (const double mass = total_mass(scene.components); scene.zero_momentum && mass > 0) {
         std::vector<ComponentSpec> placed = scene.components;
         apply_orbits(placed, scene.orbits, scene.G);
-        for (const ComponentSpec& c : placed) shift = shift + (c.mass / total_mass(placed)) * c.velocity;
+        for (const ComponentSpec& c : placed) shift = shift + (c.mass / mass) * c.velocity;
     }
     std::vector<OrbitGuide> guides;
     for (const OrbitSpec& o : scene.orbits) {
-        if (o.type != OrbitType::Figure8 && o.type != OrbitType::Figure8Four) continue;
-        const bool four = o.type == OrbitType::Figure8Four;
-        const auto three_ic = figure8_initial();
-        const auto four_ic = figure8_four_initial();
-        const std::span<const PointOrbitState> ic =
-            four ? std::span<const PointOrbitState>(four_ic) : std::span<const PointOrbitState>(three_ic);
-        const double unit_period = four ? kFigure8FourPeriod : kFigure8Period;
+        if (!is_choreography(o.type)) continue;
         const double m = o.members.empty() || o.members[0] >= scene.components.size()
                              ? 1.0
                              : scene.components[o.members[0]].mass;
         if (!(m > 0) || !(scene.G > 0)) continue;  // no orbit to draw
+        const std::vector<PointOrbitState> ic = choreography_initial(o.type);
         OrbitGuide g;
-        g.label = four ? "the four-body eight" : "the three-body eight";
-        g.period = unit_period * std::pow(o.scale, 1.5) / std::sqrt(scene.G * m);
+        g.label = o.type == OrbitType::Figure8Four ? "the four-body eight" : "the three-body eight";
+        g.period = choreography_period(o, scene.G, m);
         g.velocity = o.velocity - shift;
         const Rotation turn = Rotation::z_onto(o.axis);
-        const std::vector<Double3> path = choreography_path(ic, unit_period, samples);
+        OrbitSpec unscaled = o;  // the period of the orbit as the initial conditions give it: lambda = G = m = 1
+        unscaled.scale = 1.0;
+        const std::vector<Double3> path = choreography_path(ic, choreography_period(unscaled, 1.0, 1.0), samples);
         for (const Double3& p : path) g.points.push_back(o.position + turn(o.scale * p));
         for (const PointOrbitState& member : ic) g.phases.push_back(phase_on(path, member.x, ic.size()));
         guides.push_back(std::move(g));

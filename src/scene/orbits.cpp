@@ -23,6 +23,25 @@ std::array<PointOrbitState, 4> figure8_four_initial() {
              {{0.053398577219, -0.475560020308, 0}, {1.090116404239, -0.649319920504, 0}}}};
 }
 
+bool is_choreography(OrbitType t) { return t == OrbitType::Figure8 || t == OrbitType::Figure8Four; }
+
+std::vector<PointOrbitState> choreography_initial(OrbitType t) {
+    if (t == OrbitType::Figure8) {
+        const auto ic = figure8_initial();
+        return {ic.begin(), ic.end()};
+    }
+    if (t == OrbitType::Figure8Four) {
+        const auto ic = figure8_four_initial();
+        return {ic.begin(), ic.end()};
+    }
+    return {};
+}
+
+double choreography_period(const OrbitSpec& o, double G, double member_mass) {
+    const double unit = o.type == OrbitType::Figure8Four ? kFigure8FourPeriod : kFigure8Period;
+    return unit * std::pow(o.scale, 1.5) / std::sqrt(G * member_mass);
+}
+
 std::size_t orbit_member_count(OrbitType t) {
     switch (t) {
         case OrbitType::Figure8: return 3;
@@ -93,8 +112,8 @@ void apply_orbits(std::vector<ComponentSpec>& components, const std::vector<Orbi
             if (m >= components.size())
                 throw ParamError("orbit[" + std::to_string(i) + "].components", "no component " + std::to_string(m));
         switch (o.type) {
-            case OrbitType::Figure8: place_choreography(components, o, figure8_initial(), G); break;
-            case OrbitType::Figure8Four: place_choreography(components, o, figure8_four_initial(), G); break;
+            case OrbitType::Figure8:
+            case OrbitType::Figure8Four: place_choreography(components, o, choreography_initial(o.type), G); break;
             case OrbitType::HeadOn: place_head_on(components, o); break;
             case OrbitType::Parabolic: place_parabolic(components, o, G); break;
         }

@@ -26,6 +26,13 @@ std::array<PointOrbitState, 3> figure8_initial();
 constexpr double kFigure8FourPeriod = 6.283185307179586;  // 2 pi exactly (PHYSICS.md)
 std::array<PointOrbitState, 4> figure8_four_initial();
 
+// Whether the orbit type is a choreography (figure8, figure8_4): every member on one closed curve.
+bool is_choreography(OrbitType t);
+// A choreography's unscaled initial conditions (its members in order; empty for the other types) and its
+// period when placed: T lambda^1.5 / sqrt(G m), m the members' (equal) mass.
+std::vector<PointOrbitState> choreography_initial(OrbitType t);
+double choreography_period(const OrbitSpec& o, double G, double member_mass);
+
 // How many components each orbit type places.
 std::size_t orbit_member_count(OrbitType t);
 

@@ -53,8 +53,7 @@ ChoreographyTracker::ChoreographyTracker(const SceneSpec& scene, std::size_t orb
         m_mass.push_back(comps[k].mass);
         m_groups.push_back(comps[k].group);
     }
-    const double base = o.type == OrbitType::Figure8Four ? kFigure8FourPeriod : kFigure8Period;
-    m_period = base * std::pow(o.scale, 1.5) / std::sqrt(scene.G * m_mass[0]);
+    m_period = choreography_period(o, scene.G, m_mass[0]);
     m_dt = m_period / 20000.0;  // float64 KDK: error ~ (dt / T)^2, far below what is measured
     // The path over one period, sampled 4000 times (spacing about 1e-3 of the size), and its extent.
     Double3 lo{1e300, 1e300, 0}, hi{-1e300, -1e300, 0};
