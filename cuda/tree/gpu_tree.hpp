@@ -35,6 +35,9 @@ class GpuTree {
   public:
     // Throws BackendError when the device cannot be used.
     explicit GpuTree(int device = 0);
+    // The same on the caller's stream (a cudaStream_t), which it keeps: the tree's work then follows the
+    // caller's on the GPU, with no wait on the host between them (an engine's drift, then the build).
+    GpuTree(int device, void* stream);
     ~GpuTree();
     GpuTree(const GpuTree&) = delete;
     GpuTree& operator=(const GpuTree&) = delete;

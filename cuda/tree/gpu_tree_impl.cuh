@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "common/device_set.cuh"
+#include "common/pinned.cuh"
 #include "spatial/key_sort.cuh"
 #include "tree/gpu_tree.hpp"
 
@@ -12,6 +13,7 @@ namespace nbody {
 struct GpuTree::Impl {
     int device = 0;
     cudaStream_t stream = nullptr;
+    bool owns_stream = true;  // false: the caller's (GpuTree(device, stream))
     std::size_t n = 0, capacity = 0, cells = 0, cell_capacity = 0;
     std::vector<uint32_t> level_start;  // host copy: first cell of each level, then one past the last
     bool short_keys = true;  // what the last build settled on (tree_defs.hpp): the next one tries it first
@@ -35,6 +37,13 @@ struct GpuTree::Impl {
     // The groups to walk (those holding an active body, those of a share), then their count and the share's run.
     kernels::DeviceBuffer walk_list;
     KeyRun run;  // the last walk's bodies in key order
+    // Page-locked words for what an evaluation reads back and waits for (the octree's level starts, the group
+    // count, the selection's scalars, the walk's counters): a copy into pageable memory is staged through the
+    // driver's buffer on the host, several times a block step. Made at first use.
+    kernels::Pinned<uint32_t> host_words;
+    kernels::Pinned<unsigned long long> host_counters;
+    uint32_t* readback_words();  // host_words, made if need be: kHostWords of them
+    static constexpr std::size_t kHostWords = 64;
     // The walk's order, costliest group first (tree_walk_order.cu): whether each body's acceleration carries
     // its last group's cost (walk_cost, in w), and the sort of the groups by those estimates.
     bool costs_known = false;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/device_set.cuh"
+#include "common/pinned.cuh"
 
 namespace nbody::kernels {
 
@@ -90,6 +91,7 @@ class TreeBlockSteps {
     int m_device = 0;
     std::size_t m_n = 0;
     DeviceBuffer m_t, m_dt, m_t_end, m_active, m_scalars, m_scratch, m_level_bins;
+    Pinned<unsigned char> m_host_scalars;  // page-locked: read back and waited for every block step
     std::size_t m_scratch_bytes = 0;
     double m_clock = 0, m_t_next = 0;
     std::size_t m_active_count = 0;

@@ -54,17 +54,23 @@ __global__ void tree_gather_kernel(const float4* pos, const uint32_t* order, int
 
 }  // namespace
 
-GpuTree::GpuTree(int device) : m(std::make_unique<Impl>()) {
+GpuTree::GpuTree(int device) : GpuTree(device, nullptr) {}
+
+GpuTree::GpuTree(int device, void* stream) : m(std::make_unique<Impl>()) {
     m->device = device;
     NBODY_CUDA_CHECK(cudaSetDevice(device));
-    NBODY_CUDA_CHECK(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking));
+    m->owns_stream = stream == nullptr;
+    if (m->owns_stream)
+        NBODY_CUDA_CHECK(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking));
+    else
+        m->stream = static_cast<cudaStream_t>(stream);
     m->box = kernels::DeviceBuffer::alloc(device, sizeof(tree::KeyBox), "tree key box");
     m->box_partials =
         kernels::DeviceBuffer::alloc(device, 2 * kernels::kBoxPartials * sizeof(float4), "tree box partials");
 }
 
 GpuTree::~GpuTree() {
-    if (m && m->stream) cudaStreamDestroy(m->stream);
+    if (m && m->stream && m->owns_stream) cudaStreamDestroy(m->stream);
 }
 
 void GpuTree::Impl::reserve_bodies(std::size_t count) {
@@ -176,6 +182,11 @@ void GpuTree::Impl::read_stage_times(TreeStats& s) {
         NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, at[k], at[k + 1]));
         *stage[k] = 1e-3 * double(ms);
     }
+}
+
+uint32_t* GpuTree::Impl::readback_words() {
+    if (!host_words.get()) host_words = kernels::Pinned<uint32_t>(kHostWords);
+    return host_words.get();
 }
 
 // Forgets the last tree and makes room for n bodies.

@@ -188,9 +188,13 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
 }
 
 void TreeEngine::walk_part(TreeReplica& r, std::size_t k, bool block, bool may_refit, bool share, bool mirrored) {
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));  // the tree works on its own stream
-    // Over ranks the walk writes into the other ranks' accelerations: every rank's kicks have ended first.
-    if (mirrored && m_ranks.ranks > 1) m_ranks.values_of_ranks({0.0});
+    // The tree works on the part's stream, after its kicks and drift (and, mirrored on one host, the other
+    // parts' kicks: evaluate). Over ranks the walk writes into the other ranks' accelerations: every rank's
+    // kicks have ended first, which the host sees before the barrier.
+    if (mirrored && m_ranks.ranks > 1) {
+        NBODY_CUDA_CHECK(cudaStreamSynchronize(r.part->stream));
+        m_ranks.values_of_ranks({0.0});
+    }
     const std::size_t at = m_ranks.ranks > 1 ? std::size_t(m_ranks.rank) : k;
     WalkShare mine{m_shares.bounds[at], m_shares.bounds[at + 1]};
     if (mirrored) set_mirrors(mine, k);
@@ -215,8 +219,8 @@ void TreeEngine::after_walks(bool block, bool share, bool mirrored) {
             combine_shares(reports);
         }
         // Also the order the next walks need: none writes into a buffer whose scatter is still running (a
-        // mirrored walk's next writes wait in evaluate()).
-        m_dev.synchronize();
+        // mirrored walk's next writes wait in evaluate()). Mirrored walks have ended on the host already.
+        if (!mirrored) m_dev.synchronize();
         m_exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++m_sums.shared;
         m_sums.exchanged_bytes += tree::exchange_bytes(m_n, sharers());

@@ -35,7 +35,8 @@ class RankLinks;  // tree_exchange.cuh
 
 // One part's copy of the run: its bodies, its tree, its block clock.
 struct TreeReplica {
-    explicit TreeReplica(const DevicePart& p) : part(&p), tree(p.device), direct(p.device) {}
+    // The tree works on the part's stream: its build follows the drift on the GPU, with no wait on the host.
+    explicit TreeReplica(const DevicePart& p) : part(&p), tree(p.device, p.stream), direct(p.device) {}
     const DevicePart* part;
     GpuTree tree;
     DeviceBuffer pos, vel, acc;  // float4, input order; acc without G

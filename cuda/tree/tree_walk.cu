@@ -496,7 +496,8 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     if (share)
         for (int m = 0; m < share->mirror_count && m < WalkShare::kMaxMirrors; ++m)
             a.mirrors[a.mirror_count++] = static_cast<float4*>(share->mirrors[m]);
-    unsigned long long counts[kCounters];
+    if (!host_counters.get()) host_counters = kernels::Pinned<unsigned long long>(kCounters);
+    const unsigned long long* counts = host_counters.get();
     auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;
         NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
@@ -505,7 +506,8 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
             case 2: launch_walk<2>(a, grid, stream); break;
             default: launch_walk<4>(a, grid, stream); break;
         }
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(counts, walk_counters.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
+        NBODY_CUDA_CHECK(cudaMemcpyAsync(host_counters.get(), walk_counters.get(), kCounters * sizeof(unsigned long long),
+                                         cudaMemcpyDeviceToHost, stream));
         NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     };
     walk_all(fast, blocks);
@@ -529,9 +531,14 @@ uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* sh
         walk_list = kernels::DeviceBuffer::alloc(device, std::max(bytes, (n / 8 + 4) * sizeof(uint32_t)),
                                                  "tree walk list");
     uint32_t* scalars = walk_list.as<uint32_t>() + groups;
-    // Pageable source: the copy has read it when the call returns.
-    const uint32_t start[kSelectedScalars] = {0u, uint32_t(n), uint32_t(n)};
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(scalars, start, sizeof start, cudaMemcpyHostToDevice, stream));
+    // Page-locked both ways, in two places: the start is read by the copy when the stream gets to it, which the
+    // wait below sees done before the words are written again.
+    static_assert(2 * kSelectedScalars <= kHostWords, "the selection's scalars fit the read-back words");
+    uint32_t* start = readback_words();
+    uint32_t* out = start + kSelectedScalars;
+    start[kSelectedCount] = 0u, start[kRunBegin] = uint32_t(n), start[kRunEnd] = uint32_t(n);
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(scalars, start, kSelectedScalars * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                     stream));
     const uint32_t share_begin = share ? uint32_t(std::min(share->begin, n)) : 0u;
     const uint32_t share_end = share ? uint32_t(std::min(share->end, n)) : uint32_t(n);
     if (groups > 0) {
@@ -540,8 +547,8 @@ uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* sh
             share_end, walk_list.as<uint32_t>(), scalars);
         NBODY_CUDA_CHECK_LAUNCH("select_groups_kernel");
     }
-    uint32_t out[kSelectedScalars] = {};
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(out, scalars, sizeof out, cudaMemcpyDeviceToHost, stream));
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(out, scalars, kSelectedScalars * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                     stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     run = share ? KeyRun{out[kRunBegin], out[kRunEnd]} : KeyRun{0, n};
     return out[kSelectedCount];

@@ -1,6 +1,7 @@
 // The GPU tree's build and multipoles against the CPU tree (the reference): the same key cube, keys, body
 // order and cells bit for bit (both use src/core/tree/'s arithmetic on the same float32 positions), and the
 // same multipoles to float32 rounding (double sums that may contract differently on the device).
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -90,6 +91,30 @@ TEST(TreeGpu, WalkMatchesTheCpuTreeAtAwkwardN) {
         }
         expect_same_walk(bodies, TreeParams{.theta = 0.9f, .leaf = 1, .group = 32}, *g);
     }
+}
+
+// A tree on the caller's stream (the tree engine's parts) works as one on its own: the same accelerations bit
+// for bit, and the stream is the caller's still when the tree is gone.
+TEST(TreeGpu, OnTheCallersStreamWalksAsOnItsOwnAndLeavesTheStream) {
+    REQUIRE_GPU_TREE(g);
+    const auto bodies = as_float4(test::plummer_state(test::within_cap(20000) ? 20000 : 300, 21));
+    const std::size_t n = bodies.size();
+    const TreeParams p{.theta = 0.6f, .leaf = 16, .group = 32};
+    std::vector<Float4> own(n), borrowed(n);
+    g->evaluate(bodies.data(), n, p, 0.01, own.data());
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    {
+        GpuTree on_stream(0, s);
+        on_stream.evaluate(bodies.data(), n, p, 0.01, borrowed.data());
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(borrowed[i].x, own[i].x) << i;
+        ASSERT_EQ(borrowed[i].y, own[i].y) << i;
+        ASSERT_EQ(borrowed[i].z, own[i].z) << i;
+    }
+    EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);  // not destroyed with the tree
+    EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
 }
 
 TEST(TreeGpu, WalkMatchesOnDegenerateInput) {
