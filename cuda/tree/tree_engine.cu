@@ -176,7 +176,7 @@ void TreeEngine::evaluate(bool block, bool may_refit) {
     const bool mirrored = share && m_mirrored;
     if (mirrored && m_ranks.ranks == 1) {
         // Each part's walk writes into the others' accelerations: not before their kicks, which read them, have
-        // ended (each stream waits for the others' work so far; walk_part waits for its own stream).
+        // ended (each stream waits for the others' work so far, and the tree's build and walk follow on it).
         for (auto& r : m_parts) {
             NBODY_CUDA_CHECK(cudaSetDevice(r->part->device));
             NBODY_CUDA_CHECK(cudaEventRecord(r->part->done, r->part->stream));
