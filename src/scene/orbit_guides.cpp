@@ -78,9 +78,7 @@ std::vector<OrbitGuide> orbit_guides(const SceneSpec& scene, int samples) {
         g.period = choreography_period(o, scene.G, m);
         g.velocity = o.velocity - shift;
         const Rotation turn = Rotation::z_onto(o.axis);
-        OrbitSpec unscaled = o;  // the period of the orbit as the initial conditions give it: lambda = G = m = 1
-        unscaled.scale = 1.0;
-        const std::vector<Double3> path = choreography_path(ic, choreography_period(unscaled, 1.0, 1.0), samples);
+        const std::vector<Double3> path = choreography_path(ic, choreography_unit_period(o.type), samples);
         for (const Double3& p : path) g.points.push_back(o.position + turn(o.scale * p));
         for (const PointOrbitState& member : ic) g.phases.push_back(phase_on(path, member.x, ic.size()));
         guides.push_back(std::move(g));

@@ -37,9 +37,12 @@ std::vector<PointOrbitState> choreography_initial(OrbitType t) {
     return {};
 }
 
+double choreography_unit_period(OrbitType t) {
+    return t == OrbitType::Figure8Four ? kFigure8FourPeriod : kFigure8Period;
+}
+
 double choreography_period(const OrbitSpec& o, double G, double member_mass) {
-    const double unit = o.type == OrbitType::Figure8Four ? kFigure8FourPeriod : kFigure8Period;
-    return unit * std::pow(o.scale, 1.5) / std::sqrt(G * member_mass);
+    return choreography_unit_period(o.type) * std::pow(o.scale, 1.5) / std::sqrt(G * member_mass);
 }
 
 std::size_t orbit_member_count(OrbitType t) {

@@ -28,9 +28,11 @@ std::array<PointOrbitState, 4> figure8_four_initial();
 
 // Whether the orbit type is a choreography (figure8, figure8_4): every member on one closed curve.
 bool is_choreography(OrbitType t);
-// A choreography's unscaled initial conditions (its members in order; empty for the other types) and its
-// period when placed: T lambda^1.5 / sqrt(G m), m the members' (equal) mass.
+// A choreography's unscaled initial conditions (its members in order; empty for the other types), their
+// period T (G = m = 1, lambda 1), and its period when placed: T lambda^1.5 / sqrt(G m), m the members'
+// (equal) mass.
 std::vector<PointOrbitState> choreography_initial(OrbitType t);
+double choreography_unit_period(OrbitType t);
 double choreography_period(const OrbitSpec& o, double G, double member_mass);
 
 // How many components each orbit type places.
