@@ -38,12 +38,12 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer walk_list;
     KeyRun run;  // the last walk's bodies in key order
     // Page-locked words for what an evaluation reads back and waits for (the octree's level starts, the group
-    // count, the selection's scalars, the walk's counters): a copy into pageable memory is staged through the
-    // driver's buffer on the host, several times a block step. Made at first use.
+    // count, the selection's scalars; the walk's counters): a copy into pageable memory is staged through the
+    // driver's buffer on the host, several times a block step. Each user waits for its copy before it returns,
+    // so they share the words.
+    static constexpr std::size_t kHostWords = 64;
     kernels::Pinned<uint32_t> host_words;
     kernels::Pinned<unsigned long long> host_counters;
-    uint32_t* readback_words();  // host_words, made if need be: kHostWords of them
-    static constexpr std::size_t kHostWords = 64;
     // The walk's order, costliest group first (tree_walk_order.cu): whether each body's acceleration carries
     // its last group's cost (walk_cost, in w), and the sort of the groups by those estimates.
     bool costs_known = false;

@@ -6,7 +6,6 @@
 
 #include <climits>
 #include <cmath>
-#include <cstring>
 
 #include "common/cuda_check.cuh"
 #include "core/backend/block_levels.hpp"
@@ -23,14 +22,6 @@ namespace {
 constexpr int kBlock = 256;
 
 int blocks_for(std::size_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
-
-// The device scalars a block step reads back at once.
-struct BlockScalars {
-    double t_next;        // the block time being reached
-    unsigned active;      // bodies due then
-    int bad;              // the first body refused a step (INT_MAX: none)
-    double bad_want;      // the step it wanted
-};
 
 // A body's wanted step from its acceleration (without G: times G here) and velocity.
 __device__ inline double wanted_step(const float4& a, const float4& v, const BlockRule& r) {
@@ -140,7 +131,7 @@ void TreeBlockSteps::allocate(int device, std::size_t n) {
                                             static_cast<double*>(nullptr), int(std::max<std::size_t>(1, n))));
     m_scratch = DeviceBuffer::alloc(device, std::max<std::size_t>(1, scratch), "tree block steps: reduction");
     m_scratch_bytes = scratch;
-    if (!m_host_scalars.get()) m_host_scalars = Pinned<unsigned char>(sizeof(BlockScalars));
+    if (!m_host_scalars.get()) m_host_scalars = Pinned<BlockScalars>(1);
     m_clock = m_t_next = 0;
 }
 
@@ -148,8 +139,7 @@ void TreeBlockSteps::read_scalars(cudaStream_t s) {
     NBODY_CUDA_CHECK(
         cudaMemcpyAsync(m_host_scalars.get(), m_scalars.get(), sizeof(BlockScalars), cudaMemcpyDeviceToHost, s));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(s));
-    BlockScalars sc;
-    std::memcpy(&sc, m_host_scalars.get(), sizeof sc);
+    const BlockScalars& sc = m_host_scalars[0];
     m_t_next = sc.t_next;
     m_active_count = sc.active;
     m_bad = sc.bad == INT_MAX ? -1 : sc.bad;

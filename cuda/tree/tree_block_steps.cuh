@@ -37,6 +37,14 @@ struct TreeBodies {
     int n;
 };
 
+// The device scalars a block step reads back at once.
+struct BlockScalars {
+    double t_next;    // the block time being reached
+    unsigned active;  // bodies due then
+    int bad;          // the first body refused a step (INT_MAX: none)
+    double bad_want;  // the step it wanted
+};
+
 // What the next step of a body depends on: G (the accelerations come without it), eta and eps of the
 // criterion, and the largest step (a power of two).
 struct BlockRule {
@@ -91,7 +99,7 @@ class TreeBlockSteps {
     int m_device = 0;
     std::size_t m_n = 0;
     DeviceBuffer m_t, m_dt, m_t_end, m_active, m_scalars, m_scratch, m_level_bins;
-    Pinned<unsigned char> m_host_scalars;  // page-locked: read back and waited for every block step
+    Pinned<BlockScalars> m_host_scalars;  // page-locked: read back and waited for every block step
     std::size_t m_scratch_bytes = 0;
     double m_clock = 0, m_t_next = 0;
     std::size_t m_active_count = 0;

@@ -67,6 +67,7 @@ GpuTree::GpuTree(int device, void* stream) : m(std::make_unique<Impl>()) {
     m->box = kernels::DeviceBuffer::alloc(device, sizeof(tree::KeyBox), "tree key box");
     m->box_partials =
         kernels::DeviceBuffer::alloc(device, 2 * kernels::kBoxPartials * sizeof(float4), "tree box partials");
+    m->host_words = kernels::Pinned<uint32_t>(Impl::kHostWords);
 }
 
 GpuTree::~GpuTree() {
@@ -182,11 +183,6 @@ void GpuTree::Impl::read_stage_times(TreeStats& s) {
         NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, at[k], at[k + 1]));
         *stage[k] = 1e-3 * double(ms);
     }
-}
-
-uint32_t* GpuTree::Impl::readback_words() {
-    if (!host_words.get()) host_words = kernels::Pinned<uint32_t>(kHostWords);
-    return host_words.get();
 }
 
 // Forgets the last tree and makes room for n bodies.

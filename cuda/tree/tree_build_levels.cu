@@ -126,7 +126,7 @@ void GpuTree::Impl::build_levels(int leaf) {
     NBODY_CUDA_CHECK_LAUNCH("tree_level_cells_kernel<count>");
     exclusive_sum(level_counts.as<const uint32_t>(), level_offsets.as<uint32_t>(), table);
     static_assert(kRows <= int(kHostWords), "the level starts fit the read-back words");
-    uint32_t* starts = readback_words();  // the first entry of each row: each level's first cell, then the total
+    uint32_t* starts = host_words.get();  // the first entry of each row: each level's first cell, then the total
     NBODY_CUDA_CHECK(cudaMemcpy2DAsync(starts, sizeof(uint32_t), level_offsets.get(),
                                        blocks * sizeof(uint32_t), sizeof(uint32_t), kRows,
                                        cudaMemcpyDeviceToHost, stream));

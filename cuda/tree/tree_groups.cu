@@ -45,7 +45,7 @@ void GpuTree::Impl::make_groups(uint32_t group) {
         cell, md, count, group, group_made.as<uint32_t>(), nullptr, nullptr);
     NBODY_CUDA_CHECK_LAUNCH("tree_groups_kernel<count>");
     exclusive_sum(group_made.as<const uint32_t>(), group_offsets.as<uint32_t>(), count);
-    uint32_t* tail = readback_words();
+    uint32_t* tail = host_words.get();
     NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[0], group_offsets.as<uint32_t>() + count - 1, 4, cudaMemcpyDeviceToHost,
                                      stream));
     NBODY_CUDA_CHECK(cudaMemcpyAsync(&tail[1], group_made.as<uint32_t>() + count - 1, 4, cudaMemcpyDeviceToHost,

@@ -463,8 +463,10 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
     const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
     if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
-    if (walk_counters.bytes() == 0)
+    if (walk_counters.bytes() == 0) {
         walk_counters = kernels::DeviceBuffer::alloc(device, kCounters * sizeof(unsigned long long), "tree counters");
+        host_counters = kernels::Pinned<unsigned long long>(kCounters);
+    }
     if (group_counts.bytes() < 2 * std::size_t(groups) * sizeof(uint32_t))
         group_counts = kernels::DeviceBuffer::alloc(device, 2 * std::size_t(groups) * sizeof(uint32_t),
                                                     "tree group list lengths");
@@ -496,7 +498,6 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     if (share)
         for (int m = 0; m < share->mirror_count && m < WalkShare::kMaxMirrors; ++m)
             a.mirrors[a.mirror_count++] = static_cast<float4*>(share->mirrors[m]);
-    if (!host_counters.get()) host_counters = kernels::Pinned<unsigned long long>(kCounters);
     const unsigned long long* counts = host_counters.get();
     auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;
@@ -534,7 +535,7 @@ uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* sh
     // Page-locked both ways, in two places: the start is read by the copy when the stream gets to it, which the
     // wait below sees done before the words are written again.
     static_assert(2 * kSelectedScalars <= kHostWords, "the selection's scalars fit the read-back words");
-    uint32_t* start = readback_words();
+    uint32_t* start = host_words.get();
     uint32_t* out = start + kSelectedScalars;
     start[kSelectedCount] = 0u, start[kRunBegin] = uint32_t(n), start[kRunEnd] = uint32_t(n);
     NBODY_CUDA_CHECK(cudaMemcpyAsync(scalars, start, kSelectedScalars * sizeof(uint32_t), cudaMemcpyHostToDevice,
