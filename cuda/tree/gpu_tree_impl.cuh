@@ -36,6 +36,8 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer group_made, group_offsets, group_list;  // the groups (tree_groups.cu)
     // The groups to walk (those holding an active body, those of a share), then their count and the share's run.
     kernels::DeviceBuffer walk_list;
+    // A walk cut over several warps a group (tree_walk.cu): the arrivals, each part's counts and sums.
+    kernels::DeviceBuffer split_scratch;
     KeyRun run;  // the last walk's bodies in key order
     // Page-locked words for what an evaluation reads back and waits for (the octree's level starts, the group
     // count, the selection's scalars; the walk's counters): a copy into pageable memory is staged through the
@@ -90,8 +92,11 @@ struct GpuTree::Impl {
     void walk(const TreeParams& p, float soft2, float4* acc, TreeStats& s, bool use_last,
               const uint8_t* active = nullptr, const WalkShare* share = nullptr);
     // Fills walk_list with the groups holding an active body (active null: any) in the share (null: any) and
-    // sets run; returns how many.
-    uint32_t select_groups(const uint8_t* active, const WalkShare* share);
+    // sets run; returns how many, and how many hold an active body in every share.
+    struct Selection {
+        uint32_t walked, holding;
+    };
+    Selection select_groups(const uint8_t* active, const WalkShare* share);
     // The candidates (null: every group) ordered by the last walk's costs (acc's w), costliest first, on the
     // stream; the candidates as they were before any whole walk has run.
     const uint32_t* costliest_first(const uint32_t* candidates, uint32_t count, const float4* acc);

@@ -6,6 +6,15 @@
 // 16 bodies spreads over the warp in slices, each summing a share of the staged elements: lanes_for). The
 // interaction lists are never stored, so the walk's memory is its stacks alone.
 //
+// A walk of few groups (block steps' small steps, small N) would leave most of the GPU idle and last as long as
+// its costliest group's traversal: at 1,026 due bodies of Milky Way-Andromeda, one warp's 0.32-0.37 ms of a
+// 0.83 ms step. Each group's walk is then cut over `split` warps (parts): they run the first rounds alike
+// (only part 0 keeps what those rounds accept), then at kCellsPerPart x split stacked cells part k keeps the
+// entries k, k + split, ... and walks them alone. Each part's sums go to scratch; the last part to finish adds
+// them in part order (the same bits whichever ran first) and writes the group's accelerations. The cut depends
+// on the count of groups holding an active body in the whole tree alone, so every GPU and part count sums each
+// group alike.
+//
 // The stack bound (why the stack cannot overflow). The stack is kept sorted by level, deepest on top: a round
 // pops the top cells (levels a..b, every remaining cell at level <= a) and pushes their children (levels
 // a+1..b+1) in the popped order. So after every push no cell of a level above a survives from before, and
@@ -40,6 +49,13 @@ constexpr uint32_t kMaxPush = 32 * 8;  // children one round pushes at most
 // the proven bound and as many warps as the same memory holds.
 constexpr uint32_t kFastStack = 1024;
 constexpr int kMaxPerLane = 4;  // bodies a lane holds: groups of up to 128
+// The split: at most kMaxSplit warps a group, doubling while the walk's warps stay within kSplitWarps (about
+// two waves of an H200's 4,224 walk warps; more on smaller GPUs, where the cut only queues); the parts go apart
+// once the stack holds kCellsPerPart cells for each. Measured on an H200 (Milky Way-Andromeda's small block
+// steps, at most 256 groups holding the 1,026 due bodies, 0.804 ms a step uncut): 8 warps 0.725 ms, 16 warps
+// 0.631 ms with 16 cells a part, 0.729 with 8 and 0.788 with 4 (a shallower cut leaves the group's own subtree,
+// where most of the work is, to one part); 32 warps 0.666 ms with 8, 0.774 with 4.
+constexpr uint32_t kMaxSplit = 16, kSplitWarps = 8192, kCellsPerPart = 16;
 
 enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kWalked, kCounters };
 
@@ -60,6 +76,10 @@ struct WalkArgs {
     float4* acc;  // input order
     float4* mirrors[WalkShare::kMaxMirrors];  // input order, other GPUs' (WalkShare::mirrors)
     int mirror_count;
+    uint32_t split;          // warps (parts) a group's walk is cut over
+    uint32_t* arrivals;      // split: parts finished, a walked slot (zeroed before the walk)
+    uint4* part_counts;      // split: each part's cells, bodies and overflow
+    float4* part_sums;       // split: each part's sums, kPerLane x 32 a part
 };
 
 __device__ float warp_min(float v) {
@@ -109,6 +129,55 @@ __device__ __forceinline__ void push_children(uint32_t* top, uint32_t off, uint3
         const uint32_t from = __shfl_sync(kFull, off, owner), child = __shfl_sync(kFull, first_child, owner);
         if (e < total) top[e] = child + (e - from);
     }
+}
+
+// Part `part` of `parts` keeps the stack's entries part, part + parts, ... in order, at the bottom, and returns
+// how many (size > part). A subset of a stack sorted by level is sorted by level: the stack bound holds. Every
+// pass reads before it writes, and writes below what later passes read.
+__device__ uint32_t keep_part(uint32_t* stack, uint32_t size, uint32_t part, uint32_t parts, int lane) {
+    const uint32_t kept = (size - part + parts - 1) / parts;
+    for (uint32_t j0 = 0; j0 < kept; j0 += 32) {
+        const uint32_t j = j0 + uint32_t(lane);
+        const uint32_t v = j < kept ? stack[part + j * parts] : 0u;
+        __syncwarp();
+        if (j < kept) stack[j] = v;
+        __syncwarp();
+    }
+    return kept;
+}
+
+// A part's sums (the first slice's lanes hold them) and counts into scratch; the last part of the group to
+// arrive gets every part's, added in part order, and returns true (the others false: the group is not theirs
+// to write). Fences on both sides of the arrival count, as CUDA's threadFenceReduction sample.
+template <int kPerLane>
+__device__ bool gather_parts(const WalkArgs& a, uint32_t slot, uint32_t part, int lane, float* ax, float* ay,
+                             float* az, uint32_t& n_cells, uint32_t& n_bodies, bool& overflow) {
+    const std::size_t first = std::size_t(slot) * a.split;
+#pragma unroll
+    for (int r = 0; r < kPerLane; ++r)
+        a.part_sums[((first + part) * kPerLane + r) * 32 + lane] = make_float4(ax[r], ay[r], az[r], 0.f);
+    if (lane == 0) a.part_counts[first + part] = make_uint4(n_cells, n_bodies, overflow ? 1u : 0u, 0u);
+    __threadfence();
+    __syncwarp();
+    unsigned last = 0;
+    if (lane == 0) last = atomicAdd(&a.arrivals[slot], 1u) == a.split - 1 ? 1u : 0u;
+    if (__shfl_sync(kFull, last, 0) == 0) return false;
+    __threadfence();
+    n_cells = n_bodies = 0;
+    overflow = false;
+#pragma unroll
+    for (int r = 0; r < kPerLane; ++r) ax[r] = ay[r] = az[r] = 0.f;
+    for (uint32_t k = 0; k < a.split; ++k) {
+#pragma unroll
+        for (int r = 0; r < kPerLane; ++r) {
+            const float4 v = __ldcg(&a.part_sums[((first + k) * kPerLane + r) * 32 + lane]);
+            ax[r] += v.x, ay[r] += v.y, az[r] += v.z;
+        }
+        const uint4 c = __ldcg(&a.part_counts[first + k]);
+        n_cells += c.x, n_bodies += c.y;
+        overflow = overflow || c.z != 0;
+    }
+    return true;
 }
 
 // Lanes and bodies. A group of up to 32 bodies (kPerLane 1) and at most 16 spreads over the warp in `slices`
@@ -231,7 +300,10 @@ __device__ __forceinline__ void on_slice(const Lanes& ln, Eval eval) {
 // Accepted cells and opened leaves' bodies are staged in shared memory across rounds and evaluated 32 at a
 // time (a round often accepts a handful of cells and opens a leaf of a dozen bodies: evaluating each as it
 // came cost a synchronisation and a short loop per round).
-template <int kPerLane>
+// kSplit: the walk is cut over a.split warps a group (a.split > 1); its own instance, so that the whole walks'
+// kernel keeps its registers (63 with one body a lane: four blocks a multiprocessor; the split's bookkeeping
+// takes it to 70, three).
+template <int kPerLane, bool kSplit>
 __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
     __shared__ float4 s_cell[kWalkWarps][3][64];  // staged cells: (x, y, z, m), (qxx, qyy, qzz, qxy), (qxz, qyz, t)
     __shared__ float4 s_body[kWalkWarps][32];     // staged leaf bodies: (x, y, z, m)
@@ -241,8 +313,10 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
     for (;;) {
         unsigned long long next = 0;
         if (lane == 0) next = atomicAdd(&a.counters[kNextGroup], 1ull);
-        const uint32_t slot = uint32_t(__shfl_sync(kFull, next, 0));
-        if (slot >= a.walk_count) return;
+        const unsigned long long item = __shfl_sync(kFull, next, 0);
+        const uint32_t split = kSplit ? a.split : 1u;
+        if (item >= static_cast<unsigned long long>(a.walk_count) * split) return;
+        const uint32_t slot = kSplit ? uint32_t(item / split) : uint32_t(item), part = kSplit ? uint32_t(item % split) : 0u;
         const uint32_t g = a.walk_list ? a.walk_list[slot] : slot;
         const tree::TreeGroup grp = a.group_list[g];
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
@@ -261,7 +335,12 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         // evaluated the front moves to the rest instead of the rest being copied to the front.
         int cell_front = 0;
         bool overflow = false;
+        bool apart = !kSplit;  // false: the parts still run the same rounds, and part 0 alone keeps them
         while (size > 0) {
+            if (!apart && size >= kCellsPerPart * split) {
+                size = keep_part(stack, size, part, split, lane);
+                apart = true;
+            }
             const uint32_t take = min(size, 32u), base = size - take;
             const bool have = uint32_t(lane) < take;
             tree::TreeCell cell{};
@@ -291,6 +370,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
             }
             push_children(stack + base, off, cell.first_child, total, lane);
             size = base + total;
+            if (!apart && part != 0) accept = leaf = false;  // part 0 keeps the rounds the parts share
 
             const unsigned accepted = __ballot_sync(kFull, accept);
             if (accept) {
@@ -360,6 +440,8 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                         bz = __shfl_sync(kFull, part_z, from & 31);
             if (from < 32) ax[0] += bx, ay[0] += by, az[0] += bz;
         }
+        if (kSplit && !gather_parts<kPerLane>(a, slot, part, lane, ax, ay, az, n_cells, n_bodies, overflow))
+            continue;
         // Only the active bodies take their new accelerations (the others keep the one their step began
         // with: their closing kick comes later, and the acceleration criterion reads it meanwhile).
         uint32_t written = 0;  // warp-uniform
@@ -388,8 +470,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
     }
 }
 
-// The selection's scalars after the list: its length, then the first body of the share's run and one past it.
-enum Selected { kSelectedCount, kRunBegin, kRunEnd, kSelectedScalars };
+// The selection's scalars after the list: its length, the first body of the share's run and one past it, and
+// the groups holding an active body in every share (what the split goes by).
+enum Selected { kSelectedCount, kRunBegin, kRunEnd, kHolding, kSelectedScalars };
 
 // walk_list gets every group in the share [share_begin, share_end) of first bodies (key order) that holds an
 // active body (input-order flags through the key order; null: any), in no fixed order: each group's result
@@ -401,20 +484,22 @@ __global__ void select_groups_kernel(const tree::TreeGroup* groups, uint32_t cou
     const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
     const int lane = int(threadIdx.x & 31u);
     uint32_t begin = UINT32_MAX;  // past the groups (the scalars start at n)
-    bool take = false;
+    bool holds = false;
     if (g < count) {
         const tree::TreeGroup grp = groups[g];
         begin = grp.begin;
-        if (begin >= share_begin && begin < share_end)
-            for (uint32_t k = begin; k < begin + grp.count && !take; ++k) take = !active || active[order[k]];
+        holds = !active;
+        for (uint32_t k = begin; k < begin + grp.count && !holds; ++k) holds = active[order[k]];
     }
+    const bool take = holds && begin >= share_begin && begin < share_end;
     // A warp's atomics, not a thread's: every group bids for the run's bounds and the taken ones for places in
     // the list, all on three words (at 10M bodies 0.05 ms of a share's walk, one atomic a thread).
     const uint32_t from = warp_min_u32(begin >= share_begin ? begin : UINT32_MAX);
     const uint32_t to = warp_min_u32(begin >= share_end ? begin : UINT32_MAX);
-    const unsigned taken = __ballot_sync(kFull, take);
+    const unsigned taken = __ballot_sync(kFull, take), held = __ballot_sync(kFull, holds);
     uint32_t base = 0;
     if (lane == 0) {
+        if (held) atomicAdd(&scalars[kHolding], uint32_t(__popc(held)));
         if (from != UINT32_MAX) atomicMin(&scalars[kRunBegin], from);
         if (to != UINT32_MAX) atomicMin(&scalars[kRunEnd], to);
         if (taken) base = atomicAdd(&scalars[kSelectedCount], uint32_t(__popc(taken)));
@@ -423,18 +508,27 @@ __global__ void select_groups_kernel(const tree::TreeGroup* groups, uint32_t cou
     if (take) walk_list[base + uint32_t(__popc(taken & ((1u << lane) - 1u)))] = g;
 }
 
-template <int kPerLane>
-int walk_blocks_per_sm() {
-    int blocks = 0;
-    NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tree_walk_kernel<kPerLane>,
-                                                                   kWalkThreads, 0));
-    return std::max(1, blocks);
+// Warps each group's walk is cut over, from the groups holding an active body in the whole tree (the same on
+// every GPU and part, and whatever the GPU: the same bits everywhere).
+uint32_t split_for(uint32_t holding) {
+    uint32_t split = 1;
+    while (split < kMaxSplit && uint64_t(holding) * split * 2 <= kSplitWarps) split *= 2;
+    return split;
 }
 
-template <int kPerLane>
-void launch_walk(const WalkArgs& a, int blocks, cudaStream_t stream) {
-    tree_walk_kernel<kPerLane><<<blocks, kWalkThreads, 0, stream>>>(a);
-    NBODY_CUDA_CHECK_LAUNCH("tree_walk_kernel");
+using WalkKernel = void (*)(WalkArgs);
+WalkKernel walk_kernel(int per_lane, bool split) {
+    switch (per_lane) {
+        case 1: return split ? tree_walk_kernel<1, true> : tree_walk_kernel<1, false>;
+        case 2: return split ? tree_walk_kernel<2, true> : tree_walk_kernel<2, false>;
+        default: return split ? tree_walk_kernel<4, true> : tree_walk_kernel<4, false>;
+    }
+}
+
+int walk_blocks_per_sm(WalkKernel kernel) {
+    int blocks = 0;
+    NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kWalkThreads, 0));
+    return std::max(1, blocks);
 }
 
 }  // namespace
@@ -450,16 +544,16 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const uint32_t levels = uint32_t(level_start.size() - 1);
     const uint32_t bound = kMaxPush * levels, fast = std::min(kFastStack, bound);
 
-    int sms = 0;
-    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int per_sm = per_lane == 1   ? walk_blocks_per_sm<1>()
-                       : per_lane == 2 ? walk_blocks_per_sm<2>()
-                                       : walk_blocks_per_sm<4>();
-    uint32_t walk_count = uint32_t(groups);
     run = {0, n};
     const bool selected = active || share;
-    if (selected) walk_count = select_groups(active, share);
-    const std::size_t group_blocks = std::max<std::size_t>(1, (walk_count + kWalkWarps - 1) / kWalkWarps);
+    const Selection sel = selected ? select_groups(active, share) : Selection{uint32_t(groups), uint32_t(groups)};
+    const uint32_t walk_count = sel.walked, split = split_for(sel.holding);
+    const WalkKernel kernel = walk_kernel(per_lane, split > 1);
+    int sms = 0;
+    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int per_sm = walk_blocks_per_sm(kernel);
+    const std::size_t items = std::size_t(walk_count) * split;  // (group, part) pairs, a warp each
+    const std::size_t group_blocks = std::max<std::size_t>(1, (items + kWalkWarps - 1) / kWalkWarps);
     const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
     const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
     if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
@@ -498,15 +592,24 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     if (share)
         for (int m = 0; m < share->mirror_count && m < WalkShare::kMaxMirrors; ++m)
             a.mirrors[a.mirror_count++] = static_cast<float4*>(share->mirrors[m]);
+    a.split = split;
+    const std::size_t arrival_bytes = (std::size_t(walk_count) * sizeof(uint32_t) + 15) / 16 * 16;
+    if (split > 1) {
+        const std::size_t bytes = arrival_bytes + items * (sizeof(uint4) + std::size_t(per_lane) * 32 * sizeof(float4));
+        if (split_scratch.bytes() < bytes)
+            split_scratch = kernels::DeviceBuffer::alloc(device, bytes, "tree walk parts' sums");
+        unsigned char* at = split_scratch.as<unsigned char>();
+        a.arrivals = reinterpret_cast<uint32_t*>(at);
+        a.part_counts = reinterpret_cast<uint4*>(at + arrival_bytes);
+        a.part_sums = reinterpret_cast<float4*>(at + arrival_bytes + items * sizeof(uint4));
+    }
     const unsigned long long* counts = host_counters.get();
     auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;
         NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
-        switch (per_lane) {
-            case 1: launch_walk<1>(a, grid, stream); break;
-            case 2: launch_walk<2>(a, grid, stream); break;
-            default: launch_walk<4>(a, grid, stream); break;
-        }
+        if (split > 1) NBODY_CUDA_CHECK(cudaMemsetAsync(a.arrivals, 0, arrival_bytes, stream));
+        kernel<<<grid, kWalkThreads, 0, stream>>>(a);
+        NBODY_CUDA_CHECK_LAUNCH("tree_walk_kernel");
         NBODY_CUDA_CHECK(cudaMemcpyAsync(host_counters.get(), walk_counters.get(), kCounters * sizeof(unsigned long long),
                                          cudaMemcpyDeviceToHost, stream));
         NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -524,9 +627,10 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     s.body_body = counts[kBodyBody];
     s.body_cell = counts[kBodyCell];
     s.walked_bodies = counts[kWalked];
+    s.walk_split = int(split);
 }
 
-uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* share) {
+GpuTree::Impl::Selection GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* share) {
     const std::size_t bytes = (std::size_t(groups) + kSelectedScalars) * sizeof(uint32_t);
     if (walk_list.bytes() < bytes)
         walk_list = kernels::DeviceBuffer::alloc(device, std::max(bytes, (n / 8 + 4) * sizeof(uint32_t)),
@@ -537,7 +641,7 @@ uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* sh
     static_assert(2 * kSelectedScalars <= kHostWords, "the selection's scalars fit the read-back words");
     uint32_t* start = host_words.get();
     uint32_t* out = start + kSelectedScalars;
-    start[kSelectedCount] = 0u, start[kRunBegin] = uint32_t(n), start[kRunEnd] = uint32_t(n);
+    start[kSelectedCount] = 0u, start[kRunBegin] = uint32_t(n), start[kRunEnd] = uint32_t(n), start[kHolding] = 0u;
     NBODY_CUDA_CHECK(cudaMemcpyAsync(scalars, start, kSelectedScalars * sizeof(uint32_t), cudaMemcpyHostToDevice,
                                      stream));
     const uint32_t share_begin = share ? uint32_t(std::min(share->begin, n)) : 0u;
@@ -552,7 +656,7 @@ uint32_t GpuTree::Impl::select_groups(const uint8_t* active, const WalkShare* sh
                                      stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     run = share ? KeyRun{out[kRunBegin], out[kRunEnd]} : KeyRun{0, n};
-    return out[kSelectedCount];
+    return {out[kSelectedCount], out[kHolding]};
 }
 
 std::vector<uint32_t> GpuTree::group_cell_counts() const {

@@ -46,7 +46,8 @@ TEST(TreeGpu, BuildMatchesOnDegenerateInput) {
 namespace {
 // The acceleration criterion reads the last accelerations: both trees get the same ones (the CPU tree's
 // first evaluation), so their decisions can be compared one for one.
-void expect_same_walk(const std::vector<Float4>& bodies, const TreeParams& p, GpuTree& g) {
+void expect_same_walk(const std::vector<Float4>& bodies, const TreeParams& p, GpuTree& g,
+                      TreeStats* walked = nullptr) {
     const std::size_t n = bodies.size();
     CpuTree c(2);
     std::vector<Float4> ca(n);
@@ -55,6 +56,7 @@ void expect_same_walk(const std::vector<Float4>& bodies, const TreeParams& p, Gp
     std::vector<Float4> ga = ca;
     c.evaluate(bodies.data(), n, p, 0.01, ca.data(), &cs, true);
     g.evaluate(bodies.data(), n, p, 0.01, ga.data(), &gs, true);
+    if (walked) *walked = gs;
     ASSERT_EQ(g.group_cell_counts(), c.group_cell_counts());
     ASSERT_EQ(g.group_body_counts(), c.group_body_counts());
     EXPECT_EQ(gs.body_body, cs.body_body);
@@ -91,6 +93,24 @@ TEST(TreeGpu, WalkMatchesTheCpuTreeAtAwkwardN) {
         }
         expect_same_walk(bodies, TreeParams{.theta = 0.9f, .leaf = 1, .group = 32}, *g);
     }
+}
+
+// A walk of few groups is cut over several warps a group (tree_walk.cu): the parts together visit each
+// group's cells and bodies once, as the CPU tree's one list (the same counts per group), and sum the same
+// forces; a walk of many groups is not cut.
+TEST(TreeGpu, AWalkOfFewGroupsIsCutOverWarpsAsOneList) {
+    REQUIRE_GPU_TREE(g);
+    TreeStats few, many;
+    for (int group : {16, 32, 128}) {
+        SCOPED_TRACE(group);
+        expect_same_walk(as_float4(test::plummer_state(7499, 5)),
+                         TreeParams{.theta = 0.6f, .leaf = 16, .group = group}, *g, &few);
+        EXPECT_GT(few.walk_split, 1) << few.groups << " groups";
+    }
+    if (!test::within_cap(100003)) GTEST_SKIP() << "above NBODY_GPU_TEST_MAX_N";
+    expect_same_walk(as_float4(test::plummer_state(100003, 6)),
+                     TreeParams{.theta = 0.6f, .leaf = 16, .group = 8}, *g, &many);
+    EXPECT_EQ(many.walk_split, 1) << many.groups << " groups";
 }
 
 // A tree on the caller's stream (the tree engine's parts) works as one on its own: the same accelerations bit

@@ -61,6 +61,8 @@ struct TreeStats {
     // The last tree was refitted (tree/sub_step_rule.hpp: its cells, key order and groups kept, the multipoles
     // made anew), not built: keys, sort and build then took no time.
     bool refitted = false;
+    // Warps each walked group's traversal was cut over (the GPU tree, when few groups are walked; 1: one).
+    int walk_split = 1;
     // Seconds per stage of the last evaluation.
     double t_box = 0, t_keys = 0, t_sort = 0, t_build = 0, t_multipoles = 0, t_walk = 0;
 
