@@ -547,7 +547,8 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     run = {0, n};
     const bool selected = active || share;
     const Selection sel = selected ? select_groups(active, share) : Selection{uint32_t(groups), uint32_t(groups)};
-    const uint32_t walk_count = sel.walked, split = split_for(sel.holding);
+    // A share may hold no group (a few bodies over several parts): nothing to cut, and no scratch to clear.
+    const uint32_t walk_count = sel.walked, split = walk_count ? split_for(sel.holding) : 1u;
     const WalkKernel kernel = walk_kernel(per_lane, split > 1);
     int sms = 0;
     NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
