@@ -58,6 +58,7 @@ constexpr int kMaxPerLane = 4;  // bodies a lane holds: groups of up to 128
 constexpr uint32_t kMaxSplit = 16, kSplitWarps = 8192, kCellsPerPart = 16;
 
 enum Counter { kNextGroup, kBodyBody, kBodyCell, kOverflow, kWalked, kCounters };
+constexpr std::size_t kCounterBytes = kCounters * sizeof(unsigned long long);
 
 struct WalkArgs {
     const tree::TreeCell* cells;
@@ -316,7 +317,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
         const unsigned long long item = __shfl_sync(kFull, next, 0);
         const uint32_t split = kSplit ? a.split : 1u;
         if (item >= static_cast<unsigned long long>(a.walk_count) * split) return;
-        const uint32_t slot = kSplit ? uint32_t(item / split) : uint32_t(item), part = kSplit ? uint32_t(item % split) : 0u;
+        const uint32_t slot = uint32_t(item / split), part = uint32_t(item % split);  // split 1: item, 0
         const uint32_t g = a.walk_list ? a.walk_list[slot] : slot;
         const tree::TreeGroup grp = a.group_list[g];
         const uint32_t gb = grp.begin, ge = grp.begin + grp.count;
@@ -559,7 +560,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const std::size_t stack_bytes = std::size_t(blocks) * kWalkWarps * fast * sizeof(uint32_t);
     if (stacks.bytes() < stack_bytes) stacks = kernels::DeviceBuffer::alloc(device, stack_bytes, "tree walk stacks");
     if (walk_counters.bytes() == 0) {
-        walk_counters = kernels::DeviceBuffer::alloc(device, kCounters * sizeof(unsigned long long), "tree counters");
+        walk_counters = kernels::DeviceBuffer::alloc(device, kCounterBytes, "tree counters");
         host_counters = kernels::Pinned<unsigned long long>(kCounters);
     }
     if (group_counts.bytes() < 2 * std::size_t(groups) * sizeof(uint32_t))
@@ -594,9 +595,12 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
         for (int m = 0; m < share->mirror_count && m < WalkShare::kMaxMirrors; ++m)
             a.mirrors[a.mirror_count++] = static_cast<float4*>(share->mirrors[m]);
     a.split = split;
+    // The cut's scratch, one buffer: the arrivals (a slot each, padded to 16 bytes), then each part's counts,
+    // then each part's sums.
     const std::size_t arrival_bytes = (std::size_t(walk_count) * sizeof(uint32_t) + 15) / 16 * 16;
     if (split > 1) {
-        const std::size_t bytes = arrival_bytes + items * (sizeof(uint4) + std::size_t(per_lane) * 32 * sizeof(float4));
+        const std::size_t part_bytes = sizeof(uint4) + std::size_t(per_lane) * 32 * sizeof(float4);
+        const std::size_t bytes = arrival_bytes + items * part_bytes;
         if (split_scratch.bytes() < bytes)
             split_scratch = kernels::DeviceBuffer::alloc(device, bytes, "tree walk parts' sums");
         unsigned char* at = split_scratch.as<unsigned char>();
@@ -607,12 +611,12 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const unsigned long long* counts = host_counters.get();
     auto walk_all = [&](uint32_t cap, int grid) {
         a.stack_cap = cap;
-        NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounters * sizeof(unsigned long long), stream));
+        NBODY_CUDA_CHECK(cudaMemsetAsync(walk_counters.get(), 0, kCounterBytes, stream));
         if (split > 1) NBODY_CUDA_CHECK(cudaMemsetAsync(a.arrivals, 0, arrival_bytes, stream));
         kernel<<<grid, kWalkThreads, 0, stream>>>(a);
         NBODY_CUDA_CHECK_LAUNCH("tree_walk_kernel");
-        NBODY_CUDA_CHECK(cudaMemcpyAsync(host_counters.get(), walk_counters.get(), kCounters * sizeof(unsigned long long),
-                                         cudaMemcpyDeviceToHost, stream));
+        NBODY_CUDA_CHECK(
+            cudaMemcpyAsync(host_counters.get(), walk_counters.get(), kCounterBytes, cudaMemcpyDeviceToHost, stream));
         NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     };
     walk_all(fast, blocks);
