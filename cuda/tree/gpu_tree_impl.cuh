@@ -21,7 +21,7 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer box;          // tree::KeyBox
     kernels::DeviceBuffer box_partials;  // the bounding box's first pass: (lo, hi) float4 pairs
     kernels::KeyIndexSort<uint64_t, uint32_t> sorted;  // the bodies' keys and indices, sorted by key
-    kernels::DeviceBuffer x, y, z, m;  // key order, float32
+    kernels::DeviceBuffer bodies;  // key order, float4 x, y, z (length units), m
     kernels::DeviceBuffer scan_temp;
     std::size_t scan_temp_bytes = 0;
     kernels::DeviceBuffer tree_cells, moments_d, moments;

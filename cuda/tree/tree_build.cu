@@ -44,12 +44,10 @@ __global__ void tree_keys_kernel(const float4* pos, int n, const tree::KeyBox* b
     order[i] = static_cast<uint32_t>(i);
 }
 
-__global__ void tree_gather_kernel(const float4* pos, const uint32_t* order, int n, float* x, float* y,
-                                   float* z, float* m) {
+__global__ void tree_gather_kernel(const float4* pos, const uint32_t* order, int n, float4* body) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n) return;
-    const float4 p = pos[order[k]];
-    x[k] = p.x, y[k] = p.y, z[k] = p.z, m[k] = p.w;
+    body[k] = pos[order[k]];
 }
 
 }  // namespace
@@ -78,8 +76,7 @@ void GpuTree::Impl::reserve_bodies(std::size_t count) {
     if (count <= capacity || count == 0) return;
     input = kernels::DeviceBuffer::alloc(device, count * sizeof(float4), "tree bodies");
     sorted.reserve(device, count, 3 * tree::kKeyBits, "tree keys", "tree order", "tree sort scratch");
-    for (auto* v : {&x, &y, &z, &m})
-        *v = kernels::DeviceBuffer::alloc(device, count * sizeof(float), "tree SoA");
+    bodies = kernels::DeviceBuffer::alloc(device, count * sizeof(float4), "tree bodies in key order");
     capacity = count;
 }
 
@@ -126,8 +123,7 @@ void GpuTree::Impl::keys(bool short_keys) {
 void GpuTree::Impl::sort(bool short_keys) {
     sorted.enqueue(static_cast<int>(n), 3 * tree::kKeyBits, stream, short_keys ? tree::kShortKeyLowBit : 0);
     tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
-        input.as<const float4>(), sorted.order(), static_cast<int>(n), x.as<float>(),
-        y.as<float>(), z.as<float>(), m.as<float>());
+        input.as<const float4>(), sorted.order(), static_cast<int>(n), bodies.as<float4>());
     NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
 }
 
@@ -162,8 +158,7 @@ void GpuTree::Impl::refit(const float4* pos, const TreeParams& p, TreeStats& s) 
     cudaEvent_t* at = stage_events.at;
     for (int k = 0; k < 4; ++k) NBODY_CUDA_CHECK(cudaEventRecord(at[k], stream));  // no keys, sort or build
     tree_gather_kernel<<<grid_for(n, 256), 256, 0, stream>>>(pos, sorted.order(), static_cast<int>(n),
-                                                             x.as<float>(), y.as<float>(), z.as<float>(),
-                                                             m.as<float>());
+                                                             bodies.as<float4>());
     NBODY_CUDA_CHECK_LAUNCH("tree_gather_kernel");
     // the multipoles count their children in as the link pass left the counts: at zero
     NBODY_CUDA_CHECK(cudaMemsetAsync(cell_arrivals.get(), 0, cells * sizeof(uint32_t), stream));
@@ -306,7 +301,7 @@ double GpuTree::bytes_per_body() const {
     if (m->n == 0) return 0;
     std::size_t bytes = m->input.bytes() + m->box.bytes() + m->box_partials.bytes() + m->sorted.bytes() +
                         m->scan_temp.bytes() + m->group_sort.bytes();
-    for (const auto* v : {&m->x, &m->y, &m->z, &m->m, &m->tree_cells, &m->cell_parent, &m->cell_arrivals,
+    for (const auto* v : {&m->bodies, &m->tree_cells, &m->cell_parent, &m->cell_arrivals,
                           &m->level_counts, &m->level_offsets, &m->moments_d, &m->moments, &m->stacks,
                           &m->walk_counters, &m->group_counts, &m->host_acc, &m->group_made, &m->group_offsets,
                           &m->group_list, &m->walk_list})

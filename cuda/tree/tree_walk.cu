@@ -63,7 +63,7 @@ constexpr std::size_t kCounterBytes = kCounters * sizeof(unsigned long long);
 struct WalkArgs {
     const tree::TreeCell* cells;
     const tree::CellMoments* moments;
-    const float *x, *y, *z, *m;  // key order
+    const float4* body;          // key order: x, y, z (length units), m
     const uint32_t* order;       // key order -> input order
     const tree::TreeGroup* group_list;
     const uint32_t* walk_list;  // the groups to walk (block steps: those holding an active body); null: all
@@ -230,7 +230,8 @@ __device__ tree::GroupBox load_group(const WalkArgs& a, uint32_t gb, uint32_t ge
     for (int r = 0; r < kPerLane; ++r) {
         const uint32_t k = gb + at + 32u * uint32_t(r);
         const uint32_t kk = k < ge ? k : gb;
-        px[r] = a.x[kk], py[r] = a.y[kk], pz[r] = a.z[kk];
+        const float4 b = a.body[kk];
+        px[r] = b.x, py[r] = b.y, pz[r] = b.z;
         if (r == 0) {
             lo[0] = hi[0] = px[0], lo[1] = hi[1] = py[0], lo[2] = hi[2] = pz[0];
         } else {
@@ -409,7 +410,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk_kernel(WalkArgs a) {
                     const uint32_t b0 = __shfl_sync(kFull, cell.body_begin, owner);
                     if (uint32_t(lane) < put) {
                         const uint32_t k = b0 + (e - from);
-                        s_body[w][staged_bodies + lane] = make_float4(a.x[k], a.y[k], a.z[k], a.m[k]);
+                        s_body[w][staged_bodies + lane] = a.body[k];
                     }
                     staged_bodies += int(put);
                     e0 += put;
@@ -570,7 +571,7 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     WalkArgs a{};
     a.cells = tree_cells.as<const tree::TreeCell>();
     a.moments = moments.as<const tree::CellMoments>();
-    a.x = x.as<const float>(), a.y = y.as<const float>(), a.z = z.as<const float>(), a.m = m.as<const float>();
+    a.body = bodies.as<const float4>();
     a.order = sorted.order();
     a.group_list = group_list.as<const tree::TreeGroup>();
     const uint32_t* candidates = selected ? walk_list.as<const uint32_t>() : nullptr;

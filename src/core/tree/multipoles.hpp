@@ -14,7 +14,7 @@ namespace nbody::tree {
 // and the trace the traceless form drops, tr = sum m r^2 (mass x length^2): the softened potential needs it.
 // lo, hi: the bounding box of the cell's bodies (exact float32 minima and maxima), the extent the opening
 // radius takes (walk_moments).
-struct MomentsD {
+struct alignas(16) MomentsD {  // seven 16-byte rows (the GPU tree loads them so)
     double m, x, y, z;
     double qxx, qyy, qzz, qxy, qxz, qyz;
     double tr;
@@ -34,29 +34,45 @@ NBODY_TREE_HD void add_point_quadrupole(MomentsD& q, double m, double sx, double
     q.qyz += m * 3 * sy * sz;
 }
 
-// Moments of `count` bodies (positions and masses in float32, as the walk sees them). The centre of mass is
-// summed relative to the cell's geometric centre `c`; a cell of massless bodies keeps c as its centre.
-// Two passes: centre of mass first, then the quadrupole about it.
-NBODY_TREE_HD MomentsD leaf_moments(const float* x, const float* y, const float* z, const float* m, uint32_t count,
-                               const CellBox& c) {
+// A body as the leaf moments read it: position (length units) and mass, float32 as the walk sees them.
+struct BodyF {
+    float x, y, z, m;
+};
+
+// Moments of `count` bodies, body(k) giving the k-th (read twice: the GPU tree loads one 16-byte row, the CPU
+// tree four arrays). The centre of mass is summed relative to the cell's geometric centre `c`; a cell of
+// massless bodies keeps c as its centre. Two passes: centre of mass first, then the quadrupole about it.
+template <class Body>
+NBODY_TREE_HD MomentsD leaf_moments_of(Body body, uint32_t count, const CellBox& c) {
     MomentsD r{};
     double sx = 0, sy = 0, sz = 0;
-    r.lo[0] = r.hi[0] = x[0], r.lo[1] = r.hi[1] = y[0], r.lo[2] = r.hi[2] = z[0];
+    const BodyF first = body(0);
+    r.lo[0] = r.hi[0] = first.x, r.lo[1] = r.hi[1] = first.y, r.lo[2] = r.hi[2] = first.z;
     for (uint32_t k = 0; k < count; ++k) {
-        r.lo[0] = fminf(r.lo[0], x[k]), r.hi[0] = fmaxf(r.hi[0], x[k]);
-        r.lo[1] = fminf(r.lo[1], y[k]), r.hi[1] = fmaxf(r.hi[1], y[k]);
-        r.lo[2] = fminf(r.lo[2], z[k]), r.hi[2] = fmaxf(r.hi[2], z[k]);
-        r.m += m[k];
-        sx += m[k] * (x[k] - c.cx);
-        sy += m[k] * (y[k] - c.cy);
-        sz += m[k] * (z[k] - c.cz);
+        const BodyF b = body(k);
+        r.lo[0] = fminf(r.lo[0], b.x), r.hi[0] = fmaxf(r.hi[0], b.x);
+        r.lo[1] = fminf(r.lo[1], b.y), r.hi[1] = fmaxf(r.hi[1], b.y);
+        r.lo[2] = fminf(r.lo[2], b.z), r.hi[2] = fmaxf(r.hi[2], b.z);
+        r.m += b.m;
+        sx += b.m * (b.x - c.cx);
+        sy += b.m * (b.y - c.cy);
+        sz += b.m * (b.z - c.cz);
     }
     const double inv_m = r.m > 0 ? 1.0 / r.m : 0.0;
     r.x = c.cx + sx * inv_m;
     r.y = c.cy + sy * inv_m;
     r.z = c.cz + sz * inv_m;
-    for (uint32_t k = 0; k < count; ++k) add_point_quadrupole(r, m[k], x[k] - r.x, y[k] - r.y, z[k] - r.z);
+    for (uint32_t k = 0; k < count; ++k) {
+        const BodyF b = body(k);
+        add_point_quadrupole(r, b.m, b.x - r.x, b.y - r.y, b.z - r.z);
+    }
     return r;
+}
+
+// The same from four arrays (the CPU tree's key-ordered bodies).
+NBODY_TREE_HD MomentsD leaf_moments(const float* x, const float* y, const float* z, const float* m,
+                                    uint32_t count, const CellBox& c) {
+    return leaf_moments_of([=](uint32_t k) { return BodyF{x[k], y[k], z[k], m[k]}; }, count, c);
 }
 
 // Moments of a cell from its n children's, shifted to the cell's centre of mass; kid(k) gives child k's
