@@ -46,7 +46,7 @@ std::vector<std::string> scene_files(const std::string& dir) {
 // (method, integrator, precision) in mixed radix, the method the fastest digit: every combination in
 // methods x integrators x precisions rounds, the ones the engines refuse included (counted), so no pair is
 // skipped for its counts sharing a factor (six integrators and two methods made the tree meet only three of
-// them, and then in a precision it refuses). Variants cycle on their own: they matter to direct summation only.
+// them, and then in a precision it refuses). Variants cycle on their own (they matter to direct summation).
 std::string change(Viewer& v, const std::vector<std::string>& scenes, long long k) {
     SimParams& p = v.sim().pending();
     const auto& families = variant_table();
