@@ -44,7 +44,7 @@ std::vector<Float4> core_and_halo(int half = 1500) {
 // dense region is brighter in every mode.
 float ramp_position(const ColormapTable& ramp, Rgb c) {
     const float m = float(std::max({c.r, c.g, c.b, 1}));
-    const glm::vec3 hue(c.r / m, c.g / m, c.b / m);
+    const glm::vec3 hue(float(c.r) / m, float(c.g) / m, float(c.b) / m);
     float best = 1e9f, at = 0;
     for (int i = 0; i < kColormapSize; ++i) {
         const glm::vec3 e = ramp[std::size_t(i)];

@@ -167,8 +167,11 @@ TEST(TreeBuild, ShortKeysUnlessALevel16CellOverflows) {
     const std::vector<uint64_t> sparse_keys = t.keys();
     const std::vector<uint32_t> sparse_order = t.order();
     EXPECT_TRUE(std::all_of(sparse_keys.begin(), sparse_keys.end(), [&](uint64_t k) { return (k & low) == 0; }));
-    for (std::size_t k = 1; k < sparse_keys.size(); ++k)
-        if (sparse_keys[k] == sparse_keys[k - 1]) EXPECT_LT(sparse_order[k - 1], sparse_order[k]) << k;
+    for (std::size_t k = 1; k < sparse_keys.size(); ++k) {
+        if (sparse_keys[k] == sparse_keys[k - 1]) {
+            EXPECT_LT(sparse_order[k - 1], sparse_order[k]) << k;
+        }
+    }
 
     EXPECT_GT(build(t, clumped), tree::kShortLevels);
     EXPECT_TRUE(std::any_of(t.keys().begin(), t.keys().end(), [&](uint64_t k) { return (k & low) != 0; }));
