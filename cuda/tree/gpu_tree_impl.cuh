@@ -3,6 +3,8 @@
 // tree_multipoles.cu, tree_groups.cu, tree_walk.cu).
 #include <cuda_runtime.h>
 
+#include <array>
+
 #include "common/device_set.cuh"
 #include "common/pinned.cuh"
 #include "spatial/key_sort.cuh"
@@ -38,6 +40,11 @@ struct GpuTree::Impl {
     kernels::DeviceBuffer walk_list;
     // A walk cut over several warps a group (tree_walk.cu): the arrivals, each part's counts and sums.
     kernels::DeviceBuffer split_scratch;
+    // What sizes the walk's persistent launch, asked of the driver once, not every walk (a walk follows the
+    // selection's wait, so host time there is the step's): the multiprocessors, and the blocks a multiprocessor
+    // of each walk instance (bodies a lane 1, 2, 4; whole or cut), 0 until first launched.
+    int sms = 0;
+    std::array<int, 6> walk_blocks_per_sm{};  // tree_walk.cu's kWalkKernels order
     KeyRun run;  // the last walk's bodies in key order
     // Page-locked words for what an evaluation reads back and waits for (the octree's level starts, the group
     // count, the selection's scalars; the walk's counters): a copy into pageable memory is staged through the

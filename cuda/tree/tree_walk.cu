@@ -518,16 +518,16 @@ uint32_t split_for(uint32_t holding) {
     return split;
 }
 
+// The walk's instances: bodies a lane 1, 2 or 4, each whole and cut (Impl::walk_blocks_per_sm's order).
 using WalkKernel = void (*)(WalkArgs);
-WalkKernel walk_kernel(int per_lane, bool split) {
-    switch (per_lane) {
-        case 1: return split ? tree_walk_kernel<1, true> : tree_walk_kernel<1, false>;
-        case 2: return split ? tree_walk_kernel<2, true> : tree_walk_kernel<2, false>;
-        default: return split ? tree_walk_kernel<4, true> : tree_walk_kernel<4, false>;
-    }
+constexpr WalkKernel kWalkKernels[] = {tree_walk_kernel<1, false>, tree_walk_kernel<1, true>,
+                                       tree_walk_kernel<2, false>, tree_walk_kernel<2, true>,
+                                       tree_walk_kernel<4, false>, tree_walk_kernel<4, true>};
+std::size_t walk_instance(int per_lane, bool split) {
+    return std::size_t(2 * (per_lane == 1 ? 0 : per_lane == 2 ? 1 : 2) + (split ? 1 : 0));
 }
 
-int walk_blocks_per_sm(WalkKernel kernel) {
+int blocks_per_sm(WalkKernel kernel) {
     int blocks = 0;
     NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kWalkThreads, 0));
     return std::max(1, blocks);
@@ -551,10 +551,12 @@ void GpuTree::Impl::walk(const TreeParams& p, float soft2, float4* acc, TreeStat
     const Selection sel = selected ? select_groups(active, share) : Selection{uint32_t(groups), uint32_t(groups)};
     // A share may hold no group (a few bodies over several parts): nothing to cut, and no scratch to clear.
     const uint32_t walk_count = sel.walked, split = walk_count ? split_for(sel.holding) : 1u;
-    const WalkKernel kernel = walk_kernel(per_lane, split > 1);
-    int sms = 0;
-    NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int per_sm = walk_blocks_per_sm(kernel);
+    const std::size_t instance = walk_instance(per_lane, split > 1);
+    const WalkKernel kernel = kWalkKernels[instance];
+    if (sms == 0) NBODY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    static_assert(std::size(kWalkKernels) == std::tuple_size_v<decltype(walk_blocks_per_sm)>, "one count each");
+    int& per_sm = walk_blocks_per_sm[instance];
+    if (per_sm == 0) per_sm = blocks_per_sm(kernel);
     const std::size_t items = std::size_t(walk_count) * split;  // (group, part) pairs, a warp each
     const std::size_t group_blocks = std::max<std::size_t>(1, (items + kWalkWarps - 1) / kWalkWarps);
     const int blocks = int(std::min(std::size_t(sms) * std::size_t(per_sm), group_blocks));
