@@ -107,10 +107,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     double mass = 0;
     for (const Double4& b : initial.pos_mass) mass += b.w;
     m_renderer->set_scene_scale(mass, m_radius);
-    if (const auto& c = scene.camera)  // the scene's own suggested view wins
-        m_camera.set_home(glm::vec3(float(c->target.x), float(c->target.y), float(c->target.z)),
-                          float(c->distance), glm::radians(float(c->yaw_deg)),
-                          glm::radians(float(c->pitch_deg)));
+    if (scene.camera) set_scene_home(m_camera, *scene.camera);  // the scene's own suggested view wins
     m_scene_trails.apply(m_settings.trails, from_scene && scene.camera ? scene.camera->trails : 0,
                          software_renderer(m_ctx.description()));
     m_measure.new_scene(initial.size(), m_radius);  // a new scene: the picks go

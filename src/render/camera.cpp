@@ -5,6 +5,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "scene/scene.hpp"
+
 namespace nbody {
 
 namespace {
@@ -69,13 +71,21 @@ void Camera::set_home(glm::vec3 target, float distance, float yaw, float pitch) 
     m_home_distance = std::clamp(distance, 1e-3f, 1e6f);
     m_home_yaw = yaw;
     m_home_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+    m_home_aspect = 1;
     reset();
+}
+
+void Camera::set_home_frame(glm::vec3 target, float width, float height, float yaw, float pitch) {
+    const float h = std::max(height, 1e-6f);
+    set_home(target, 0.5f * h / std::tan(fov_y / 2), yaw, pitch);
+    m_home_aspect = std::clamp(width / h, 1e-3f, 1e3f);
 }
 
 void Camera::frame_all(glm::vec3 centre, float radius) {
     m_home_target = centre;
     // Distance at which a sphere of `radius` fits the vertical field of view, with a 10% margin.
     m_home_distance = std::clamp(1.1f * std::max(radius, 1e-3f) / std::sin(fov_y / 2), 1e-3f, 1e6f);
+    m_home_aspect = 1;
     m_target = m_home_target;
     m_distance = m_home_distance;
 }
@@ -93,20 +103,29 @@ glm::mat4 Camera::view() const {
 glm::mat4 Camera::projection(float aspect) const {
     // Near and far scale with the distance so depth precision follows the zoom.
     // The offset shifts clip x by offset * w, so every point moves by `offset` in NDC (an off-centre frustum).
+    const float scale = picture_scale(aspect);
     const glm::mat4 shift = glm::translate(glm::mat4(1), glm::vec3(m_view_offset, m_view_offset_y, 0)) *
-                            glm::scale(glm::mat4(1), glm::vec3(m_view_scale, m_view_scale, 1));
+                            glm::scale(glm::mat4(1), glm::vec3(scale, scale, 1));
     return shift * glm::perspective(fov_y, std::max(aspect, 1e-3f), m_distance * 1e-3f, m_distance * 1e3f);
 }
 
 void Camera::set_view_rect(float left, float top, float right, float bottom, float width_px,
                            float height_px) {
     if (!(width_px > 0 && height_px > 0 && right > left && bottom > top)) {
-        m_view_offset = m_view_offset_y = 0, m_view_scale = 1;
+        m_view_offset = m_view_offset_y = 0, m_free_width = m_free_height = 0;
         return;
     }
     m_view_offset = (left + right) / width_px - 1.0f;
     m_view_offset_y = 1.0f - (top + bottom) / height_px;  // NDC y points up, pixels down
-    m_view_scale = std::clamp(std::min(right - left, bottom - top) / height_px, 0.05f, 1.0f);
+    m_free_width = (right - left) / height_px, m_free_height = (bottom - top) / height_px;
+    m_window_aspect = width_px / height_px;
+}
+
+float Camera::picture_scale(float window_aspect) const {
+    // At scale 1 the home view's box is window-high and frame_aspect() window heights wide.
+    const bool free_area = m_free_width > 0;
+    const float width = free_area ? m_free_width : window_aspect, height = free_area ? m_free_height : 1.0f;
+    return std::clamp(std::min(width / m_home_aspect, height), 0.05f, 1.0f);
 }
 
 glm::vec3 Camera::project(glm::vec3 world, int width_px, int height_px) const {
@@ -124,6 +143,15 @@ float framing_radius(const std::vector<Float4>& pos, glm::vec3 centre) {
     auto q = r.begin() + std::ptrdiff_t((r.size() - 1) * 9 / 10);
     std::nth_element(r.begin(), q, r.end());
     return std::isfinite(*q) ? std::max(*q, 1e-3f) : 1.0f;
+}
+
+void set_scene_home(Camera& camera, const CameraSpec& spec) {
+    const glm::vec3 target(float(spec.target.x), float(spec.target.y), float(spec.target.z));
+    const float yaw = glm::radians(float(spec.yaw_deg)), pitch = glm::radians(float(spec.pitch_deg));
+    if (spec.frame_width > 0 && spec.frame_height > 0)
+        camera.set_home_frame(target, float(spec.frame_width), float(spec.frame_height), yaw, pitch);
+    else
+        camera.set_home(target, float(spec.distance), yaw, pitch);
 }
 
 }  // namespace nbody

@@ -12,6 +12,8 @@
 
 namespace nbody {
 
+struct CameraSpec;
+
 // The radius about `centre` holding 90% of the bodies (stray escapers do not shrink the view), at least 1e-3;
 // 1 when it is not finite. What "frame all" fits in view.
 float framing_radius(const std::vector<Float4>& pos, glm::vec3 centre);
@@ -31,6 +33,12 @@ class Camera {
     void frame_all(glm::vec3 centre, float radius);  // fits a sphere in view and makes it the home view
     // A home view given outright (a scene's [camera]); also goes there.
     void set_home(glm::vec3 target, float distance, float yaw, float pitch);
+    // A home view that keeps a `width` x `height` box about the target whole (scene units, across and up the
+    // picture: a scene's [camera] frame): the distance fits its height to the window's, and the picture
+    // shrinks where the view or the free area is narrower than the box. Also goes there.
+    void set_home_frame(glm::vec3 target, float width, float height, float yaw, float pitch);
+    // Width over height of what the home view keeps whole: 1 for a sphere (frame_all, set_home).
+    float frame_aspect() const { return m_home_aspect; }
     void set_target(glm::vec3 t) { m_target = t; }   // follow the centre of mass
 
     glm::mat4 view() const;
@@ -50,10 +58,11 @@ class Camera {
     void set_view_offset(float ndc_x) { m_view_offset = ndc_x; }
     float view_offset() const { return m_view_offset; }
     // The free area as a rectangle of the window (pixels, origin top left): the picture's centre moves to its
-    // centre and the picture shrinks by `min(its width, its height) / window height`, so what fits the whole
-    // window's height (frame_all) fits the free area. The camera's distance and field of view are unchanged.
+    // centre and the picture shrinks so that what the home view keeps whole in the window's height fits the
+    // free area: by `min(its width / frame_aspect(), its height) / window height`. The camera's distance and
+    // field of view are unchanged. Without a free area (headless) the whole window is the free area.
     void set_view_rect(float left, float top, float right, float bottom, float width_px, float height_px);
-    float view_scale() const { return m_view_scale; }
+    float view_scale() const { return picture_scale(m_window_aspect); }
 
     float fov_y = glm::radians(45.0f);
 
@@ -62,7 +71,13 @@ class Camera {
     // shape, tilted enough to read as 3D.
     static constexpr float kHomeYaw = -1.5707964f, kHomePitch = 1.22f;
 
-    float m_view_offset = 0, m_view_offset_y = 0, m_view_scale = 1;
+    // The picture's shrink for a window of this width / height (see set_view_rect), 0.05 to 1.
+    float picture_scale(float window_aspect) const;
+
+    float m_view_offset = 0, m_view_offset_y = 0;
+    // The free area's width and height over the window's height (0: none given, the whole window).
+    float m_free_width = 0, m_free_height = 0, m_window_aspect = 1;
+    float m_home_aspect = 1;
     glm::vec3 m_target{0};
     float m_distance = 5, m_yaw = kHomeYaw, m_pitch = kHomePitch;
     glm::vec2 m_orbit_vel{0};  // radians per second, for inertia
@@ -70,5 +85,8 @@ class Camera {
     glm::vec3 m_home_target{0};
     float m_home_distance = 5, m_home_yaw = kHomeYaw, m_home_pitch = kHomePitch;
 };
+
+// A scene's [camera] as the home view (and go there): its distance, or its frame box.
+void set_scene_home(Camera& camera, const CameraSpec& spec);
 
 }  // namespace nbody

@@ -94,6 +94,9 @@ struct OrbitSpec {
 // A suggested view for the renderer (it may ignore it): orbit camera around `target`.
 struct CameraSpec {
     double distance = 5.0;  // length units from the target
+    // Or a box to keep whole: width across and height up the picture at the target (length units; 0: none,
+    // `distance` holds). The view fits the box into the window, or into the area beside its panels.
+    double frame_width = 0, frame_height = 0;
     Double3 target;
     double yaw_deg = 0.0;     // about the z axis, from +x
     double pitch_deg = 30.0;  // above the x-y plane, -89 to 89

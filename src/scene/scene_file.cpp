@@ -24,6 +24,10 @@ CameraSpec read_camera(const toml::table& t, const std::string& file) {
     TomlReader r(t, file, "camera.");
     CameraSpec c;
     c.distance = r.number("distance", c.distance, limits::kMinLength, 1e9);
+    const auto box = r.size2("frame", {0, 0}, limits::kMinLength, 1e9);
+    if (box[0] > 0 && r.has("distance"))
+        r.fail(r.where("frame"), "frame", "give 'distance' or 'frame', not both");
+    c.frame_width = box[0], c.frame_height = box[1];
     c.target = r.vec3("target", {}, limits::kMaxPosition);
     c.yaw_deg = r.number("yaw", c.yaw_deg, -360.0, 360.0);
     c.pitch_deg = r.number("pitch", c.pitch_deg, -89.0, 89.0);

@@ -111,15 +111,24 @@ std::string TomlReader::required_string(std::string_view key) {
     return string(key, "");
 }
 
+const toml::array& TomlReader::numbers(const toml::node& n, std::string_view key, std::size_t count,
+                                       std::string_view shape) const {
+    const std::string expected = "expected an array of " + std::string(count == 2 ? "two" : "three") +
+                                 " numbers " + std::string(shape);
+    const toml::array* a = n.as_array();
+    if (!a || a->size() != count) fail(n.source(), key, expected);
+    for (const toml::node& e : *a)
+        if (!e.is_number()) fail(e.source(), key, expected);
+    return *a;
+}
+
 Double3 TomlReader::vec3(std::string_view key, Double3 def, double bound) {
     const toml::node* n = get(key);
     if (!n) return def;
-    const toml::array* a = n->as_array();
-    if (!a || a->size() != 3) fail(n->source(), key, "expected an array of three numbers [x, y, z]");
+    const toml::array& a = numbers(*n, key, 3, "[x, y, z]");
     double v[3];
     for (std::size_t i = 0; i < 3; ++i) {
-        const toml::node& e = *a->get(i);
-        if (!e.is_number()) fail(e.source(), key, "expected an array of three numbers [x, y, z]");
+        const toml::node& e = *a.get(i);
         v[i] = e.value<double>().value_or(NAN);
         if (!(std::abs(v[i]) <= bound))
             fail(e.source(), key,
@@ -130,6 +139,23 @@ Double3 TomlReader::vec3(std::string_view key, Double3 def, double bound) {
                      ", a subnormal number)");
     }
     return {v[0], v[1], v[2]};
+}
+
+std::array<double, 2> TomlReader::size2(std::string_view key, std::array<double, 2> def, double lo,
+                                        double hi) {
+    const toml::node* n = get(key);
+    if (!n) return def;
+    const toml::array& a = numbers(*n, key, 2, "[width, height]");
+    std::array<double, 2> v{};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const toml::node& e = *a.get(i);
+        v[i] = e.value<double>().value_or(NAN);
+        if (!(v[i] >= lo && v[i] <= hi))
+            fail(e.source(), key,
+                 std::string(i == 0 ? "width" : "height") + " must be from " + fmt(lo) + " to " + fmt(hi) +
+                     " (got " + fmt(v[i]) + ")");
+    }
+    return v;
 }
 
 Double3 TomlReader::direction(std::string_view key, Double3 def) {

@@ -1,6 +1,7 @@
 #pragma once
 // Reads one TOML table field by field with range checks, remembering which keys it was asked for so
 // finish() can reject unknown keys with a did-you-mean. Every error is a SceneError at file:line:column.
+#include <array>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,6 +27,8 @@ class TomlReader {
     std::string required_string(std::string_view key);
     // Three numbers, each from -bound to bound (and not subnormal).
     Double3 vec3(std::string_view key, Double3 def, double bound);
+    // Two numbers [width, height], each from lo to hi (lo > 0); `def` when absent.
+    std::array<double, 2> size2(std::string_view key, std::array<double, 2> def, double lo, double hi);
     // A non-zero direction, returned as given (callers normalise).
     Double3 direction(std::string_view key, Double3 def);
     bool boolean(std::string_view key, bool def);
@@ -60,6 +63,9 @@ class TomlReader {
 
   private:
     const toml::node* get(std::string_view key);
+    // The node as an array of exactly `count` numbers, else a located error naming `shape` ("[x, y, z]").
+    const toml::array& numbers(const toml::node& n, std::string_view key, std::size_t count,
+                               std::string_view shape) const;
 
     const toml::table& m_table;
     std::string m_file, m_prefix;

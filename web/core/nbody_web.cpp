@@ -47,8 +47,9 @@ val home_view(const SceneSpec& scene, const State& s) {
     v.set("fovY", cam.fov_y);
     if (scene.camera) {
         const CameraSpec& k = *scene.camera;
+        set_scene_home(cam, k);  // its distance, or the one that fits its frame box's height
         v.set("target", val::array(std::vector<double>{k.target.x, k.target.y, k.target.z}));
-        v.set("distance", k.distance);
+        v.set("distance", cam.distance());
         v.set("yawDeg", k.yaw_deg);
         v.set("pitchDeg", k.pitch_deg);
     } else {
@@ -57,6 +58,7 @@ val home_view(const SceneSpec& scene, const State& s) {
         v.set("yawDeg", 0.0);
         v.set("pitchDeg", 30.0);  // the desktop camera's home pitch
     }
+    v.set("frameAspect", cam.frame_aspect());  // the box kept whole is this many times wider than high
     return v;
 }
 

@@ -27,9 +27,13 @@ export class OrbitCamera {
   pitch = (30 * Math.PI) / 180;
   private home = { target: [0, 0, 0], distance: 5, yaw: 0, pitch: (30 * Math.PI) / 180 };
   private spin = [0, 0]; // radians a second, after a drag is let go
+  // Width over height of what the home view keeps whole at the view's height: 1 for a sphere, more for a scene's
+  // frame box. A view narrower than that shrinks the picture to keep it whole (the desktop's picture_scale).
+  private frameAspect = 1;
 
-  setHome(target: number[], distance: number, yawDeg: number, pitchDeg: number): void {
+  setHome(target: number[], distance: number, yawDeg: number, pitchDeg: number, frameAspect = 1): void {
     this.home = { target: [...target], distance, yaw: (yawDeg * Math.PI) / 180, pitch: (pitchDeg * Math.PI) / 180 };
+    this.frameAspect = frameAspect > 0 ? frameAspect : 1;
     this.reset();
   }
   reset(): void {
@@ -72,7 +76,11 @@ export class OrbitCamera {
     return lookAt(this.eye(), this.target, [0, 0, 1]);
   }
   projection(aspect: number): Mat4 {
-    return perspective(this.fovY, aspect, this.distance * 1e-3, this.distance * 1e3);
+    const m = perspective(this.fovY, aspect, this.distance * 1e-3, this.distance * 1e3);
+    const scale = Math.min(1, Math.max(0.05, aspect / this.frameAspect));
+    m[0] *= scale;
+    m[5] *= scale;
+    return m;
   }
 }
 

@@ -11,6 +11,7 @@ export interface HomeView {
   distance: number;
   yawDeg: number;
   pitchDeg: number;
+  frameAspect: number; // width over height of what the home view keeps whole: 1 for a sphere, more for a scene's frame box
 }
 
 // How the desktop's window draws the scene (web/core/look_web.cpp, from the desktop's sources).

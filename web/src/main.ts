@@ -118,7 +118,7 @@ class App {
     this.url = { variant: this.url.variant, method: this.url.method };
     this.restart();
     const v = scene.view;
-    this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg);
+    this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg, v.frameAspect);
     $('description').textContent = `${scene.name}: ${scene.watch || scene.description}`;
     $('description').title = scene.description;
     this.syncPanels(name);

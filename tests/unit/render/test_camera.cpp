@@ -109,3 +109,50 @@ TEST(Camera, AViewOffsetCentresTheTargetInTheFreeArea) {
     const glm::vec3 edge = c.project(glm::vec3(0.5f, 0, 0), 1280, 720);
     EXPECT_NEAR(edge.x - p.x, edge_before.x - centre_before.x, 0.5f);  // shifted, not scaled
 }
+
+// Beside panels the picture shrinks so that what the whole window's height holds fits the free area: for a
+// sphere (frame_all) by the free area's smaller side over the window's height.
+TEST(Camera, AFreeAreaShrinksASphereByItsSmallerSide) {
+    Camera c;
+    c.frame_all(glm::vec3(0), 1.0f);
+    const float before = c.project(glm::vec3(0.5f, 0, 0), 1280, 720).x - c.project(glm::vec3(0), 1280, 720).x;
+    c.set_view_rect(400, 40, 1280, 640, 1280, 720);  // 880 x 600
+    EXPECT_NEAR(c.view_scale(), 600.0f / 720.0f, 1e-6f);
+    const glm::vec3 centre = c.project(glm::vec3(0), 1280, 720);
+    EXPECT_NEAR(centre.x, 840.0f, 0.5f);
+    EXPECT_NEAR(centre.y, 340.0f, 0.5f);
+    const float after = c.project(glm::vec3(0.5f, 0, 0), 1280, 720).x - centre.x;
+    EXPECT_NEAR(after / before, 600.0f / 720.0f, 1e-3f);
+}
+
+// A scene's frame box (wider than the window) is kept whole: headless, the whole window is the free area;
+// beside panels, the box fits the free area's width. The box's corners land inside the view either way.
+TEST(Camera, AFrameBoxStaysWholeInTheWindowAndBesideThePanels) {
+    Camera c;
+    c.set_home_frame(glm::vec3(0), 22.0f, 10.0f, 0.0f, 1.55f);  // looking down, nearly
+    EXPECT_FLOAT_EQ(c.frame_aspect(), 2.2f);
+    const auto corners_inside = [&](float left, float top, float right, float bottom) {
+        for (float sx : {-1.0f, 1.0f})
+            for (float sy : {-1.0f, 1.0f}) {
+                // Yaw 0, looking down: the picture's right is the scene's +y, its up the scene's -x.
+                const glm::vec3 p = c.project(glm::vec3(sy * 5.0f, sx * 11.0f, 0), 1280, 720);
+                // 8 px of slack: at pitch 1.55 the box's near edge is a little wider (perspective).
+                if (!(p.x >= left - 8 && p.x <= right + 8 && p.y >= top - 8 && p.y <= bottom + 8))
+                    return false;
+            }
+        return true;
+    };
+    // Headless (no free area): the box's width fills the window.
+    EXPECT_TRUE(corners_inside(0, 0, 1280, 720));
+    const float wide =
+        c.project(glm::vec3(0, 11.0f, 0), 1280, 720).x - c.project(glm::vec3(0, -11.0f, 0), 1280, 720).x;
+    EXPECT_NEAR(std::abs(wide), 1280.0f, 20.0f);  // perspective: the box's near edge is a little wider
+    // Beside 400 px of panels the box fits the 880 px left.
+    c.set_view_rect(400, 0, 1280, 720, 1280, 720);
+    EXPECT_NEAR(c.view_scale(), 880.0f / (2.2f * 720.0f), 1e-5f);
+    EXPECT_TRUE(corners_inside(400, 0, 1280, 720));
+    // Frame all is a sphere again.
+    c.frame_all(glm::vec3(0), 1.0f);
+    EXPECT_FLOAT_EQ(c.frame_aspect(), 1.0f);
+    EXPECT_NEAR(c.view_scale(), 1.0f, 1e-6f);
+}

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include <cmath>
 #include <cstring>
@@ -218,6 +219,11 @@ TEST(SceneFile, ParsesTheExtendedFormat) {
     EXPECT_DOUBLE_EQ(s.camera->target.z, 3.0);
     EXPECT_DOUBLE_EQ(s.camera->yaw_deg, 45.0);
     EXPECT_EQ(s.camera->trails, 64);
+    EXPECT_EQ(s.camera->frame_width, 0.0);  // no frame box: the distance holds
+    const SceneSpec boxed =
+        parse_scene("[camera]\nframe = [22, 10.5]\n[[component]]\ntype = \"plummer\"\nn = 10\n", "s.toml");
+    EXPECT_DOUBLE_EQ(boxed.camera->frame_width, 22.0);
+    EXPECT_DOUBLE_EQ(boxed.camera->frame_height, 10.5);
     EXPECT_EQ(parse_scene("[camera]\ndistance = 3\n[[component]]\ntype = \"plummer\"\nn = 10\n", "s.toml")
                   .camera->trails,
               0);
@@ -287,12 +293,21 @@ TEST(SceneFile, OrbitHelpersPlaceTheirComponents) {
 
 TEST(SceneFile, ExtendedFormatErrors) {
     const std::string comp = "[[component]]\ntype = \"plummer\"\nn = 10\n";
-    EXPECT_EQ(error_of("[camera]\npitch = 95\n" + comp),
-              "s.toml:2:9: field 'camera.pitch': must be from -89 to 89 (got 95)");
-    EXPECT_EQ(error_of("[camera]\ntrails = 1\n" + comp),
-              "s.toml:2:10: field 'camera.trails': must be from 2 to 4096 (got 1)");
-    EXPECT_EQ(error_of("[camera]\ntrails = 12.5\n" + comp),
-              "s.toml:2:10: field 'camera.trails': expected an integer");
+    // [camera]'s fields: each bad value, and where it is (line:column of the value or the element).
+    const std::pair<const char*, const char*> camera[] = {
+        {"pitch = 95", "s.toml:2:9: field 'camera.pitch': must be from -89 to 89 (got 95)"},
+        {"trails = 1", "s.toml:2:10: field 'camera.trails': must be from 2 to 4096 (got 1)"},
+        {"trails = 12.5", "s.toml:2:10: field 'camera.trails': expected an integer"},
+        {"frame = [20, 0]", "s.toml:2:14: field 'camera.frame': height must be from 1e-4 to 1e9 (got 0)"},
+        {"frame = [20]",
+         "s.toml:2:9: field 'camera.frame': expected an array of two numbers [width, height]"},
+        {"frame = [20, \"wide\"]",
+         "s.toml:2:14: field 'camera.frame': expected an array of two numbers [width, height]"},
+        {"distance = 3\nframe = [20, 10]",
+         "s.toml:3:9: field 'camera.frame': give 'distance' or 'frame', not both"},
+    };
+    for (const auto& [field, message] : camera)
+        EXPECT_EQ(error_of("[camera]\n" + std::string(field) + "\n" + comp), message) << field;
     EXPECT_NE(
         error_of("[[component]]\ntype = \"disk_galaxy\"\nn = 10\n[component.halo]\nprofile = \"nfw\"\n")
             .find("s.toml:5:11: field 'component[0].halo.profile': unknown halo profile 'nfw'; allowed: "
