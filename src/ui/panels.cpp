@@ -168,11 +168,11 @@ void scene_list(PanelContext& c) {
     int shown_to = 0;
     for (int i = 0; i < int(scenes.size()); ++i) {
         const SceneEntry& e = scenes[std::size_t(i)];
-        const RowState row = wrapped_row(e.name + kNoBreakSpace + "(" + count_kept_whole(e.bodies) + ")",
-                                         e.path, c.state.scene_index == i);
-        if (row.clicked) c.state.scene_index = i;
-        if (row.hovered && !e.description.empty()) wrapped_tooltip(e.path + "\n" + e.description);
-        if (row.visible) shown_to = i + 1;
+        const RowState item = wrapped_row(e.name + kNoBreakSpace + "(" + count_kept_whole(e.bodies) + ")",
+                                          e.path, c.state.scene_index == i);
+        if (item.clicked) c.state.scene_index = i;
+        if (item.hovered && !e.description.empty()) wrapped_tooltip(e.path + "\n" + e.description);
+        if (item.visible) shown_to = i + 1;
     }
     ImGui::EndListBox();
     if (shown_to < int(scenes.size()))

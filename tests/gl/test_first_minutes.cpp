@@ -148,8 +148,11 @@ TEST(FirstMinutes, HelpSitsBesideThePanelsAndTheScenesTooltipInsideTheWindow) {
     const std::vector<Rect> rects = active_windows();
     const auto help = std::find_if(rects.begin(), rects.end(), [](const Rect& r) { return r.name == "Help (F1)"; });
     ASSERT_NE(help, rects.end());
-    for (const Rect& r : rects)
-        if (r.name != help->name) EXPECT_FALSE(overlap(*help, r)) << "Help overlaps " << r.name;
+    for (const Rect& r : rects) {
+        if (r.name != help->name) {
+            EXPECT_FALSE(overlap(*help, r)) << "Help overlaps " << r.name;
+        }
+    }
     rig.state.show_help = false;
     // Hover the first scene of the list: its tooltip stays inside the window.
     const ImGuiWindow* list = nullptr;

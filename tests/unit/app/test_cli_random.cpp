@@ -34,10 +34,13 @@ TEST(CliRandom, AnyArgumentsParseOrFailWithWordsNeverCrash) {
         for (auto& a : full) argv.push_back(a.data());
         std::variant<AppOptions, int> r;
         ASSERT_NO_THROW(r = parse_command_line(int(argv.size()), argv.data(), &out, &err)) << trial;
-        if (const int* code = std::get_if<int>(&r); code && *code != 0)
+        if (const int* code = std::get_if<int>(&r); code && *code != 0) {
             EXPECT_FALSE(out.str().empty() && err.str().empty()) << "a refusal without words, trial " << trial;
+        }
         const bool misspelt = std::find(args.begin(), args.end(), "--stepz") != args.end() &&
                               std::find(args.begin(), args.end(), "--") > std::find(args.begin(), args.end(), "--stepz");
-        if (misspelt) EXPECT_NE(err.str().find("unknown flag"), std::string::npos) << err.str();
+        if (misspelt) {
+            EXPECT_NE(err.str().find("unknown flag"), std::string::npos) << err.str();
+        }
     }
 }

@@ -47,7 +47,7 @@ State few_bodies(std::size_t n = 48) {
     s.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const double x = double(i % 4) - 1.5, y = double(i / 4 % 4) - 1.5, z = double(i / 16) - 1.0;
-        s.pos_mass[i] = {x * (1 + 0.1 * (i % 3)), y, z, 1.0 / double(n)};
+        s.pos_mass[i] = {x * (1 + 0.1 * double(i % 3)), y, z, 1.0 / double(n)};
         s.vel[i] = {-0.2 * y, 0.2 * x, 0.0, 0.0};
     }
     return s;
