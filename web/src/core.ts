@@ -12,6 +12,7 @@ export interface HomeView {
   yawDeg: number;
   pitchDeg: number;
   frameAspect: number; // width over height of what the home view keeps whole: 1 for a sphere, more for a scene's frame box
+  trails: number; // samples a body the scene opens its trails with ([camera] trails; 0: none)
 }
 
 // How the desktop's window draws the scene (web/core/look_web.cpp, from the desktop's sources).

@@ -10,6 +10,7 @@ import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kerne
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
 import { BodyPlan, directModel, planBodies, probeRate, probeTreeStep, treeModel } from './probe';
 import { Renderer } from './renderer';
+import { TRAIL_LENGTH, trailLengthFor } from './trails';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
@@ -63,6 +64,7 @@ class App {
   private framePending = false;
   private lastFrame = performance.now();
   firstFrameMs = -1;
+  sceneTrails = false; // the trails are on because the scene opened with them (the switch clears it)
   probing = false; // the start-up probe has the GPU: frames neither step nor draw
   settled = false; // the probe is done (and the scene reloaded at its size where needed)
   timings: Record<string, number> = {}; // page milliseconds at each stage of the start, for the tests
@@ -73,7 +75,7 @@ class App {
   constructor(readonly core: Core, cpuCore: CpuCore | null, readonly device: GPUDevice | null, renderer: Renderer | null, readonly colormap: number[][], readonly shapes: ShapeChooser | null, readonly units: Units | null) {
     const canvas = $<HTMLCanvasElement>('canvas');
     this.controls = core.viewControls();
-    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls), guide: true };
+    this.view = { colour: 'component', showDarkMatter: false, exposure: defaultExposure(this.controls), guide: true, trails: false };
     if (device && shapes) {
       this.sim = this.direct = new GpuSim(device, shapes);
       this.tree = new TreeSim(device, shapes, core, 1, 0.001, treeWalkShapeFor(units?.units === 0));
@@ -119,6 +121,10 @@ class App {
     this.restart();
     const v = scene.view;
     this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg, v.frameAspect);
+    // As the desktop: a scene that opens with trails turns them on, and the next scene without them turns off
+    // only what a scene turned on (not what the switch did).
+    if (v.trails > 0 && !this.view.trails) [this.view.trails, this.sceneTrails] = [true, true];
+    else if (v.trails === 0 && this.sceneTrails) [this.view.trails, this.sceneTrails] = [false, false];
     $('description').textContent = `${scene.name}: ${scene.watch || scene.description}`;
     $('description').title = scene.description;
     this.syncPanels(name);
@@ -208,6 +214,9 @@ class App {
     $('dark-matter-row').hidden = !hasDarkMatter(r.scene.look);
     $('guide-row').hidden = r.scene.guides.length === 0;
     $<HTMLInputElement>('guide-switch').checked = this.view.guide;
+    $<HTMLInputElement>('trails-switch').checked = this.view.trails;
+    $('trails-row').hidden = !this.renderer; // the WebGPU picture draws them; the CPU one does not
+    $('trails-note').textContent = this.trailNote();
     showLegend($('legend'), r.scene.look, this.view, this.colormap, r.scene.guides[0]?.label ?? '');
     showExposure(this.view.exposure);
     const state: UrlState = { scene: $<HTMLSelectElement>('scene').value, n: r.scene.n, dt: r.dt, eps: r.eps, variant: r.variant.name };
@@ -288,6 +297,22 @@ class App {
     } else if (this.firstFrameMs < 0) this.firstFrameMs = performance.now();
   }
 
+  // The trails' samples a body: the scene's (else the desktop's 128), at most what one storage binding holds.
+  trailLength(): number {
+    const limits = this.device?.limits;
+    const bytes = limits ? Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) : 0;
+    return trailLengthFor(this.run.scene.n, this.run.scene.view.trails || TRAIL_LENGTH, bytes);
+  }
+
+  // Why the trails are shorter than asked, or off, at this N (empty when they are as asked).
+  trailNote(): string {
+    if (!this.view.trails) return '';
+    const asked = this.run.scene.view.trails || TRAIL_LENGTH, got = this.trailLength();
+    if (got === asked) return '';
+    return got === 0 ? `no trails at ${this.run.scene.n} bodies: two samples a body do not fit in one GPU buffer`
+      : `${got} samples a body (of ${asked}): as many as fit in one GPU buffer at ${this.run.scene.n} bodies`;
+  }
+
   draw(): void {
     const canvas = $<HTMLCanvasElement>('canvas');
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
@@ -304,6 +329,7 @@ class App {
       pointSize: size * dpr, targetDistance: v.distance, intensity: small * Math.min(1.5, Math.max(0.02, 0.6 * Math.sqrt(1e4 / n))),
       colourBySpeed: this.view.colour === 'speed', speedSpan: this.run.scene.look.topSpeed, toneMap: this.run.scene.look.toneMap, exposure: this.view.exposure,
       slots: slotStyles(this.run.scene.look, this.view), minSpritePx: this.run.scene.look.minSpritePx * dpr,
+      trailLength: this.view.trails ? this.trailLength() : 0, time: this.run.time,
     };
     if (this.renderer && this.sim) this.renderer.draw(this.sim.positionsBuffer(), this.sim.velocitiesBuffer(), this.sim.n, params);
     else this.cpu?.draw(params, w, h);
@@ -431,7 +457,7 @@ async function start(): Promise<void> {
   $<HTMLSelectElement>('colour').innerHTML = COLOUR_MODES.map((m) => `<option>${m}</option>`).join('');
   const parsed = parseUrlState(location.search, (k, v) => core.paramProblem(k, v), VARIANTS.map((v) => v.name));
   app.url = parsed.state;
-  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show', exposure: exposureFromLink(parsed.state, app.controls), guide: true };
+  app.view = { colour: parsed.state.colour ?? 'component', showDarkMatter: parsed.state['dark-matter'] === 'show', exposure: exposureFromLink(parsed.state, app.controls), guide: true, trails: false };
   setUpExposurePanel(app.controls);
   $('exposure-controls').hidden = !device; // the 2D canvas without WebGPU has no tone map
   const name = parsed.state.scene ?? FIRST_SCENE;
@@ -470,6 +496,11 @@ function wirePanels(app: App): void {
   num('spf', (v) => (app.run.stepsPerFrame = v));
   $('colour').addEventListener('change', () => {
     app.view.colour = $<HTMLSelectElement>('colour').value as ColourMode; // its options are COLOUR_MODES
+    app.syncPanels();
+  });
+  $('trails-switch').addEventListener('change', () => {
+    app.view.trails = $<HTMLInputElement>('trails-switch').checked;
+    app.sceneTrails = false;
     app.syncPanels();
   });
   $('guide-switch').addEventListener('change', () => {

@@ -7,6 +7,7 @@
 import { ToneMapLook } from './core';
 import { Exposure, ToneMapper } from './tone_map';
 import { SlotStyle } from './view_look';
+import { Trails, TRAILS_WGSL } from './trails';
 
 export interface DrawParams {
   view: Float32Array; // column-major 4x4
@@ -20,6 +21,8 @@ export interface DrawParams {
   exposure: Exposure; // the View panel's exposure and glow
   slots: SlotStyle[]; // 8: colour (linear RGB) and light of group % 8
   minSpritePx: number; // px: the smallest sprite (few-body scenes), drawn at full light
+  trailLength: number; // samples a body the trails keep (0: no trails)
+  time: number; // simulated time drawn: a trail samples when it moves and empties when it goes back
 }
 
 const SPRITE_WGSL = /* wgsl */ `
@@ -77,20 +80,28 @@ export class Renderer {
     const instance = (location: number, format: GPUVertexFormat, stride: number): GPUVertexBufferLayout => ({
       arrayStride: stride, stepMode: 'instance', attributes: [{ shaderLocation: location, offset: 0, format }],
     });
-    const [sprite, toneMap] = await Promise.all([
+    const trailModule = device.createShaderModule({ code: TRAILS_WGSL });
+    const hdrAdd: GPUColorTargetState[] = [{ format: 'rgba16float', blend: { color: add, alpha: add } }];
+    const [sprite, trail, toneMap] = await Promise.all([
       device.createRenderPipelineAsync({
         layout: 'auto',
         vertex: { module: spriteModule, entryPoint: 'vs', buffers: [instance(0, 'float32x4', 16), instance(1, 'float32x4', 16), instance(2, 'uint32', 4)] },
-        fragment: { module: spriteModule, entryPoint: 'fs', targets: [{ format: 'rgba16float', blend: { color: add, alpha: add } }] },
+        fragment: { module: spriteModule, entryPoint: 'fs', targets: hdrAdd },
         primitive: { topology: 'triangle-strip' },
+      }),
+      device.createRenderPipelineAsync({
+        layout: 'auto',
+        vertex: { module: trailModule, entryPoint: 'vs', buffers: [instance(0, 'uint32', 4)] },
+        fragment: { module: trailModule, entryPoint: 'fs', targets: hdrAdd },
+        primitive: { topology: 'line-strip' },
       }),
       ToneMapper.create(device, format),
     ]);
-    return new Renderer(device, context, colormap, sprite, toneMap);
+    return new Renderer(device, context, colormap, sprite, new Trails(device, trail), toneMap);
   }
 
   private constructor(private device: GPUDevice, private context: GPUCanvasContext, colormap: number[][],
-                      private sprite: GPURenderPipeline, private toneMap: ToneMapper) {
+                      private sprite: GPURenderPipeline, readonly trails: Trails, private toneMap: ToneMapper) {
     this.uniforms = device.createBuffer({ size: 304, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.cmap = device.createTexture({ size: [colormap.length, 1], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
     const texels = new Uint8Array(colormap.length * 4);
@@ -109,13 +120,14 @@ export class Renderer {
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     this.setGroups(new Uint32Array(1));
     const slots = Array.from({ length: 8 }, () => ({ colour: [0, 0, 0], light: 1 }));
-    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, toneMap, exposure, slots, minSpritePx: 1 });
+    this.draw(body, body, 1, { view: identity, proj: identity, pointSize: 1, targetDistance: 1, intensity: 0, colourBySpeed: false, speedSpan: 1, toneMap, exposure, slots, minSpritePx: 1, trailLength: 0, time: 0 });
     body.destroy();
   }
 
   // A new scene or a reset: also its own exposure from its first frame.
   setGroups(group: Uint32Array<ArrayBuffer>): void {
     this.toneMap.restart();
+    this.trails.clear();
     this.groups?.destroy();
     this.groups = this.device.createBuffer({ size: Math.max(4, group.byteLength), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
     this.device.queue.writeBuffer(this.groups, 0, group);
@@ -143,6 +155,8 @@ export class Renderer {
     const hdr = this.target(canvasTex.width, canvasTex.height);
     this.writeUniforms(p, canvasTex.width, canvasTex.height);
     const enc = this.device.createCommandEncoder();
+    if (p.trailLength > 0 && n > 0) this.trails.record(enc, pos, n, p.trailLength, p.time);
+    else this.trails.release();
     const pass = enc.beginRenderPass({
       colorAttachments: [{ view: hdr.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
     });
@@ -160,6 +174,8 @@ export class Renderer {
       pass.setVertexBuffer(1, vel);
       pass.setVertexBuffer(2, this.groups);
       pass.draw(4, n);
+      // The trails add over the sprites, in the same colours and light (the desktop's order).
+      this.trails.draw(pass, this.groups, this.cmap, this.sampler, p);
     }
     pass.end();
     this.toneMap.encode(enc, hdr, canvasTex.createView(), { look: p.toneMap, exposure: p.exposure, spriteLight: p.intensity });

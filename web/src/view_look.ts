@@ -10,6 +10,7 @@ export interface ViewSettings {
   showDarkMatter: boolean;
   exposure: Exposure;
   guide: boolean; // a choreography scene's orbit guide (orbit_guide.ts), on by default
+  trails: boolean; // fading trails (trails.ts): on where the scene opens with them, and by the switch
 }
 
 export interface SlotStyle {

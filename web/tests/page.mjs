@@ -390,6 +390,41 @@ try {
     return { drawn, dash: g ? alphaNear(82) : -1, gap: g ? alphaNear(86) : -1, row: !document.getElementById('guide-row').hidden,
       legend: document.getElementById('legend').textContent, guides: app.run.scene.guides.length };
   });
+  // Trails (trails.ts): a figure-eight opens with them ([camera] trails = 128), as on the desktop; they draw
+  // the eight behind the galaxies, the switch takes them off (and frees the ring), and a scene without them
+  // turns off only what a scene turned on.
+  await check('a figure-eight opens with trails: lines behind the bodies, more lit pixels; the switch and the next scene take them off', async () => {
+    const p = await viewPage('', 'figure8-3');
+    const opened = await p.evaluate(() => ({ on: document.getElementById('trails-switch').checked, row: !document.getElementById('trails-row').hidden }));
+    expect(opened.on && opened.row, JSON.stringify(opened));
+    await p.evaluate(() => { window.nbody.app.run.running = true; });
+    await p.waitForFunction(() => window.nbody.app.renderer.trails.count >= 12, { timeout: 90000 });
+    await p.evaluate(() => { window.nbody.app.run.running = false; });
+    await settle();
+    const ring = await p.evaluate(() => ({ length: window.nbody.app.renderer.trails.length, count: window.nbody.app.renderer.trails.count }));
+    const withTrails = await pictureShot(p);
+    await p.screenshot({ path: join(out, 'trails-figure8-3.png') });
+    await change(p, 'trails-switch', false);
+    await settle();
+    const without = await pictureShot(p);
+    const freed = await p.evaluate(() => window.nbody.app.renderer.trails.length);
+    const a = await pixelStats(p, withTrails), b = await pixelStats(p, without);
+    await change(p, 'trails-switch', true); // the switch's own choice: a scene without trails keeps it
+    await p.evaluate(() => window.nbody.app.loadScene('plummer'));
+    const kept = await p.evaluate(() => document.getElementById('trails-switch').checked);
+    await p.evaluate(() => { window.nbody.app.loadScene('figure8-3'); window.nbody.app.view.trails = false; window.nbody.app.sceneTrails = false; });
+    await p.evaluate(() => window.nbody.app.loadScene('figure8-3')); // opened by the scene again
+    await p.evaluate(() => window.nbody.app.loadScene('plummer'));
+    const dropped = await p.evaluate(() => document.getElementById('trails-switch').checked);
+    await p.close();
+    expect(ring.length === 128 && ring.count >= 12, JSON.stringify(ring));
+    expect(a.lit > 1.3 * b.lit, `lit pixels: with trails ${a.lit}, without ${b.lit}`);
+    expect(freed === 0, `the ring kept ${freed} slots with trails off`);
+    expect(kept, 'a scene without trails turned off the trails the switch turned on');
+    expect(!dropped, 'the trails a figure-eight turned on stayed on in a scene without them');
+    return `${ring.count} of ${ring.length} samples; lit pixels ${a.lit} with trails, ${b.lit} without`;
+  });
+
   await check('a figure-eight draws its orbit guide: dashes on the exact eight, gaps between, the switch hides it', async () => {
     const p = await viewPage('', 'three-body-figure8');
     await settle();
