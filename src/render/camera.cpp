@@ -72,17 +72,20 @@ void Camera::set_home(glm::vec3 target, float distance, float yaw, float pitch) 
     m_home_yaw = yaw;
     m_home_pitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
     m_home_aspect = 1;
+    fov_y = kDefaultFovY;
     reset();
 }
 
 void Camera::set_home_frame(glm::vec3 target, float width, float height, float yaw, float pitch) {
     const float h = std::max(height, 1e-6f);
-    set_home(target, 0.5f * h / std::tan(fov_y / 2), yaw, pitch);
+    set_home(target, 0.5f * h / std::tan(kFrameFovY / 2), yaw, pitch);
     m_home_aspect = std::clamp(width / h, 1e-3f, 1e3f);
+    fov_y = kFrameFovY;
 }
 
 void Camera::frame_all(glm::vec3 centre, float radius) {
     m_home_target = centre;
+    fov_y = kDefaultFovY;
     // Distance at which a sphere of `radius` fits the vertical field of view, with a 10% margin.
     m_home_distance = std::clamp(1.1f * std::max(radius, 1e-3f) / std::sin(fov_y / 2), 1e-3f, 1e6f);
     m_home_aspect = 1;

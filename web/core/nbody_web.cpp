@@ -44,7 +44,6 @@ val home_view(const SceneSpec& scene, const State& s) {
     cam.frame_all(c, radius);
     val v = val::object();
     v.set("radius", radius);
-    v.set("fovY", cam.fov_y);
     if (scene.camera) {
         const CameraSpec& k = *scene.camera;
         set_scene_home(cam, k);  // its distance, or the one that fits its frame box's height
@@ -59,6 +58,7 @@ val home_view(const SceneSpec& scene, const State& s) {
         v.set("pitchDeg", 30.0);  // the desktop camera's home pitch
     }
     v.set("frameAspect", cam.frame_aspect());
+    v.set("fovY", cam.fov_y);                                  // 45 degrees, or a frame box's 20
     v.set("trails", scene.camera ? scene.camera->trails : 0);  // samples a body the scene opens with (0: none)  // the box kept whole is this many times wider than high
     return v;
 }

@@ -31,9 +31,10 @@ export class OrbitCamera {
   // frame box. A view narrower than that shrinks the picture to keep it whole (the desktop's picture_scale).
   private frameAspect = 1;
 
-  setHome(target: number[], distance: number, yawDeg: number, pitchDeg: number, frameAspect = 1): void {
+  setHome(target: number[], distance: number, yawDeg: number, pitchDeg: number, frameAspect = 1, fovY = (45 * Math.PI) / 180): void {
     this.home = { target: [...target], distance, yaw: (yawDeg * Math.PI) / 180, pitch: (pitchDeg * Math.PI) / 180 };
     this.frameAspect = frameAspect > 0 ? frameAspect : 1;
+    this.fovY = fovY; // the desktop's: 20 degrees for a frame box (less stretch at its ends), else 45
     this.reset();
   }
   reset(): void {

@@ -120,7 +120,7 @@ class App {
     this.url = { variant: this.url.variant, method: this.url.method };
     this.restart();
     const v = scene.view;
-    this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg, v.frameAspect);
+    this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg, v.frameAspect, v.fovY);
     // As the desktop: a scene that opens with trails turns them on, and the next scene without them turns off
     // only what a scene turned on (not what the switch did).
     if (v.trails > 0 && !this.view.trails) [this.view.trails, this.sceneTrails] = [true, true];

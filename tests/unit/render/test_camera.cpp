@@ -131,6 +131,7 @@ TEST(Camera, AFrameBoxStaysWholeInTheWindowAndBesideThePanels) {
     Camera c;
     c.set_home_frame(glm::vec3(0), 22.0f, 10.0f, 0.0f, 1.55f);  // looking down, nearly
     EXPECT_FLOAT_EQ(c.frame_aspect(), 2.2f);
+    EXPECT_FLOAT_EQ(c.fov_y, Camera::kFrameFovY);  // narrow: the box's ends are not stretched
     const auto corners_inside = [&](float left, float top, float right, float bottom) {
         for (float sx : {-1.0f, 1.0f})
             for (float sy : {-1.0f, 1.0f}) {
@@ -154,5 +155,6 @@ TEST(Camera, AFrameBoxStaysWholeInTheWindowAndBesideThePanels) {
     // Frame all is a sphere again.
     c.frame_all(glm::vec3(0), 1.0f);
     EXPECT_FLOAT_EQ(c.frame_aspect(), 1.0f);
+    EXPECT_FLOAT_EQ(c.fov_y, Camera::kDefaultFovY);
     EXPECT_NEAR(c.view_scale(), 1.0f, 1e-6f);
 }
