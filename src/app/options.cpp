@@ -300,13 +300,21 @@ namespace {
 void adopt_snapshot(RunSetup& r, const AppOptions& o) {
     Snapshot snap = read_snapshot(o.snapshot_path);
     if (o.bodies) throw ParamError("--bodies", "cannot change the number of bodies of a snapshot");
-    if (!snap.info.scene.empty()) r.scene.name = snap.info.scene;
+    adopt_saved_scene_name(r.scene, snap.info.scene);
     if (snap.info.dt) r.scene.dt = *snap.info.dt, r.scene.dt_auto = false;
     r.scene.eps = snap.info.eps.value_or(r.scene.eps);
     r.scene.G = snap.info.G.value_or(r.scene.G);
     r.snapshot = std::move(snap.state);
 }
 }  // namespace
+
+void adopt_saved_scene_name(SceneSpec& scene, const std::string& saved) {
+    if (saved.empty() || saved == scene.name) return;
+    scene.name = saved;
+    scene.description.clear();
+    scene.watch.clear();
+    scene.camera.reset();
+}
 
 State initial_state(const RunSetup& setup) {
     return setup.snapshot ? *setup.snapshot : build_scene(setup.scene);

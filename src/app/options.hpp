@@ -90,6 +90,11 @@ struct RunSetup {
 // validates. Throws SceneError or ParamError naming the file or flag.
 RunSetup prepare_run(const AppOptions& o);
 
+// A saved state (snapshot or checkpoint) named `saved`: where that is not the loaded scene (the default one,
+// say), the loaded scene's words, view and trails go, so that its card does not describe another scene's
+// bodies and its camera does not frame them; the name is the saved one.
+void adopt_saved_scene_name(SceneSpec& scene, const std::string& saved);
+
 // The state to start from: the snapshot when one was loaded, else the scene built from its generators.
 State initial_state(const RunSetup& setup);
 

@@ -7,6 +7,7 @@
 #include "app/options.hpp"
 #include "core/errors.hpp"
 #include "io/snapshot.hpp"
+#include "scene/scene_file.hpp"
 
 using namespace nbody;
 
@@ -73,6 +74,15 @@ TEST(CommandLine, LoadSnapshotTakesItsStateAndParameters) {
     EXPECT_EQ(setup.params.dt, 0.001);  // from the snapshot
     EXPECT_EQ(setup.params.eps, 0.5);   // the flag wins
     EXPECT_EQ(setup.scene.name, "two");
+    // The default scene (the figure-eights) was loaded first: none of its words or its view stay with bodies
+    // that are not its own (the card would describe the eight, the camera frame it).
+    EXPECT_TRUE(setup.scene.description.empty() && setup.scene.watch.empty()) << setup.scene.watch;
+    EXPECT_FALSE(setup.scene.camera.has_value());
+    // The same scene's own snapshot keeps them.
+    SceneSpec own = load_scene_file(NBODY_SOURCE_DIR "/scenes/figure8-3.toml");
+    adopt_saved_scene_name(own, own.name);
+    EXPECT_FALSE(own.watch.empty());
+    EXPECT_TRUE(own.camera.has_value());
     auto bad = parse({"--load-snapshot", path.string(), "--bodies", "10"});
     EXPECT_THROW(prepare_run(std::get<AppOptions>(bad)), ParamError);
     std::filesystem::remove(path);
