@@ -16,8 +16,11 @@ namespace nbody {
 namespace {
 // The card says what to watch for (the scene's `watch`; a scene without one shows its description), and what
 // the scene runs.
+const std::string& card_say(const UiView& v) {
+    return v.scene_watch.empty() ? v.scene_description : v.scene_watch;
+}
 std::string card_text(const UiView& v) {
-    const std::string& say = v.scene_watch.empty() ? v.scene_description : v.scene_watch;
+    const std::string& say = card_say(v);
     return v.scene_runs.empty() || say.empty() ? say : say + "\n\n" + v.scene_runs;
 }
 }  // namespace
@@ -59,11 +62,13 @@ CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation
 
 float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation, float left,
                             float right) {
-    const std::string key = view.scene_name + '\n' + card_text(view);
+    // The scene's words, not the runs line: that one carries the measured rates, which change every second
+    // where the backend does not keep up (the card then never closed, and came back after Dismiss).
+    const std::string key = view.scene_name + '\n' + card_say(view);
     const double now = ImGui::GetTime();
     if (key != m_key) {  // a scene (re)loaded: show its card afresh
         m_key = key;
-        m_start = card_text(view).empty() ? -1 : now;
+        m_start = card_say(view).empty() ? -1 : now;
         m_dismissed = false;
     }
     const double age = now - m_start;
