@@ -1,4 +1,5 @@
-// The desktop window's exposure and glow controls as the page's View panel shows them: the defaults are
+// The desktop window's exposure and glow controls as the page's View panel shows them, and its trails'
+// settings (samples a body, frames between samples, light): the defaults are
 // RenderSettings' (render/particle_renderer.hpp); the ranges are the window's sliders (ui/panels.cpp,
 // view_panel), ImGui code that is not in the web build: they are repeated here, this one place; keep them in
 // step. Each is written as a parameter-registry row so that a refused value gets the registry's words, as dt
@@ -62,6 +63,11 @@ val view_controls() {
     v.set("exposureEv", control(kControls[0], desktop.exposure_ev));
     v.set("exposure", control(kControls[1], desktop.exposure));
     v.set("glow", control(kControls[2], desktop.glow));
+    val trails = val::object();  // TrailSettings (render/trails.hpp): the page's trails take the same
+    trails.set("length", desktop.trails.length);
+    trails.set("stride", desktop.trails.stride);
+    trails.set("brightness", shortest_decimal(desktop.trails.brightness));
+    v.set("trails", trails);
     return v;
 }
 

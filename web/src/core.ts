@@ -47,6 +47,12 @@ export interface ViewControls {
   exposureEv: ControlRange; // the automatic exposure's stops brighter (+) or darker (-) than measured
   exposure: ControlRange; // a fixed exposure: light 1 / exposure is white
   glow: ControlRange; // the bloom's weight
+  trails: TrailLook; // the desktop's TrailSettings
+}
+export interface TrailLook {
+  length: number; // samples a body
+  stride: number; // frames in which the bodies moved between two samples
+  brightness: number; // the newest point's light relative to a sprite's centre
 }
 export interface SceneLook {
   groups: GroupLook[]; // one a colour group

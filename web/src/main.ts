@@ -10,7 +10,7 @@ import { FLOPS_PER_INTERACTION, Variant, variantByName, VARIANTS } from './kerne
 import { $, readNumber, showError, showFigures, showNote, showRace } from './panels';
 import { BodyPlan, directModel, planBodies, probeRate, probeTreeStep, treeModel } from './probe';
 import { Renderer } from './renderer';
-import { TRAIL_LENGTH, trailLengthFor } from './trails';
+import { trailLengthFor } from './trails';
 import { computeUnits, FixedShape, shapeChooser, ShapeChooser, Units, wantedLimits } from './shape';
 import { COLOUR_MODES, ColourMode, formatUrlState, MAX_BODIES, parseUrlState, UrlState } from './url_state';
 import { TreeSim } from './tree_sim';
@@ -80,6 +80,7 @@ class App {
       this.sim = this.direct = new GpuSim(device, shapes);
       this.tree = new TreeSim(device, shapes, core, 1, 0.001, treeWalkShapeFor(units?.units === 0));
       this.renderer = renderer;
+      if (renderer) renderer.trails.look = this.controls.trails;
     } else {
       this.cpu = new CpuView(core, cpuCore!, canvas, colormap);
     }
@@ -297,17 +298,22 @@ class App {
     } else if (this.firstFrameMs < 0) this.firstFrameMs = performance.now();
   }
 
-  // The trails' samples a body: the scene's (else the desktop's 128), at most what one storage binding holds.
+  // The trails' samples a body asked for: the scene's, else the desktop's default.
+  private trailAsk(): number {
+    return this.run.scene.view.trails || this.controls.trails.length;
+  }
+
+  // The samples a body drawn: as asked, at most what one storage binding holds.
   trailLength(): number {
     const limits = this.device?.limits;
     const bytes = limits ? Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) : 0;
-    return trailLengthFor(this.run.scene.n, this.run.scene.view.trails || TRAIL_LENGTH, bytes);
+    return trailLengthFor(this.run.scene.n, this.trailAsk(), bytes);
   }
 
   // Why the trails are shorter than asked, or off, at this N (empty when they are as asked).
   trailNote(): string {
     if (!this.view.trails) return '';
-    const asked = this.run.scene.view.trails || TRAIL_LENGTH, got = this.trailLength();
+    const asked = this.trailAsk(), got = this.trailLength();
     if (got === asked) return '';
     return got === 0 ? `no trails at ${this.run.scene.n} bodies: two samples a body do not fit in one GPU buffer`
       : `${got} samples a body (of ${asked}): as many as fit in one GPU buffer at ${this.run.scene.n} bodies`;

@@ -2,13 +2,9 @@
 // a ring of `length` past positions a body on the GPU (slot-major: slot s holds every body's position), filled
 // by a buffer copy from the simulation's positions (no read-back), drawn as one line strip a body (instanced,
 // vertex index = age, 0 the newest) added into the HDR target after the sprites, fading as (1 - age / length)^2.
-// A sample every `stride` frames in which the bodies moved; time going back (a reset) empties the ring.
-
-// The desktop's defaults (TrailSettings): samples kept a body, frames between two samples, and the newest
-// point's light relative to a sprite's centre.
-export const TRAIL_LENGTH = 128;
-export const TRAIL_STRIDE = 2;
-export const TRAIL_BRIGHTNESS = 0.35;
+// A sample every `stride` frames in which the bodies moved; time going back (a reset) empties the ring. The
+// length, stride and light are the desktop's TrailSettings, through the core (ViewControls.trails).
+import { TrailLook } from './core';
 
 export const TRAILS_WGSL = /* wgsl */ `
 struct T { view: mat4x4f, proj: mat4x4f, n: u32, length: u32, head: u32, count: u32,
@@ -67,6 +63,7 @@ export class Trails {
   head = -1; // slot of the newest sample
   count = 0; // samples held
   private uniforms: GPUBuffer;
+  look: TrailLook | null = null; // the core's (the desktop's), set by the page once the core has loaded
 
   constructor(private device: GPUDevice, private pipeline: GPURenderPipeline) {
     this.uniforms = device.createBuffer({ size: 304, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -90,9 +87,9 @@ export class Trails {
   }
 
   // Called every frame with the simulated time drawn: a sample from `pos` (n float4) into the ring on every
-  // `TRAIL_STRIDE`-th frame the time moved. `length` slots (re-made, empty, when it or n changes).
+  // `look.stride`-th frame the time moved. `length` slots (re-made, empty, when it or n changes).
   record(enc: GPUCommandEncoder, pos: GPUBuffer, n: number, length: number, time: number): void {
-    if (length < 2 || n < 1) return this.release();
+    if (!this.look || length < 2 || n < 1) return this.release();
     if (!this.ring || n !== this.n || length !== this.length) {
       this.release();
       this.ring = this.device.createBuffer({ size: 16 * n * length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
@@ -102,7 +99,7 @@ export class Trails {
     if (time < this.lastTime) this.clear(); // time went back: no line back to where the bodies were
     if (time === this.lastTime) return;
     this.lastTime = time;
-    if (this.updates++ % TRAIL_STRIDE !== 0) return;
+    if (this.updates++ % this.look.stride !== 0) return;
     this.head = (this.head + 1) % this.length;
     this.count = Math.min(this.count + 1, this.length);
     this.sampleTimes = [time, ...this.sampleTimes].slice(0, 2);
@@ -111,13 +108,13 @@ export class Trails {
 
   // Into the pass drawing the HDR target, additively; `groups` the sprites' per-body group buffer.
   draw(pass: GPURenderPassEncoder, groups: GPUBuffer, cmap: GPUTexture, sampler: GPUSampler, d: TrailDraw): void {
-    if (!this.ring || this.count < 2) return;
+    if (!this.ring || !this.look || this.count < 2) return;
     const u = new ArrayBuffer(304), f = new Float32Array(u), i = new Uint32Array(u);
     f.set(d.view, 0);
     f.set(d.proj, 16);
     i.set([this.n, this.length, this.head, this.count], 32);
     const gap = this.sampleTimes.length === 2 ? Math.abs(this.sampleTimes[0] - this.sampleTimes[1]) : 0;
-    f.set([d.intensity * TRAIL_BRIGHTNESS, d.colourBySpeed ? 1 : 0, gap > 0 ? 1 / (Math.max(d.speedSpan, 1e-30) * gap) : 0, 0], 36);
+    f.set([d.intensity * this.look.brightness, d.colourBySpeed ? 1 : 0, gap > 0 ? 1 / (Math.max(d.speedSpan, 1e-30) * gap) : 0, 0], 36);
     d.slots.forEach((s, k) => f.set([...s.colour, s.light], 40 + 4 * k));
     this.device.queue.writeBuffer(this.uniforms, 0, u);
     pass.setPipeline(this.pipeline);
