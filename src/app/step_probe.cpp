@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <vector>
 
 #include "app/load_plan.hpp"
@@ -30,32 +31,40 @@ State probe_ball(std::size_t n) {
     }
     return s;
 }
+
+double seconds_now(StepClock clock) {
+    if (clock == StepClock::Wall)
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 }  // namespace
 
-double measure_cpu_step(const State& state, const SimParams& params) {
+double measure_cpu_step(const State& state, const SimParams& params, StepClock clock) {
     CpuBackend backend(params.cpu_threads);
     backend.reset(state, params);
     backend.step(1);  // the first step builds what later ones reuse (thread pool, tree buffers)
     std::vector<double> t;
     for (int i = 0; i < 3; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
+        const double t0 = seconds_now(clock);
         backend.step(1);
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        t.push_back(seconds_now(clock) - t0);
     }
     std::sort(t.begin(), t.end());
     return t[1];
 }
 
-double measure_cpu_step(std::size_t n, ForceMethod method, int threads) {
+double measure_cpu_step(std::size_t n, ForceMethod method, int threads, StepClock clock) {
     SimParams p;
     p.method = method;
     p.cpu_threads = threads;
     p.eps = 0.05;
-    return measure_cpu_step(probe_ball(n), p);
+    return measure_cpu_step(probe_ball(n), p, clock);
 }
 
-std::size_t cpu_smooth_bodies(ForceMethod method, int threads, double budget_s) {
-    const double at_probe = measure_cpu_step(kProbeBodies, method, threads);
+std::size_t cpu_smooth_bodies(ForceMethod method, int threads, double budget_s, StepClock clock) {
+    const double at_probe = measure_cpu_step(kProbeBodies, method, threads, clock);
     // The largest N whose scaled step fits: the cost grows with N, so bisect on it.
     double lo = 1, hi = 1e9;
     while (hi - lo > 1) {
