@@ -36,7 +36,8 @@ void adopt_checkpoint(RunSetup& r, const AppOptions& o) {
     SimParams p = file->checkpoint->params;
     if (o.backend != "auto") p.backend = r.params.backend;
     p.cpu_threads = o.threads ? o.threads : p.cpu_threads;
-    adopt_saved_scene_name(r.scene, file->snapshot.info.scene);
+    adopt_saved_scene(r.scene, file->snapshot.info.scene);
+    r.saved_group_labels = file->checkpoint->group_labels;
     r.scene.dt_auto = false;  // the checkpoint's dt, chosen when the run began
     r.params = p;
     r.snapshot = file->snapshot.state;

@@ -85,7 +85,7 @@ RunSummary run_headless(Backend& backend, const RunSetup& setup, const AppOption
     std::optional<CheckpointWriter> checkpoints;
     if (!o.checkpoint_path.empty())
         checkpoints.emplace(o.checkpoint_path, o.checkpoint_every, t_start, setup.scene.name,
-                            group_labels(setup.scene));
+                            run_group_labels(setup));
     while (!run.finished()) {
         std::optional<double> land_on;  // the checkpoint times (the chunking is invisible)
         if (checkpoints && o.checkpoint_every > 0) land_on = checkpoints->next_due();

@@ -23,6 +23,7 @@
 #include "gl_backend/gl_backend_factory.hpp"
 #include "io/snapshot_file.hpp"
 #include "render/colour_scale.hpp"
+#include "scene/group_labels.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/scene_names.hpp"
 #include "scene/toml_reader.hpp"  // did_you_mean
@@ -300,7 +301,7 @@ namespace {
 void adopt_snapshot(RunSetup& r, const AppOptions& o) {
     Snapshot snap = read_snapshot(o.snapshot_path);
     if (o.bodies) throw ParamError("--bodies", "cannot change the number of bodies of a snapshot");
-    adopt_saved_scene_name(r.scene, snap.info.scene);
+    adopt_saved_scene(r.scene, snap.info.scene);
     if (snap.info.dt) r.scene.dt = *snap.info.dt, r.scene.dt_auto = false;
     r.scene.eps = snap.info.eps.value_or(r.scene.eps);
     r.scene.G = snap.info.G.value_or(r.scene.G);
@@ -308,12 +309,23 @@ void adopt_snapshot(RunSetup& r, const AppOptions& o) {
 }
 }  // namespace
 
-void adopt_saved_scene_name(SceneSpec& scene, const std::string& saved) {
+void adopt_saved_scene(SceneSpec& scene, const std::string& saved) {
     if (saved.empty() || saved == scene.name) return;
+    if (std::optional<SceneSpec> own = shipped_scene_titled(saved, scenes_dir())) {
+        scene = std::move(*own);
+        return;
+    }
     scene.name = saved;
+    scene.source.clear();  // the Scene panel selects no file: loading one is the user's choice
     scene.description.clear();
     scene.watch.clear();
     scene.camera.reset();
+    scene.units = {};
+    scene.components.clear();  // the bodies come from the file; their groups are not the loaded scene's
+}
+
+std::vector<std::string> run_group_labels(const RunSetup& setup) {
+    return setup.saved_group_labels.empty() ? group_labels(setup.scene) : setup.saved_group_labels;
 }
 
 State initial_state(const RunSetup& setup) {

@@ -84,16 +84,24 @@ struct RunSetup {
     SimParams params;
     std::optional<State> snapshot;  // --load-snapshot: the state to resume from
     std::shared_ptr<const Hdf5File> resume;  // --resume: the checkpoint (resume_backend after the reset)
+    std::vector<std::string>
+        saved_group_labels;  // --resume: the legend's names the checkpoint was written with
 };
 
 // Loads the scene, applies --bodies, --dt, --eps, --G, --seed, backend and kernel flags on top of it, and
 // validates. Throws SceneError or ParamError naming the file or flag.
 RunSetup prepare_run(const AppOptions& o);
 
-// A saved state (snapshot or checkpoint) named `saved`: where that is not the loaded scene (the default one,
-// say), the loaded scene's words, view and trails go, so that its card does not describe another scene's
-// bodies and its camera does not frame them; the name is the saved one.
-void adopt_saved_scene_name(SceneSpec& scene, const std::string& saved);
+// A saved state (snapshot or checkpoint) whose scene is titled `saved`. Where that is the loaded scene, or
+// names none, the scene stays. Where a shipped scene has that title, it becomes the scene: its card, view,
+// units and components (the legend's names and colours, dark matter dimmed) describe the saved bodies.
+// Otherwise (the default scene was loaded and the state came from another file) the loaded scene's words,
+// view, units, components and file go, so that nothing of it describes bodies that are not its own; the name
+// is the saved one.
+void adopt_saved_scene(SceneSpec& scene, const std::string& saved);
+
+// The legend's name of each colour group: the checkpoint's own where it has them, else the scene's.
+std::vector<std::string> run_group_labels(const RunSetup& setup);
 
 // The state to start from: the snapshot when one was loaded, else the scene built from its generators.
 State initial_state(const RunSetup& setup);

@@ -64,7 +64,7 @@ Viewer::Viewer(const AppOptions& o, GlContext& ctx)
     const RunSetup setup = prepare_run(o);
     // Off-screen runs have no timeline to drag: no rewind slots, and frames stepped in one piece.
     if (o.headless) m_sim.set_rewind(RewindSettings{false});
-    start(setup.scene, setup.params, initial_state(setup), !setup.snapshot);
+    start(setup.scene, setup.params, initial_state(setup), run_group_labels(setup));
     if (setup.resume) resume_backend(m_sim.backend(), *setup.resume);  // --resume: the integrator's own state
     m_sim.set_paused(o.paused);
     m_sim.set_auto_steps(o.auto_steps);
@@ -81,7 +81,8 @@ Viewer::~Viewer() {
     m_feed.detach();  // unregister from CUDA before the renderer deletes the buffer
 }
 
-void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene) {
+void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& initial,
+                   const std::vector<std::string>& group_names) {
     m_sim.load(initial, p);  // throws, leaving the old scene running
     m_scene = scene;
     // dt "auto": from the accelerations the backend took at its reset, applied at the next frame boundary.
@@ -94,11 +95,11 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     m_com = centre_of_mass(initial);
     m_group_count = 1;
     for (uint32_t g : initial.group) m_group_count = std::max<std::size_t>(m_group_count, g + 1);
-    m_group_names = from_scene ? group_labels(scene) : std::vector<std::string>{};
+    m_group_names = group_names;
     for (std::size_t g = m_group_names.size(); g < m_group_count; ++g)
         m_group_names.push_back("group " + std::to_string(g));
-    apply_group_looks(from_scene ? group_looks(scene) : std::vector<ComponentLook>{});
-    m_guides = from_scene ? orbit_guides(scene) : std::vector<OrbitGuide>{};
+    apply_group_looks(group_looks(scene));
+    m_guides = orbit_guides(scene);
     m_settings.speed_max = typical_top_speed(initial);
     m_settings.point_size = default_point_size(initial.size());
     m_settings.min_sprite_px = few_body_sprite_px(initial.size());
@@ -108,7 +109,7 @@ void Viewer::start(const SceneSpec& scene, const SimParams& p, const State& init
     for (const Double4& b : initial.pos_mass) mass += b.w;
     m_renderer->set_scene_scale(mass, m_radius);
     if (scene.camera) set_scene_home(m_camera, *scene.camera);  // the scene's own suggested view wins
-    m_scene_trails.apply(m_settings.trails, from_scene && scene.camera ? scene.camera->trails : 0,
+    m_scene_trails.apply(m_settings.trails, scene.camera ? scene.camera->trails : 0,
                          software_renderer(m_ctx.description()));
     m_measure.new_scene(initial.size(), m_radius);  // a new scene: the picks go
 }
@@ -165,7 +166,7 @@ std::optional<std::string> Viewer::poll_load() {
     if (!r) return std::nullopt;
     if (!r->error.empty()) return r->error;  // the current scene keeps running
     try {
-        start(r->scene, r->scene.with_own_physics(m_sim.params()), r->state);
+        start(r->scene, r->scene.with_own_physics(m_sim.params()), r->state, group_labels(r->scene));
         return std::string();
     } catch (const std::exception& e) {
         return std::string(e.what());

@@ -88,13 +88,15 @@ class Viewer {
     // The legend's names, one per colour group: the scene's component names ("target disk", "intruder"), or
     // "group g" for a state from a snapshot.
     const std::vector<std::string>& group_names() const { return m_group_names; }
-    // What each colour group is (the scene's `kind`s; Cluster for a snapshot's groups).
+    // What each colour group is (the scene's `kind`s; Cluster for groups no scene describes).
     const std::vector<ComponentKind>& group_kinds() const { return m_group_kinds; }
     // The scene's choreography paths, drawn dashed over the bodies while settings().orbit_guides is on.
     const std::vector<OrbitGuide>& guides() const { return m_guides; }
 
   private:
-    void start(const SceneSpec& scene, const SimParams& p, const State& initial, bool from_scene = true);
+    // `group_names`: the legend's name of each colour group (the scene's, or a checkpoint's own).
+    void start(const SceneSpec& scene, const SimParams& p, const State& initial,
+               const std::vector<std::string>& group_names);
     void attach_renderer();
     // Colours and dark-matter flags of the groups into the render settings (the defaults where none given).
     void apply_group_looks(const std::vector<ComponentLook>& looks);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "scene/scene_file.hpp"
 #include "scene/toml_reader.hpp"  // did_you_mean
 
 namespace nbody {
@@ -26,6 +27,18 @@ std::optional<std::string> find_scene(const std::string& given, const std::strin
     for (const std::string& name : {given, given + ".toml"}) {
         const fs::path shipped = fs::path(dir) / name;
         if (fs::is_regular_file(shipped, ec)) return shipped.string();
+    }
+    return std::nullopt;
+}
+
+std::optional<SceneSpec> shipped_scene_titled(const std::string& title, const std::string& dir) {
+    if (title.empty()) return std::nullopt;
+    for (const std::string& name : scene_names(dir)) {
+        try {  // a file that does not load is not the one (the Scene panel says why it does not)
+            SceneSpec s = load_scene_file((fs::path(dir) / (name + ".toml")).string());
+            if (s.name == title) return s;
+        } catch (const std::exception&) {
+        }
     }
     return std::nullopt;
 }

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "app/checkpoint.hpp"
+#include "app/options.hpp"
+#include "cli_parse.hpp"  // parse(args): the real parser on an argument list
 #include "core/errors.hpp"
 #include "core/rows/integrator.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -142,6 +144,25 @@ TEST(Hdf5Checkpoint, TreeRunsResumeBitForBit) {
     NEED_HDF5();
     resume_is_exact(Integrator::LeapFrog, ForceMethod::Tree);
     resume_is_exact(Integrator::LeapFrogBlock, ForceMethod::Tree);
+}
+
+// A checkpoint of a scene that is not shipped, resumed with the default scene loaded: the legend names its
+// groups as the run that wrote it did, and nothing of the default scene (its galaxies, its file) stays.
+TEST(Hdf5Checkpoint, ResumingKeepsTheLegendsNamesOfAnUnshippedScene) {
+    NEED_HDF5();
+    const fs::path dir = temp_dir("labels");
+    CpuBackend a(1);
+    a.reset(plummer_state(64, 5), params_for(Integrator::LeapFrog));
+    a.step(3);
+    const std::string path = (dir / "ck.hdf5").string();
+    write_hdf5(checkpoint_of(a, "a scene of my own", {"stars", "gas"}), path);
+    auto r = test::parse({"--resume", path});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    const RunSetup setup = prepare_run(std::get<AppOptions>(r));
+    EXPECT_EQ(setup.scene.name, "a scene of my own");
+    EXPECT_TRUE(setup.scene.components.empty() && setup.scene.source.empty()) << setup.scene.source;
+    EXPECT_EQ(run_group_labels(setup), (std::vector<std::string>{"stars", "gas"}));
+    fs::remove_all(dir);
 }
 
 TEST(Hdf5Checkpoint, TruncatedFileGivesALocatedError) {

@@ -74,17 +74,48 @@ TEST(CommandLine, LoadSnapshotTakesItsStateAndParameters) {
     EXPECT_EQ(setup.params.dt, 0.001);  // from the snapshot
     EXPECT_EQ(setup.params.eps, 0.5);   // the flag wins
     EXPECT_EQ(setup.scene.name, "two");
-    // The default scene (the figure-eights) was loaded first: none of its words or its view stay with bodies
-    // that are not its own (the card would describe the eight, the camera frame it).
+    // The default scene (the figure-eights) was loaded first: none of its words, view, components or file
+    // stay with bodies that are not its own (the card would describe the eight, the camera frame it, the
+    // legend name its galaxies and the Scene panel offer its N).
     EXPECT_TRUE(setup.scene.description.empty() && setup.scene.watch.empty()) << setup.scene.watch;
     EXPECT_FALSE(setup.scene.camera.has_value());
+    EXPECT_TRUE(setup.scene.components.empty());
+    EXPECT_TRUE(setup.scene.source.empty()) << setup.scene.source;
+    EXPECT_TRUE(run_group_labels(setup).empty());
     // The same scene's own snapshot keeps them.
     SceneSpec own = load_scene_file(NBODY_SOURCE_DIR "/scenes/figure8-3.toml");
-    adopt_saved_scene_name(own, own.name);
+    adopt_saved_scene(own, own.name);
     EXPECT_FALSE(own.watch.empty());
     EXPECT_TRUE(own.camera.has_value());
     auto bad = parse({"--load-snapshot", path.string(), "--bodies", "10"});
     EXPECT_THROW(prepare_run(std::get<AppOptions>(bad)), ParamError);
+    std::filesystem::remove(path);
+}
+
+// A snapshot of a shipped scene, loaded over the default one: that scene's card, view, units and components
+// come with it, so the legend names its galaxies and the Scene panel selects its file.
+TEST(CommandLine, ASnapshotOfAShippedSceneWearsThatScene) {
+    const SceneSpec galaxies = load_scene_file(NBODY_SOURCE_DIR "/scenes/milky-way-andromeda.toml");
+    State s;
+    s.resize(4);
+    for (uint32_t i = 0; i < 4; ++i) s.pos_mass[i] = {float(i), 0.f, 0.f, 0.25f}, s.group[i] = i;
+    const auto path = std::filesystem::temp_directory_path() / "nbody_cli_galaxies_snapshot.csv";
+    write_snapshot_csv(s, {1.0, 0.05, 0.001, galaxies.name}, path.string());
+    auto r = parse({"--load-snapshot", path.string()});
+    ASSERT_TRUE(std::holds_alternative<AppOptions>(r));
+    const RunSetup setup = prepare_run(std::get<AppOptions>(r));
+    EXPECT_EQ(setup.scene.name, galaxies.name);
+    EXPECT_EQ(std::filesystem::path(setup.scene.source).filename(), "milky-way-andromeda.toml");
+    EXPECT_EQ(setup.scene.description, galaxies.description);
+    EXPECT_EQ(setup.scene.units.length_unit, "kpc");  // the time and scale bar in kpc and Myr
+    EXPECT_TRUE(setup.scene.camera.has_value());
+    const std::vector<std::string> labels = run_group_labels(setup);
+    ASSERT_EQ(labels.size(), 4u);
+    EXPECT_EQ(labels[0], "milky way disk");
+    EXPECT_EQ(labels[3], "andromeda halo");
+    EXPECT_EQ(initial_state(setup).size(), 4u);  // the bodies are the snapshot's, not the scene's
+    EXPECT_EQ(setup.params.dt, 0.001);           // and so are its dt and eps
+    EXPECT_EQ(setup.params.eps, 0.05);
     std::filesystem::remove(path);
 }
 
