@@ -212,12 +212,14 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
     // pushes the ones below it down now, not a frame later (a frame lasts seconds at a heavy scene).
     float below[2] = {-FLT_MAX, -FLT_MAX};
     const float margin = std::round(0.6f * ImGui::GetFontSize());
+    bool users_panel = false;
     for (std::size_t i = 0; i < count; ++i) {
         if (!open[i]) continue;
         const bool managed = c.layout.managed(rows[i].spec.title);
         const int flags = c.layout.place(rows[i].spec, below[rows[i].spec.right]);
         const bool visible = ImGui::Begin(rows[i].spec.title, rows[i].open, flags);
         if (managed) below[rows[i].spec.right] = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y + margin;
+        users_panel |= !managed;
         // A panel's title, clicked anywhere (not only its arrow): folds or unfolds it from the next frame.
         if (title_clicked()) ImGui::SetWindowCollapsed(!ImGui::IsWindowCollapsed());
         c.layout.record(rows[i].spec);
@@ -230,6 +232,7 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         }
         ImGui::End();
     }
+    c.layout.set_panels_bottom(users_panel ? 1e30f : std::max(below[0], below[1]));
 }
 
 }  // namespace nbody

@@ -4,7 +4,9 @@
 #include <imgui_internal.h>  // the Read-out window's last content height and title bar
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 
@@ -36,32 +38,58 @@ struct CardFonts {
     ImFont* body;
 };
 
-// The largest title and body sizes whose wrapped text, Dismiss row included, fits in `max_h` (a long
-// description at scale 2 in a 720-pixel window would otherwise push the Dismiss button out of sight); the
-// smallest pair, with a scroll bar, when none does.
-CardFonts card_fonts(const UiView& view, const UiFonts& fonts, bool presentation, float wrap_w, float max_h) {
-    const CardFonts options[] = {{fonts.huge, fonts.large},
-                                 {fonts.large, fonts.large},
-                                 {fonts.large, fonts.regular},
-                                 {fonts.regular, fonts.regular}};
+// A card's sizes, largest first: the presentation layout starts at the first, the others at the third.
+std::array<CardFonts, 4> card_font_options(const UiFonts& fonts) {
+    return {{{fonts.huge, fonts.large},
+             {fonts.large, fonts.large},
+             {fonts.large, fonts.regular},
+             {fonts.regular, fonts.regular}}};
+}
+
+constexpr const char* kCardNote = "closes in %.0f s; the physics: Scene panel, Description";
+
+// The card's heights at `wrap_w` (pixels, inside its padding) in `f`: the words alone, and the whole card
+// (padding, title, words and the Dismiss row, whose note wraps beside the button in a narrow card).
+struct CardHeights {
+    float words, total;
+};
+CardHeights card_heights(const UiView& view, const UiFonts& fonts, const CardFonts& f, float wrap_w) {
     const ImGuiStyle& st = ImGui::GetStyle();
-    const float fixed =
-        2 * st.WindowPadding.y + fonts.regular_px + 2 * st.FramePadding.y + 3 * st.ItemSpacing.y;
-    auto height = [&](ImFont* font, const std::string& text) {
-        return font->CalcTextSizeA(font->FontSize, FLT_MAX, wrap_w, text.c_str()).y;
+    auto height = [](ImFont* font, const std::string& text, float wrap) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, wrap, text.c_str()).y;
     };
-    for (std::size_t i = presentation ? 0 : 2; i < std::size(options); ++i) {
-        const CardFonts& o = options[i];
-        if (fixed + height(o.title, view.scene_name) + height(o.body, card_text(view)) <= max_h)
-            return o;
+    const float button_w = fonts.regular->CalcTextSizeA(fonts.regular->FontSize, FLT_MAX, 0, "Dismiss").x +
+                           2 * st.FramePadding.x;
+    const float note_h = height(fonts.regular, kCardNote, wrap_w - button_w - st.ItemSpacing.x);
+    // The note beside the button starts at the button's text baseline, a frame padding down.
+    const float row = std::max(fonts.regular_px + 2 * st.FramePadding.y, st.FramePadding.y + note_h);
+    const float words = height(f.body, card_text(view), wrap_w);
+    return {words, 2 * st.WindowPadding.y + height(f.title, view.scene_name, wrap_w) + words + row +
+                       3 * st.ItemSpacing.y};
+}
+
+// The largest sizes whose card fits in `max_h` (a long description at scale 2 in a 720-pixel window would
+// otherwise push the Dismiss button out of sight), at the width `width(body font)` gives; index -1 when
+// none does.
+struct CardFit {
+    int index = -1;
+    float w = 0;
+};
+template <class Width>
+CardFit fitting_fonts(const UiView& view, const UiFonts& fonts, bool presentation, float max_h, Width width) {
+    const std::array<CardFonts, 4> options = card_font_options(fonts);
+    const float pad = 2 * ImGui::GetStyle().WindowPadding.x;
+    for (std::size_t i = presentation ? 0 : 2; i < options.size(); ++i) {
+        const float w = width(options[i].body);
+        if (card_heights(view, fonts, options[i], w - pad).total <= max_h) return {int(i), w};
     }
-    return options[std::size(options) - 1];
+    return {};
 }
 
 }  // namespace
 
 float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool presentation, float left,
-                            float right) {
+                            float right, float panels_bottom) {
     // The scene's words, not the runs line: that one carries the measured rates, which change every second
     // where the backend does not keep up (the card then never closed, and came back after Dismiss).
     const std::string key = view.scene_name + '\n' + card_say(view);
@@ -75,15 +103,38 @@ float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool prese
     if (!showing() || age > kCardSeconds) return FLT_MAX;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const ImGuiStyle& st = ImGui::GetStyle();
-    // About 55 characters to the line (at the body size), within 80% of the window.
+    const float margin = std::round(0.6f * ImGui::GetFontSize());
     const float body_px = presentation ? fonts.regular_px * 1.5f : fonts.regular_px;
-    // Below the PAUSED mark (top) and above the legend (bottom); as wide as the free area allows.
-    const float free_w = std::max(right - left, 0.3f * vp->WorkSize.x);
-    const float w = std::min(free_w * 0.9f, body_px * 30.0f), max_h = vp->WorkSize.y * 0.6f;
-    const CardFonts f = card_fonts(view, fonts, presentation, w - 2 * st.WindowPadding.x, max_h);
     const float legend = 2 * fonts.regular_px + 2 * st.WindowPadding.y;
-    ImGui::SetNextWindowPos(ImVec2(0.5f * (left + right), vp->WorkPos.y + vp->WorkSize.y - legend),
-                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    const float bottom = vp->WorkPos.y + vp->WorkSize.y - legend;  // above the legend
+    // In the free area: about 55 characters to the line (at the body size), at most 60% of the window high,
+    // below the PAUSED mark.
+    const float free_w = std::max(right - left, 0.3f * vp->WorkSize.x);
+    const float narrow_w = std::min(free_w * 0.9f, body_px * 30.0f), narrow_h = vp->WorkSize.y * 0.6f;
+    const CardFit narrow =
+        fitting_fonts(view, fonts, presentation, narrow_h, [&](ImFont*) { return narrow_w; });
+    // Or under every panel, across the window, up to about 80 characters to the line of its words, where the
+    // columns are short (the presentation layout): the bodies keep the whole free area above it. Taken
+    // when the words fit there at least as large as in the free area.
+    const float wide_h = bottom - panels_bottom;
+    const CardFit wide =
+        wide_h > 0 ? fitting_fonts(view, fonts, presentation, wide_h,
+                                   [&](ImFont* body) {
+                                       return std::min(vp->WorkSize.x - 2 * margin, 40.0f * body->FontSize);
+                                   })
+                   : CardFit{};
+    const bool across =
+        wide.index >= 0 && wide.w > narrow_w && (narrow.index < 0 || wide.index <= narrow.index);
+    const CardFit chosen = across ? wide : narrow;
+    const float w = across ? wide.w : narrow_w, max_h = across ? wide_h : narrow_h;
+    const CardFonts f = card_font_options(fonts)[std::size_t(chosen.index >= 0 ? chosen.index : 3)];
+    // Where even the smallest words do not fit, they scroll and the Dismiss row stays in sight below them.
+    const CardHeights need = card_heights(view, fonts, f, w - 2 * st.WindowPadding.x);
+    const float words_room = std::max(need.words - (need.total - max_h), body_px);
+    const float half = 0.5f * w, lo = vp->WorkPos.x + margin + half,
+                hi = vp->WorkPos.x + vp->WorkSize.x - margin - half;
+    const float cx = across ? std::clamp(0.5f * (left + right), lo, std::max(lo, hi)) : 0.5f * (left + right);
+    ImGui::SetNextWindowPos(ImVec2(cx, bottom), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, max_h));
     ImGui::SetNextWindowBgAlpha(0.94f);  // readable over a panel it may cover
@@ -98,16 +149,18 @@ float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool prese
         ImGui::PushFont(f.title);
         ImGui::TextWrapped("%s", view.scene_name.c_str());
         ImGui::PopFont();
+        const bool scroll = chosen.index < 0;
+        if (scroll) ImGui::BeginChild("##card words", ImVec2(0, words_room), false);
         ImGui::PushFont(f.body);
         ImGui::TextWrapped("%s", card_text(view).c_str());
         ImGui::PopFont();
+        if (scroll) ImGui::EndChild();
         ImGui::Spacing();
         if (ImGui::Button("Dismiss")) m_dismissed = true;
         ImGui::SameLine();
         // wrapped: with a narrow font (ImGui's own where DejaVu is missing) one line ran past the card's edge
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("closes in %.0f s; the physics: Scene panel, Description",
-                           std::max(0.0, kCardSeconds - age));
+        ImGui::TextWrapped(kCardNote, std::max(0.0, kCardSeconds - age));
         ImGui::PopStyleColor();
     }
     ImGui::End();

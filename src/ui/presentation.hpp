@@ -9,19 +9,21 @@ namespace nbody {
 struct UiView;
 struct UiFonts;
 
-// The loaded scene's description, in the free area beside the panels (never over a control) for kCardSeconds after the scene changes (fading
-// out over the last two), until Dismiss; larger in the presentation layout. The Scene panel keeps it under
-// "Description" afterwards.
+// The loaded scene's description, beside or under the panels (never over a control) for kCardSeconds after
+// the scene changes (fading out over the last two), until Dismiss; larger in the presentation layout. The
+// Scene panel keeps it under "Description" afterwards.
 class DescriptionCard {
   public:
     static constexpr double kCardSeconds = 15;
     static constexpr const char* kTitle = "##scene card";
 
     // Call each frame inside the ImGui frame; `now` in seconds (ImGui's clock).
-    // In the free area between x = left and right (display pixels), at its bottom above the legend.
+    // In the free area between x = left and right (display pixels), at its bottom above the legend; or across
+    // the window under every panel (their lowest edge: `panels_bottom`) where its words fit there as large.
     // Returns the card's top (display pixels) while it shows, else a huge value: the bodies are framed above
     // it.
-    float draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right);
+    float draw(const UiView& view, const UiFonts& fonts, bool presentation, float left, float right,
+               float panels_bottom);
     bool showing() const { return m_start >= 0 && !m_dismissed; }
 
   private:

@@ -107,9 +107,10 @@ UiRequests Ui::build(Simulation& sim, RenderSettings& render, Camera& camera, Ui
         state.scene_bottom = m_layout.scene_bottom();
         // While the scene card shows, the bodies are framed above it too.
         // Help (F1) covers the scene area: the card waits under it rather than showing through.
-        const float card_top = state.show_help ? state.scene_bottom
-                                               : m_card.draw(view, m_fonts, state.presentation, state.scene_left,
-                                                             state.scene_right);
+        const float card_top = state.show_help
+                                   ? state.scene_bottom
+                                   : m_card.draw(view, m_fonts, state.presentation, state.scene_left,
+                                                 state.scene_right, m_layout.panels_bottom());
         state.scene_bottom = std::min(state.scene_bottom, card_top - 0.6f * ImGui::GetFontSize());
     }
     // A status message ("saved ...", "the scene being generated was dropped ...") also shows over the scene
