@@ -118,13 +118,15 @@ class App {
       stepsPerFrame: scene.stepsPerFrame, variant,
       running: keep?.running ?? true, time: 0, e0: null, energyError: null, treeError: null,
     };
+    const trailsLink = this.url.trails; // the link's, for the scene it opens with
     this.url = { variant: this.url.variant, method: this.url.method };
     this.restart();
     const v = scene.view;
     this.camera.setHome(v.target, v.distance, v.yawDeg, v.pitchDeg, v.frameAspect, v.fovY);
     // As the desktop: a scene that opens with trails turns them on, and the next scene without them turns off
-    // only what a scene turned on (not what the switch did).
-    if (v.trails > 0 && !this.view.trails) [this.view.trails, this.sceneTrails] = [true, true];
+    // only what a scene turned on (not what the switch did). A link's trails=on or off is the switch's.
+    if (trailsLink) [this.view.trails, this.sceneTrails] = [trailsLink === 'on', false];
+    else if (v.trails > 0 && !this.view.trails) [this.view.trails, this.sceneTrails] = [true, true];
     else if (v.trails === 0 && this.sceneTrails) [this.view.trails, this.sceneTrails] = [false, false];
     $('description').textContent = `${scene.name}: ${scene.watch || scene.description}`;
     $('description').title = scene.description;
@@ -225,6 +227,7 @@ class App {
     if (this.url.method) state.method = this.url.method;
     if (this.view.colour !== 'component') state.colour = this.view.colour; // the defaults stay out of the link
     if (this.view.showDarkMatter) state['dark-matter'] = 'show';
+    if (this.view.trails !== (r.scene.view.trails > 0)) state.trails = this.view.trails ? 'on' : 'off'; // not the scene's
     Object.assign(state, exposureLink(this.view.exposure, this.controls));
     const query = formatUrlState(state);
     $<HTMLInputElement>('link').value = location.origin + location.pathname + query;

@@ -14,6 +14,7 @@ export interface UrlState {
   method?: 'direct' | 'tree'; // how the GPU finds the forces (the page chooses where it is not named)
   colour?: ColourMode; // what a body's colour says (component where not named)
   'dark-matter'?: DarkMatter; // the scene's dark matter shown at full light or dimmed (dimmed where not named)
+  trails?: Trails; // the fading lines on or off (the scene's own choice where not named)
   // The desktop's --exposure-ev, --exposure and --glow: the automatic exposure's stops; a fixed exposure
   // (automatic exposure off where named); the bloom's weight.
   'exposure-ev'?: number;
@@ -29,6 +30,9 @@ const DESKTOP_COLOUR_MODES = ['depth', 'density', 'potential'];
 // --dark-matter's words on the desktop, less 'hide' (the page's switch shows or dims).
 const DARK_MATTER = ['show', 'dim'] as const;
 export type DarkMatter = (typeof DARK_MATTER)[number];
+// The View panel's trails switch, where it is not what the scene opens with.
+const TRAILS = ['on', 'off'] as const;
+export type Trails = (typeof TRAILS)[number];
 
 export interface UrlProblem {
   key: string;
@@ -36,7 +40,7 @@ export interface UrlProblem {
   message: string; // "URL parameter 'dt' (character 17): must be from 1e-12 to 1e6 (got -1)"
 }
 
-const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method', 'colour', 'dark-matter', 'exposure-ev', 'exposure', 'glow'] as const;
+const KEYS = ['scene', 'n', 'dt', 'eps', 'G', 'variant', 'method', 'colour', 'dark-matter', 'trails', 'exposure-ev', 'exposure', 'glow'] as const;
 type CheckedNumber = 'dt' | 'eps' | 'G' | 'exposure-ev' | 'exposure' | 'glow'; // numbers `check` judges
 const METHODS = ['direct', 'tree'] as const;
 export const MAX_BODIES = 1 << 24; // the page's largest buffer: 16,777,216 bodies x 16 bytes = 256 MiB
@@ -92,6 +96,9 @@ export function parseUrlState(
     } else if (key === 'dark-matter') {
       if (!(DARK_MATTER as readonly string[]).includes(raw)) fail(`must be one of ${DARK_MATTER.join(', ')} (got '${raw.slice(0, 32)}')`);
       else state['dark-matter'] = raw as DarkMatter;
+    } else if (key === 'trails') {
+      if (!(TRAILS as readonly string[]).includes(raw)) fail(`must be one of ${TRAILS.join(', ')} (got '${raw.slice(0, 32)}')`);
+      else state.trails = raw as Trails;
     } else {
       const v = NUMBER.test(raw.trim()) ? Number(raw) : NaN;
       if (!Number.isFinite(v)) {

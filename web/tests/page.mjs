@@ -425,6 +425,22 @@ try {
     return `${ring.count} of ${ring.length} samples; lit pixels ${a.lit} with trails, ${b.lit} without`;
   });
 
+  await check('the trails switch goes into the link where it is not the scene\'s choice, and a link opens with it', async () => {
+    const switchAndLink = (p) => p.evaluate(() => ({ on: document.getElementById('trails-switch').checked, link: document.getElementById('link').value }));
+    const eight = await viewPage('&trails=off', 'figure8-3');
+    const off = await switchAndLink(eight);
+    await change(eight, 'trails-switch', true); // the scene's own choice again: out of the link
+    const own = await switchAndLink(eight);
+    await eight.close();
+    const sphere = await viewPage('&trails=on', 'plummer');
+    const on = await switchAndLink(sphere);
+    await sphere.close();
+    expect(!off.on && /trails=off/.test(off.link), `figure8-3 with trails=off: ${JSON.stringify(off)}`);
+    expect(own.on && !/trails=/.test(own.link), `figure8-3 with its own trails: ${JSON.stringify(own)}`);
+    expect(on.on && /trails=on/.test(on.link), `plummer with trails=on: ${JSON.stringify(on)}`);
+    return [off.link, own.link, on.link].map((l) => l.slice(l.indexOf('?'))).join('; ');
+  });
+
   await check('a figure-eight draws its orbit guide: dashes on the exact eight, gaps between, the switch hides it', async () => {
     const p = await viewPage('', 'three-body-figure8');
     await settle();

@@ -21,8 +21,8 @@ function rng(seed) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 const ALPHABET = 'scenedtpsvarintG=&%?+-.eE0123456789 xyz/#;\u00e9\u{1F600}';
-const pieces = ['scene=', 'n=', 'dt=', 'eps=', 'G=', 'variant=', 'colour=', 'dark-matter=', 'exposure-ev=', 'exposure=', 'glow=', '&', '=',
-  '%', '%zz', '%41', '1e-3', '-1', 'ij', 'speed', 'component', 'density', 'show', 'dim', 'hide', 'NaN', 'Infinity', '0x10', '1e999',
+const pieces = ['scene=', 'n=', 'dt=', 'eps=', 'G=', 'variant=', 'colour=', 'dark-matter=', 'trails=', 'exposure-ev=', 'exposure=', 'glow=', '&', '=',
+  '%', '%zz', '%41', '1e-3', '-1', 'ij', 'speed', 'component', 'density', 'show', 'dim', 'hide', 'on', 'off', 'NaN', 'Infinity', '0x10', '1e999',
   '99', '0.3', '+2', 'abc', '-6.5'];
 
 test('any query: no throw, located problems', () => {
@@ -41,6 +41,7 @@ test('any query: no throw, located problems', () => {
     if (state.variant !== undefined) assert.ok(VARIANTS.includes(state.variant));
     if (state.colour !== undefined) assert.ok(['component', 'speed'].includes(state.colour));
     if (state['dark-matter'] !== undefined) assert.ok(['show', 'dim'].includes(state['dark-matter']));
+    if (state.trails !== undefined) assert.ok(['on', 'off'].includes(state.trails));
   }
 });
 
@@ -60,6 +61,7 @@ test('states the page writes read back as themselves', () => {
     if (i % 2) s.G = 10 ** (-3 + 6 * r());
     if (i % 3 === 1) s.colour = ['component', 'speed'][i % 2];
     if (i % 4 === 1) s['dark-matter'] = ['show', 'dim'][(i >> 2) % 2];
+    if (i % 6 === 5) s.trails = ['on', 'off'][(i >> 3) % 2];
     if (i % 5 === 2) s['exposure-ev'] = Number((-6 + 12 * r()).toFixed(1)) + 0; // + 0: no -0, which reads back as 0
     if (i % 7 === 3) s.exposure = Number((10 ** (-3 + 7 * r())).toPrecision(3));
     if (i % 3 === 2) s.glow = Number((4 * r()).toFixed(2));
@@ -75,18 +77,19 @@ test('bad values get their words', () => {
   assert.match(problems[0].message, /^URL parameter 'dt' \(character 17\): must be from 1e-12 to 1000000 \(got -1\)$/);
   assert.match(problems[1].message, /must be one of none, i, ij \(got 'fast'\)/);
   assert.match(problems[2].message, /whole number/);
-  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant, method, colour, dark-matter, exposure-ev, exposure, glow$/);
+  assert.match(problems[3].message, /unknown; the page reads scene, n, dt, eps, G, variant, method, colour, dark-matter, trails, exposure-ev, exposure, glow$/);
   assert.match(problems[4].message, /has no value/);
 });
 
 test('the View panel\'s settings: the desktop\'s words, and where the page leaves a colouring to the desktop', () => {
-  const good = parseUrlState('?colour=speed&dark-matter=show', check, VARIANTS);
-  assert.deepEqual(good, { state: { colour: 'speed', 'dark-matter': 'show' }, problems: [] });
-  const { problems } = parseUrlState('?colour=density&dark-matter=hide&colour=Speed', check, VARIANTS);
-  assert.deepEqual(problems.map((p) => p.key), ['colour', 'dark-matter', 'colour']);
+  const good = parseUrlState('?colour=speed&dark-matter=show&trails=off', check, VARIANTS);
+  assert.deepEqual(good, { state: { colour: 'speed', 'dark-matter': 'show', trails: 'off' }, problems: [] });
+  const { problems } = parseUrlState('?colour=density&dark-matter=hide&colour=Speed&trails=128', check, VARIANTS);
+  assert.deepEqual(problems.map((p) => p.key), ['colour', 'dark-matter', 'colour', 'trails']);
   assert.match(problems[0].message, /^URL parameter 'colour' \(character 1\): must be one of component, speed \(got 'density'; density is drawn by the desktop program \(nbody-sandbox --colour density\)\)$/);
   assert.match(problems[1].message, /^URL parameter 'dark-matter' \(character 16\): must be one of show, dim \(got 'hide'\)$/);
   assert.match(problems[2].message, /must be one of component, speed \(got 'Speed'\)$/);
+  assert.match(problems[3].message, /^URL parameter 'trails' \(character 46\): must be one of on, off \(got '128'\)$/);
 });
 
 test('the View panel\'s exposure and glow: the desktop\'s command-line words, refused values located with their range', () => {
