@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
       tail -15 "$OUT/gpu-tests.log"
       (cd $B && ctest -L gl --output-on-failure) > "$OUT/gl-tests.log" 2>&1 || rc=1
       grep -E "tests passed|Skipped|Failed" "$OUT/gl-tests.log"
-      (cd $B && ctest -L unit) > "$OUT/unit-tests.log" 2>&1 || rc=1
+      (cd $B && ctest -L unit --output-on-failure) > "$OUT/unit-tests.log" 2>&1 || rc=1
       tail -3 "$OUT/unit-tests.log" ;;
     gtest)
       # `gtest FILTER`: the gpu test binary on a gtest filter (the tests a change touches, before the whole label).

@@ -230,7 +230,9 @@ TEST(PanelLayout, TheSceneCardShowsOnLoadAndGoesAfterFifteenSeconds) {
 // The presentation layout's card, with the default scene's words and a runs line as long as a slow machine
 // writes: its Dismiss row is in sight at every projector size (the card itself never scrolls; the words do
 // where even the smallest type does not fit), and where the short columns leave room under them it lies
-// there, across the window, so the bodies keep the free area above it.
+// there, across the window, so the bodies keep the free area above it. Where it goes depends on the type's
+// widths: asserted with DejaVu Sans (the package's font); with ImGui's own narrow font, only that a card
+// under the panels frames the bodies above it.
 TEST(PanelLayout, ThePresentationCardKeepsDismissInSightAndLiesUnderShortColumns) {
     NBODY_HEADLESS_OR_SKIP(ctx, 64, 64);
     const SceneSpec eight = load_scene_file(NBODY_SOURCE_DIR "/scenes/figure8-3.toml");
@@ -260,11 +262,12 @@ TEST(PanelLayout, ThePresentationCardKeepsDismissInSightAndLiesUnderShortColumns
         for (const Rect& r : active_windows())
             if (r.name == "Physics" || r.name == "Scene" || r.name == "Read-out")
                 panels_bottom = std::max(panels_bottom, r.y1);
-        EXPECT_EQ(c.y0 >= panels_bottom, across)
-            << "card " << c.y0 << " to " << c.y1 << ", panels to " << panels_bottom;
-        if (!across) continue;
-        EXPECT_GE(c.x1 - c.x0, 0.5f * float(w));  // across the window
-        EXPECT_LE(rig.state.scene_bottom, c.y0);
+        if (dejavu_installed()) {
+            EXPECT_EQ(c.y0 >= panels_bottom, across)
+                << "card " << c.y0 << " to " << c.y1 << ", panels to " << panels_bottom;
+            if (across) EXPECT_GE(c.x1 - c.x0, 0.5f * float(w));  // across the window
+        }
+        if (c.y0 >= panels_bottom) EXPECT_LE(rig.state.scene_bottom, c.y0);
     }
 }
 

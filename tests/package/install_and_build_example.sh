@@ -43,10 +43,11 @@ grep -q "^$prefix/share/nbody-sandbox/scenes/plummer.toml: 2048 bodies, t = 1 on
 err=$(sed -n 's/^relative energy error //p' "$tmp/run.log")
 awk -v e="$err" 'BEGIN { exit !(e > 0 && e < 1e-3) }' || fail "energy error '$err' not in (0, 1e-3)"
 
-# pkg-config: the same program with the flags nbody.pc gives.
-export PKG_CONFIG_PATH=$libdir/pkgconfig
-pcflags=$(pkg-config --cflags --libs nbody) || fail "pkg-config --cflags --libs nbody"
-[ "$(pkg-config --modversion nbody)" = "$(sed -n 's/.*NBODY_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/nbody/version.hpp")" ] ||
+# pkg-config: the same program with the flags nbody.pc gives, asked as an outside project's shell would: a
+# sysroot set for build dependencies unpacked elsewhere (the GPU machine's) would prefix the prefix's paths.
+pkgconf() { env -u PKG_CONFIG_SYSROOT_DIR -u PKG_CONFIG_LIBDIR PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config "$@"; }
+pcflags=$(pkgconf --cflags --libs nbody) || fail "pkg-config --cflags --libs nbody"
+[ "$(pkgconf --modversion nbody)" = "$(sed -n 's/.*NBODY_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/nbody/version.hpp")" ] ||
   fail "nbody.pc's version differs from version.hpp's"
 # shellcheck disable=SC2086  # pcflags is a list of flags
 "$cxx" $flags "$src/examples/minimal.cpp" $pcflags -Wl,-rpath,"$libdir" -o "$tmp/minimal_pc" ||
