@@ -115,8 +115,9 @@ float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool prese
         fitting_fonts(view, fonts, presentation, narrow_h, [&](ImFont*) { return narrow_w; });
     // Or under every panel, across the window, up to about 80 characters to the line of its words, where the
     // columns are short (the presentation layout): the bodies keep the whole free area above it. Taken
-    // when the words fit there at least as large as in the free area.
-    const float wide_h = bottom - panels_bottom;
+    // when the words fit there at least as large as in the free area; no higher than in the free area (with
+    // every panel closed there are none to lie under).
+    const float wide_h = bottom - std::max(panels_bottom, vp->WorkPos.y + vp->WorkSize.y - narrow_h);
     const CardFit wide =
         wide_h > 0 ? fitting_fonts(view, fonts, presentation, wide_h,
                                    [&](ImFont* body) {
