@@ -223,9 +223,10 @@ Diagnostics Simulation::diagnostics() const {
 }
 
 std::optional<BlockLevels> Simulation::block_levels() const {
-    std::optional<nbody::BlockLevels> l = m->ensure_backend().readouts(ReadoutAsk::levels()).block_levels;
-    if (!l) return std::nullopt;
-    return BlockLevels{l->dt_max, std::move(l->count), l->last_active};
+    const Readouts r = m->ensure_backend().readouts(ReadoutAsk::levels());
+    if (!r.block_levels) return std::nullopt;
+    const nbody::BlockLevels& l = *r.block_levels;
+    return BlockLevels{l.dt_max, l.count, l.last_active};
 }
 
 void Simulation::save(const std::string& path) const {

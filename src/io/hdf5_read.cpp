@@ -200,9 +200,10 @@ SimParams read_parameters(const Reader& r, hid_t loc) {
         if (spec.methods == 0) continue;  // the parameters every run reads are read above
         const std::string name(spec.name);
         if (!r.has_attr(h, name.c_str())) continue;
-        const double v = r.real(h, at, name.c_str());
-        if (const std::string why = param_problem(spec, v); !why.empty()) r.fail(at + "[" + name + "]", why);
-        spec.set(p, v);
+        const double value = r.real(h, at, name.c_str());
+        if (const std::string why = param_problem(spec, value); !why.empty())
+            r.fail(at + "[" + name + "]", why);
+        spec.set(p, value);
     }
     try {
         validate(p);

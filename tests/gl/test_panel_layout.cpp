@@ -265,9 +265,13 @@ TEST(PanelLayout, ThePresentationCardKeepsDismissInSightAndLiesUnderShortColumns
         if (dejavu_installed()) {
             EXPECT_EQ(c.y0 >= panels_bottom, across)
                 << "card " << c.y0 << " to " << c.y1 << ", panels to " << panels_bottom;
-            if (across) EXPECT_GE(c.x1 - c.x0, 0.5f * float(w));  // across the window
+            if (across) {
+                EXPECT_GE(c.x1 - c.x0, 0.5f * float(w));  // across the window
+            }
         }
-        if (c.y0 >= panels_bottom) EXPECT_LE(rig.state.scene_bottom, c.y0);
+        if (c.y0 >= panels_bottom) {
+            EXPECT_LE(rig.state.scene_bottom, c.y0);
+        }
     }
 }
 

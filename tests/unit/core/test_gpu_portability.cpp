@@ -181,7 +181,7 @@ class NoRoomGpu final : public Backend {
 TEST(GpuFallback, ASceneTooBigForTheGpuRunsOnTheCpuWithTheReason) {
     Simulation sim([](const SimParams& p, BackendChoice* choice) -> std::unique_ptr<Backend> {
         if (p.backend == BackendKind::Cpu) return std::make_unique<CpuBackend>(1);
-        if (choice) *choice = {p.backend, BackendKind::Cuda, "", "CUDA backend: fake"};
+        if (choice) *choice = {p.backend, BackendKind::Cuda, "", "CUDA backend: fake", ""};
         return std::make_unique<NoRoomGpu>();
     });
     State s;

@@ -55,7 +55,8 @@ Centre mean_centre(const Bodies& s, int first, int count) {
     float m[3] = {0.f, 0.f, 0.f};
     for (int t = 0; t < count; ++t)
         for (int a = 0; a < 3; ++a) m[a] += s[first + t][a];
-    return {m[0] / count, m[1] / count, m[2] / count};
+    const float n = float(count);
+    return {m[0] / n, m[1] / n, m[2] / n};
 }
 
 std::array<float, 3> relative(const Bodies& s, int k, const Centre& c) {

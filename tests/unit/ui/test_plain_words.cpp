@@ -33,8 +33,9 @@ TEST(PlainWords, OtherMessagesPassUnchanged) {
 }
 
 TEST(PlainWords, TheFallbackReasonComesFromTheBackendChoice) {
-    EXPECT_EQ(cpu_fallback_reason({BackendKind::Cpu, BackendKind::Cpu, "", "CPU backend (asked for)"}), "");
-    EXPECT_EQ(cpu_fallback_reason({BackendKind::Auto, BackendKind::Cuda, "", "CUDA backend: H200"}), "");
+    EXPECT_EQ(cpu_fallback_reason({BackendKind::Cpu, BackendKind::Cpu, "", "CPU backend (asked for)", ""}),
+              "");
+    EXPECT_EQ(cpu_fallback_reason({BackendKind::Auto, BackendKind::Cuda, "", "CUDA backend: H200", ""}), "");
     const BackendChoice no_gpu =
         cpu_fallback_choice(BackendKind::Auto, "--backend cuda: no NVIDIA GPU was found (cudaErrorNoDevice)");
     EXPECT_EQ(no_gpu.note,
@@ -43,14 +44,14 @@ TEST(PlainWords, TheFallbackReasonComesFromTheBackendChoice) {
     EXPECT_EQ(cpu_fallback_reason(no_gpu),
               "no NVIDIA GPU was found");  // the error's name stays in the terminal
     EXPECT_EQ(cpu_fallback_reason({BackendKind::Auto, BackendKind::Cpu, "this program was built without CUDA",
-                                   "this build has no CUDA backend; using the CPU backend"}),
+                                   "this build has no CUDA backend; using the CPU backend", ""}),
               "this program was built without CUDA");
     // The error's name goes from the middle too, where GL compute's words follow it.
     EXPECT_EQ(
         cpu_fallback_reason({BackendKind::Auto, BackendKind::Cpu,
                              "no NVIDIA GPU was found (cudaErrorNoDevice); GL compute would run on the CPU "
                              "too (a software rasterizer)",
-                             ""}),
+                             "", ""}),
         "no NVIDIA GPU was found; GL compute would run on the CPU too (a software rasterizer)");
     EXPECT_EQ(in_words("--backend gl: no GL context is current"),
               "The GL compute backend could not start: no GL context is current.");
