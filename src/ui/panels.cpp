@@ -4,9 +4,10 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <cmath>
 #include <optional>
 #include <string>
 
@@ -60,6 +61,31 @@ void wrapped_tooltip(const std::string& text) {
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+std::string break_at_spaces(const ImFont* font, const std::string& text, float width) {
+    auto wide = [&](const std::string& line) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, line.c_str()).x > width;
+    };
+    std::string out, line, word;
+    auto end_word = [&] {
+        if (!line.empty() && wide(line + ' ' + word)) {
+            out += line + '\n';
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        word.clear();
+    };
+    for (const char ch : text) {
+        if (ch != ' ' && ch != '\n') {
+            word += ch;
+            continue;
+        }
+        end_word();
+        if (ch == '\n') out += line + '\n', line.clear();
+    }
+    end_word();
+    return out + line;
 }
 
 void disabled_wrapped(const std::string& text) {

@@ -3,6 +3,8 @@
 // shown when the simulation stops (NaN) or a request fails.
 #include "ui/ui.hpp"
 
+struct ImFont;
+
 namespace nbody {
 
 struct PanelContext {
@@ -60,6 +62,10 @@ void tree_cells_controls(PanelContext& c);
 // panel's edge.
 enum class NextItem { Button, Checkbox };
 void same_line_if_fits(const char* next_label, NextItem kind = NextItem::Button);
+// `text` with a line break at the last space before each point where a line in `font` would pass `width`
+// (pixels). ImGui's own wrap also breaks after '.' and ',', which splits a number across lines ("3.\n29
+// steps/s"); a word wider than `width` alone is left to it.
+std::string break_at_spaces(const ImFont* font, const std::string& text, float width);
 // A tooltip whose text wraps, so it never runs past the window's edge.
 void wrapped_tooltip(const std::string& text);
 // A greyed note that wraps to the panel (ImGui::TextDisabled does not wrap: long notes were cut at its edge).

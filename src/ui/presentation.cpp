@@ -25,6 +25,11 @@ std::string card_text(const UiView& v) {
     const std::string& say = card_say(v);
     return v.scene_runs.empty() || say.empty() ? say : say + "\n\n" + v.scene_runs;
 }
+// The card's words broken at spaces to fit `wrap_w` (pixels) in `body`: a rate like "3.29 steps/s" stays on
+// one line (a pixel of slack, so that ImGui's own wrap finds every line fits).
+std::string card_words(const UiView& v, const ImFont* body, float wrap_w) {
+    return break_at_spaces(body, card_text(v), wrap_w - 1);
+}
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
@@ -63,7 +68,7 @@ CardHeights card_heights(const UiView& view, const UiFonts& fonts, const CardFon
     const float note_h = height(fonts.regular, kCardNote, wrap_w - button_w - st.ItemSpacing.x);
     // The note beside the button starts at the button's text baseline, a frame padding down.
     const float row = std::max(fonts.regular_px + 2 * st.FramePadding.y, st.FramePadding.y + note_h);
-    const float words = height(f.body, card_text(view), wrap_w);
+    const float words = height(f.body, card_words(view, f.body, wrap_w), wrap_w);
     return {words, 2 * st.WindowPadding.y + height(f.title, view.scene_name, wrap_w) + words + row +
                        3 * st.ItemSpacing.y};
 }
@@ -153,7 +158,7 @@ float DescriptionCard::draw(const UiView& view, const UiFonts& fonts, bool prese
         const bool scroll = chosen.index < 0;
         if (scroll) ImGui::BeginChild("##card words", ImVec2(0, words_room), false);
         ImGui::PushFont(f.body);
-        ImGui::TextWrapped("%s", card_text(view).c_str());
+        ImGui::TextWrapped("%s", card_words(view, f.body, ImGui::GetContentRegionAvail().x).c_str());
         ImGui::PopFont();
         if (scroll) ImGui::EndChild();
         ImGui::Spacing();
