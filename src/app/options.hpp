@@ -84,8 +84,8 @@ struct RunSetup {
     SimParams params;
     std::optional<State> snapshot;  // --load-snapshot: the state to resume from
     std::shared_ptr<const Hdf5File> resume;  // --resume: the checkpoint (resume_backend after the reset)
-    std::vector<std::string>
-        saved_group_labels;  // --resume: the legend's names the checkpoint was written with
+    // --resume: the legend's names the checkpoint was written with (empty: the scene's)
+    std::vector<std::string> saved_group_labels;
 };
 
 // Loads the scene, applies --bodies, --dt, --eps, --G, --seed, backend and kernel flags on top of it, and

@@ -232,7 +232,7 @@ void draw_rows(PanelContext& c, const PanelRow* rows, std::size_t count) {
         }
         ImGui::End();
     }
-    c.layout.set_panels_bottom(users_panel ? 1e30f : std::max(below[0], below[1]));
+    c.layout.set_panels_bottom(users_panel ? PanelLayout::kPanelsAnywhere : std::max(below[0], below[1]));
 }
 
 }  // namespace nbody

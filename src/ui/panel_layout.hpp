@@ -45,9 +45,10 @@ class PanelLayout {
     float scene_left() const { return m_scene_left; }
     float scene_right() const { return m_scene_right; }
     float scene_bottom() const { return m_scene_bottom; }  // the legend's top
-    // The lowest edge (display pixels, margin included) of the panels draw_rows drew this frame; +inf while
-    // a panel the user placed is open (it may lie anywhere). The scene card may lie below it, across the
-    // window, where the presentation layout's short columns leave room.
+    // The lowest edge (display pixels, margin included) of the panels draw_rows drew this frame;
+    // kPanelsAnywhere while a panel the user placed is open (it may lie anywhere). The scene card may lie
+    // below it, across the window, where the presentation layout's short columns leave room.
+    static constexpr float kPanelsAnywhere = 1e30f;
     float panels_bottom() const { return m_panels_bottom; }
     void set_panels_bottom(float y) { m_panels_bottom = y; }
 
@@ -65,7 +66,7 @@ class PanelLayout {
     std::map<std::string, Entry> m_entries;
     float m_view_w = 0, m_view_h = 0, m_font = 0;
     float m_scene_left = 0, m_scene_right = 0, m_scene_bottom = 0;
-    float m_panels_bottom = 1e30f;
+    float m_panels_bottom = kPanelsAnywhere;
     std::string m_open_set;  // the open panels' titles last frame: a change re-decides collapsing
     std::string m_unfolded;  // the optional panel the user unfolded last (the other optional ones fold)
     std::string m_unfold_now;  // the optional panel to unfold at its next place() (unfold)

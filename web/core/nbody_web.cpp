@@ -57,9 +57,10 @@ val home_view(const SceneSpec& scene, const State& s) {
         v.set("yawDeg", 0.0);
         v.set("pitchDeg", 30.0);  // the desktop camera's home pitch
     }
-    v.set("frameAspect", cam.frame_aspect());
-    v.set("fovY", cam.fov_y);                                  // 45 degrees, or a frame box's 20
-    v.set("trails", scene.camera ? scene.camera->trails : 0);  // samples a body the scene opens with (0: none)  // the box kept whole is this many times wider than high
+    v.set("frameAspect", cam.frame_aspect());  // the box kept whole is this many times wider than high
+    v.set("fovY", cam.fov_y);                  // 45 degrees, or a frame box's 20
+    v.set("trails",
+          scene.camera ? scene.camera->trails : 0);  // samples a body the scene opens with (0: none)
     return v;
 }
 
